@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# From a fresh clone to the running app: install, migrate the embedded SQLite
+# database (data/context-lab.db unless DATABASE_URL says otherwise), build, start.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+npm install --no-audit --no-fund
+bash scripts/prisma.sh migrate
+node_modules/.bin/next build
+exec node_modules/.bin/next start -p "${PORT:-3000}" -H "${HOST:-0.0.0.0}"
