@@ -1,0 +1,77 @@
+import { CheckpointError } from "./errors";
+import { deepCopy, deepFreeze } from "./freeze";
+import type { TokenUsage } from "./usage";
+
+/** A versioned, deep-copied snapshot of a context's state (K1, K2). */
+export interface Checkpoint {
+  readonly taskId: string;
+  readonly version: number;
+  readonly values: Readonly<Record<string, unknown>>;
+  readonly tokenUsage: Readonly<TokenUsage>;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** ISO 8601. */
+  readonly createdAt: string;
+}
+
+export interface CheckpointStoreOptions {
+  /** Clock, injected for reproducible tests. */
+  now?: () => Date;
+}
+
+/**
+ * The checkpoints of one task: versions start at 1 and only grow (K1); values
+ * are deep copies, frozen, so later state changes never reach them (K2).
+ * @example const store = new CheckpointStore("task-1"); store.save(ctx.state.toObject(), ctx.tokenUsage)
+ */
+export class CheckpointStore {
+  readonly taskId: string;
+  private readonly checkpoints: Checkpoint[] = [];
+  private readonly now: () => Date;
+
+  constructor(taskId: string, options: CheckpointStoreOptions = {}) {
+    this.taskId = taskId;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  save(values: Readonly<Record<string, unknown>>, tokenUsage: Readonly<TokenUsage>, metadata: Readonly<Record<string, unknown>> = {}): Checkpoint {
+    const latest = this.checkpoints.at(-1);
+    const checkpoint: Checkpoint = deepFreeze({
+      taskId: this.taskId,
+      version: (latest?.version ?? 0) + 1,
+      values: deepCopy(values),
+      tokenUsage: { ...tokenUsage },
+      metadata: deepCopy(metadata),
+      createdAt: this.now().toISOString(),
+    });
+    this.checkpoints.push(checkpoint);
+    return checkpoint;
+  }
+
+  /** The checkpoint of a version; throws `CheckpointError` for one that does not exist. */
+  get(version: number): Checkpoint {
+    const checkpoint = this.checkpoints.find((candidate) => candidate.version === version);
+    if (!checkpoint) {
+      const known = this.checkpoints.length === 0 ? "none saved yet" : `1..${this.checkpoints.length}`;
+      throw new CheckpointError(`task '${this.taskId}' has no checkpoint version ${version} (${known})`, { where: `version ${version}` });
+    }
+    return checkpoint;
+  }
+
+  latest(): Checkpoint | undefined {
+    return this.checkpoints.at(-1);
+  }
+
+  list(): Checkpoint[] {
+    return [...this.checkpoints];
+  }
+
+  get size(): number {
+    return this.checkpoints.length;
+  }
+
+  /** Deep copies of a version's values, ready to seed a new context. */
+  restore(version: number): { values: Record<string, unknown>; tokenUsage: TokenUsage } {
+    const checkpoint = this.get(version);
+    return { values: deepCopy(checkpoint.values) as Record<string, unknown>, tokenUsage: { ...checkpoint.tokenUsage } };
+  }
+}

@@ -1,0 +1,69 @@
+import type { ContextConfig } from "./config";
+import type { HandleFactory } from "./handles";
+import { ProcessorPipeline, type ContextProcessor } from "./pipeline";
+import {
+  DialogueCompressor,
+  MessageOffloader,
+  RoundWindowProcessor,
+  SummarizeProcessor,
+  TokenBudgetProcessor,
+  ToolResultOffloader,
+} from "./processors";
+import { extractiveSummarizer, type Summarizer } from "./summarizer";
+import { defaultPipelineSpec, type ProcessorKind, type ProcessorSettings, type ProcessorSpec } from "./pipeline-spec";
+import { isEncodingName } from "./tokens/encoding-names";
+
+export { DEFAULT_PROCESSOR_ORDER, defaultPipelineSpec, type ProcessorKind, type ProcessorSettings, type ProcessorSpec } from "./pipeline-spec";
+
+/** What a pipeline is built with besides its config. */
+export interface PipelineDependencies extends ProcessorSettings {
+  /** Defaults to the engine's offline `extractiveSummarizer`. */
+  summarizer?: Summarizer;
+  createHandle?: HandleFactory;
+  now?: () => number;
+}
+
+/** One shipped processor, configured from settings and the config. */
+export function createProcessor(kind: ProcessorKind, config: ContextConfig, dependencies: PipelineDependencies = {}): ContextProcessor<object> {
+  const summarizer = dependencies.summarizer ?? extractiveSummarizer;
+  switch (kind) {
+    case "message_offloader":
+      return new MessageOffloader({ maxMessageSize: dependencies.maxMessageSize, minMessages: config.offloadThreshold ?? 0, createHandle: dependencies.createHandle });
+    case "tool_result_offloader":
+      return new ToolResultOffloader({ maxSize: dependencies.maxToolResultSize, createHandle: dependencies.createHandle });
+    case "dialogue_compressor":
+      return new DialogueCompressor({ summarizer, minChainLength: dependencies.minChainLength });
+    case "round_window":
+      return new RoundWindowProcessor();
+    case "summarize":
+      return new SummarizeProcessor({ summarizer });
+    case "token_budget": {
+      const configured = config.extra.token_encoding;
+      return new TokenBudgetProcessor({
+        maxTokens: dependencies.maxTokens ?? (typeof config.extra.token_budget === "number" ? config.extra.token_budget : undefined),
+        encoding: dependencies.encoding ?? (isEncodingName(configured) ? configured : undefined),
+      });
+    }
+  }
+}
+
+/**
+ * A pipeline from a spec: enabled processors, in the spec's order. A disabled
+ * (`null`) offload threshold leaves the message offloader out (CFG3).
+ */
+export function buildPipeline(spec: readonly ProcessorSpec[], config: ContextConfig, dependencies: PipelineDependencies = {}): ProcessorPipeline {
+  const pipeline = new ProcessorPipeline({ now: dependencies.now });
+  for (const entry of spec) {
+    if (!entry.enabled || (entry.kind === "message_offloader" && config.offloadThreshold === null)) continue;
+    pipeline.register(createProcessor(entry.kind, config, dependencies));
+  }
+  return pipeline;
+}
+
+/**
+ * The recommended pipeline (seed 000 §8) for a config.
+ * @example const trace = await defaultPipeline(makeConfig("navigator")).fire("pre_llm_call", ctx)
+ */
+export function defaultPipeline(config: ContextConfig, dependencies: PipelineDependencies = {}): ProcessorPipeline {
+  return buildPipeline(defaultPipelineSpec(), config, dependencies);
+}

@@ -1,0 +1,44 @@
+// The engine without its tokenizer: everything the page's main thread uses
+// (structure, config, pipeline specs, errors, handles, retrieval), none of the
+// ~3 MB of BPE ranks that counting needs. Counting runs in the Web Worker and
+// on the server, which import `@/lib/context`. A test keeps this entry's
+// module graph free of the tokenizer (I2).
+export {
+  splitRounds,
+  findToolChains,
+  roundOfEachMessage,
+  isToolCallMessage,
+  isFinalAnswer,
+  isChainSummary,
+  contentText,
+  TOOL_CHAIN_SUMMARY_PREFIX,
+  CONVERSATION_SUMMARY_PREFIX,
+  type Role,
+  type ToolCall,
+  type Message,
+  type ToolDefinition,
+  type JsonSchema,
+  type Round,
+  type ToolChain,
+} from "./messages";
+export { sanitizeHistory, hasIntactToolPairs, type HistoryRepair, type SanitizeResult, type SanitizeOptions } from "./sanitize";
+export { ContextError, ProcessorError, CheckpointError, BudgetExceededError } from "./errors";
+export {
+  makeConfig,
+  withConfig,
+  MODE_PRESETS,
+  AUTOMATION_MODES,
+  type AutomationMode,
+  type ContextConfig,
+  type ContextConfigOptions,
+  type ContextExtra,
+} from "./config";
+export { DEFAULT_PROCESSOR_ORDER, defaultPipelineSpec, type ProcessorKind, type ProcessorSpec, type ProcessorSettings } from "./pipeline-spec";
+export { encodingForModel, isEncodingName, ENCODINGS, DEFAULT_ENCODING, type EncodingName } from "./tokens/encoding-names";
+export { offloadMarker, isHandle, OFFLOAD_MARKER_PATTERN } from "./handles";
+export { Bm25Index, tokenize, type SearchDocument, type SearchHit } from "./retrieval";
+export { ZERO_USAGE, type TokenUsage } from "./usage";
+export type { ContextEvent, MessageEffect, MessageEffectKind, TraceStep, PipelineTrace } from "./pipeline";
+export type { HistoryBudgetResult } from "./tokens/budget";
+export type { TokenBudgetExceeded, TokenBudgetTrimmed } from "./state";
+export type { Checkpoint } from "./checkpoints";

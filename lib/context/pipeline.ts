@@ -1,0 +1,211 @@
+import type { Context } from "./context";
+import { BudgetExceededError, ContextError, ProcessorError } from "./errors";
+import type { Message } from "./messages";
+import { STATE_KEYS } from "./state";
+import { sharedCounter } from "./tokens/counter";
+import { resolveEncoding } from "./tokens/resolve";
+
+/** The events processors register on (seed 000 §2). */
+export type ContextEvent = "pre_llm_call" | "post_tool_call";
+
+export const CONTEXT_EVENTS: readonly ContextEvent[] = Object.freeze(["pre_llm_call", "post_tool_call"]);
+
+/** What a processor did to particular messages, for the inspector's per-message marks. */
+export type MessageEffectKind = "offloaded" | "compressed" | "dropped" | "summarised" | "truncated";
+
+export interface MessageEffect {
+  kind: MessageEffectKind;
+  /** Indices in the history the processor received. */
+  before: number[];
+  /** Indices in the history it returned (empty when the messages are gone). */
+  after: number[];
+  /** The offload handle, when there is one. */
+  handle?: string;
+  note?: string;
+}
+
+/** What `process` may return: the effects it had. */
+export interface ProcessorResult {
+  effects?: MessageEffect[];
+}
+
+/** Options every processor takes. */
+export interface ContextProcessorOptions {
+  name?: string;
+}
+
+/**
+ * A step of the pipeline: reads and writes `ctx.state` on one event.
+ * Processors replace `history` with new arrays and never mutate messages.
+ */
+export abstract class ContextProcessor<Payload extends object = Record<string, unknown>> {
+  readonly event: ContextEvent;
+  readonly name: string;
+
+  constructor(event: ContextEvent, options: ContextProcessorOptions = {}) {
+    this.event = event;
+    this.name = options.name ?? this.constructor.name;
+  }
+
+  abstract process(ctx: Context, payload: Payload): Promise<ProcessorResult | void> | ProcessorResult | void;
+}
+
+/** One processor's run, as the inspector draws it (TR1). */
+export interface TraceStep {
+  processor: string;
+  messagesBefore: number;
+  messagesAfter: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  ms: number;
+  /** The history the processor received and the one it left (the same array when untouched). */
+  historyBefore: readonly Message[];
+  historyAfter: readonly Message[];
+  /** State keys it wrote or deleted. */
+  stateKeys: string[];
+  effects: MessageEffect[];
+}
+
+/** The result of `fire`: one step per processor that ran. */
+export interface PipelineTrace {
+  event: ContextEvent;
+  steps: TraceStep[];
+}
+
+/** Events a pipeline emits while it runs. */
+export interface PipelineEvents {
+  "processor-start": { event: ContextEvent; processor: string };
+  "processor-end": { event: ContextEvent; step: TraceStep };
+}
+
+type Listener<K extends keyof PipelineEvents> = (detail: PipelineEvents[K]) => void;
+
+export interface ProcessorPipelineOptions {
+  /** Milliseconds clock; injected so traces are reproducible in tests. */
+  now?: () => number;
+}
+
+/**
+ * Runs the processors registered on an event, in registration order, as a
+ * left fold over `ctx.state`, and records one trace step per processor.
+ * @example await new ProcessorPipeline().register(new RoundWindowProcessor()).fire("pre_llm_call", ctx)
+ */
+export class ProcessorPipeline {
+  private readonly processors: ContextProcessor<object>[] = [];
+  private readonly listeners = new Map<keyof PipelineEvents, Set<Listener<keyof PipelineEvents>>>();
+  private readonly now: () => number;
+
+  constructor(options: ProcessorPipelineOptions = {}) {
+    this.now = options.now ?? (() => globalThis.performance.now());
+  }
+
+  register(processor: ContextProcessor<object>): this {
+    if (this.processors.includes(processor)) throw new ContextError(`processor '${processor.name}' is already registered`);
+    this.processors.push(processor);
+    return this;
+  }
+
+  unregister(processor: ContextProcessor<object>): this {
+    const index = this.processors.indexOf(processor);
+    if (index >= 0) this.processors.splice(index, 1);
+    return this;
+  }
+
+  listProcessors(event?: ContextEvent): ContextProcessor<object>[] {
+    return this.processors.filter((processor) => event === undefined || processor.event === event);
+  }
+
+  hasProcessors(event: ContextEvent): boolean {
+    return this.processors.some((processor) => processor.event === event);
+  }
+
+  clear(): void {
+    this.processors.length = 0;
+  }
+
+  on<K extends keyof PipelineEvents>(name: K, listener: Listener<K>): () => void {
+    let set = this.listeners.get(name);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(name, set);
+    }
+    set.add(listener as Listener<keyof PipelineEvents>);
+    return () => set.delete(listener as Listener<keyof PipelineEvents>);
+  }
+
+  /**
+   * Runs every processor registered on `event`. A failing processor stops the
+   * run with a `ProcessorError` that carries the trace so far.
+   */
+  async fire(event: ContextEvent, ctx: Context, payload: object = {}): Promise<PipelineTrace> {
+    const counter = sharedCounter(resolveEncoding(ctx.config));
+    const totals = new WeakMap<readonly Message[], number>();
+    const tokensOf = (history: readonly Message[]) => {
+      let total = totals.get(history);
+      if (total === undefined) {
+        total = counter.countMessages(history);
+        totals.set(history, total);
+      }
+      return total;
+    };
+    const trace: PipelineTrace = { event, steps: [] };
+    for (const processor of this.listProcessors(event)) {
+      this.emit("processor-start", { event, processor: processor.name });
+      const historyBefore = ctx.state.getOr(STATE_KEYS.history, EMPTY_HISTORY);
+      const keysBefore = snapshotLocal(ctx);
+      const started = this.now();
+      let result: ProcessorResult | void;
+      try {
+        result = await processor.process(ctx, payload);
+      } catch (error) {
+        // B3: the budget stop is a result the caller acts on, not a processor failure: it is thrown as itself.
+        if (BudgetExceededError.isInstance(error)) {
+          error.trace = trace;
+          throw error;
+        }
+        const failure = new ProcessorError(processor.name, event, error);
+        failure.trace = trace;
+        throw failure;
+      }
+      const ms = this.now() - started;
+      const historyAfter = ctx.state.getOr(STATE_KEYS.history, EMPTY_HISTORY);
+      const step: TraceStep = {
+        processor: processor.name,
+        messagesBefore: historyBefore.length,
+        messagesAfter: historyAfter.length,
+        tokensBefore: tokensOf(historyBefore),
+        tokensAfter: tokensOf(historyAfter),
+        ms,
+        historyBefore,
+        historyAfter,
+        stateKeys: changedKeys(keysBefore, ctx),
+        effects: result?.effects ?? [],
+      };
+      trace.steps.push(step);
+      this.emit("processor-end", { event, step });
+    }
+    return trace;
+  }
+
+  private emit<K extends keyof PipelineEvents>(name: K, detail: PipelineEvents[K]): void {
+    for (const listener of this.listeners.get(name) ?? []) (listener as Listener<K>)(detail);
+  }
+}
+
+const EMPTY_HISTORY: readonly Message[] = Object.freeze([]);
+
+function snapshotLocal(ctx: Context): Map<string, unknown> {
+  const values = new Map<string, unknown>();
+  for (const key of ctx.state.localKeys()) values.set(key, ctx.state.isLocal(key) ? ctx.state.get(key) : undefined);
+  return values;
+}
+
+function changedKeys(before: Map<string, unknown>, ctx: Context): string[] {
+  const changed: string[] = [];
+  for (const key of ctx.state.localKeys()) {
+    const now = ctx.state.isLocal(key) ? ctx.state.get(key) : undefined;
+    if (!before.has(key) || before.get(key) !== now) changed.push(key);
+  }
+  for (const key of before.keys()) if (!ctx.state.localKeys().includes(key)) changed.push(key);
+  return changed;
+}

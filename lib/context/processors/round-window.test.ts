@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { makeConfig } from "../config";
+import { hasIntactToolPairs } from "../sanitize";
+import { answer, calls, contextWith, historyOf, result, system, toolCall, toolRound, user } from "../test-support/conversation";
+import { RoundWindowProcessor } from "./round-window";
+
+const rounds = (count: number) => Array.from({ length: count }, (_, index) => [user(`q${index + 1}`), answer(`a${index + 1}`)]).flat();
+
+describe("RoundWindowProcessor", () => {
+  it("[W1] keeps the last maxRounds rounds", () => {
+    const ctx = contextWith(rounds(5));
+    const { effects } = new RoundWindowProcessor({ maxRounds: 2 }).process(ctx);
+    expect(historyOf(ctx).map((message) => message.content)).toEqual(["q4", "a4", "q5", "a5"]);
+    expect(effects).toEqual([{ kind: "dropped", before: [0, 1, 2, 3, 4, 5], after: [] }]);
+  });
+
+  it("[W1] defaults to config.historyRounds", () => {
+    const ctx = contextWith(rounds(12), makeConfig("navigator"));
+    new RoundWindowProcessor().process(ctx);
+    expect(historyOf(ctx)).toHaveLength(20);
+    expect(historyOf(ctx)[0].content).toBe("q3");
+    const pilot = contextWith(rounds(12), makeConfig("pilot"));
+    new RoundWindowProcessor().process(pilot);
+    expect(historyOf(pilot)).toHaveLength(24);
+  });
+
+  it("[W1] leaves a history within the window as it is", () => {
+    const history = rounds(3);
+    const ctx = contextWith(history);
+    expect(new RoundWindowProcessor({ maxRounds: 3 }).process(ctx)).toEqual({});
+    expect(historyOf(ctx)).toBe(history);
+  });
+
+  it("[W1] keeps system messages in place", () => {
+    const history = [system("policy"), user("q1"), system("mid-round note"), answer("a1"), system("between"), user("q2"), answer("a2"), user("q3"), answer("a3")];
+    const ctx = contextWith(history);
+    new RoundWindowProcessor({ maxRounds: 1 }).process(ctx);
+    expect(historyOf(ctx).map((message) => message.content)).toEqual(["policy", "mid-round note", "between", "q3", "a3"]);
+  });
+
+  it("[W1][R2] the incomplete round counts as one and always stays", () => {
+    const history = [...rounds(3), user("q4"), calls(toolCall("call_0")), result("call_0", "r")];
+    const ctx = contextWith(history);
+    new RoundWindowProcessor({ maxRounds: 2 }).process(ctx);
+    expect(historyOf(ctx).map((message) => message.content)).toEqual(["q3", "a3", "q4", null, "r"]);
+    const none = contextWith(history);
+    new RoundWindowProcessor({ maxRounds: 0 }).process(none);
+    expect(historyOf(none)).toEqual(history.slice(-3));
+  });
+
+  it("[W1][P1] drops whole rounds: tool sequences inside go together (seed 000 §6 mixed sequences)", () => {
+    const history = [
+      system("policy"),
+      ...toolRound("q1", "call_0", "r1", "a1"),
+      user("q2"),
+      answer("a2"),
+      user("q3"),
+      calls(toolCall("call_0")),
+      result("call_0", "r"),
+      calls(toolCall("call_0"), toolCall("call_1")),
+      result("call_0", "r"),
+      result("call_1", "r"),
+      answer("a3"),
+    ];
+    const ctx = contextWith(history);
+    new RoundWindowProcessor({ maxRounds: 1 }).process(ctx);
+    expect(historyOf(ctx)).toEqual([history[0], ...history.slice(7)]);
+    expect(hasIntactToolPairs(historyOf(ctx))).toBe(true);
+  });
+
+  it("[W1] with every round complete and maxRounds 0 keeps only system messages", () => {
+    const ctx = contextWith([system("s"), ...rounds(2)]);
+    new RoundWindowProcessor({ maxRounds: 0 }).process(ctx);
+    expect(historyOf(ctx)).toEqual([system("s")]);
+  });
+});

@@ -1,0 +1,126 @@
+import type { JsonSchema, Message, ToolDefinition } from "../messages";
+import { DEFAULT_ENCODING, encodingForModel, type EncodingName } from "./encoding-names";
+import { getTextEncoder, type TextEncoder } from "./encodings";
+
+/** OpenAI cookbook constants (T1): every message costs 3, a name 1 more, the reply is primed with 3. */
+export const TOKENS_PER_MESSAGE = 3;
+export const TOKENS_PER_NAME = 1;
+export const TOKENS_TO_PRIME_REPLY = 3;
+
+/** The cookbook's `num_tokens_for_tools` constants per model family (T3). */
+interface ToolTokenConstants {
+  functionStart: number;
+  propertiesStart: number;
+  propertyKey: number;
+  enumStart: number;
+  enumItem: number;
+  functionsEnd: number;
+}
+
+const TOOL_TOKENS: Readonly<Record<EncodingName, ToolTokenConstants>> = {
+  // gpt-3.5-turbo and gpt-4
+  cl100k_base: { functionStart: 10, propertiesStart: 3, propertyKey: 3, enumStart: -3, enumItem: 3, functionsEnd: 12 },
+  // gpt-4o, gpt-4o-mini and later
+  o200k_base: { functionStart: 7, propertiesStart: 3, propertyKey: 3, enumStart: -3, enumItem: 3, functionsEnd: 12 },
+};
+
+/** Options of `TiktokenCounter`: an encoding, or a model whose encoding is looked up. */
+export type TiktokenCounterOptions = { encoding?: EncodingName; model?: undefined } | { model: string; encoding?: undefined };
+
+/**
+ * Exact token counts on tiktoken's encodings, with OpenAI's chat accounting.
+ * Per-message counts are cached by message identity, so re-counting a history
+ * after one appended message encodes only that message.
+ * @example new TiktokenCounter({ model: "gpt-4o" }).countMessages(history)
+ */
+export class TiktokenCounter {
+  readonly encoding: EncodingName;
+  private readonly encoder: TextEncoder;
+  private readonly messageCounts = new WeakMap<Message, number>();
+
+  constructor(options: TiktokenCounterOptions = {}) {
+    this.encoding = options.model !== undefined ? encodingForModel(options.model) : (options.encoding ?? DEFAULT_ENCODING);
+    this.encoder = getTextEncoder(this.encoding);
+  }
+
+  /** Tokens of plain text; never throws on special-token text (T2). */
+  countText(text: string | null | undefined): number {
+    return text ? this.encoder.count(text) : 0;
+  }
+
+  /** Token ids of plain text. */
+  encode(text: string): number[] {
+    return this.encoder.encode(text);
+  }
+
+  /** One message's tokens: 3, its role, content, name (+1), tool call id, and each tool call's name and arguments (T1). */
+  countMessage(message: Message): number {
+    const cached = this.messageCounts.get(message);
+    if (cached !== undefined) return cached;
+    let tokens = TOKENS_PER_MESSAGE + this.countText(message.role) + this.countText(message.content);
+    if (message.name !== undefined) tokens += TOKENS_PER_NAME + this.countText(message.name);
+    if (message.tool_call_id !== undefined) tokens += this.countText(message.tool_call_id);
+    for (const call of message.tool_calls ?? []) {
+      tokens += this.countText(call.function.name) + this.countText(call.function.arguments);
+    }
+    this.messageCounts.set(message, tokens);
+    return tokens;
+  }
+
+  /** Every message's tokens, in order. */
+  countEach(messages: readonly Message[]): number[] {
+    return messages.map((message) => this.countMessage(message));
+  }
+
+  /** A request's message tokens, reply priming included; an empty list costs nothing. */
+  countMessages(messages: readonly Message[]): number {
+    if (messages.length === 0) return 0;
+    let total = TOKENS_TO_PRIME_REPLY;
+    for (const message of messages) total += this.countMessage(message);
+    return total;
+  }
+
+  /** Tool definitions' tokens by the cookbook's `num_tokens_for_tools` rule (T3). */
+  countTools(tools: readonly ToolDefinition[] | undefined): number {
+    if (!tools || tools.length === 0) return 0;
+    const constants = TOOL_TOKENS[this.encoding];
+    let total = 0;
+    for (const tool of tools) {
+      const fn = tool.function;
+      total += constants.functionStart;
+      total += this.countText(`${fn.name}:${stripFinalPeriod(fn.description ?? "")}`);
+      const properties = Object.entries(fn.parameters?.properties ?? {});
+      if (properties.length > 0) {
+        total += constants.propertiesStart;
+        for (const [key, property] of properties) total += this.countProperty(key, property, constants);
+      }
+    }
+    return total + constants.functionsEnd;
+  }
+
+  private countProperty(key: string, property: JsonSchema, constants: ToolTokenConstants): number {
+    let tokens = constants.propertyKey;
+    if (Array.isArray(property.enum)) {
+      tokens += constants.enumStart;
+      for (const item of property.enum) tokens += constants.enumItem + this.countText(String(item));
+    }
+    const type = Array.isArray(property.type) ? property.type.join(",") : (property.type ?? "");
+    return tokens + this.countText(`${key}:${type}:${stripFinalPeriod(property.description ?? "")}`);
+  }
+}
+
+function stripFinalPeriod(text: string): string {
+  return text.endsWith(".") ? text.slice(0, -1) : text;
+}
+
+const sharedCounters = new Map<EncodingName, TiktokenCounter>();
+
+/** One counter per encoding, shared so every processor and trace step reuses its cache. */
+export function sharedCounter(encoding: EncodingName = DEFAULT_ENCODING): TiktokenCounter {
+  let counter = sharedCounters.get(encoding);
+  if (!counter) {
+    counter = new TiktokenCounter({ encoding });
+    sharedCounters.set(encoding, counter);
+  }
+  return counter;
+}
