@@ -1,0 +1,93 @@
+import "server-only";
+import fs from "node:fs";
+import path from "node:path";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "./generated/sqlite/client";
+import { PrismaClient as PostgresPrismaClient } from "./generated/postgres/client";
+import type { Prisma } from "./generated/sqlite/client";
+import type { DatabaseDescription } from "./errors";
+import { createSqliteAdapter } from "./sqlite-adapter";
+
+/** A Prisma client for either provider; both generated clients share this model API. */
+export type Database = PrismaClient;
+/** The client handed to an interactive transaction's callback. */
+export type Transaction = Prisma.TransactionClient;
+
+export const DEFAULT_DATABASE_URL = "file:./data/context-lab.db";
+
+/** Waits this long for a free PostgreSQL connection before giving up on a host that does not answer. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+const descriptions = new WeakMap<object, DatabaseDescription>();
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** `file:./data/x.db` → an absolute path, relative to the working directory (the repository root). */
+export function sqlitePathOf(url: string): string {
+  const location = url.replace(/^file:(\/\/(?=\/))?/, "").replace(/\?.*$/, "");
+  return location === ":memory:" ? location : path.resolve(/*turbopackIgnore: true*/ process.cwd(), location);
+}
+
+function createSqliteDatabase(url: string): Database {
+  const file = sqlitePathOf(url);
+  if (file !== ":memory:") {
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+    } catch {
+      // Opening the file fails next and is reported as DatabaseUnavailableError with the path.
+    }
+  }
+  const db = new PrismaClient({ adapter: createSqliteAdapter(file) });
+  descriptions.set(db, { provider: "sqlite", location: `sqlite:${file}` });
+  return db;
+}
+
+function createPostgresDatabase(url: string): Database {
+  const connection = new URL(url);
+  // `?schema=` is Prisma's convention, not pg's: the adapter qualifies its queries
+  // with it, and search_path covers raw SQL.
+  const schema = connection.searchParams.get("schema") ?? undefined;
+  connection.searchParams.delete("schema");
+  const options = schema ? `-c search_path="${schema.replaceAll('"', '""')}"` : undefined;
+  const adapter = new PrismaPg(
+    { connectionString: connection.toString(), options, connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
+    { schema },
+  );
+  // The two generated clients differ only in provider-specific filter options
+  // (PostgreSQL adds `mode: "insensitive"`), which this layer never uses; the
+  // SQLite client's type stands for both.
+  const db = new PostgresPrismaClient({ adapter }) as unknown as Database;
+  const port = connection.port || "5432";
+  const location = `postgres://${connection.hostname}:${port}${connection.pathname}${schema ? `?schema=${schema}` : ""}`;
+  descriptions.set(db, { provider: "postgres", location });
+  return db;
+}
+
+/**
+ * A new client for `url` (default `DATABASE_URL`, else the embedded SQLite
+ * file): `file:` URLs open SQLite (the folder is created), `postgres://` URLs
+ * open PostgreSQL (honouring `?schema=`). Connecting is lazy: a database that
+ * cannot be reached fails the first query with `DatabaseUnavailableError`.
+ */
+export function createDatabase(url: string = process.env.DATABASE_URL || DEFAULT_DATABASE_URL): Database {
+  return isPostgresUrl(url) ? createPostgresDatabase(url) : createSqliteDatabase(url);
+}
+
+/** Which database a client talks to, for error messages; credentials never included. */
+export function describeDatabase(db: object): DatabaseDescription {
+  return descriptions.get(db) ?? { provider: "sqlite", location: "(a client not made by createDatabase)" };
+}
+
+const globalForDatabase = globalThis as typeof globalThis & { __contextLabDatabase?: Database };
+
+/**
+ * The process-wide client. It lives on `globalThis` because Next's dev server
+ * re-evaluates modules on every change and would otherwise open a new pool
+ * (or SQLite connection) each time.
+ */
+export function getDatabase(): Database {
+  globalForDatabase.__contextLabDatabase ??= createDatabase();
+  return globalForDatabase.__contextLabDatabase;
+}

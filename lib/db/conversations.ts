@@ -1,0 +1,159 @@
+import "server-only";
+import type { ToolDefinition } from "@/lib/context/messages";
+import { toBranchRecord, type BranchRecord } from "./branches";
+import type { Database } from "./client";
+import { NotFoundError } from "./errors";
+import type { Conversation as ConversationRow } from "./generated/sqlite/client";
+import { fromJsonText, fromNullableJsonText, toJsonObjectText, toNullableJsonText, type JsonObject } from "./json";
+import { insertMessages, type MessageRecord, type NewMessage } from "./messages";
+import { isRecordNotFound, runQuery, runTransaction } from "./run";
+
+/** A conversation as route handlers return it. */
+export interface ConversationRecord {
+  id: string;
+  title: string;
+  /** "import:openai" | "import:anthropic" | "import:tau-bench" | "proxy" | "recorder" | ... */
+  source: string;
+  /** Engine mode, thresholds, model, budget, `applyPipeline` for the proxy. */
+  settings: JsonObject;
+  /** OpenAI tool definitions the conversation's agent offers. */
+  tools: ToolDefinition[] | null;
+  /** The proxy finds its conversation by this key. */
+  recordKey: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A row of the conversation list. */
+export interface ConversationOverview extends ConversationRecord {
+  /** Messages stored across all branches (inherited ones counted once, in their owner). */
+  messageCount: number;
+  branchCount: number;
+}
+
+export interface CreateConversationOptions {
+  title: string;
+  source: string;
+  settings?: Record<string, unknown>;
+  tools?: ToolDefinition[] | null;
+  recordKey?: string | null;
+  /** The root branch's name, default "main". */
+  branchName?: string;
+  /** The root branch's initial history. */
+  messages?: NewMessage[];
+}
+
+export interface CreateConversationResult {
+  conversation: ConversationRecord;
+  branch: BranchRecord;
+  messages: MessageRecord[];
+}
+
+export interface UpdateConversationOptions {
+  title?: string;
+  settings?: Record<string, unknown>;
+  tools?: ToolDefinition[] | null;
+}
+
+export interface ConversationListOptions {
+  /** Default 100. */
+  limit?: number;
+  offset?: number;
+}
+
+export function toConversationRecord(row: ConversationRow): ConversationRecord {
+  return {
+    id: row.id,
+    title: row.title,
+    source: row.source,
+    settings: fromJsonText<JsonObject>(row.settings),
+    tools: fromNullableJsonText<ToolDefinition[]>(row.tools),
+    recordKey: row.recordKey,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Creates a conversation, its root branch and the branch's initial messages, all or nothing. */
+export async function createConversation(db: Database, options: CreateConversationOptions): Promise<CreateConversationResult> {
+  const messages = options.messages ?? [];
+  const settings = toJsonObjectText(options.settings ?? {}, "settings");
+  const tools = toNullableJsonText(options.tools, "tools");
+  return runTransaction(db, async (tx) => {
+    const conversation = await tx.conversation.create({
+      data: { title: options.title, source: options.source, settings, tools, recordKey: options.recordKey ?? null },
+    });
+    const branch = await tx.branch.create({
+      data: {
+        conversationId: conversation.id,
+        name: options.branchName ?? "main",
+        length: messages.length,
+        revision: messages.length > 0 ? 1 : 0,
+      },
+    });
+    const records = await insertMessages(tx, branch.id, 0, messages);
+    return { conversation: toConversationRecord(conversation), branch: toBranchRecord(branch), messages: records };
+  });
+}
+
+/** Conversations, most recently changed first, with message and branch counts. */
+export async function getConversations(db: Database, options: ConversationListOptions = {}): Promise<ConversationOverview[]> {
+  return runQuery(db, async () => {
+    const rows = await db.conversation.findMany({
+      orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+      take: options.limit ?? 100,
+      skip: options.offset ?? 0,
+      include: { branches: { select: { _count: { select: { messages: true } } } } },
+    });
+    return rows.map(({ branches, ...row }) => ({
+      ...toConversationRecord(row),
+      messageCount: branches.reduce((total, branch) => total + branch._count.messages, 0),
+      branchCount: branches.length,
+    }));
+  });
+}
+
+export async function getConversationById(db: Database, conversationId: string): Promise<ConversationRecord> {
+  return runQuery(db, async () => {
+    const row = await db.conversation.findUnique({ where: { id: conversationId } });
+    if (!row) throw new NotFoundError("conversation", conversationId);
+    return toConversationRecord(row);
+  });
+}
+
+/** The conversation recorded under `recordKey`, or null (the proxy then creates one). */
+export async function findConversationByRecordKey(db: Database, recordKey: string): Promise<ConversationRecord | null> {
+  return runQuery(db, async () => {
+    const row = await db.conversation.findUnique({ where: { recordKey } });
+    return row ? toConversationRecord(row) : null;
+  });
+}
+
+/** Changes the title, settings (replaced whole) or tools; absent fields stay. */
+export async function updateConversationById(
+  db: Database,
+  conversationId: string,
+  changes: UpdateConversationOptions,
+): Promise<ConversationRecord> {
+  const data = {
+    title: changes.title,
+    settings: changes.settings === undefined ? undefined : toJsonObjectText(changes.settings, "settings"),
+    tools: changes.tools === undefined ? undefined : toNullableJsonText(changes.tools, "tools"),
+  };
+  return runQuery(db, async () => {
+    try {
+      return toConversationRecord(await db.conversation.update({ where: { id: conversationId }, data }));
+    } catch (error) {
+      if (isRecordNotFound(error)) throw new NotFoundError("conversation", conversationId);
+      throw error;
+    }
+  });
+}
+
+/** Deletes a conversation and, by cascade, its branches, messages, summaries, checkpoints, content and exchanges. */
+export async function deleteConversationById(db: Database, conversationId: string): Promise<void> {
+  return runQuery(db, async () => {
+    const { count } = await db.conversation.deleteMany({ where: { id: conversationId } });
+    if (count === 0) throw new NotFoundError("conversation", conversationId);
+  });
+}

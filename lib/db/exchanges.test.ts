@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
+import { seedConversation } from "@/tests/support/db-fixtures";
+import { forkBranch } from "./branches";
+import { NotFoundError } from "./errors";
+import { createExchange, getExchangeById, getExchangesByConversationId, updateExchangeById } from "./exchanges";
+
+const request = { model: "gpt-4o", messages: [{ role: "user", content: "hi" }], stream: true };
+
+describe.each(TEST_PROVIDERS)("exchanges (%s)", (provider) => {
+  const test = useTestDatabase(provider);
+
+  it("records a call as it starts and completes it with the response", async () => {
+    const { conversation, branch } = await seedConversation(test.db, 1);
+    const started = await createExchange(test.db, branch.id, { request, sent: { ...request, messages: [] }, streamed: true });
+    expect(started).toMatchObject({
+      conversationId: conversation.id,
+      branchId: branch.id,
+      request,
+      sent: { ...request, messages: [] },
+      response: null,
+      status: null,
+      error: null,
+      streamed: true,
+      durationMs: null,
+    });
+    const response = { id: "chatcmpl-1", choices: [{ message: { role: "assistant", content: "hello" } }] };
+    const done = await updateExchangeById(test.db, started.id, { response, status: 200, durationMs: 842 });
+    expect(done).toMatchObject({ response, status: 200, durationMs: 842, sent: { ...request, messages: [] }, error: null });
+    expect(await getExchangeById(test.db, started.id)).toEqual(done);
+  });
+
+  it("records a failed call's error", async () => {
+    const { branch } = await seedConversation(test.db, 1);
+    const started = await createExchange(test.db, branch.id, { request });
+    const failed = await updateExchangeById(test.db, started.id, { status: 429, error: { type: "rate_limit", message: "slow down" } });
+    expect(failed).toMatchObject({ status: 429, error: { type: "rate_limit", message: "slow down" }, response: null, streamed: false });
+  });
+
+  it("lists a conversation's exchanges oldest first, optionally for one branch", async () => {
+    const { conversation, branch } = await seedConversation(test.db, 2);
+    const fork = await forkBranch(test.db, branch.id, { position: 1 });
+    const first = await createExchange(test.db, branch.id, { request: { n: 1 } });
+    const second = await createExchange(test.db, fork.id, { request: { n: 2 } });
+    const third = await createExchange(test.db, branch.id, { request: { n: 3 } });
+    const { branch: elsewhere } = await seedConversation(test.db, 1);
+    await createExchange(test.db, elsewhere.id, { request: { n: 4 } });
+    expect((await getExchangesByConversationId(test.db, conversation.id)).map((exchange) => exchange.id)).toEqual([first.id, second.id, third.id]);
+    expect((await getExchangesByConversationId(test.db, conversation.id, { branchId: fork.id })).map((exchange) => exchange.id)).toEqual([second.id]);
+  });
+
+  it("fails with NotFoundError for unknown branches, exchanges and conversations", async () => {
+    await expect(createExchange(test.db, "missing", { request })).rejects.toSatisfy(NotFoundError.isInstance);
+    await expect(updateExchangeById(test.db, "missing", { status: 200 })).rejects.toSatisfy(
+      (error: unknown) => NotFoundError.isInstance(error) && error.resource === "exchange",
+    );
+    await expect(getExchangesByConversationId(test.db, "missing")).rejects.toSatisfy(NotFoundError.isInstance);
+  });
+});

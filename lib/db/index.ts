@@ -1,0 +1,107 @@
+import "server-only";
+
+// The storage layer's public surface. Every query takes the client first
+// (`getDatabase()` in the app, a test database in tests). `get*` throws
+// NotFoundError for a missing row; `find*` returns null.
+export { createDatabase, getDatabase, describeDatabase, DEFAULT_DATABASE_URL, type Database } from "./client";
+export {
+  DatabaseError,
+  NotFoundError,
+  ConflictError,
+  InvalidArgumentError,
+  DatabaseUnavailableError,
+  type DatabaseDescription,
+} from "./errors";
+export type { JsonValue, JsonObject } from "./json";
+export type { ListOptions } from "./lineage";
+export { getBranchScope, type BranchScope, type BranchScopeOptions, type BranchRef } from "./scope";
+export {
+  createConversation,
+  getConversations,
+  getConversationById,
+  findConversationByRecordKey,
+  updateConversationById,
+  deleteConversationById,
+  type ConversationRecord,
+  type ConversationOverview,
+  type CreateConversationOptions,
+  type CreateConversationResult,
+  type UpdateConversationOptions,
+  type ConversationListOptions,
+} from "./conversations";
+export {
+  forkBranch,
+  getBranchById,
+  getBranchesByConversationId,
+  getRootBranchByConversationId,
+  getBranchTreeByConversationId,
+  getAncestryByBranchId,
+  type BranchRecord,
+  type BranchTreeNode,
+  type AncestryEntry,
+  type ForkBranchOptions,
+} from "./branches";
+export {
+  appendMessages,
+  getHistoryByBranchId,
+  getMessageByPosition,
+  getHistoryTotalsByBranchId,
+  type HistoryTotals,
+  type MessageRecord,
+  type NewMessage,
+  type AppendMessagesOptions,
+  type HistoryOptions,
+} from "./messages";
+export {
+  createSummary,
+  getSummaryChainByBranchId,
+  getLatestSummaryByBranchId,
+  getSummariesByBranchId,
+  getSummaryById,
+  getSummaryChainLengthByBranchId,
+  type SummaryRecord,
+  type CreateSummaryOptions,
+} from "./summaries";
+export {
+  createCheckpoint,
+  getCheckpointsByBranchId,
+  getLatestCheckpointByBranchId,
+  getCheckpointById,
+  getCheckpointByBranchIdAndVersion,
+  getCheckpointOutlinesByBranchId,
+  type CheckpointOutline,
+  type CheckpointOutlineOptions,
+  type CheckpointRecord,
+  type CreateCheckpointOptions,
+} from "./checkpoints";
+export {
+  putOffloadedContent,
+  getOffloadedContentByHandle,
+  getOffloadedContentsByBranchId,
+  findOffloadedContentOutlineByHandle,
+  getOffloadedContentOutlinesByBranchId,
+  type OffloadedContentOutline,
+  type OffloadedContentRecord,
+  type OffloadedKind,
+  type PutOffloadedContentOptions,
+} from "./offloaded";
+export {
+  createArtifact,
+  getArtifactById,
+  getArtifactByToolCallId,
+  getArtifactsByBranchId,
+  getArtifactOutlinesByBranchId,
+  type ArtifactOutline,
+  type ArtifactRecord,
+  type CreateArtifactOptions,
+} from "./artifacts";
+export {
+  createExchange,
+  updateExchangeById,
+  getExchangeById,
+  getExchangesByConversationId,
+  type ExchangeRecord,
+  type CreateExchangeOptions,
+  type UpdateExchangeOptions,
+  type ExchangeListOptions,
+} from "./exchanges";

@@ -1,0 +1,220 @@
+import "server-only";
+import { TOOL_CHAIN_SUMMARY_PREFIX, type Message, type Role, type ToolCall } from "@/lib/context/messages";
+import type { Database, Transaction } from "./client";
+import { ConflictError, InvalidArgumentError, NotFoundError } from "./errors";
+import type { Message as MessageRow } from "./generated/sqlite/client";
+import { fromJsonText, fromNullableJsonText, toJsonText, toNullableJsonText, type JsonObject } from "./json";
+import type { Lineage } from "./lineage";
+import { lockBranch, runQuery, runTransaction, touchConversation } from "./run";
+import { branchIdOf, lineageOf, type BranchRef } from "./scope";
+
+/** One stored history message: the engine's message plus where and when it was stored. */
+export interface MessageRecord {
+  id: string;
+  /** The branch that owns the row (an ancestor's id for inherited messages). */
+  branchId: string;
+  /** Index in the branch's full history. */
+  position: number;
+  tokens: number;
+  createdAt: string;
+  metadata: JsonObject | null;
+  message: Message;
+}
+
+/** A message to append; `tokens` is counted by the caller (the engine's counter). */
+export interface NewMessage {
+  message: Message;
+  tokens: number;
+  /** Recorded-request info, a failed call's error, what the pipeline did. */
+  metadata?: JsonObject | null;
+}
+
+export interface AppendMessagesOptions {
+  /** Optimistic append: fails with ConflictError unless the history has exactly this many messages. */
+  expectedLength?: number;
+}
+
+export interface HistoryOptions {
+  /** First position to return (default 0). */
+  fromPosition?: number;
+  /** One past the last position to return (default: the whole history). */
+  toPosition?: number;
+  /** Only messages with one of these roles. */
+  roles?: readonly Role[];
+  /** Only messages at these positions. */
+  positions?: readonly number[];
+  /** Only the last `last` messages of what the other options select (still in position order). */
+  last?: number;
+}
+
+/** Message counts and stored tokens of a part of a history. */
+export interface HistoryTotals {
+  messages: number;
+  tokens: number;
+  /** The same per role (every role present, zero when absent). */
+  roles: Record<Role, { messages: number; tokens: number }>;
+  /**
+   * Assistant messages that end a round (R1, the engine's `isFinalAnswer`):
+   * no tool calls, and not what is left of a compressed tool chain. A history
+   * has this many rounds, plus one when its last non-system message is not one.
+   */
+  finalAnswers: number;
+}
+
+const ROLES: ReadonlySet<string> = new Set<Role>(["system", "user", "assistant", "tool"]);
+
+export function toMessageRecord(row: MessageRow): MessageRecord {
+  const message: Message = { role: row.role as Role, content: row.content };
+  if (row.toolCalls !== null) message.tool_calls = fromJsonText<ToolCall[]>(row.toolCalls);
+  if (row.toolCallId !== null) message.tool_call_id = row.toolCallId;
+  if (row.name !== null) message.name = row.name;
+  return {
+    id: row.id,
+    branchId: row.branchId,
+    position: row.position,
+    tokens: row.tokens,
+    createdAt: row.createdAt.toISOString(),
+    metadata: fromNullableJsonText<JsonObject>(row.metadata),
+    message,
+  };
+}
+
+function toMessageRow(branchId: string, position: number, input: NewMessage, argument: string) {
+  const { message } = input;
+  if (!ROLES.has(message.role)) {
+    throw new InvalidArgumentError(argument, `${argument}: role '${String(message.role)}' is not system, user, assistant or tool`);
+  }
+  if (!Number.isInteger(input.tokens) || input.tokens < 0) {
+    throw new InvalidArgumentError(argument, `${argument}: tokens must be a non-negative integer, got ${input.tokens}`);
+  }
+  return {
+    branchId,
+    position,
+    role: message.role,
+    content: message.content ?? null,
+    toolCalls: message.tool_calls === undefined ? null : toJsonText(message.tool_calls, `${argument}.tool_calls`),
+    toolCallId: message.tool_call_id ?? null,
+    name: message.name ?? null,
+    tokens: input.tokens,
+    metadata: toNullableJsonText(input.metadata, `${argument}.metadata`),
+  };
+}
+
+/**
+ * Inserts messages at `start`, `start + 1`, ... in one statement. Callers hold
+ * the branch lock, which is what makes the positions theirs.
+ */
+export async function insertMessages(tx: Transaction, branchId: string, start: number, messages: NewMessage[]): Promise<MessageRecord[]> {
+  if (messages.length === 0) return [];
+  const data = messages.map((input, index) => toMessageRow(branchId, start + index, input, `messages[${index}]`));
+  const rows = await tx.message.createManyAndReturn({ data });
+  return rows.sort((left, right) => left.position - right.position).map(toMessageRecord);
+}
+
+/** Prisma filter for the messages a lineage's last branch sees in [from, to). */
+function historyWhere(lineage: Lineage, from: number, to: number | undefined) {
+  return {
+    OR: lineage.map((entry) => {
+      const until = Math.min(entry.until ?? Infinity, to ?? Infinity);
+      return { branchId: entry.branch.id, position: Number.isFinite(until) ? { gte: from, lt: until } : { gte: from } };
+    }),
+  };
+}
+
+/**
+ * A branch's full history: the parent's history up to the fork point, then
+ * the branch's own messages, in position order; each record names the
+ * branch that owns it. The lineage in one or two queries however deep the
+ * branch is (none with a scope), then one for the messages; `options` select
+ * a part of the history (a range, roles, positions, the last n).
+ */
+export async function getHistoryByBranchId(db: Database, branch: BranchRef, options: HistoryOptions = {}): Promise<MessageRecord[]> {
+  const from = options.fromPosition ?? 0;
+  if (options.last !== undefined && options.last <= 0) return [];
+  return runQuery(db, async () => {
+    const lineage = await lineageOf(db, branch);
+    const where = {
+      ...historyWhere(lineage, from, options.toPosition),
+      ...(options.roles ? { role: { in: [...options.roles] } } : {}),
+      ...(options.positions ? { position: { in: [...options.positions] } } : {}),
+    };
+    if (options.last === undefined) {
+      const rows = await db.message.findMany({ where, orderBy: { position: "asc" } });
+      return rows.map(toMessageRecord);
+    }
+    const rows = await db.message.findMany({ where, orderBy: { position: "desc" }, take: options.last });
+    return rows.reverse().map(toMessageRecord);
+  });
+}
+
+/** One message by its position in a branch's full history (inherited or own). */
+export async function getMessageByPosition(db: Database, branch: BranchRef, position: number): Promise<MessageRecord> {
+  const [record] = await getHistoryByBranchId(db, branch, { fromPosition: position, toPosition: position + 1 });
+  if (!record) {
+    const branchId = branchIdOf(branch);
+    throw new NotFoundError("message", `${branchId}#${position}`, `branch '${branchId}' has no message at position ${position}`);
+  }
+  return record;
+}
+
+const ROLE_LIST: readonly Role[] = ["system", "user", "assistant", "tool"];
+
+/**
+ * Counts and token sums of a branch's history (or of `[fromPosition,
+ * toPosition)` of it) computed by the database: a few queries and no
+ * message loaded, however long the history.
+ */
+export async function getHistoryTotalsByBranchId(
+  db: Database,
+  branch: BranchRef,
+  options: Pick<HistoryOptions, "fromPosition" | "toPosition"> = {},
+): Promise<HistoryTotals> {
+  return runQuery(db, async () => {
+    const where = historyWhere(await lineageOf(db, branch), options.fromPosition ?? 0, options.toPosition);
+    const groups = await db.message.groupBy({ by: ["role"], where, _count: { _all: true }, _sum: { tokens: true } });
+    // Assistant messages without tool calls (an empty or null `tool_calls` is stored as "[]" or "null"), less the tool-chain summaries among them.
+    const plain = [where, { role: "assistant" }, { OR: [{ toolCalls: null }, { toolCalls: { in: ["[]", "null"] } }] }];
+    const answers = await db.message.count({ where: { AND: plain } });
+    // The database's prefix match may ignore case (SQLite's LIKE): the few candidates are checked exactly here.
+    const candidates = await db.message.findMany({ where: { AND: [...plain, { content: { startsWith: TOOL_CHAIN_SUMMARY_PREFIX } }] }, select: { content: true } });
+    const chainSummaries = candidates.filter((row) => row.content?.startsWith(TOOL_CHAIN_SUMMARY_PREFIX)).length;
+    const roles = Object.fromEntries(ROLE_LIST.map((role) => [role, { messages: 0, tokens: 0 }])) as HistoryTotals["roles"];
+    let messages = 0;
+    let tokens = 0;
+    for (const group of groups) {
+      const count = group._count._all;
+      const sum = group._sum.tokens ?? 0;
+      if (Object.hasOwn(roles, group.role)) roles[group.role as Role] = { messages: count, tokens: sum };
+      messages += count;
+      tokens += sum;
+    }
+    return { messages, tokens, roles, finalAnswers: answers - chainSummaries };
+  });
+}
+
+/**
+ * Appends messages to a branch's history in one transaction and returns
+ * them with their positions. Concurrent appends to one branch queue on the
+ * branch's lock, so positions never repeat or skip. Raw turns are immutable:
+ * there is no update.
+ */
+export async function appendMessages(
+  db: Database,
+  branchId: string,
+  messages: NewMessage[],
+  options: AppendMessagesOptions = {},
+): Promise<MessageRecord[]> {
+  return runTransaction(db, async (tx) => {
+    const branch = await lockBranch(tx, branchId, { length: messages.length, revision: messages.length > 0 });
+    const start = branch.length - messages.length;
+    if (options.expectedLength !== undefined && options.expectedLength !== start) {
+      throw new ConflictError(
+        "branch",
+        `branch '${branch.name}' (${branchId}) has ${start} messages, not the expected ${options.expectedLength}: reload its history and retry`,
+      );
+    }
+    const records = await insertMessages(tx, branchId, start, messages);
+    if (records.length > 0) await touchConversation(tx, branch.conversationId);
+    return records;
+  });
+}

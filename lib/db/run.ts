@@ -1,0 +1,77 @@
+import "server-only";
+import { describeDatabase, type Database, type Transaction } from "./client";
+import { mapDatabaseError, NotFoundError } from "./errors";
+
+/**
+ * Interactive transaction limits. Fifty writers queued on one branch wait for
+ * each other's row lock (PostgreSQL) or the connection mutex (SQLite), and an
+ * import writes thousands of rows in one go, so both are far above Prisma's
+ * defaults (2 s / 5 s).
+ */
+const TRANSACTION_OPTIONS = { maxWait: 20_000, timeout: 60_000 } as const;
+
+/** Runs one read or single-statement write; Prisma and driver errors come out as storage errors. */
+export async function runQuery<T>(db: Database, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw mapDatabaseError(error, describeDatabase(db));
+  }
+}
+
+/**
+ * Runs `work` in one interactive transaction: everything it wrote is rolled
+ * back if it throws. Inside, use only `tx`: on SQLite a query on `db` would
+ * wait for the transaction that holds the connection.
+ */
+export function runTransaction<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  return runQuery(db, () => db.$transaction(work, TRANSACTION_OPTIONS));
+}
+
+/** Prisma's "record to update or delete does not exist" (P2025). */
+export function isRecordNotFound(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2025";
+}
+
+/** Counter updates a write makes on its branch while holding the branch's lock. */
+export interface BranchBump {
+  /** Messages appended. */
+  length?: number;
+  /** Hands out the next checkpoint version. */
+  checkpoint?: boolean;
+  /** Every write but a fork bumps the revision its rows are stamped with. */
+  revision?: boolean;
+}
+
+/**
+ * Locks a branch for the rest of the transaction and updates its counters.
+ * An UPDATE takes the row lock on PostgreSQL (as SELECT ... FOR UPDATE would),
+ * so concurrent writers to one branch queue here and each sees the counters
+ * its predecessor committed; SQLite runs one transaction at a time anyway.
+ */
+export async function lockBranch(tx: Transaction, branchId: string, bump: BranchBump = {}) {
+  try {
+    return await tx.branch.update({
+      where: { id: branchId },
+      data: {
+        length: { increment: bump.length ?? 0 },
+        revision: { increment: bump.revision ? 1 : 0 },
+        checkpointCount: { increment: bump.checkpoint ? 1 : 0 },
+      },
+    });
+  } catch (error) {
+    if (isRecordNotFound(error)) throw new NotFoundError("branch", branchId);
+    throw error;
+  }
+}
+
+/** Marks a conversation as changed now (the list sorts by it). Lock order: branch, then conversation. */
+export async function touchConversation(tx: Transaction, conversationId: string): Promise<void> {
+  await tx.conversation.update({ where: { id: conversationId }, data: { updatedAt: new Date() } });
+}
+
+/** Throws NotFoundError unless the branch exists (list queries would otherwise return [] for a typo). */
+export async function requireBranch(client: Transaction, branchId: string): Promise<void> {
+  const branch = await client.branch.findUnique({ where: { id: branchId }, select: { id: true } });
+  if (!branch) throw new NotFoundError("branch", branchId);
+}

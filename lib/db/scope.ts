@@ -1,0 +1,58 @@
+import "server-only";
+import { toBranchRecord, type BranchRecord } from "./branches";
+import type { Database, Transaction } from "./client";
+import { toConversationRecord, type ConversationRecord } from "./conversations";
+import { NotFoundError } from "./errors";
+import { lineageFrom, loadLineage, type Lineage } from "./lineage";
+import { runQuery } from "./run";
+
+/**
+ * A branch with its lineage loaded once, for several reads of what that
+ * branch sees: every query that takes a branch id also takes a scope and then
+ * skips loading the lineage again. Which rows a branch sees depends only on
+ * its ancestors and their fork points, which never change, so a scope stays
+ * valid for as long as the branch exists and can be used on any client
+ * (inside a transaction too). Its `branch` is as it was when loaded (its
+ * `length` then).
+ */
+export interface BranchScope {
+  readonly branch: BranchRecord;
+  /** The lineage, root first (lib/db's own use). */
+  readonly lineage: Lineage;
+  /** The branch's conversation, when `getBranchScope` was asked for it. */
+  readonly conversation?: ConversationRecord;
+}
+
+/** Options of `getBranchScope`. */
+export interface BranchScopeOptions {
+  /** Load the branch's conversation too, with the branch (no extra query). */
+  conversation?: boolean;
+}
+
+/** A branch id, or a scope loaded by `getBranchScope`. */
+export type BranchRef = string | BranchScope;
+
+/** Loads a branch's scope: one query for a root branch, two for a fork however deep. */
+export async function getBranchScope(db: Database, branchId: string, options: BranchScopeOptions = {}): Promise<BranchScope> {
+  return runQuery(db, async () => {
+    if (!options.conversation) return scopeOf(await loadLineage(db, branchId));
+    const row = await db.branch.findUnique({ where: { id: branchId }, include: { conversation: true } });
+    if (!row) throw new NotFoundError("branch", branchId);
+    const { conversation, ...branch } = row;
+    return { ...scopeOf(await lineageFrom(db, branch)), conversation: toConversationRecord(conversation) };
+  });
+}
+
+export function scopeOf(lineage: Lineage): BranchScope {
+  return { branch: toBranchRecord(lineage[lineage.length - 1].branch), lineage };
+}
+
+/** The lineage of a branch reference: the scope's, or loaded (NotFoundError for an unknown id). */
+export async function lineageOf(client: Transaction, ref: BranchRef): Promise<Lineage> {
+  return typeof ref === "string" ? loadLineage(client, ref) : ref.lineage;
+}
+
+/** The branch id of a reference. */
+export function branchIdOf(ref: BranchRef): string {
+  return typeof ref === "string" ? ref : ref.branch.id;
+}

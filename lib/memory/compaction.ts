@@ -1,0 +1,314 @@
+import "server-only";
+import { ContextError, extractiveSummarizer, isFinalAnswer, sharedCounter, type Summarizer } from "@/lib/context";
+import {
+  createCheckpoint,
+  createSummary,
+  getArtifactOutlinesByBranchId,
+  getHistoryByBranchId,
+  getHistoryTotalsByBranchId,
+  getOffloadedContentOutlinesByBranchId,
+  getSummaryChainLengthByBranchId,
+  type ArtifactRecord,
+  type CheckpointRecord,
+  type Database,
+  type HistoryTotals,
+  type JsonObject,
+  type MessageRecord,
+  type SummaryRecord,
+} from "@/lib/db";
+import { settingsEncoding } from "@/lib/playground/settings";
+import type { MemorySettings } from "./settings";
+import {
+  assertUnchanged,
+  coveredUntil,
+  isCompactionDue,
+  latestSummary,
+  loadBranchState,
+  loadRaw,
+  messagesOf,
+  RAW_WINDOW,
+  retryOnStale,
+  roundsOf,
+  withAppended,
+  type BranchState,
+} from "./state";
+import { inTransaction } from "./transaction";
+
+/** What a compaction wrote: the new link of the summary chain and the checkpoint that points at it. */
+export interface CompactionResult {
+  summary: SummaryRecord;
+  checkpoint: CheckpointRecord;
+  /** First history position the summary chain no longer covers: the raw part starts here. */
+  coveredUntil: number;
+}
+
+/** Why a compaction ran; recorded in the checkpoint's metadata. */
+export type CompactionReason = "threshold" | "forced" | "budget";
+
+/** A summary computed but not yet written. */
+export interface CompactionPlan {
+  fromPosition: number;
+  toPosition: number;
+  text: string;
+  tokens: number;
+  /** The summary the new one extends (its text was the summarizer's `previousSummary`). */
+  previous: SummaryRecord | null;
+  /** Non-system messages the summary stands for. */
+  summarized: number;
+  /** Their stored tokens. */
+  summarizedTokens: number;
+  /** The raw part the plan was computed from: every message from `fromPosition` to the end of the history. */
+  raw: MessageRecord[];
+}
+
+/** Raw rounds stage 1 never summarises: the 2 most recent, an incomplete one included (seed 002 stage 1). */
+export const KEPT_ROUNDS = 2;
+
+/**
+ * Computes the next link of the chain: everything raw before the 2 most
+ * recent rounds, cut at a round boundary so no tool pair is split, summarised
+ * as an extension of the latest summary. Null when there is nothing older
+ * than those rounds. Writes nothing.
+ */
+export async function planCompaction(db: Database, state: BranchState, settings: MemorySettings, summarizer: Summarizer = extractiveSummarizer): Promise<CompactionPlan | null> {
+  const from = coveredUntil(state);
+  const raw = await loadRaw(db, state);
+  const rounds = roundsOf(raw);
+  if (rounds.length <= KEPT_ROUNDS) return null;
+  const to = from + rounds[rounds.length - KEPT_ROUNDS].start;
+  // System messages are static and sent whole with every request (seed 002: static first), so they are not summarised.
+  const covered = raw.slice(0, to - from).filter((record) => record.message.role !== "system");
+  if (covered.length === 0) return null;
+  const previous = latestSummary(state);
+  const text = await summarizer(messagesOf(covered), { purpose: "conversation", previousSummary: previous?.text });
+  if (typeof text !== "string" || text.trim().length === 0) {
+    throw new ContextError(`the summarizer returned ${typeof text === "string" ? "an empty text" : typeof text} for messages ${from}–${to - 1}; nothing was written`, {
+      where: `summary of messages ${from}–${to - 1}`,
+    });
+  }
+  return {
+    fromPosition: from,
+    toPosition: to,
+    text,
+    tokens: sharedCounter(settingsEncoding(settings)).countText(text),
+    previous,
+    summarized: covered.length,
+    summarizedTokens: covered.reduce((sum, record) => sum + record.tokens, 0),
+    raw,
+  };
+}
+
+/**
+ * What a checkpoint says about the history besides the plan's raw part,
+ * read before the write transaction: totals of the history before the raw
+ * part (immutable: messages are never rewritten), whether its last
+ * non-system message ends a round (only when the raw part has none), and
+ * how long the chain is (it cannot change unnoticed: any new link is the
+ * latest, which the write checks).
+ */
+export interface CompactionFacts {
+  before: HistoryTotals;
+  /** The last non-system message before the raw part ends a round (true when there is none). */
+  beforeEndsRound: boolean;
+  chainLength: number;
+}
+
+/**
+ * Facts a compaction of this process left for the next one on the same
+ * branch, by `<branch id>:<summary id>`: the totals of the history before the
+ * summary's end and the chain's length up to it. Both are about rows that
+ * never change, and are kept only once the compaction committed, so the next
+ * compaction reads them instead of counting a history that grows without end.
+ */
+const carried = new Map<string, { before: HistoryTotals; chainLength: number }>();
+const CARRIED_ENTRIES = 1_000;
+
+export async function compactionFacts(db: Database, state: BranchState, plan: CompactionPlan): Promise<CompactionFacts> {
+  const known = plan.previous ? carried.get(`${state.branch.id}:${plan.previous.id}`) : undefined;
+  const before = known?.before ?? (await getHistoryTotalsByBranchId(db, state.scope, { toPosition: plan.fromPosition }));
+  let beforeEndsRound = true;
+  if (!plan.raw.some((record) => record.message.role !== "system") && before.messages > before.roles.system.messages) {
+    const [last] = await getHistoryByBranchId(db, state.scope, { toPosition: plan.fromPosition, roles: ["user", "assistant", "tool"], last: 1 });
+    beforeEndsRound = isFinalAnswer(last.message);
+  }
+  return { before, beforeEndsRound, chainLength: known?.chainLength ?? (await getSummaryChainLengthByBranchId(db, state.scope)) };
+}
+
+/** Totals of records, as `getHistoryTotalsByBranchId` counts them. */
+function totalsOf(records: readonly MessageRecord[]): HistoryTotals {
+  const roles: HistoryTotals["roles"] = { system: { messages: 0, tokens: 0 }, user: { messages: 0, tokens: 0 }, assistant: { messages: 0, tokens: 0 }, tool: { messages: 0, tokens: 0 } };
+  let tokens = 0;
+  let finalAnswers = 0;
+  for (const record of records) {
+    const role = roles[record.message.role];
+    role.messages += 1;
+    role.tokens += record.tokens;
+    tokens += record.tokens;
+    if (isFinalAnswer(record.message)) finalAnswers += 1;
+  }
+  return { messages: records.length, tokens, roles, finalAnswers };
+}
+
+function addTotals(left: HistoryTotals, right: HistoryTotals): HistoryTotals {
+  const roles = { ...left.roles };
+  for (const role of Object.keys(roles) as (keyof HistoryTotals["roles"])[]) {
+    roles[role] = { messages: left.roles[role].messages + right.roles[role].messages, tokens: left.roles[role].tokens + right.roles[role].tokens };
+  }
+  return { messages: left.messages + right.messages, tokens: left.tokens + right.tokens, roles, finalAnswers: left.finalAnswers + right.finalAnswers };
+}
+
+/** After a compaction committed: what the next compaction of the branch needs, carried over (the oldest entries make room). */
+export function carryFacts(state: BranchState, plan: CompactionPlan, facts: CompactionFacts, result: CompactionResult): void {
+  const summarized = plan.raw.filter((record) => record.position < plan.toPosition);
+  carried.set(`${state.branch.id}:${result.summary.id}`, { before: addTotals(facts.before, totalsOf(summarized)), chainLength: facts.chainLength + 1 });
+  while (carried.size > CARRIED_ENTRIES) carried.delete(carried.keys().next().value!);
+}
+
+/**
+ * The checkpoint's context state: small, JSON, and keyed so the playground's
+ * checkpoint diff reads as what changed (the engine's state keys where one
+ * exists). `raw` is the history from `facts.before` on (up to its end).
+ */
+export function checkpointValues(
+  state: BranchState,
+  settings: MemorySettings,
+  summary: SummaryRecord,
+  facts: CompactionFacts,
+  raw: readonly MessageRecord[],
+  handles: string[],
+  artifactIds: string[],
+): JsonObject {
+  const kept = raw.filter((record) => record.position >= summary.toPosition);
+  // Rounds (R1) of the whole history: one per final answer, plus the open one when the last non-system message is not one.
+  const lastOpen = raw.findLast((record) => record.message.role !== "system");
+  const open = lastOpen ? !isFinalAnswer(lastOpen.message) : !facts.beforeEndsRound;
+  const rounds = facts.before.finalAnswers + raw.filter((record) => isFinalAnswer(record.message)).length + (open ? 1 : 0);
+  return {
+    branch_id: state.branch.id,
+    summary: {
+      id: summary.id,
+      fromPosition: summary.fromPosition,
+      toPosition: summary.toPosition,
+      tokens: summary.tokens,
+      extendsId: summary.extendsId,
+      chainLength: facts.chainLength + 1,
+    },
+    history: {
+      length: state.length,
+      rounds,
+      rawFrom: summary.toPosition,
+      rawMessages: state.length - summary.toPosition,
+      rawRounds: roundsOf(kept).length,
+    },
+    offloaded_messages: handles,
+    artifacts: artifactIds,
+    settings: {
+      mode: settings.mode,
+      model: settings.model,
+      encoding: settingsEncoding(settings),
+      historyRounds: settings.historyRounds,
+      summaryThreshold: settings.summaryThreshold,
+      tokenBudget: settings.tokenBudget,
+      contextWindow: settings.contextWindow,
+      maxOutputTokens: settings.maxOutputTokens,
+      artifactThreshold: settings.artifactThreshold,
+    },
+    needs_summary: false,
+    token_usage: tokenUsage(facts.before, raw, summary),
+  };
+}
+
+/**
+ * Stored message tokens: the whole history = system + summarized + raw; what
+ * the next request carries instead (`context`) = system + summary + raw.
+ */
+function tokenUsage(before: HistoryTotals, raw: readonly MessageRecord[], summary: SummaryRecord): JsonObject {
+  // Everything before the raw part is before the new summary's end.
+  let system = before.roles.system.tokens;
+  let summarized = before.tokens - before.roles.system.tokens;
+  let kept = 0;
+  for (const record of raw) {
+    if (record.message.role === "system") system += record.tokens;
+    else if (record.position < summary.toPosition) summarized += record.tokens;
+    else kept += record.tokens;
+  }
+  const history = system + summarized + kept;
+  const context = system + summary.tokens + kept;
+  return { history, system, summarized, summary: summary.tokens, raw: kept, context, saved: history - context };
+}
+
+/**
+ * Writes a planned compaction on a joined client: the summary (extending the
+ * latest visible one) and a checkpoint of the resulting state under the
+ * branch's next version. `state` is the branch as read for the plan;
+ * `appended` and `added` are the messages and artifacts this transaction
+ * wrote before (the plan already counts those messages).
+ */
+export async function writeCompaction(
+  joined: Database,
+  state: BranchState,
+  plan: CompactionPlan,
+  facts: CompactionFacts,
+  settings: MemorySettings,
+  reason: CompactionReason,
+  written: { messages: MessageRecord[]; artifacts: ArtifactRecord[] } = { messages: [], artifacts: [] },
+): Promise<CompactionResult> {
+  const after = withAppended(state, written.messages);
+  const summary = await createSummary(joined, state.scope, { fromPosition: plan.fromPosition, toPosition: plan.toPosition, text: plan.text, tokens: plan.tokens });
+  const handles = (await getOffloadedContentOutlinesByBranchId(joined, state.scope, { inherited: true })).map((content) => content.handle);
+  // The artifacts of the history as read, then this call's own.
+  const artifactIds = [
+    ...(await getArtifactOutlinesByBranchId(joined, state.scope, { inherited: true })).filter((artifact) => artifact.position < state.length).map((artifact) => artifact.id),
+    ...written.artifacts.map((artifact) => artifact.id),
+  ];
+  const values = checkpointValues(after, settings, summary, facts, plan.raw, handles, artifactIds);
+  const checkpoint = await createCheckpoint(joined, state.scope, {
+    values,
+    tokenUsage: values.token_usage as JsonObject,
+    artifactRefs: artifactIds,
+    messageCount: after.length,
+    summaryId: summary.id,
+    metadata: { source: "lib/memory", reason, summarized: plan.summarized, summarizedTokens: plan.summarizedTokens },
+  });
+  return { summary, checkpoint, coveredUntil: summary.toPosition };
+}
+
+/** Options of `compactBranch`. */
+export interface CompactBranchOptions {
+  /** Compact even below the threshold (or with summaries disabled), as long as there is something older than the 2 kept rounds. */
+  force?: boolean;
+  /** Default: the engine's `extractiveSummarizer`. */
+  summarizer?: Summarizer;
+  /** Overrides of the conversation's stored settings (the threshold, the encoding). */
+  settings?: Partial<MemorySettings>;
+}
+
+/**
+ * Stage 1 of seed 002 on demand: when the branch is due (or `force`),
+ * persists the next summary and a checkpoint; null when nothing is due. The
+ * summarizer runs before the write transaction, so a slow model never holds
+ * the branch's lock; a branch that moved meanwhile is read and summarised again.
+ */
+export async function compactBranch(db: Database, branchId: string, options: CompactBranchOptions = {}): Promise<CompactionResult | null> {
+  return retryOnStale(async () => {
+    // A forced compaction reads the whole raw part whatever the threshold.
+    const state = await loadBranchState(db, branchId, options.settings, options.force ? { window: RAW_WINDOW } : {});
+    const { settings } = state;
+    const due = await isCompactionDue(db, state, settings);
+    if (!options.force && !due) return null;
+    const plan = await planCompaction(db, state, settings, options.summarizer);
+    if (!plan) return null;
+    return persistPlan(db, state, plan, settings, due ? "threshold" : "forced");
+  });
+}
+
+/** Writes a plan computed from `state` in one transaction, after checking the branch did not move. */
+export async function persistPlan(db: Database, state: BranchState, plan: CompactionPlan, settings: MemorySettings, reason: CompactionReason): Promise<CompactionResult> {
+  const facts = await compactionFacts(db, state, plan);
+  const result = await inTransaction(db, async (joined) => {
+    await assertUnchanged(joined, state);
+    return writeCompaction(joined, state, plan, facts, settings, reason);
+  });
+  carryFacts(state, plan, facts, result);
+  return result;
+}
