@@ -1,0 +1,144 @@
+import "server-only";
+import * as z from "zod";
+import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/import";
+// Not re-exported by lib/import's index; a pure, isomorphic function, so reused rather than copied.
+import { findSyntaxError, offsetFromEngineMessage } from "@/lib/import/syntax";
+import { ApiError, errorResponse, issuesOfZodError, describeIssues, validationError } from "./errors";
+
+/** Import bodies (pasted or dropped text) over this many bytes are refused with 413: 20 MB, the import parser's own limit. */
+export const MAX_IMPORT_BODY_BYTES = DEFAULT_MAX_IMPORT_BYTES;
+/** JSON request bodies over this many bytes are refused with 413: 5 MB. */
+export const MAX_JSON_BODY_BYTES = 5 * 1024 * 1024;
+
+/** The second argument Next passes a route handler; `params` is a Promise since Next 15. */
+export interface RouteContext<Params> {
+  params: Promise<Params>;
+}
+
+/**
+ * Wraps a handler so whatever it throws becomes the mapped JSON error
+ * (errors.ts), and hands it the awaited route params.
+ * @example export const GET = route<{ id: string }>(async (request, { id }) => json(await load(id)))
+ */
+export function route<Params extends Record<string, string> = Record<string, never>>(
+  handler: (request: Request, params: Params) => Promise<Response>,
+): (request: Request, context?: RouteContext<Params>) => Promise<Response> {
+  return async (request, context) => {
+    try {
+      const params = ((await context?.params) ?? {}) as Params;
+      return await handler(request, params);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+/** A JSON response; `status` defaults to 200. */
+export function json(data: unknown, status = 200): Response {
+  return Response.json(data, { status });
+}
+
+/** 204 No Content. */
+export function noContent(): Response {
+  return new Response(null, { status: 204 });
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KB`;
+  return `${bytes} bytes`;
+}
+
+function tooLarge(bytes: number, limit: number, what: string, exact: boolean): ApiError {
+  // Near the limit both round alike ("20 MB, over the 20 MB limit"): then say the bytes.
+  const size = formatBytes(bytes) === formatBytes(limit) ? `${bytes} bytes` : formatBytes(bytes);
+  const message = exact
+    ? `the ${what} is ${size}, over the ${formatBytes(limit)} limit (${limit} bytes)`
+    : `the ${what} is larger than the ${formatBytes(limit)} limit (${limit} bytes)`;
+  return new ApiError(413, "payload_too_large", message, { details: { bytes, limit } });
+}
+
+/**
+ * The request body as text, refused with 413 past `limit` bytes: first by
+ * its `content-length`, then while streaming (a chunked body has none, and
+ * a header can lie), so an oversized body is never held whole.
+ */
+export async function readBodyText(request: Request, limit: number, what = "request body"): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(declared, limit, what, true);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(bytes, limit, what, false);
+    }
+    chunks.push(value);
+  }
+  const whole = new Uint8Array(bytes);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(whole);
+  } catch {
+    throw new ApiError(400, "invalid_request", `the ${what} is not valid UTF-8 text`, { issues: [{ path: "", message: "not valid UTF-8" }] });
+  }
+}
+
+/** 1-based line and column (UTF-16 code units) of an offset. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let index = 0; index < offset && index < text.length; index += 1) {
+    if (text.charCodeAt(index) === 10) {
+      line += 1;
+      lineStart = index + 1;
+    }
+  }
+  return { line, column: Math.min(offset, text.length) - lineStart + 1 };
+}
+
+/** Parses JSON text, or throws a 400 naming what broke and the line and column where. */
+export function parseJsonText(text: string, what = "request body"): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    // V8 words some errors without a position ("Unexpected token '}', ..."), so the import's scanner finds it.
+    const problem = findSyntaxError(text) ?? { offset: offsetFromEngineMessage(text, reason) ?? text.length, message: reason };
+    const { line, column } = lineAndColumn(text, problem.offset);
+    const message = `the ${what} is not valid JSON: ${problem.message} (line ${line}, column ${column})`;
+    throw new ApiError(400, "invalid_json", message, { issues: [{ path: "", message: problem.message, line, column }] });
+  }
+}
+
+/**
+ * Reads, size-checks, parses and validates a JSON body. An empty body reads
+ * as `{}`, so bodies whose fields are all optional may be left out.
+ */
+export async function readJsonBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.output<Schema>> {
+  const text = await readBodyText(request, MAX_JSON_BODY_BYTES);
+  const value = text.trim() === "" ? {} : parseJsonText(text);
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error, "invalid request body");
+  return result.data;
+}
+
+/** Validates the query string; repeated parameters keep their last value. */
+export function readQuery<Schema extends z.ZodType>(request: Request, schema: Schema): z.output<Schema> {
+  const query = Object.fromEntries(new URL(request.url).searchParams.entries());
+  const result = schema.safeParse(query);
+  if (!result.success) {
+    const issues = issuesOfZodError(result.error);
+    throw new ApiError(400, "invalid_request", describeIssues("invalid query parameters", issues), { issues });
+  }
+  return result.data;
+}

@@ -1,0 +1,186 @@
+import fs from "node:fs";
+import path from "node:path";
+import {
+  AUTOMATION_MODES,
+  encodingForModel,
+  makeConfig,
+  processHistory,
+  sanitizeHistory,
+  type AutomationMode,
+  type ContextExtra,
+  type PipelineTrace,
+} from "@/lib/context";
+import { formatImportIssue, ImportError, parseConversations, type ImportedConversation } from "@/lib/import";
+
+export const INSPECT_USAGE = `usage: npm run inspect -- <conversation.json | -> [options]
+
+Runs the default pre_llm_call pipeline over an OpenAI-format conversation
+(array, {messages}, JSONL, Anthropic Messages or tau-bench {traj}), prints the
+trace and writes the processed history.
+
+options:
+  --mode <pilot|copilot|navigator>   automation preset (default copilot)
+  --budget <tokens>                  hard token budget for the history
+  --model <name>                     model, picks the encoding (gpt-4o → o200k_base)
+  --context-window <tokens>          model input capacity (caps the budget)
+  --max-output <tokens>              output reserve taken off the window
+  --max-message-size <chars>         offload messages longer than this (default 10000)
+  --conversation <n>                 which conversation of a multi-conversation file (default 0)
+  --out <file>                       where to write the processed history (default <input>.processed.json)
+  --json                             print the trace as JSON instead of a table`;
+
+/** Where the command writes; injected so tests read what a user would see. */
+export interface InspectIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  readStdin(): string;
+}
+
+export interface InspectOptions {
+  file: string;
+  mode: AutomationMode;
+  budget?: number;
+  model?: string;
+  contextWindow?: number;
+  maxOutput?: number;
+  maxMessageSize?: number;
+  conversation: number;
+  out?: string;
+  json: boolean;
+}
+
+/** A command-line mistake: exit code 2 with the usage. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+function positiveInteger(flag: string, value: string | undefined): number {
+  const parsed = Number(value);
+  if (value === undefined || !Number.isInteger(parsed) || parsed < 0) throw new UsageError(`${flag} needs a whole number of at least 0, got '${value ?? ""}'`);
+  return parsed;
+}
+
+export function parseInspectArguments(argv: readonly string[]): InspectOptions {
+  const options: Partial<InspectOptions> & { conversation: number; json: boolean; mode: AutomationMode } = { conversation: 0, json: false, mode: "copilot" };
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index];
+    const value = () => {
+      index += 1;
+      return argv[index];
+    };
+    switch (argument) {
+      case "--mode": {
+        const mode = value();
+        if (!AUTOMATION_MODES.includes(mode as AutomationMode)) throw new UsageError(`--mode must be pilot, copilot or navigator, got '${mode ?? ""}'`);
+        options.mode = mode as AutomationMode;
+        break;
+      }
+      case "--budget": options.budget = positiveInteger(argument, value()); break;
+      case "--model": {
+        const model = value();
+        if (!model) throw new UsageError("--model needs a model name");
+        options.model = model;
+        break;
+      }
+      case "--context-window": options.contextWindow = positiveInteger(argument, value()); break;
+      case "--max-output": options.maxOutput = positiveInteger(argument, value()); break;
+      case "--max-message-size": options.maxMessageSize = positiveInteger(argument, value()); break;
+      case "--conversation": options.conversation = positiveInteger(argument, value()); break;
+      case "--out": options.out = value(); break;
+      case "--json": options.json = true; break;
+      case "-h": case "--help": throw new UsageError("");
+      default:
+        if (argument.startsWith("--")) throw new UsageError(`unknown option ${argument}`);
+        if (options.file !== undefined) throw new UsageError(`one conversation file at a time (got '${options.file}' and '${argument}')`);
+        options.file = argument;
+    }
+  }
+  if (!options.file) throw new UsageError("no conversation file given");
+  return options as InspectOptions;
+}
+
+const number = (value: number) => value.toLocaleString("en");
+
+/** The trace as an aligned text table: processor, messages and tokens before → after, delta, ms. */
+export function formatTraceTable(trace: PipelineTrace): string {
+  const rows = trace.steps.map((step) => [
+    step.processor,
+    `${number(step.messagesBefore)} → ${number(step.messagesAfter)}`,
+    `${number(step.tokensBefore)} → ${number(step.tokensAfter)}`,
+    step.tokensAfter === step.tokensBefore ? "0" : `${step.tokensAfter > step.tokensBefore ? "+" : "−"}${number(Math.abs(step.tokensAfter - step.tokensBefore))}`,
+    step.ms.toFixed(1),
+  ]);
+  const header = ["processor", "messages", "tokens", "Δ tokens", "ms"];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join("  ");
+  return [line(header), widths.map((width) => "─".repeat(width)).join("  "), ...rows.map(line)].join("\n");
+}
+
+function readInput(file: string, io: InspectIO): string {
+  if (file === "-") return io.readStdin();
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(code === "ENOENT" ? `no such file: ${file}` : `cannot read ${file}: ${(error as Error).message}`);
+  }
+}
+
+function pickConversation(conversations: ImportedConversation[], index: number): ImportedConversation {
+  const conversation = conversations[index];
+  if (!conversation) throw new UsageError(`--conversation ${index}: the file holds ${conversations.length} conversation${conversations.length === 1 ? "" : "s"} (0–${conversations.length - 1})`);
+  return conversation;
+}
+
+/** Runs the command; returns the process exit code (0 ok, 1 bad input, 2 usage). */
+export async function runInspect(argv: readonly string[], io: InspectIO): Promise<number> {
+  let options: InspectOptions;
+  try {
+    options = parseInspectArguments(argv);
+    const text = readInput(options.file, io);
+    const { conversations, format } = parseConversations(text, { filename: options.file === "-" ? undefined : path.basename(options.file) });
+    const conversation = pickConversation(conversations, options.conversation);
+    const extra: ContextExtra = {};
+    if (options.budget !== undefined) extra.token_budget = options.budget;
+    if (options.model) extra.token_encoding = encodingForModel(options.model);
+    if (options.contextWindow !== undefined) extra.context_window = options.contextWindow;
+    if (options.maxOutput !== undefined) extra.max_output_tokens = options.maxOutput;
+    const config = makeConfig(options.mode, { extra });
+    const { history: valid, repairs } = sanitizeHistory(conversation.messages);
+    const result = await processHistory(valid, { config, tools: conversation.tools, maxMessageSize: options.maxMessageSize });
+    const out = options.out ?? (options.file === "-" ? "processed.json" : options.file.replace(/(\.jsonl?|\.json)?$/i, ".processed.json"));
+    fs.writeFileSync(out, `${JSON.stringify(result.history, null, 2)}\n`);
+    if (options.json) {
+      io.stdout(JSON.stringify({ conversation: conversation.title, format, repairs, exceeded: result.exceeded ?? null, steps: result.trace.steps.map(({ historyBefore: _before, historyAfter: _after, ...step }) => step) }, null, 2));
+      return 0;
+    }
+    const encoding = config.extra.token_encoding ?? "cl100k_base";
+    io.stdout(`${conversation.title} · ${format} · ${conversations.length > 1 ? `conversation ${options.conversation} of ${conversations.length} · ` : ""}${number(conversation.messages.length)} messages · ${options.mode} · ${encoding}${options.budget !== undefined ? ` · budget ${number(options.budget)}` : ""}`);
+    for (const warning of conversation.warnings) io.stdout(`warning: ${warning.message}`);
+    for (const repair of repairs) io.stdout(`repaired: ${repair.message}`);
+    io.stdout("");
+    io.stdout(formatTraceTable(result.trace));
+    io.stdout("");
+    const last = result.trace.steps.at(-1);
+    if (result.exceeded) {
+      io.stdout(`over budget: the smallest valid history needs ${number(result.exceeded.tokens)} tokens, the budget is ${number(result.exceeded.budget)}; no model call should be made`);
+    }
+    io.stdout(`wrote ${number(result.history.length)} messages (${number(last?.tokensAfter ?? 0)} tokens) to ${out}`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      if (error.message) io.stderr(`inspect: ${error.message}`);
+      io.stderr(INSPECT_USAGE);
+      return 2;
+    }
+    if (ImportError.isInstance(error)) {
+      io.stderr(`inspect: the conversation could not be read:`);
+      for (const issue of error.issues) io.stderr(`  ${formatImportIssue(issue)}`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,135 @@
+import { apiPath, sendRequest, type RequestOptions, type RequestTransportOptions } from "./request";
+import type {
+  AppendMessagesInput,
+  ArtifactEntry,
+  ArtifactRecord,
+  BranchDetail,
+  BranchRecord,
+  BranchTreeNode,
+  CheckpointDiff,
+  CheckpointEntry,
+  CheckpointRecord,
+  CompactInput,
+  CompactResult,
+  ConversationDetail,
+  ConversationList,
+  ConversationRecord,
+  CreateConversationInput,
+  CreatedConversation,
+  ForkInput,
+  HealthResult,
+  HistoryRange,
+  ImportConversationsResult,
+  ImportOptions,
+  AssembledPrompt,
+  AssemblePromptInput,
+  MessageRecord,
+  OffloadedContentRecord,
+  OffloadedEntry,
+  PromptPreviewInput,
+  RecordMessagesResult,
+  SearchResult,
+  SummaryEntry,
+  UpdateConversationInput,
+} from "./types";
+
+export type ApiClientOptions = RequestTransportOptions;
+
+/**
+ * A typed client for every endpoint of the playground's HTTP API. Each
+ * method resolves to the stored DTOs and rejects with an `ApiError`.
+ * @example const client = createApiClient(); const { branches } = await client.getConversation(id);
+ */
+export function createApiClient(options: ApiClientOptions = {}) {
+  const transport: RequestTransportOptions = { baseUrl: options.baseUrl, fetch: options.fetch };
+  const get = <T>(path: string, request: RequestOptions & { query?: Record<string, string | number | boolean | undefined> } = {}) =>
+    sendRequest<T>(transport, { method: "GET", path, ...request });
+  const send = <T>(method: "POST" | "PATCH" | "DELETE", path: string, json: unknown, request: RequestOptions = {}) =>
+    sendRequest<T>(transport, { method, path, json, ...request });
+
+  return {
+    health: (request?: RequestOptions) => get<HealthResult>("/api/health", request),
+
+    /** Saves pasted or dropped text as one conversation per conversation it holds. */
+    importConversations: (text: string, options: ImportOptions = {}, request: RequestOptions = {}) =>
+      sendRequest<ImportConversationsResult>(transport, {
+        method: "POST",
+        path: "/api/conversations/import",
+        text,
+        query: { filename: options.filename, format: options.format, title: options.title, conversation: options.conversation },
+        ...request,
+      }),
+    listConversations: (page: { limit?: number; offset?: number } = {}, request: RequestOptions = {}) =>
+      get<ConversationList>("/api/conversations", { query: page, ...request }),
+    createConversation: (input: CreateConversationInput, request?: RequestOptions) =>
+      send<CreatedConversation>("POST", "/api/conversations", input, request),
+    getConversation: (conversationId: string, request?: RequestOptions) =>
+      get<ConversationDetail>(apiPath`/api/conversations/${conversationId}`, request),
+    updateConversation: async (conversationId: string, changes: UpdateConversationInput, request?: RequestOptions) =>
+      (await send<{ conversation: ConversationRecord }>("PATCH", apiPath`/api/conversations/${conversationId}`, changes, request)).conversation,
+    deleteConversation: async (conversationId: string, request?: RequestOptions): Promise<void> => {
+      await send<undefined>("DELETE", apiPath`/api/conversations/${conversationId}`, undefined, request);
+    },
+    /** The conversation's branch tree, roots first. */
+    getBranchTree: async (conversationId: string, request?: RequestOptions) =>
+      (await get<{ branches: BranchTreeNode[] }>(apiPath`/api/conversations/${conversationId}/branches`, request)).branches,
+
+    getBranch: (branchId: string, request?: RequestOptions) => get<BranchDetail>(apiPath`/api/branches/${branchId}`, request),
+    /** The branch's full history (inherited and own), or the `[from, to)` slice of it. */
+    getMessages: async (branchId: string, range: HistoryRange = {}, request: RequestOptions = {}) =>
+      (await get<{ messages: MessageRecord[] }>(apiPath`/api/branches/${branchId}/messages`, { query: { from: range.from, to: range.to }, ...request })).messages,
+    /** Records a turn: large tool results become artifacts, and the branch compacts when due. */
+    appendMessages: (branchId: string, input: AppendMessagesInput, request?: RequestOptions) =>
+      send<RecordMessagesResult>("POST", apiPath`/api/branches/${branchId}/messages`, input, request),
+    /** A new branch inheriting the first `position` messages of this one; the parent is unchanged. */
+    forkBranch: async (branchId: string, input: ForkInput, request?: RequestOptions) =>
+      (await send<{ branch: BranchRecord }>("POST", apiPath`/api/branches/${branchId}/fork`, input, request)).branch,
+
+    /** Own and inherited checkpoints, root first. */
+    listCheckpoints: async (branchId: string, request?: RequestOptions) =>
+      (await get<{ checkpoints: CheckpointEntry[] }>(apiPath`/api/branches/${branchId}/checkpoints`, request)).checkpoints,
+    getCheckpoint: async (checkpointId: string, request?: RequestOptions) =>
+      (await get<{ checkpoint: CheckpointRecord }>(apiPath`/api/checkpoints/${checkpointId}`, request)).checkpoint,
+    diffCheckpoints: (fromId: string, toId: string, request: RequestOptions = {}) =>
+      get<CheckpointDiff>("/api/checkpoints/diff", { query: { from: fromId, to: toId }, ...request }),
+    /** Runs compaction now; `force` checkpoints even below the thresholds. */
+    compactBranch: (branchId: string, input: CompactInput = {}, request?: RequestOptions) =>
+      send<CompactResult>("POST", apiPath`/api/branches/${branchId}/compact`, input, request),
+
+    listOffloaded: async (branchId: string, request?: RequestOptions) =>
+      (await get<{ offloaded: OffloadedEntry[] }>(apiPath`/api/branches/${branchId}/offloaded`, request)).offloaded,
+    /** The exact content behind a handle, as `reload_offloaded` gives it to the agent. */
+    getOffloadedContent: async (branchId: string, handle: string, request?: RequestOptions) =>
+      (await get<{ offloaded: OffloadedContentRecord }>(apiPath`/api/branches/${branchId}/offloaded/${handle}`, request)).offloaded,
+    /** The summary chain the branch sees, oldest first. */
+    listSummaries: async (branchId: string, request?: RequestOptions) =>
+      (await get<{ summaries: SummaryEntry[] }>(apiPath`/api/branches/${branchId}/summaries`, request)).summaries,
+    listArtifacts: async (branchId: string, request?: RequestOptions) =>
+      (await get<{ artifacts: ArtifactEntry[] }>(apiPath`/api/branches/${branchId}/artifacts`, request)).artifacts,
+    getArtifact: async (branchId: string, artifactId: string, request?: RequestOptions) =>
+      (await get<{ artifact: ArtifactRecord }>(apiPath`/api/branches/${branchId}/artifacts/${artifactId}`, request)).artifact,
+
+    /**
+     * What seed 002's assembly would send next, never writing: GET, or POST
+     * with `compact: false` when unsaved settings or tools are previewed.
+     */
+    previewPrompt: (branchId: string, input: PromptPreviewInput = {}, request: RequestOptions = {}) => {
+      const userTurn = input.userTurn === "" ? undefined : input.userTurn;
+      if (input.settings === undefined && input.tools === undefined) {
+        return get<AssembledPrompt>(apiPath`/api/branches/${branchId}/prompt`, { query: { userTurn }, ...request });
+      }
+      return send<AssembledPrompt>("POST", apiPath`/api/branches/${branchId}/prompt`, { ...input, userTurn, compact: false }, request);
+    },
+    /** Assembles the next request for real: compaction may run and persist first unless `compact: false`. */
+    assemblePrompt: (branchId: string, input: AssemblePromptInput = {}, request?: RequestOptions) =>
+      send<AssembledPrompt>("POST", apiPath`/api/branches/${branchId}/prompt`, input, request),
+    /** BM25 over the summaries and artifact summaries the branch sees, best first. */
+    search: async (branchId: string, query: string, options: { limit?: number } = {}, request: RequestOptions = {}) =>
+      (await get<SearchResult>(apiPath`/api/branches/${branchId}/search`, { query: { q: query, limit: options.limit }, ...request })).hits,
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** The browser's client: same origin, global fetch. */
+export const apiClient: ApiClient = createApiClient();

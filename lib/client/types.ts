@@ -1,0 +1,145 @@
+import type { Message, ToolDefinition } from "@/lib/context/light";
+import type {
+  AncestryEntry,
+  ArtifactRecord,
+  BranchRecord,
+  BranchTreeNode,
+  CheckpointRecord,
+  ConversationOverview,
+  ConversationRecord,
+  MessageRecord,
+  OffloadedContentRecord,
+  SummaryRecord,
+} from "@/lib/db";
+import type { ValuesDiff } from "@/lib/api/diff";
+import type { ImportConversationsResult } from "@/lib/api/import";
+import type { AssembledPrompt, CompactionResult, MemorySettings, PromptSection, RecordMessagesResult, RetrievalHit } from "@/lib/memory";
+
+export type { ValuesDiff, DiffValue } from "@/lib/api/diff";
+export type { ImportConversationsResult, ImportedConversationResult, StoredOffloadMarker } from "@/lib/api/import";
+
+/** A row the branch sees, marked `inherited` when an ancestor wrote it (visible at the fork). */
+export type Visible<T> = T & { inherited: boolean };
+
+export type CheckpointEntry = Visible<CheckpointRecord>;
+export type SummaryEntry = Visible<SummaryRecord>;
+/** An offloaded content's header: everything but the content. */
+export type OffloadedEntry = Visible<Omit<OffloadedContentRecord, "content">>;
+/** An artifact's header: everything but the content. */
+export type ArtifactEntry = Visible<Omit<ArtifactRecord, "content">>;
+/** A checkpoint without its values, as the diff answers it. */
+export type CheckpointHeader = Omit<CheckpointRecord, "values">;
+
+export interface ConversationList {
+  conversations: ConversationOverview[];
+  limit: number;
+  offset: number;
+}
+
+export interface ConversationDetail {
+  conversation: ConversationRecord;
+  /** The branch tree, roots first. */
+  branches: BranchTreeNode[];
+}
+
+export interface CreatedConversation {
+  conversation: ConversationRecord;
+  branch: BranchRecord;
+  messages: MessageRecord[];
+}
+
+export interface BranchDetail {
+  branch: BranchRecord;
+  /** Root first, the branch itself last. */
+  ancestry: AncestryEntry[];
+}
+
+export interface CheckpointDiff {
+  from: CheckpointHeader;
+  to: CheckpointHeader;
+  diff: ValuesDiff;
+}
+
+export interface HealthResult {
+  ok: boolean;
+  database: string;
+}
+
+export interface ImportOptions {
+  filename?: string;
+  format?: string;
+  title?: string;
+  /** One conversation of a multi-conversation input (0-based), or "all". */
+  conversation?: number | "all";
+}
+
+export interface CreateConversationInput {
+  title: string;
+  messages?: Message[];
+  tools?: ToolDefinition[] | null;
+  settings?: SettingsOverrides;
+}
+
+export interface UpdateConversationInput {
+  title?: string;
+  settings?: SettingsOverrides;
+  tools?: ToolDefinition[] | null;
+}
+
+export interface HistoryRange {
+  /** First position (inclusive). */
+  from?: number;
+  /** Last position (exclusive, as the API reads it). */
+  to?: number;
+}
+
+export interface AppendMessagesInput {
+  messages: Message[];
+  /** Optimistic append: 409 unless the branch holds exactly this many messages. */
+  expectedLength?: number;
+  /** One object per message, stored with it. */
+  metadata?: Record<string, unknown>[];
+}
+
+export interface ForkInput {
+  /** How many history messages the new branch inherits. */
+  position: number;
+  name?: string;
+}
+
+/** Settings fields a call may override (the conversation's stored ones stay as they are). */
+export type SettingsOverrides = Partial<MemorySettings>;
+
+export interface CompactInput {
+  /** Checkpoint even below the thresholds, as long as something is older than the 2 kept rounds. */
+  force?: boolean;
+  settings?: SettingsOverrides;
+}
+
+export interface CompactResult {
+  /** Null when nothing was due (or nothing is older than the kept rounds). */
+  compaction: CompactionResult | null;
+}
+
+export interface SearchResult {
+  hits: RetrievalHit[];
+}
+
+export type PromptStatus = AssembledPrompt["status"];
+export type PromptSectionKind = PromptSection["kind"];
+
+export interface PromptPreviewInput {
+  /** The next user turn; retrieval searches for it. Empty previews the stored history alone. */
+  userTurn?: string;
+  /** Unsaved settings to preview with (the playground's sliders). */
+  settings?: SettingsOverrides;
+  tools?: ToolDefinition[];
+}
+
+export interface AssemblePromptInput extends PromptPreviewInput {
+  /** Default true: compaction may run and persist first (stage 1 when due, stage 3 over budget). */
+  compact?: boolean;
+}
+
+export type { AssembledPrompt, CompactionResult, MemorySettings, PromptSection, RecordMessagesResult, RetrievalHit };
+export type { AncestryEntry, BranchRecord, BranchTreeNode, CheckpointRecord, ConversationOverview, ConversationRecord, MessageRecord, OffloadedContentRecord, ArtifactRecord, SummaryRecord };

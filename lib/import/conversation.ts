@@ -1,0 +1,39 @@
+/** Turns drafts into `ImportedConversation`s: titles, offload markers, pairing warnings. */
+import type { Message } from "@/lib/context/messages";
+import { collectOffloadMarkers } from "./markers";
+import { findPairingWarnings } from "./pairing";
+import type { ConversationDraft } from "./requests";
+import type { ImportedConversation } from "./types";
+
+const TITLE_LENGTH = 60;
+
+/** Finishes every draft; `filename` titles conversations that carry no title of their own. */
+export function finishConversations(drafts: readonly ConversationDraft[], filename?: string): ImportedConversation[] {
+  const base = filename === undefined ? undefined : baseName(filename);
+  return drafts.map((draft, index) => {
+    const conversation: ImportedConversation = {
+      title: draft.title ?? titleFor(draft.messages, base, index, drafts.length),
+      format: draft.format,
+      messages: draft.messages,
+      offloadMarkers: collectOffloadMarkers(draft.messages),
+      warnings: [...draft.warnings, ...findPairingWarnings(draft.messages)],
+    };
+    if (draft.tools !== undefined) conversation.tools = draft.tools;
+    if (draft.source !== undefined) conversation.source = draft.source;
+    return conversation;
+  });
+}
+
+function baseName(filename: string): string {
+  const name = filename.split(/[\\/]/).pop() ?? filename;
+  return name.replace(/\.(jsonl|ndjson|json|txt)$/i, "") || name;
+}
+
+/** The file's name (numbered when it holds several), else the first user words, else a generic title. */
+function titleFor(messages: readonly Message[], base: string | undefined, index: number, count: number): string {
+  if (base !== undefined) return count > 1 ? `${base} #${index + 1}` : base;
+  const firstUser = messages.find((message) => message.role === "user" && (message.content ?? "").trim() !== "");
+  const words = firstUser?.content?.trim().split("\n")[0].replace(/\s+/g, " ");
+  if (words === undefined) return count > 1 ? `Imported conversation #${index + 1}` : "Imported conversation";
+  return words.length > TITLE_LENGTH ? `${words.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : words;
+}

@@ -1,0 +1,75 @@
+/**
+ * The import's one error class. Like the engine's errors it carries a
+ * `Symbol.for` marker so `isInstance` holds across bundles (the paste box and
+ * a route handler may load separate copies).
+ */
+const importMarker = Symbol.for("context-lab.error.import");
+
+/** At most this many issues are reported; past it the error says there are more. */
+export const MAX_IMPORT_ISSUES = 20;
+
+/** One precise problem with the input. */
+export interface ImportIssue {
+  /** What is wrong, without the location: "a tool message needs a string tool_call_id". */
+  message: string;
+  /** JSON path in the input, e.g. `messages[14].tool_call_id` or `[3].traj[7].role`; `""` for the whole input. */
+  path: string;
+  /** Index of the offending message in its source messages array (as in `path`). */
+  messageIndex?: number;
+  /** 1-based line: of the syntax error, or where the offending message (else value) starts. */
+  line?: number;
+  /** 1-based column in UTF-16 code units, same anchor as `line`. */
+  column?: number;
+  /** Index of the conversation in a multi-conversation input (tau-bench array, JSONL of requests). */
+  conversationIndex?: number;
+}
+
+/** Size of a refused input, for mapping to HTTP 413. */
+export interface ImportTooLarge {
+  bytes: number;
+  limit: number;
+}
+
+/** Renders an issue for people: "line 212, message 14 (messages[14].tool_call_id): a tool message needs ...". */
+export function formatImportIssue(issue: ImportIssue): string {
+  const where: string[] = [];
+  if (issue.line !== undefined) where.push(`line ${issue.line}`);
+  // A column helps only when no path says where: syntax errors.
+  if (issue.column !== undefined && issue.path === "") where.push(`column ${issue.column}`);
+  if (issue.conversationIndex !== undefined) where.push(`conversation ${issue.conversationIndex}`);
+  if (issue.messageIndex !== undefined) where.push(`message ${issue.messageIndex}`);
+  let prefix = where.join(", ");
+  if (issue.path !== "") prefix = prefix === "" ? issue.path : `${prefix} (${issue.path})`;
+  return prefix === "" ? issue.message : `${prefix}: ${issue.message}`;
+}
+
+function summarize(issues: readonly ImportIssue[], truncated: boolean): string {
+  if (issues.length === 1 && !truncated) return `could not import: ${formatImportIssue(issues[0])}`;
+  const count = truncated ? `more than ${issues.length}` : String(issues.length);
+  const lines = issues.map((issue) => `- ${formatImportIssue(issue)}`);
+  if (truncated) lines.push(`- ... and more; fix these first`);
+  return `could not import: ${count} problems\n${lines.join("\n")}`;
+}
+
+/** The input could not be imported; `issues` says what and where, at most `MAX_IMPORT_ISSUES` of them. */
+export class ImportError extends Error {
+  private readonly [importMarker] = true;
+  readonly issues: readonly ImportIssue[];
+  /** True when more problems were found than `issues` lists. */
+  readonly truncated: boolean;
+  /** Set when the input was refused for its size alone. */
+  readonly tooLarge?: ImportTooLarge;
+
+  constructor(issues: readonly ImportIssue[], options?: { truncated?: boolean; tooLarge?: ImportTooLarge }) {
+    const truncated = options?.truncated ?? false;
+    super(summarize(issues, truncated));
+    this.name = "ImportError";
+    this.issues = issues;
+    this.truncated = truncated;
+    this.tooLarge = options?.tooLarge;
+  }
+
+  static isInstance(error: unknown): error is ImportError {
+    return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[importMarker] === true;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Conversation import: OpenAI chat (JSON or JSONL), Anthropic Messages and
+ * tau-bench trajectories → canonical messages. Isomorphic: the paste box and
+ * route handlers share it. The only public entry of `lib/import`.
+ */
+export { parseConversations, DEFAULT_MAX_IMPORT_BYTES, UNKNOWN_FORMAT_MESSAGE } from "./parse";
+export { ImportError, MAX_IMPORT_ISSUES, formatImportIssue, type ImportIssue, type ImportTooLarge } from "./errors";
+export {
+  CONTEXT_LAB_OFFLOAD_MARKER,
+  EXO_OFFLOAD_MARKER,
+  collectOffloadMarkers,
+  findOffloadMarkers,
+  type FoundOffloadMarker,
+} from "./markers";
+export { serializeConversation, type SerializeConversationOptions, type SerializeFormat } from "./serialize";
+export {
+  IMPORT_FORMATS,
+  type ImportFormat,
+  type ImportResult,
+  type ImportWarning,
+  type ImportWarningCode,
+  type ImportedConversation,
+  type OffloadEngine,
+  type OffloadMarker,
+  type ParseConversationsOptions,
+} from "./types";

@@ -1,0 +1,123 @@
+/**
+ * JSONL: one JSON value a line. Either every line is a message (one
+ * conversation) or every line is a conversation (a `{messages}` request, a
+ * tau-bench entry or an array of messages).
+ */
+import type { ImportIssue } from "./errors";
+import { IssueCollector, MessageScope, isRecord, type JsonPath } from "./issues";
+import { classify, detectDialect } from "./detect";
+import { convertMessageList, convertRequest, type ConversationDraft, type Dialect } from "./requests";
+import { findSyntaxError, offsetFromEngineMessage } from "./syntax";
+import { convertTauBenchEntry } from "./tau-bench";
+import { MAX_IMPORT_ISSUES } from "./errors";
+import type { ImportFormat } from "./types";
+
+/** One non-blank line and the value on it. */
+export interface JsonlRecord {
+  value: unknown;
+  /** 1-based line number in the input. */
+  line: number;
+  start: number;
+  end: number;
+}
+
+function* nonBlankLines(text: string): Generator<{ line: number; start: number; end: number }> {
+  let line = 1;
+  for (let start = 0; start <= text.length; line += 1) {
+    const newline = text.indexOf("\n", start);
+    const next = newline === -1 ? text.length : newline;
+    const end = text[next - 1] === "\r" ? next - 1 : next;
+    if (text.slice(start, end).trim() !== "") yield { line, start, end };
+    if (newline === -1) return;
+    start = newline + 1;
+  }
+}
+
+/** True when the input has several non-blank lines and the first parses as JSON on its own. */
+export function looksLikeJsonl(text: string): boolean {
+  const lines = nonBlankLines(text);
+  const first = lines.next();
+  if (first.done || lines.next().done) return false;
+  try {
+    JSON.parse(text.slice(first.value.start, first.value.end));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Parses every line; syntax errors are reported for all lines (up to the limit), each with line and column. */
+export function readJsonlRecords(text: string): { records: JsonlRecord[]; syntaxIssues: ImportIssue[]; truncated: boolean } {
+  const records: JsonlRecord[] = [];
+  const syntaxIssues: ImportIssue[] = [];
+  let truncated = false;
+  for (const { line, start, end } of nonBlankLines(text)) {
+    try {
+      records.push({ value: JSON.parse(text.slice(start, end)), line, start, end });
+    } catch (error) {
+      if (syntaxIssues.length === MAX_IMPORT_ISSUES) {
+        truncated = true;
+        break;
+      }
+      const problem = findSyntaxError(text, start, end) ?? engineProblem(text, start, end, error);
+      syntaxIssues.push({ message: problem.message, path: "", line, column: problem.offset - start + 1 });
+    }
+  }
+  return { records, syntaxIssues, truncated };
+}
+
+function engineProblem(text: string, start: number, end: number, error: unknown) {
+  const message = error instanceof Error ? error.message : String(error);
+  return { offset: Math.min(offsetFromEngineMessage(text, message, start) ?? start, end), message };
+}
+
+/** Converts the records; `dialect` forces how messages are read. */
+export function convertJsonlRecords(
+  records: readonly JsonlRecord[],
+  issues: IssueCollector,
+  options: { forced?: ImportFormat; filename?: string },
+): ConversationDraft[] {
+  const dialect = options.forced === "openai" || options.forced === "anthropic" ? options.forced : undefined;
+  const kinds = records.map((record) => (options.forced === "tau-bench" ? "tau-bench-entry" : classify(record.value)));
+  const scopeFor = (conversationIndex?: number) => (prefix: JsonPath) => new MessageScope(issues, prefix, conversationIndex);
+  if (kinds[0] === "message") {
+    const values = records.map((record) => record.value);
+    const mixed = kinds.flatMap((kind, index) => (kind === "message" ? [] : [index]));
+    for (const index of mixed) issues.add({ message: mixedMessage(records[0].line), path: [index] });
+    // Validating a request as a message would only repeat the problem in other words.
+    if (mixed.length > 0) return [];
+    const scope = scopeFor()([]);
+    const read = dialect ?? detectDialect(values);
+    return [{ format: formatOf(read), messages: convertMessageList(values, read, scope), warnings: scope.warnings }];
+  }
+  return records.map((record, index) => {
+    const value = record.value;
+    const makeScope = scopeFor(index);
+    if (kinds[index] === "tau-bench-entry") return convertTauBenchEntry(value, [index], makeScope, options.filename);
+    if (kinds[index] === "messages" && Array.isArray(value)) {
+      const scope = makeScope([index]);
+      const read = dialect ?? detectDialect(value);
+      return { format: formatOf(read), messages: convertMessageList(value, read, scope), warnings: scope.warnings };
+    }
+    if (kinds[index] === "request" && isRecord(value)) {
+      const read = dialect ?? detectDialect(Array.isArray(value.messages) ? value.messages : [], value);
+      return { format: formatOf(read), ...convertRequest(value, read, [index], makeScope) };
+    }
+    issues.add({ message: notAConversation(kinds[index]), path: [index], conversationIndex: index });
+    return { format: "jsonl", messages: [], warnings: [] };
+  });
+}
+
+/** JSONL of OpenAI messages is the `jsonl` format; other dialects keep their own name. */
+function formatOf(dialect: Dialect): ImportFormat {
+  return dialect === "openai" ? "jsonl" : dialect;
+}
+
+function mixedMessage(firstLine: number): string {
+  return `this line is not a message, though line ${firstLine} is one: JSONL needs one message on every line or one conversation on every line`;
+}
+
+function notAConversation(kind: string | undefined): string {
+  const found = kind === "message" ? "a single message, though the first line is a conversation" : "not a conversation";
+  return `this line is ${found}: expected a {messages} request, a tau-bench {traj} entry or an array of messages on every line`;
+}

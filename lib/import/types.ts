@@ -1,0 +1,74 @@
+import type { Message, ToolDefinition } from "@/lib/context/messages";
+
+/**
+ * Where a conversation came from. `jsonl` is OpenAI chat data one JSON value a
+ * line (messages or whole requests); the others name the dialect of a JSON document.
+ */
+export type ImportFormat = "openai" | "jsonl" | "anthropic" | "tau-bench";
+
+/** Every import format, e.g. for a format picker beside "auto". */
+export const IMPORT_FORMATS: readonly ImportFormat[] = ["openai", "jsonl", "anthropic", "tau-bench"];
+
+/** What kind of lossy or suspicious conversion a warning reports. */
+export type ImportWarningCode =
+  | "content-placeholder"
+  | "legacy-function-call"
+  | "developer-role"
+  | "block-dropped"
+  | "arguments-stringified"
+  | "tool-type-added"
+  | "tool-converted"
+  | "tool-dropped"
+  | "ignored-field"
+  | "orphan-tool-result"
+  | "unanswered-tool-call";
+
+/** Something the import changed, dropped or found odd, without refusing the data. */
+export interface ImportWarning {
+  code: ImportWarningCode;
+  message: string;
+  /** Index in the imported `messages` (not in the source, which may differ for Anthropic). */
+  messageIndex?: number;
+  /** Where in the pasted document, e.g. `messages[3].content[1]`. */
+  path?: string;
+}
+
+/** Which engine wrote an offload marker: Exo / agent-core `[[OFFLOAD: ...]]`, or ours `[[OFFLOADED: ...]]`. */
+export type OffloadEngine = "exo" | "context-lab";
+
+/** An offload marker found in a message's content. */
+export interface OffloadMarker {
+  messageIndex: number;
+  handle: string;
+  /** The marker text exactly as it appears in the content. */
+  marker: string;
+  engine: OffloadEngine;
+}
+
+/** One conversation recovered from the input, in canonical messages. */
+export interface ImportedConversation {
+  title: string;
+  format: ImportFormat;
+  messages: Message[];
+  tools?: ToolDefinition[];
+  offloadMarkers: OffloadMarker[];
+  warnings: ImportWarning[];
+  /** What the input said besides messages and tools (a request's `model`, tau-bench's `task_id`, `reward`, `info`). */
+  source?: Record<string, unknown>;
+}
+
+/** Options of `parseConversations`. */
+export interface ParseConversationsOptions {
+  /** The dropped file's name: titles conversations and names a tau-bench domain. */
+  filename?: string;
+  /** Inputs over this many UTF-8 bytes are refused; default `DEFAULT_MAX_IMPORT_BYTES`. */
+  maxBytes?: number;
+  /** Skip detection and read the input as this format. */
+  format?: ImportFormat | "auto";
+}
+
+/** What `parseConversations` returns: the detected (or forced) format and at least one conversation. */
+export interface ImportResult {
+  format: ImportFormat;
+  conversations: ImportedConversation[];
+}
