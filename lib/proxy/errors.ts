@@ -1,0 +1,73 @@
+import { ContextError } from "@/lib/context";
+import { DatabaseUnavailableError } from "@/lib/db/errors";
+
+/**
+ * Errors the proxy answers itself, in OpenAI's error format so agents' SDKs
+ * raise their usual exceptions. Upstream errors never come through here:
+ * they are passed through as the upstream sent them.
+ */
+export interface OpenAIErrorBody {
+  error: { message: string; type: string; param: string | null; code: string | null } & Record<string, unknown>;
+}
+
+export interface OpenAIErrorOptions {
+  code?: string | null;
+  param?: string | null;
+  headers?: Record<string, string>;
+  /** Extra fields of the error object (`budget`, `tokens`). */
+  details?: Record<string, unknown>;
+}
+
+export function openAIErrorBody(type: string, message: string, options: OpenAIErrorOptions = {}): OpenAIErrorBody {
+  return { error: { message, type, param: options.param ?? null, code: options.code ?? null, ...options.details } };
+}
+
+export function openAIErrorResponse(status: number, type: string, message: string, options: OpenAIErrorOptions = {}): Response {
+  return Response.json(openAIErrorBody(type, message, options), { status, headers: options.headers });
+}
+
+const requestMarker = Symbol.for("context-lab.proxy.error.request");
+
+/** The agent's request cannot be read as a chat completion request (400, `invalid_request_error`). */
+export class ProxyRequestError extends Error {
+  private readonly [requestMarker] = true;
+  /** The request field at fault: `messages[3].role`. */
+  readonly param: string | null;
+
+  constructor(message: string, param: string | null = null) {
+    super(message);
+    this.name = "ProxyRequestError";
+    this.param = param;
+  }
+
+  static isInstance(error: unknown): error is ProxyRequestError {
+    return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[requestMarker] === true;
+  }
+}
+
+/** The status and OpenAI error body for something the proxy itself failed at; unexpected errors are logged. */
+export function describeProxyError(error: unknown): { status: number; body: OpenAIErrorBody } {
+  if (ProxyRequestError.isInstance(error)) {
+    return { status: 400, body: openAIErrorBody("invalid_request_error", error.message, { param: error.param, code: "invalid_request" }) };
+  }
+  if (DatabaseUnavailableError.isInstance(error)) {
+    return {
+      status: 503,
+      body: openAIErrorBody("context_lab_unavailable", `Context Lab cannot record this call: ${error.message}`, { code: "database_unavailable" }),
+    };
+  }
+  if (ContextError.isInstance(error)) {
+    return {
+      status: 422,
+      body: openAIErrorBody("context_pipeline_error", `the context pipeline failed on this request: ${error.message}`, { code: "context_pipeline_error" }),
+    };
+  }
+  console.error("[proxy] unexpected error:", error);
+  const detail = error instanceof Error ? error.message : String(error);
+  return { status: 500, body: openAIErrorBody("context_lab_error", `Context Lab failed on this request: ${detail} (see the server log)`, { code: "internal_error" }) };
+}
+
+export function proxyErrorResponse(error: unknown): Response {
+  const { status, body } = describeProxyError(error);
+  return Response.json(body, { status });
+}

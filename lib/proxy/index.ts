@@ -1,0 +1,23 @@
+import "server-only";
+
+// The OpenAI-compatible recording proxy (README.md). Route handlers import from here.
+export { handleChatCompletions } from "./chat-completions";
+export { handleModels } from "./models";
+export { getProxyRecorder, ProxyRecorder, type RecordedRequest } from "./recorder";
+export { findConversation, lookupConversation, CONVERSATION_CACHE_MS } from "./conversations";
+export { identifyAgent, CONVERSATION_HEADER, LABEL_KEY_PREFIX, type AgentIdentity } from "./identify";
+export {
+  resolveUpstream,
+  describeUpstream,
+  saveUpstreamSettings,
+  normalizeBaseUrl,
+  upstreamSettingsFile,
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+  type UpstreamConfig,
+  type UpstreamSettingsView,
+  type UpstreamSettingsChanges,
+} from "./upstream-settings";
+export { toCanonical, toCanonicalMessages, messageFingerprint, type CanonicalMessage } from "./canonical";
+export { CompletionAssembler, outcomeOfCompletion, type CompletionOutcome } from "./assemble";
+export { SseParser, type SseMessage } from "./sse";
+export { openAIErrorBody, openAIErrorResponse, ProxyRequestError, type OpenAIErrorBody } from "./errors";

@@ -1,0 +1,291 @@
+import "server-only";
+import { ContextError, type ToolDefinition } from "@/lib/context";
+import {
+  ConflictError,
+  createConversation,
+  createExchange,
+  findConversationByRecordKey,
+  InvalidArgumentError,
+  updateConversationById,
+  updateExchangeById,
+  type ConversationRecord,
+  type Database,
+  type ExchangeRecord,
+  type JsonObject,
+  type JsonValue,
+  type MessageRecord,
+} from "@/lib/db";
+import { publishAppended, publishBranchCreated, publishLiveEvent, type ExchangeSummary } from "@/lib/live";
+import type { CompletionOutcome } from "./assemble";
+import { messageFingerprint, type CanonicalMessage } from "./canonical";
+import { findConversation, rememberConversation } from "./conversations";
+import { recordTurns } from "./memory";
+import type { PipelineStepSummary } from "./pipeline";
+import { placeTurns, rememberAppended, type Placement, type Turn } from "./placement";
+import { KeyedQueue } from "./queue";
+
+/** Placements redone after a concurrent writer moved a branch, before giving up. */
+const MAX_PLACEMENT_ATTEMPTS = 5;
+
+/** What the recorder needs of one proxied request. */
+export interface RecordRequestOptions {
+  /** The agent's identity key: a recordKey or a conversation id. */
+  key: string;
+  /** The agent's request body. */
+  request: unknown;
+  messages: CanonicalMessage[];
+  tools: ToolDefinition[] | null;
+  /** The body sent upstream after the context pipeline; null when the request was passed through. */
+  sent: unknown;
+  sentMessages: number | null;
+  streamed: boolean;
+}
+
+/** How the call ended. */
+export interface RecordOutcomeOptions {
+  /** HTTP status returned to the agent. */
+  status: number;
+  /** The upstream's body (parsed JSON, or text), or the assembled stream. */
+  response: unknown;
+  /** Null on success; `{ source, type, message, ... }` otherwise. */
+  error: JsonObject | null;
+  durationMs: number;
+  completion: CompletionOutcome | null;
+  /** What the context pipeline did to the request, when it ran. */
+  pipeline?: PipelineStepSummary[] | null;
+}
+
+/** A recorded request, as its outcome needs it. */
+export interface RecordedRequest {
+  conversation: ConversationRecord;
+  branchId: string;
+  exchange: ExchangeRecord;
+  turns: Turn[];
+  summary: ExchangeSummary;
+  /** Why the request's turns could not be recorded (the exchange still is), else null. */
+  recordingError: string | null;
+}
+
+async function findOrCreateConversation(db: Database, options: RecordRequestOptions): Promise<{ conversation: ConversationRecord; created: boolean }> {
+  const found = await findConversation(db, options.key);
+  if (found) return { conversation: found, created: false };
+  try {
+    const { conversation } = await createConversation(db, { title: options.key, source: "proxy", recordKey: options.key, tools: options.tools });
+    return { conversation, created: true };
+  } catch (error) {
+    // Another process created it between the lookup and the insert (recordKey is unique).
+    if (!ConflictError.isInstance(error)) throw error;
+    const conversation = await findConversationByRecordKey(db, options.key);
+    if (!conversation) throw error;
+    return { conversation, created: false };
+  }
+}
+
+/**
+ * Lets pending I/O (other agents' chunks, answers being written) run first:
+ * on SQLite every query is synchronous underneath its promise, so a write
+ * would otherwise hold the event loop from its first query to its commit.
+ */
+function yieldToIo(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function sameJson(left: unknown, right: unknown): boolean {
+  return JSON.stringify(left ?? null) === JSON.stringify(right ?? null);
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+/** Places `turns` and appends what is new, redoing the placement when a concurrent writer got there first. */
+async function placeAndAppend(
+  db: Database,
+  conversationId: string,
+  turns: Turn[],
+  metadataOf: (index: number, placement: Placement) => JsonObject,
+  preferred?: string,
+  beforeAppend?: (placement: Placement) => Promise<void>,
+): Promise<{ placement: Placement; appended: MessageRecord[] }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const placement = await placeTurns(db, conversationId, turns, preferred);
+    if (placement.forked) publishBranchCreated(placement.forked);
+    if (attempt === 1) await beforeAppend?.(placement);
+    const fresh = turns.slice(placement.common);
+    try {
+      const appended =
+        fresh.length === 0
+          ? []
+          : await recordTurns(
+              db,
+              placement.branch.id,
+              fresh.map((turn, offset) => ({ message: turn.message, metadata: metadataOf(placement.common + offset, placement) })),
+              placement.common,
+            );
+      rememberAppended(db, conversationId, placement.branch.id, appended);
+      return { placement, appended };
+    } catch (error) {
+      if (!ConflictError.isInstance(error) || attempt >= MAX_PLACEMENT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+function summarize(exchange: ExchangeRecord, extra: Partial<ExchangeSummary> & Pick<ExchangeSummary, "requestMessages" | "sentMessages">): ExchangeSummary {
+  return {
+    id: exchange.id,
+    branchId: exchange.branchId,
+    replyBranchId: null,
+    status: exchange.status,
+    streamed: exchange.streamed,
+    durationMs: exchange.durationMs,
+    error: exchange.error,
+    model: null,
+    usage: null,
+    finishReason: null,
+    createdAt: exchange.createdAt,
+    ...extra,
+  };
+}
+
+/**
+ * Records proxied calls into conversations. Each agent's writes (its
+ * requests' turns, then each answer) run one at a time in arrival order on
+ * a queue keyed by the agent's identity, off the response path: the agent
+ * never waits for the database beyond the conversation lookup.
+ */
+export class ProxyRecorder {
+  private readonly queue = new KeyedQueue();
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  /** Records the request's new turns and opens its exchange; resolves once committed. */
+  recordRequest(db: Database, options: RecordRequestOptions): Promise<RecordedRequest> {
+    return this.queue.run(options.key, async () => {
+      await yieldToIo();
+      return this.writeRequest(db, options);
+    });
+  }
+
+  /** Records how the call ended: the reply as the next turn, the exchange's outcome. Never rejects; failures are logged. */
+  recordOutcome(db: Database, key: string, request: Promise<RecordedRequest>, outcome: RecordOutcomeOptions): Promise<void> {
+    return this.queue.run(key, async () => {
+      await yieldToIo();
+      let recorded: RecordedRequest;
+      try {
+        recorded = await request;
+      } catch {
+        return; // The request's own failure was logged where it happened.
+      }
+      try {
+        await this.writeOutcome(db, recorded, outcome);
+      } catch (error) {
+        console.error(`[proxy] could not record the outcome of exchange ${recorded.exchange.id}:`, error);
+      }
+    });
+  }
+
+  /** Notes a call in flight until `done` settles (its outcome queued), so `idle` waits for it too. */
+  track(done: Promise<unknown>): void {
+    this.inFlight.add(done);
+    void done.finally(() => this.inFlight.delete(done));
+  }
+
+  /** Resolves once every call in flight has ended and everything queued is written (tests, benchmarks, shutdown). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0 || this.queue.size > 0) {
+      await Promise.all([...this.inFlight]);
+      await this.queue.idle();
+    }
+  }
+
+  private async writeRequest(db: Database, options: RecordRequestOptions): Promise<RecordedRequest> {
+    let { conversation, created } = await findOrCreateConversation(db, options);
+    let changed = created;
+    if (options.tools !== null && !sameJson(options.tools, conversation.tools)) {
+      conversation = await updateConversationById(db, conversation.id, { tools: options.tools });
+      changed = true;
+    }
+    rememberConversation(db, options.key, conversation);
+    const turns: Turn[] = options.messages.map(({ message }) => ({ message, fingerprint: messageFingerprint(message) }));
+    // Set by the placement's first attempt, before the turns are appended, so their metadata can name it.
+    const opened: { exchange?: ExchangeRecord } = {};
+    let recordingError: string | null = null;
+    try {
+      const { placement, appended } = await placeAndAppend(
+        db,
+        conversation.id,
+        turns,
+        (index) => {
+          const metadata: JsonObject = { recorder: "proxy", exchangeId: opened.exchange?.id ?? null, fingerprint: turns[index].fingerprint };
+          const wire = options.messages[index].wire;
+          if (wire) metadata.wire = wire as JsonValue;
+          return metadata;
+        },
+        undefined,
+        async (first) => {
+          opened.exchange = await createExchange(db, first.branch.id, { request: options.request, sent: options.sent, streamed: options.streamed });
+        },
+      );
+      if (changed || appended.length > 0) publishAppended(conversation, placement.branch.id, appended, { created });
+    } catch (error) {
+      // Turns the memory layer refuses (a history that breaks tool pairing) still leave the exchange to say what happened.
+      if (!opened.exchange || !(ContextError.isInstance(error) || InvalidArgumentError.isInstance(error))) throw error;
+      recordingError = `the request's messages were not recorded: ${error.message}`;
+      if (changed) publishAppended(conversation, opened.exchange.branchId, [], { created });
+    }
+    const exchange = opened.exchange;
+    if (!exchange) throw new Error("the exchange was not created");
+    const requestModel = (options.request as { model?: unknown } | null)?.model;
+    const summary = summarize(exchange, {
+      model: typeof requestModel === "string" ? requestModel : null,
+      requestMessages: turns.length,
+      sentMessages: options.sentMessages,
+    });
+    publishLiveEvent({ type: "exchange-started", conversationId: conversation.id, at: now(), exchange: summary });
+    return { conversation, branchId: exchange.branchId, exchange, turns, summary, recordingError };
+  }
+
+  private async writeOutcome(db: Database, recorded: RecordedRequest, outcome: RecordOutcomeOptions): Promise<void> {
+    const { conversation } = recorded;
+    const completion = outcome.completion;
+    let replyBranchId: string | null = null;
+    if (completion?.reply && recorded.recordingError === null) {
+      const reply: Turn = { message: completion.reply, fingerprint: messageFingerprint(completion.reply) };
+      const metadata: JsonObject = {
+        recorder: "proxy",
+        exchangeId: recorded.exchange.id,
+        fingerprint: reply.fingerprint,
+        model: completion.model,
+        finishReason: completion.finishReason,
+        usage: (completion.usage as JsonObject | null) ?? null,
+      };
+      if (outcome.pipeline) metadata.pipeline = outcome.pipeline as unknown as JsonValue;
+      const { placement, appended } = await placeAndAppend(db, conversation.id, [...recorded.turns, reply], () => metadata, recorded.branchId);
+      replyBranchId = placement.branch.id;
+      if (appended.length > 0) publishAppended(conversation, placement.branch.id, appended);
+    }
+    const exchange = await updateExchangeById(db, recorded.exchange.id, {
+      response: outcome.response ?? null,
+      status: outcome.status,
+      error: outcome.error ?? (recorded.recordingError ? { source: "recorder", type: "recording_failed", message: recorded.recordingError } : null),
+      durationMs: Math.round(outcome.durationMs),
+    });
+    const summary = summarize(exchange, {
+      replyBranchId,
+      model: completion?.model ?? recorded.summary.model,
+      usage: (completion?.usage as JsonValue | null) ?? null,
+      finishReason: completion?.finishReason ?? null,
+      requestMessages: recorded.summary.requestMessages,
+      sentMessages: recorded.summary.sentMessages,
+    });
+    publishLiveEvent({ type: "exchange-recorded", conversationId: conversation.id, at: now(), exchange: summary });
+  }
+}
+
+const RECORDER_KEY = Symbol.for("context-lab.proxy.recorder");
+const globalForRecorder = globalThis as typeof globalThis & { [RECORDER_KEY]?: ProxyRecorder };
+
+/** The process's recorder (on `globalThis`, so dev reloads keep one queue per agent). */
+export function getProxyRecorder(): ProxyRecorder {
+  globalForRecorder[RECORDER_KEY] ??= new ProxyRecorder();
+  return globalForRecorder[RECORDER_KEY];
+}
