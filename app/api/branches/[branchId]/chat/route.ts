@@ -1,0 +1,14 @@
+import { readJsonBody, route } from "@/lib/api/http";
+import { answerChatRequest } from "@/lib/recorder";
+import { chatRequestSchema } from "./schema";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+type Params = { branchId: string };
+
+/** The chat recorder: records the turn, asks the configured upstream, streams and records its reply (lib/recorder/README.md). */
+export const POST = route<Params>(async (request, { branchId }) => {
+  const input = await readJsonBody(request, chatRequestSchema);
+  return answerChatRequest(request, branchId, input);
+});

@@ -1,0 +1,9 @@
+import { ALL_CONVERSATIONS, liveEventResponse } from "@/lib/live";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** Every conversation's live events, for the conversation list. */
+export function GET(request: Request): Response {
+  return liveEventResponse(request, ALL_CONVERSATIONS);
+}

@@ -1,0 +1,14 @@
+import { json, readJsonBody, route } from "@/lib/api/http";
+import { describeUpstream, saveUpstreamSettings } from "@/lib/proxy";
+import { upstreamSettingsSchema } from "./schema";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** Where the proxy forwards: the base URL, whether a key is set and its last 4 characters, never the key. */
+export const GET = route(async () => json(describeUpstream()));
+
+export const PUT = route(async (request) => {
+  const changes = await readJsonBody(request, upstreamSettingsSchema);
+  return json(saveUpstreamSettings(changes));
+});

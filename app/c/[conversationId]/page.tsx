@@ -1,0 +1,59 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import {
+  NotFoundError,
+  getBranchById,
+  getBranchTreeByConversationId,
+  getConversationById,
+  getDatabase,
+  getHistoryByBranchId,
+  getRootBranchByConversationId,
+} from "@/lib/db";
+import { Workspace } from "@/components/workspace/workspace";
+import { readWorkspaceLocation } from "@/components/workspace/workspace-url";
+
+/**
+ * Messages the page carries: a first screen, so the server answers at once
+ * and the page stays small however long the branch is. The workspace reads
+ * the whole history (`GET /api/branches/[id]/messages`) as it starts, and the
+ * pipeline worker parses it.
+ */
+const FIRST_SCREEN = 40;
+
+interface WorkspacePageProps {
+  params: Promise<{ conversationId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+async function loadWorkspace(conversationId: string, branchId: string | undefined) {
+  const db = getDatabase();
+  try {
+    const conversation = await getConversationById(db, conversationId);
+    // A branch of another conversation, or one deleted since the link was shared, opens the root instead.
+    const asked = branchId ? await getBranchById(db, branchId).catch((error: unknown) => (NotFoundError.isInstance(error) ? null : Promise.reject(error))) : null;
+    const branch = asked && asked.conversationId === conversationId ? asked : await getRootBranchByConversationId(db, conversationId);
+    const [records, tree] = await Promise.all([getHistoryByBranchId(db, branch.id, { toPosition: FIRST_SCREEN }), getBranchTreeByConversationId(db, conversationId)]);
+    return { conversation, branch, records, tree, partial: records.length < branch.length };
+  } catch (error) {
+    if (NotFoundError.isInstance(error)) notFound();
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: WorkspacePageProps): Promise<Metadata> {
+  const { conversationId } = await params;
+  try {
+    const conversation = await getConversationById(getDatabase(), conversationId);
+    return { title: `${conversation.title} · Context Lab` };
+  } catch {
+    return { title: "Context Lab" };
+  }
+}
+
+/** `/c/[conversationId]?branch=&tab=&step=&view=`: the workspace of one conversation on one branch. */
+export default async function WorkspacePage({ params, searchParams }: WorkspacePageProps) {
+  const [{ conversationId }, search] = await Promise.all([params, searchParams]);
+  const location = readWorkspaceLocation(search);
+  const data = await loadWorkspace(conversationId, location.branch);
+  return <Workspace key={data.conversation.id} {...data} location={{ ...location, branch: data.branch.id }} />;
+}

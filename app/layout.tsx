@@ -1,0 +1,21 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { THEME_BOOT_SCRIPT } from "@/components/ui/theme";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: "Context Lab",
+  description: "Inspect, replay and tune the context your LLM agent sends to its model.",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    // The boot script sets data-theme before the first paint; React must not fight it on hydration.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
+      </head>
+      <body>{children}</body>
+    </html>
+  );
+}

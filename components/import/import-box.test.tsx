@@ -1,0 +1,35 @@
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ImportBox, lineOffset } from "./import-box";
+
+afterEach(cleanup);
+
+describe("ImportBox", () => {
+  it("reads a dropped file and hands over its text and name", async () => {
+    const onFile = vi.fn();
+    render(<ImportBox text="" onTextChange={() => undefined} onFile={onFile} />);
+    const file = new File(['[{"role":"user","content":"hi"}]'], "chat.json", { type: "application/json" });
+    const box = screen.getByLabelText(/^Conversation \(/).parentElement!;
+    fireEvent.drop(box, { dataTransfer: { files: [file], types: ["Files"] } });
+    await waitFor(() => expect(onFile).toHaveBeenCalledWith('[{"role":"user","content":"hi"}]', "chat.json"));
+  });
+
+  it("lists every issue with its place and selects the line an issue points at", () => {
+    const text = '[\n {"role": "user"},\n {"role": "tool"}\n]';
+    render(
+      <ImportBox text={text} onTextChange={() => undefined} onFile={() => undefined} failure={{ message: "could not import", issues: [{ message: "a tool message needs a string tool_call_id", path: "[1].tool_call_id", line: 3, messageIndex: 1 }] }} />,
+    );
+    const alert = screen.getByRole("alert", { name: "Import error" });
+    expect(alert.textContent).toContain("line 3, message 1 ([1].tool_call_id): a tool message needs a string tool_call_id");
+    fireEvent.click(screen.getByRole("button", { name: "Show line 3 in the text" }));
+    const area = screen.getByLabelText(/^Conversation \(/) as HTMLTextAreaElement;
+    expect(area.value.slice(area.selectionStart, area.selectionEnd)).toBe(' {"role": "tool"}');
+    expect(area.value).toBe(text);
+  });
+
+  it("finds line starts", () => {
+    expect(lineOffset("a\nbc\nd", 1)).toBe(0);
+    expect(lineOffset("a\nbc\nd", 3)).toBe(5);
+    expect(lineOffset("a", 9)).toBe(1);
+  });
+});

@@ -1,0 +1,100 @@
+"use client";
+
+import { forwardRef, useImperativeHandle, useRef, useState, type ReactNode } from "react";
+import { ImportIssues, type ImportFailure } from "./import-issues";
+import styles from "./import.module.css";
+
+export interface ImportBoxHandle {
+  /** Selects line `line` (1-based) of the text and scrolls it into view. */
+  showLine(line: number, column?: number): void;
+}
+
+export interface ImportBoxProps {
+  text: string;
+  onTextChange: (text: string) => void;
+  /** A file was dropped or picked; its text replaces the box's. */
+  onFile: (text: string, filename: string) => void;
+  filename?: string;
+  failure?: ImportFailure;
+  /** The buttons under the box. */
+  children?: ReactNode;
+}
+
+/** Offset of the start of 1-based line `line` in `text`. */
+export function lineOffset(text: string, line: number): number {
+  let offset = 0;
+  for (let current = 1; current < line; current += 1) {
+    const next = text.indexOf("\n", offset);
+    if (next < 0) return text.length;
+    offset = next + 1;
+  }
+  return offset;
+}
+
+/** Paste or drop a conversation: OpenAI messages (array, `{messages}`, JSONL), Anthropic Messages or tau-bench `{traj}`. */
+export const ImportBox = forwardRef<ImportBoxHandle, ImportBoxProps>(function ImportBox({ text, onTextChange, onFile, filename, failure, children }, ref) {
+  const area = useRef<HTMLTextAreaElement>(null);
+  const [dragging, setDragging] = useState(false);
+
+  const showLine = (line: number, column?: number) => {
+    const element = area.current;
+    if (!element) return;
+    const start = lineOffset(text, line) + Math.max(0, (column ?? 1) - 1);
+    const end = text.indexOf("\n", start);
+    element.focus();
+    element.setSelectionRange(start, end < 0 ? text.length : end);
+    const lineHeight = parseFloat(getComputedStyle(element).lineHeight) || 18;
+    element.scrollTop = Math.max(0, (line - 3) * lineHeight);
+  };
+  useImperativeHandle(ref, () => ({ showLine }));
+
+  const readFile = async (file: File | undefined) => {
+    if (!file) return;
+    onFile(await file.text(), file.name);
+  };
+
+  return (
+    <div
+      className={styles.box}
+      data-dragging={dragging || undefined}
+      onDragOver={(event) => {
+        if (!event.dataTransfer.types.includes("Files")) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(event) => {
+        if (event.dataTransfer.files.length === 0) return;
+        event.preventDefault();
+        setDragging(false);
+        void readFile(event.dataTransfer.files[0]);
+      }}
+    >
+      <div className={styles.boxHeader}>
+        <label htmlFor="conversation-text">Conversation (OpenAI messages, JSONL, Anthropic or tau-bench)</label>
+        <span className={styles.hint}>
+          {filename ? <span className={styles.filename}>{filename} · </span> : null}
+          paste, drop a file, or{" "}
+          <label className={styles.fileLabel}>
+            open one
+            <input type="file" accept=".json,.jsonl,.txt,application/json" className={styles.fileInput} onChange={(event) => void readFile(event.target.files?.[0])} aria-label="Open a conversation file" />
+          </label>
+        </span>
+      </div>
+      <textarea
+        ref={area}
+        id="conversation-text"
+        className={styles.textarea}
+        value={text}
+        onChange={(event) => onTextChange(event.target.value)}
+        rows={12}
+        spellCheck={false}
+        placeholder='[{"role": "system", "content": "..."}, {"role": "user", "content": "..."}]'
+        aria-invalid={failure ? true : undefined}
+      />
+      {dragging ? <div className={styles.dropHint} aria-hidden>Drop to load the file</div> : null}
+      {failure ? <ImportIssues failure={failure} onJump={showLine} /> : null}
+      {children ? <div className={styles.actions}>{children}</div> : null}
+    </div>
+  );
+});

@@ -1,0 +1,132 @@
+"use client";
+
+import { useEffect, useMemo, useRef, useState } from "react";
+import { AUTOMATION_MODES, type AutomationMode } from "@/lib/context/light";
+import { PipelineClient, PipelineWorkerError } from "@/lib/playground/pipeline-client";
+import type { LoadedConversation, RunResult } from "@/lib/playground/protocol";
+import { settingsForMode } from "@/lib/playground/settings";
+import { ConversationView } from "@/components/conversation/conversation-view";
+import { effectsAfter } from "@/components/conversation/row-marks";
+import { ImportBox, type ImportBoxHandle } from "@/components/import/import-box";
+import type { ImportFailure } from "@/components/import/import-issues";
+import { useImportAndOpen } from "@/components/import/use-import";
+import { BudgetBar } from "@/components/pipeline/budget-bar";
+import { TraceTable } from "@/components/pipeline/trace-table";
+import ui from "@/components/ui/ui.module.css";
+import styles from "./paste-inspector.module.css";
+
+/**
+ * The home page's import box: save the pasted or dropped conversation and open
+ * its workspace, or run the pipeline on it right here in a Web Worker without
+ * saving anything.
+ */
+export function PasteInspector() {
+  const client = useRef<PipelineClient | null>(null);
+  const box = useRef<ImportBoxHandle>(null);
+  const importer = useImportAndOpen();
+  const [text, setText] = useState("");
+  const [filename, setFilename] = useState<string>();
+  const [mode, setMode] = useState<AutomationMode>("copilot");
+  const [budget, setBudget] = useState(8_000);
+  const [loaded, setLoaded] = useState<LoadedConversation>();
+  const [result, setResult] = useState<RunResult>();
+  const [runFailure, setRunFailure] = useState<ImportFailure>();
+  const [busy, setBusy] = useState(false);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [hovered, setHovered] = useState<string | null>(null);
+  const effects = useMemo(() => (result ? effectsAfter(result) : undefined), [result]);
+
+  useEffect(() => {
+    client.current = new PipelineClient();
+    return () => client.current?.dispose();
+  }, []);
+
+  async function run() {
+    if (!client.current) return;
+    setBusy(true);
+    setRunFailure(undefined);
+    importer.clear();
+    try {
+      const conversation = await client.current.parse(text, filename);
+      setLoaded(conversation);
+      const next = await client.current.run({ ...settingsForMode(mode), tokenBudget: budget });
+      if (next) setResult(next);
+      setSelected(null);
+    } catch (caught) {
+      setResult(undefined);
+      if (caught instanceof PipelineWorkerError) setRunFailure({ message: caught.message, issues: caught.issues });
+      else setRunFailure({ message: caught instanceof Error ? caught.message : String(caught), issues: [] });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const failure = runFailure ?? importer.failure;
+  const empty = text.trim() === "";
+  return (
+    <div className={styles.inspector}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run();
+        }}
+      >
+        <ImportBox
+          ref={box}
+          text={text}
+          filename={filename}
+          failure={failure}
+          onTextChange={(next) => {
+            setText(next);
+            setFilename(undefined);
+          }}
+          onFile={(next, name) => {
+            setText(next);
+            setFilename(name);
+            setRunFailure(undefined);
+            importer.clear();
+          }}
+        >
+          <button type="button" className={ui.button} data-variant="primary" disabled={empty || importer.busy} onClick={() => {
+            setRunFailure(undefined);
+            void importer.importText(text, filename);
+          }}>
+            {importer.busy ? "Importing…" : "Import and open"}
+          </button>
+          <span className={styles.divider} aria-hidden />
+          <label className={styles.control}>
+            Mode
+            <select value={mode} onChange={(event) => setMode(event.target.value as AutomationMode)}>
+              {AUTOMATION_MODES.map((candidate) => (
+                <option key={candidate}>{candidate}</option>
+              ))}
+            </select>
+          </label>
+          <label className={styles.control}>
+            Token budget
+            <input type="number" min={0} step={100} value={budget} onChange={(event) => setBudget(Number(event.target.value))} />
+          </label>
+          <button type="submit" className={ui.button} disabled={busy || empty}>
+            {busy ? "Running…" : "Run pipeline"}
+          </button>
+        </ImportBox>
+      </form>
+      {result && loaded ? (
+        <section aria-label="Result" className={styles.result}>
+          <h2>Trace</h2>
+          <p className={styles.summary}>
+            {loaded.title}: {loaded.messages.length} messages in, {result.history.length} out
+            {loaded.available > 1 ? ` (the first of ${loaded.available} conversations in the input)` : ""}
+            {result.exceeded ? ` — over budget: needs ${result.exceeded.tokens} tokens, budget ${result.exceeded.budget}` : ""}
+          </p>
+          <BudgetBar budget={result.budget} tokenBudget={budget} exceeded={result.exceeded} trimmed={result.trimmed} />
+          <TraceTable steps={result.steps} />
+          <h2>Processed history</h2>
+          <div className={styles.history}>
+            <ConversationView label="Processed history" messages={result.history} tokens={result.tokens} effects={effects} selected={selected} hoveredCall={hovered} onSelect={setSelected} onHoverCall={setHovered} />
+          </div>
+        </section>
+      ) : null}
+    </div>
+  );
+}

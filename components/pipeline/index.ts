@@ -1,0 +1,15 @@
+export { ThresholdPanel, type ThresholdPanelProps } from "./threshold-panel";
+export { ModePresets, type ModePresetsProps } from "./mode-presets";
+export { RangeField, type RangeFieldProps } from "./range-field";
+export { ThresholdField, type ThresholdFieldProps } from "./threshold-field";
+export { ModelField, MODEL_SUGGESTIONS, type ModelFieldProps } from "./model-field";
+export { ProcessorList, type ProcessorListProps } from "./processor-list";
+export { PROCESSOR_INFO, normalizeProcessors, recommendedOrder, isRecommendedOrder, moveProcessor, type ProcessorInfo } from "./processor-info";
+export { NUMERIC_FIELDS, THRESHOLD_FIELDS, presetDifferences, describePreset, type PresetDifference, type SettingField } from "./settings-fields";
+export { BudgetBar, type BudgetBarProps } from "./budget-bar";
+export { layoutBudget, type BudgetLayout, type BudgetSegment, type BudgetSegmentKey } from "./budget-layout";
+export { TokenDeltaChart, describeStep, type TokenDeltaChartProps } from "./token-delta-chart";
+export { TraceTable, type TraceTableProps } from "./trace-table";
+export { StepDiff, type StepDiffProps } from "./step-diff";
+export { diffMessages, type DiffEntry, type MessageDiff, type MessageDiffCounts } from "./message-diff";
+export { buildDiffRows, type DiffRow, type DiffRowsOptions } from "./diff-rows";

@@ -1,0 +1,176 @@
+import { useState } from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { DEFAULT_PROCESSOR_ORDER } from "@/lib/context/light";
+import { DEFAULT_SETTINGS, settingsForMode, type PlaygroundSettings } from "@/lib/playground/settings";
+import { LOG_POSITIONS } from "./range-scale";
+import { ThresholdPanel } from "./threshold-panel";
+
+afterEach(cleanup);
+
+/** The panel wired to state, as the workspace does; every onChange is recorded. */
+function renderPanel(initial: PlaygroundSettings = DEFAULT_SETTINGS) {
+  const onChange = vi.fn<(settings: PlaygroundSettings) => void>();
+  function Harness() {
+    const [settings, setSettings] = useState(initial);
+    return (
+      <ThresholdPanel
+        settings={settings}
+        onChange={(next) => {
+          onChange(next);
+          setSettings(next);
+        }}
+      />
+    );
+  }
+  render(<Harness />);
+  return { onChange, last: () => onChange.mock.lastCall?.[0] as PlaygroundSettings };
+}
+
+describe("ThresholdPanel > mode presets", () => {
+  it("applies settingsForMode when a preset is picked, keeping the settings a preset does not decide", async () => {
+    const { last } = renderPanel({ ...DEFAULT_SETTINGS, tokenBudget: 8_000, model: "gpt-4.1" });
+    await userEvent.click(screen.getByRole("radio", { name: "Navigator" }));
+    expect(last()).toEqual(settingsForMode("navigator", { ...DEFAULT_SETTINGS, tokenBudget: 8_000, model: "gpt-4.1" }));
+    expect(last()).toMatchObject({ mode: "navigator", historyRounds: 10, summaryThreshold: 5, offloadThreshold: 20, tokenBudget: 8_000 });
+    expect(screen.getByRole("radio", { name: "Navigator" })).toHaveProperty("checked", true);
+  });
+
+  it("says when values were customised away from the preset, and restores them", async () => {
+    const { last } = renderPanel({ ...DEFAULT_SETTINGS, historyRounds: 30 });
+    const status = screen.getByText(/Customised/).closest("p");
+    expect(status?.textContent).toContain("history rounds 30 (preset 20)");
+    expect(screen.getByText("customised (preset 20)")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Restore copilot preset" }));
+    expect(last().historyRounds).toBe(20);
+    expect(screen.queryByText(/Customised/)).toBeNull();
+  });
+
+  it("shows the preset's values when nothing was customised", () => {
+    renderPanel(settingsForMode("pilot"));
+    expect(screen.getByText(/Pilot preset: 100 rounds · summary off · offload off/)).toBeTruthy();
+  });
+});
+
+describe("ThresholdPanel > numeric settings", () => {
+  it("fires onChange with the number while a linear slider moves", () => {
+    const { onChange } = renderPanel();
+    const slider = screen.getByRole("slider", { name: "History rounds" });
+    fireEvent.change(slider, { target: { value: "35" } });
+    fireEvent.change(slider, { target: { value: "36" } });
+    expect(onChange.mock.calls.map(([settings]) => settings.historyRounds)).toEqual([35, 36]);
+    expect(screen.getByRole("spinbutton", { name: "History rounds" })).toHaveProperty("value", "36");
+  });
+
+  it("maps a log slider's ends to the range's ends (budgets 500–200k)", () => {
+    const { last } = renderPanel();
+    const slider = screen.getByRole("slider", { name: "Token budget" });
+    fireEvent.change(slider, { target: { value: String(LOG_POSITIONS) } });
+    expect(last().tokenBudget).toBe(200_000);
+    fireEvent.change(slider, { target: { value: "0" } });
+    expect(last().tokenBudget).toBe(500);
+    fireEvent.change(slider, { target: { value: String(LOG_POSITIONS / 2) } });
+    expect(last().tokenBudget).toBe(10_000);
+    expect(slider.getAttribute("aria-valuetext")).toBe("10,000 tokens");
+  });
+
+  it("fires onChange with parsed numbers as the number input is typed in, clamped to the range", async () => {
+    const { onChange, last } = renderPanel();
+    const input = screen.getByRole("spinbutton", { name: "Token budget" });
+    await userEvent.clear(input);
+    await userEvent.type(input, "12000");
+    expect(last().tokenBudget).toBe(12_000);
+    expect(onChange.mock.calls.every(([settings]) => typeof settings.tokenBudget === "number")).toBe(true);
+    await userEvent.clear(input);
+    await userEvent.type(input, "999999{Enter}");
+    expect(last().tokenBudget).toBe(200_000);
+    expect(input).toHaveProperty("value", "200000");
+  });
+
+  it("waits for Enter or blur before clamping a typed value under the range", async () => {
+    const { onChange, last } = renderPanel();
+    const input = screen.getByRole("spinbutton", { name: "Token budget" });
+    await userEvent.clear(input);
+    await userEvent.type(input, "50");
+    expect(onChange).not.toHaveBeenCalled();
+    await userEvent.type(input, "00");
+    expect(last().tokenBudget).toBe(5_000);
+    await userEvent.clear(input);
+    await userEvent.type(input, "7{Enter}");
+    expect(last().tokenBudget).toBe(500);
+    expect(input).toHaveProperty("value", "500");
+  });
+
+  it("does not fire for an empty number input, and shows the value again on blur", async () => {
+    const { onChange } = renderPanel();
+    const input = screen.getByRole("spinbutton", { name: "Context window" });
+    await userEvent.clear(input);
+    expect(onChange).not.toHaveBeenCalled();
+    fireEvent.blur(input);
+    expect(input).toHaveProperty("value", "128000");
+  });
+
+  it("keeps a keyboard step moving on a log slider even where values are small", async () => {
+    const { last } = renderPanel({ ...DEFAULT_SETTINGS, summaryThreshold: 1 });
+    const slider = screen.getByRole("slider", { name: "Summary threshold" });
+    fireEvent.change(slider, { target: { value: "1" } });
+    expect(last().summaryThreshold).toBe(2);
+  });
+});
+
+describe("ThresholdPanel > thresholds", () => {
+  it("sends null when a threshold is disabled and restores the last value when enabled again", async () => {
+    const { last } = renderPanel({ ...DEFAULT_SETTINGS, summaryThreshold: 42 });
+    const toggle = screen.getByRole("checkbox", { name: "Disable summary threshold" });
+    await userEvent.click(toggle);
+    expect(last().summaryThreshold).toBeNull();
+    expect(screen.getByRole("slider", { name: "Summary threshold" })).toHaveProperty("disabled", true);
+    await userEvent.click(toggle);
+    expect(last().summaryThreshold).toBe(42);
+  });
+
+  it("turns a preset-disabled threshold on at a fallback value", async () => {
+    const { last } = renderPanel(settingsForMode("pilot"));
+    expect(screen.getByRole("checkbox", { name: "Disable offload threshold" })).toHaveProperty("checked", true);
+    await userEvent.click(screen.getByRole("checkbox", { name: "Disable offload threshold" }));
+    expect(last().offloadThreshold).toBe(50);
+  });
+});
+
+describe("ThresholdPanel > model and encoding", () => {
+  it("counts with the model's encoding until one is chosen explicitly", async () => {
+    const { last } = renderPanel();
+    const encoding = screen.getByRole("combobox", { name: "Encoding" });
+    expect(within(encoding).getByRole("option", { name: "Auto (o200k_base)" })).toBeTruthy();
+    await userEvent.selectOptions(encoding, "cl100k_base");
+    expect(last().encoding).toBe("cl100k_base");
+    await userEvent.selectOptions(encoding, "auto");
+    expect("encoding" in last()).toBe(false);
+  });
+
+  it("takes any model name as free text", async () => {
+    const { last } = renderPanel();
+    const model = screen.getByRole("combobox", { name: "Model" });
+    await userEvent.clear(model);
+    await userEvent.type(model, "gpt-4");
+    expect(last().model).toBe("gpt-4");
+    expect(screen.getByRole("option", { name: "Auto (cl100k_base)" })).toBeTruthy();
+  });
+});
+
+describe("ThresholdPanel > processors", () => {
+  it("passes processor edits through as settings.processors", async () => {
+    const { last } = renderPanel();
+    await userEvent.click(screen.getByRole("checkbox", { name: "Round window" }));
+    expect(last().processors.find((entry) => entry.kind === "round_window")?.enabled).toBe(false);
+    expect(last().processors.map((entry) => entry.kind)).toEqual(DEFAULT_PROCESSOR_ORDER);
+  });
+
+  it("locks every control when disabled", () => {
+    render(<ThresholdPanel settings={DEFAULT_SETTINGS} onChange={() => undefined} disabled />);
+    for (const slider of screen.getAllByRole("slider")) expect(slider).toHaveProperty("disabled", true);
+    expect(screen.getByRole("radio", { name: "Pilot" })).toHaveProperty("disabled", true);
+    expect(screen.getByRole("checkbox", { name: "Round window" })).toHaveProperty("disabled", true);
+  });
+});

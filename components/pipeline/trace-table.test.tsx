@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { STEPS } from "./test-steps";
+import { TraceTable } from "./trace-table";
+
+afterEach(cleanup);
+
+const bodyRows = () => within(screen.getByRole("table", { name: "Pipeline trace" })).getAllByRole("row").slice(1);
+
+describe("TraceTable", () => {
+  it("shows one row per processor with before → after, delta, effects and ms", () => {
+    render(<TraceTable steps={STEPS} />);
+    const cells = within(bodyRows()[0]).getAllByRole("cell").map((cell) => cell.textContent);
+    expect(cells).toEqual(["120 → 120", "40,000 → 30,000", "−10,000", "2 offloaded", "1.50"]);
+    expect(within(bodyRows()[1]).getByText("40 dropped")).toBeTruthy();
+    expect(within(bodyRows()[2]).getByText("—")).toBeTruthy();
+  });
+
+  it("selects a step through its processor button and highlights the selected row", async () => {
+    const onSelectStep = vi.fn();
+    render(<TraceTable steps={STEPS} selectedStep={1} onSelectStep={onSelectStep} />);
+    expect(bodyRows()[1].hasAttribute("data-selected")).toBe(true);
+    expect(screen.getByRole("button", { name: "round_window" }).getAttribute("aria-pressed")).toBe("true");
+    await userEvent.click(screen.getByRole("button", { name: "token_budget" }));
+    expect(onSelectStep).toHaveBeenCalledTimes(1);
+    expect(onSelectStep).toHaveBeenCalledWith(2);
+    await userEvent.click(within(bodyRows()[0]).getByText("40,000 → 30,000"));
+    expect(onSelectStep).toHaveBeenLastCalledWith(0);
+  });
+
+  it("has no buttons when nothing listens for selection", () => {
+    render(<TraceTable steps={STEPS} />);
+    expect(screen.queryByRole("button")).toBeNull();
+  });
+
+  it("says so when no processor ran", () => {
+    render(<TraceTable steps={[]} />);
+    expect(screen.getByText(/No processor ran/)).toBeTruthy();
+  });
+});

@@ -1,0 +1,115 @@
+"use client";
+
+import { useCallback, useMemo, type ReactNode } from "react";
+import { roundOfEachMessage } from "@/lib/context/light";
+import { forkPositionOf } from "@/lib/store";
+import { usePlaygroundStore, usePlaygroundStoreApi } from "@/lib/store/provider";
+import { ConversationView } from "@/components/conversation/conversation-view";
+import { ConversationSearch } from "@/components/conversation/conversation-search";
+import { MarkLegend } from "@/components/conversation/mark-legend";
+import { effectsAfter, effectsBefore } from "@/components/conversation/row-marks";
+import styles from "./workspace.module.css";
+import ui from "@/components/ui/ui.module.css";
+
+const number = (value: number) => value.toLocaleString("en");
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+
+/** The conversation column: before/after toggle, counts, find, legend and the virtualised messages, wired to the store; `footer` under them (the chat recorder). */
+export function ConversationPanel({ footer }: { footer?: ReactNode }) {
+  const view = usePlaygroundStore((state) => state.view);
+  const messages = usePlaygroundStore((state) => state.messages);
+  // While only the page's first screen is here, the counts are the branch's; rounds and tokens wait for the rest.
+  const partial = usePlaygroundStore((state) => state.partial);
+  const count = usePlaygroundStore((state) => (state.partial ? Math.max(state.branch?.length ?? 0, state.messages.length) : state.messages.length));
+  const tokens = usePlaygroundStore((state) => state.tokens);
+  const result = usePlaygroundStore((state) => state.result);
+  const selected = usePlaygroundStore((state) => state.selectedMessage);
+  const hoveredCall = usePlaygroundStore((state) => state.hoveredCall);
+  const loadStatus = usePlaygroundStore((state) => state.loadStatus);
+  const loadError = usePlaygroundStore((state) => state.loadError);
+  const runError = usePlaygroundStore((state) => state.runError);
+  const repairs = usePlaygroundStore((state) => state.repairs);
+  const setView = usePlaygroundStore((state) => state.setView);
+  const selectMessage = usePlaygroundStore((state) => state.selectMessage);
+  const setHoveredCall = usePlaygroundStore((state) => state.setHoveredCall);
+  const openHandle = usePlaygroundStore((state) => state.openHandle);
+  const forkAt = usePlaygroundStore((state) => state.forkAt);
+  const store = usePlaygroundStoreApi();
+  const canFork = usePlaygroundStore((state) => state.branch !== null && !state.forking);
+
+  const fork = useCallback(
+    (index: number) => {
+      const position = forkPositionOf(store.getState(), index);
+      if (position !== null) void forkAt(position);
+    },
+    [store, forkAt],
+  );
+
+  const after = view === "after" && result !== null;
+  const shown = after ? result.history : messages;
+  const shownTokens = after ? result.tokens : tokens;
+  const effects = useMemo(() => (view === "after" ? (result ? effectsAfter(result) : undefined) : effectsBefore(result, messages.length)), [view, result, messages.length]);
+  const rounds = useMemo(() => Math.max(0, ...roundOfEachMessage(messages)) + (messages.length > 0 ? 1 : 0), [messages]);
+  const loadedTokens = useMemo(() => sum(tokens), [tokens]);
+  const sentTokens = useMemo(() => (result ? sum(result.tokens) : null), [result]);
+
+  return (
+    <section className={styles.conversation} aria-label="Conversation">
+      <div className={styles.toolbar}>
+        <div className={ui.segmented} role="group" aria-label="History shown">
+          <button type="button" aria-pressed={view === "before"} onClick={() => setView("before")} title="The conversation as loaded, marked with what each processor did (b)">
+            Before · {number(count)}
+          </button>
+          <button type="button" aria-pressed={view === "after"} onClick={() => setView("after")} disabled={!result} title="The history the model would get (b)">
+            After · {result ? number(result.history.length) : "…"}
+          </button>
+        </div>
+        <p className={styles.stats} aria-label="Conversation totals">
+          <span>{number(count)} messages</span>
+          <span>{partial ? "…" : number(rounds)} rounds</span>
+          <span>
+            {partial ? "…" : number(loadedTokens)} tokens
+            {sentTokens !== null ? ` → ${number(sentTokens)} sent` : ""}
+          </span>
+        </p>
+        <ConversationSearch messages={shown} selected={selected} onSelect={selectMessage} />
+        <MarkLegend />
+      </div>
+      {loadError ? (
+        <p role="alert" className={ui.notice} data-tone="danger">
+          The pipeline could not load this conversation: {loadError}
+        </p>
+      ) : null}
+      {runError ? (
+        <p role="alert" className={ui.notice} data-tone="danger">
+          The pipeline run failed: {runError}
+        </p>
+      ) : null}
+      {repairs.length > 0 && view === "before" ? (
+        <p className={ui.notice} data-tone="warning">
+          {repairs.length} tool pair repair{repairs.length === 1 ? "" : "s"} before the run: {repairs[0].message}
+          {repairs.length > 1 ? " …" : ""}
+        </p>
+      ) : null}
+      <div className={styles.messages}>
+        {shown.length === 0 ? (
+          <p className={styles.empty}>{loadStatus === "loading" ? "Loading the conversation…" : "This branch has no messages yet."}</p>
+        ) : (
+          <ConversationView
+            label={after ? "Processed history" : "Loaded conversation"}
+            messages={shown}
+            tokens={shownTokens}
+            effects={effects}
+            selected={selected}
+            hoveredCall={hoveredCall}
+            onSelect={selectMessage}
+            onHoverCall={setHoveredCall}
+            onOpenHandle={openHandle}
+            onFork={canFork ? fork : undefined}
+          />
+        )}
+      </div>
+      {footer}
+    </section>
+  );
+}

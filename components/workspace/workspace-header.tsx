@@ -1,0 +1,75 @@
+"use client";
+
+import Link from "next/link";
+import { useMemo } from "react";
+import { forkPositionOfSelection } from "@/lib/store";
+import { usePlaygroundStore } from "@/lib/store/provider";
+import { ThemeToggle } from "@/components/ui/theme-toggle";
+import { flattenBranches } from "./branch-options";
+import styles from "./workspace.module.css";
+import ui from "@/components/ui/ui.module.css";
+
+const SAVE_TEXT = { idle: "", pending: "Unsaved changes", saving: "Saving…", saved: "Settings saved", error: "Save failed" } as const;
+
+/** Title, branch switcher, fork, run and save status, theme and the shortcuts sheet. */
+export function WorkspaceHeader() {
+  const conversation = usePlaygroundStore((state) => state.conversation);
+  const branch = usePlaygroundStore((state) => state.branch);
+  const tree = usePlaygroundStore((state) => state.tree);
+  const running = usePlaygroundStore((state) => state.running);
+  const result = usePlaygroundStore((state) => state.result);
+  const saveStatus = usePlaygroundStore((state) => state.saveStatus);
+  const saveError = usePlaygroundStore((state) => state.saveError);
+  const theme = usePlaygroundStore((state) => state.theme);
+  const forking = usePlaygroundStore((state) => state.forking);
+  const forkError = usePlaygroundStore((state) => state.forkError);
+  const forkPosition = usePlaygroundStore(forkPositionOfSelection);
+  const switchBranch = usePlaygroundStore((state) => state.switchBranch);
+  const forkAtSelection = usePlaygroundStore((state) => state.forkAtSelection);
+  const toggleTheme = usePlaygroundStore((state) => state.toggleTheme);
+  const openDialog = usePlaygroundStore((state) => state.openDialog);
+  const options = useMemo(() => flattenBranches(tree), [tree]);
+
+  return (
+    <header className={styles.header}>
+      <Link href="/" className={styles.brand} aria-label="Context Lab home">
+        Context Lab
+      </Link>
+      <h1 className={styles.title} title={conversation?.title}>
+        {conversation?.title ?? "Conversation"}
+      </h1>
+      <label className={styles.branchPicker}>
+        <span>Current branch</span>
+        <select value={branch?.id ?? ""} onChange={(event) => void switchBranch(event.target.value)} disabled={options.length < 2}>
+          {options.map((option) => (
+            <option key={option.id} value={option.id}>
+              {`${"\u2002".repeat(option.depth * 2)}${option.depth > 0 ? "└ " : ""}${option.name} · ${option.length}`}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button
+        type="button"
+        className={ui.button}
+        disabled={forkPosition === null || forking}
+        onClick={() => void forkAtSelection()}
+        title={forkPosition === null ? "Select a message first (j/k or click)" : `The new branch inherits messages 0–${forkPosition - 1} (f)`}
+      >
+        {forking ? "Forking…" : forkPosition === null ? "Fork" : `Fork after #${forkPosition - 1}`}
+      </button>
+      <span className={styles.status} role="status" aria-label="Run status" aria-live="polite">
+        {forkError ? <span className={styles.danger}>{forkError}</span> : null}
+        {running ? "Running…" : result ? `Run ${result.revision} · ${result.totalMs.toFixed(0)} ms` : ""}
+        {saveStatus !== "idle" ? (
+          <span className={saveStatus === "error" ? styles.danger : styles.muted} title={saveError ?? undefined}>
+            {SAVE_TEXT[saveStatus]}
+          </span>
+        ) : null}
+      </span>
+      <ThemeToggle theme={theme} onToggle={toggleTheme} />
+      <button type="button" className={ui.iconButton} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => openDialog("shortcuts")}>
+        ?
+      </button>
+    </header>
+  );
+}

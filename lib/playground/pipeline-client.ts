@@ -1,0 +1,180 @@
+import type { EncodingName, Message, ToolDefinition } from "@/lib/context/light";
+import type { ImportIssue } from "@/lib/import";
+import type { LoadedConversation, OpenedBranch, RunResult, WorkerRequest, WorkerResponse } from "./protocol";
+import { RunDecoder } from "./run-patch";
+import type { PlaygroundSettings } from "./settings";
+
+/** A request the worker refused: the message, and for bad input the import issues. */
+export class PipelineWorkerError extends Error {
+  readonly issues: ImportIssue[];
+  readonly tooLarge?: { bytes: number; limit: number };
+
+  constructor(message: string, issues: ImportIssue[] = [], tooLarge?: { bytes: number; limit: number }) {
+    super(message);
+    this.name = "PipelineWorkerError";
+    this.issues = issues;
+    this.tooLarge = tooLarge;
+  }
+}
+
+/** A response as the client hands it on: results made whole again. */
+type ClientResponse = Exclude<WorkerResponse, { type: "result" }> | { type: "result"; id: number; result: RunResult };
+type Pending = { resolve: (response: ClientResponse) => void; reject: (error: Error) => void };
+type RequestBody<T extends WorkerRequest["type"]> = Omit<Extract<WorkerRequest, { type: T }>, "id">;
+
+/** The worker's side of the conversation, as `postMessage` sees it. */
+export interface WorkerLike {
+  postMessage(message: WorkerRequest, transfer?: Transferable[]): void;
+  onmessage: ((event: MessageEvent<WorkerResponse>) => void) | null;
+  terminate(): void;
+}
+
+export function createPipelineWorker(): WorkerLike {
+  return new Worker(new URL("./pipeline.worker.ts", import.meta.url), { type: "module", name: "context-lab-pipeline" }) as unknown as WorkerLike;
+}
+
+let prestarted: PipelineClient | undefined;
+
+/**
+ * Starts a pipeline client and its worker now, for the next `takePipeline()`:
+ * a page that will need one calls this as its script loads, so the worker's
+ * code downloads and evaluates while the page hydrates. Returns it (to
+ * `prepare` an encoding or `prefetchHistory`), or `undefined` outside a browser.
+ */
+export function prestartPipeline(): PipelineClient | undefined {
+  if (typeof window === "undefined" || typeof Worker === "undefined") return undefined;
+  prestarted ??= new PipelineClient();
+  return prestarted;
+}
+
+/** The client `prestartPipeline` started, if still untaken, else a new one. */
+export function takePipeline(): PipelineClient {
+  const client = prestarted ?? new PipelineClient();
+  prestarted = undefined;
+  return client;
+}
+
+/**
+ * The main thread's handle on the pipeline worker. Runs coalesce: while one
+ * runs, only the newest settings wait, so dragging a slider re-runs as fast as
+ * the worker can go and the view always ends on the latest settings.
+ */
+export class PipelineClient {
+  private readonly worker: WorkerLike;
+  private readonly pending = new Map<number, Pending>();
+  private readonly results = new RunDecoder();
+  private nextId = 1;
+  private running = false;
+  private queued?: { settings: PlaygroundSettings; resolve: (result: RunResult | undefined) => void; reject: (error: Error) => void };
+  private readonly prepared = new Set<EncodingName>();
+  private prefetched?: string;
+
+  constructor(worker: WorkerLike = createPipelineWorker()) {
+    this.worker = worker;
+    this.worker.onmessage = (event) => {
+      const response = event.data;
+      const waiting = this.pending.get(response.id);
+      this.pending.delete(response.id);
+      let whole: ClientResponse;
+      try {
+        // Every result is decoded, awaited or not: the next one comes as changes to it.
+        whole = response.type === "result" ? { ...response, result: this.results.decode(response.result) } : response;
+      } catch (error) {
+        waiting?.reject(error as Error);
+        return;
+      }
+      if (!waiting) return;
+      if (whole.type === "error") waiting.reject(new PipelineWorkerError(whole.message, whole.issues, whole.tooLarge));
+      else waiting.resolve(whole);
+    };
+  }
+
+  private request<T extends WorkerRequest["type"]>(body: RequestBody<T>): Promise<ClientResponse> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...body, id } as unknown as WorkerRequest);
+    });
+  }
+
+  /** Has the worker load an encoding's ranks now, ahead of the first count (once per encoding). */
+  prepare(encoding: EncodingName): void {
+    if (this.prepared.has(encoding)) return;
+    this.prepared.add(encoding);
+    // A failure shows where the encoding is used.
+    this.request<"prepare">({ type: "prepare", encoding }).catch(() => this.prepared.delete(encoding));
+  }
+
+  /**
+   * Has the worker start reading a branch's stored history now, for the `open`
+   * of that branch to come. Asked before `prepare`, the history and the ranks
+   * download at once.
+   */
+  prefetchHistory(branchId: string): void {
+    if (this.prefetched === branchId) return;
+    this.prefetched = branchId;
+    this.request<"prefetch">({ type: "prefetch", branchId }).catch(() => undefined);
+  }
+
+  async parse(text: string, filename?: string, conversation?: number): Promise<LoadedConversation> {
+    const response = await this.request<"parse">({ type: "parse", text, filename, conversation });
+    return (response as Extract<ClientResponse, { type: "loaded" }>).conversation;
+  }
+
+  async load(title: string, messages: Message[], tools?: ToolDefinition[], encoding?: EncodingName): Promise<LoadedConversation> {
+    const response = await this.request<"load">({ type: "load", title, messages, tools, encoding });
+    return (response as Extract<ClientResponse, { type: "loaded" }>).conversation;
+  }
+
+  /**
+   * Has the worker read a branch's stored history (`GET /api/branches/[id]/messages`,
+   * fetched and parsed off this thread) and load it. The request takes its turn
+   * at once, so a run asked for next runs on this branch.
+   */
+  async open(branchId: string, title: string, tools?: ToolDefinition[], encoding?: EncodingName): Promise<OpenedBranch> {
+    if (this.prefetched === branchId) this.prefetched = undefined;
+    const response = (await this.request<"open">({ type: "open", branchId, title, tools, encoding })) as Extract<ClientResponse, { type: "opened" }>;
+    return { conversation: response.conversation, records: response.records };
+  }
+
+  /** Resolves with the run's result, or `undefined` when newer settings superseded it before it started. */
+  run(settings: PlaygroundSettings): Promise<RunResult | undefined> {
+    return new Promise((resolve, reject) => {
+      this.queued?.resolve(undefined);
+      this.queued = { settings, resolve, reject };
+      void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    if (this.running || !this.queued) return;
+    const job = this.queued;
+    this.queued = undefined;
+    this.running = true;
+    try {
+      const response = await this.request<"run">({ type: "run", settings: job.settings });
+      job.resolve((response as Extract<ClientResponse, { type: "result" }>).result);
+    } catch (error) {
+      job.reject(error as Error);
+    } finally {
+      this.running = false;
+      void this.drain();
+    }
+  }
+
+  async stepHistories(step: number): Promise<{ before: Message[]; after: Message[] }> {
+    const response = (await this.request<"step-histories">({ type: "step-histories", step })) as Extract<ClientResponse, { type: "step-histories" }>;
+    return { before: response.before, after: response.after };
+  }
+
+  async reload(handle: string): Promise<string> {
+    const response = (await this.request<"reload">({ type: "reload", handle })) as Extract<ClientResponse, { type: "reloaded" }>;
+    return response.content;
+  }
+
+  dispose(): void {
+    this.worker.terminate();
+    for (const waiting of this.pending.values()) waiting.reject(new PipelineWorkerError("the pipeline worker was stopped"));
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,107 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { hasIntactToolPairs, sharedCounter, type Message } from "@/lib/context";
+import type { MessageRecord } from "@/lib/db";
+import { parsePasted } from "./parse";
+import { PipelineHost } from "./pipeline-host";
+import { settingsForMode } from "./settings";
+
+const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
+
+describe("PipelineHost (the playground's worker)", () => {
+  it("parses pasted text, runs the pipeline and reports one step per enabled processor", async () => {
+    const host = new PipelineHost();
+    const loaded = parsePasted(host, JSON.stringify(sample[0].traj));
+    expect(loaded.messages).toHaveLength(sample[0].traj.length);
+    expect(loaded.tokens.every((count) => count > 0)).toBe(true);
+    const result = await host.run({ ...settingsForMode("navigator"), tokenBudget: 3_000 });
+    expect(result.steps.map((step) => step.processor)).toEqual(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget"]);
+    expect(hasIntactToolPairs(result.history)).toBe(true);
+    expect(result.tokens).toHaveLength(result.history.length);
+    expect(result.budget.used).toBeLessThanOrEqual(result.budget.contextWindow);
+  });
+
+  it("counts what it loads with the encoding asked for (cl100k_base unless told), stored records as well", async () => {
+    const host = new PipelineHost();
+    const stored: MessageRecord[] = sample[1].traj.map((message, position) => ({ id: `m${position}`, branchId: "b1", position, tokens: 1, createdAt: "2025-01-01T00:00:00.000Z", metadata: null, message }));
+    const opened = host.loadStored("t", stored, undefined, "o200k_base");
+    expect(opened.records).toBe(stored);
+    expect(opened.conversation.messages).toHaveLength(stored.length);
+    expect(opened.conversation.tokens).toEqual(sharedCounter("o200k_base").countEach(opened.conversation.messages));
+    const loaded = host.load("t", sample[0].traj);
+    expect(loaded.tokens).toEqual(sharedCounter("cl100k_base").countEach(loaded.messages));
+    expect(loaded.tokens).not.toEqual(sharedCounter("o200k_base").countEach(loaded.messages));
+  });
+
+  it("leaves disabled processors out and keeps the spec's order", async () => {
+    const host = new PipelineHost();
+    host.load("t", sample[1].traj);
+    const settings = settingsForMode("copilot");
+    const processors = [...settings.processors].reverse().map((entry) => ({ ...entry, enabled: entry.kind !== "summarize" }));
+    const result = await host.run({ ...settings, processors });
+    expect(result.steps.map((step) => step.processor)).toEqual(["token_budget", "round_window", "dialogue_compressor", "message_offloader"]);
+  });
+
+  it("follows each loaded message to where it ends up and marks what was done to it", async () => {
+    const host = new PipelineHost();
+    const loaded = host.load("t", sample[0].traj);
+    const result = await host.run({ ...settingsForMode("navigator"), maxMessageSize: 400 });
+    loaded.messages.forEach((message, index) => {
+      const at = result.kept[index];
+      if (at >= 0 && result.marks[index].length === 0) expect(result.history[at]).toBe(message);
+      if (at < 0) expect(result.marks[index].length).toBeGreaterThan(0);
+    });
+    const offloaded = result.offloaded[0];
+    expect(offloaded).toBeDefined();
+    expect(result.marks[offloaded.origin].some((mark) => mark.kind === "offloaded" && mark.handle === offloaded.handle)).toBe(true);
+    expect(await host.reload(offloaded.handle)).toBe(loaded.messages[offloaded.origin].content);
+  });
+
+  it("returns the histories a step received and returned", async () => {
+    const host = new PipelineHost();
+    host.load("t", sample[0].traj);
+    const result = await host.run(settingsForMode("navigator"));
+    const compressor = result.steps.findIndex((step) => step.processor === "dialogue_compressor");
+    const { before, after } = host.stepHistories(compressor);
+    expect(before).toHaveLength(result.steps[compressor].messagesBefore);
+    expect(after).toHaveLength(result.steps[compressor].messagesAfter);
+    expect(() => host.stepHistories(99)).toThrow(/no step 99/);
+  });
+
+  it("refuses to run or reload before a conversation is loaded, and reloading an unknown handle", async () => {
+    const host = new PipelineHost();
+    await expect(host.run(settingsForMode("copilot"))).rejects.toThrow(/no conversation loaded/);
+    host.load("t", sample[0].traj);
+    await host.run(settingsForMode("copilot"));
+    await expect(host.reload("off_000000000000")).rejects.toThrow(/unknown offload handle/);
+  });
+});
+
+describe("PipelineHost with a live agent mid-turn", () => {
+  it("keeps a tool call still waiting for its result at the end, through the pipeline", async () => {
+    const host = new PipelineHost();
+    const pending: Message = { role: "assistant", content: null, tool_calls: [{ id: "call_live", type: "function", function: { name: "get_user_details", arguments: "{}" } }] };
+    const loaded = host.load("t", [...sample[0].traj, { role: "user", content: "and my reservation?" }, pending]);
+    expect(loaded.repairs).toEqual([]);
+    expect(loaded.messages.at(-1)).toBe(pending);
+    const result = await host.run({ ...settingsForMode("navigator"), tokenBudget: 2_000 });
+    expect(result.history.at(-1)).toBe(pending);
+  });
+});
+
+describe("PipelineHost context tree", () => {
+  it("shows the run as a fork of the conversation: inherited tools, own pipeline keys, history shadowing the raw one", async () => {
+    const host = new PipelineHost();
+    host.load("t", sample[0].traj, [{ type: "function", function: { name: "get_user_details", parameters: { type: "object", properties: {} } } }]);
+    const result = await host.run({ ...settingsForMode("navigator"), tokenBudget: 2_000 });
+    const [root, run] = result.contexts;
+    expect(root.taskId).toBe("conversation");
+    expect(run.parent).toBe("conversation");
+    const entry = (key: string) => run.entries.find((candidate) => candidate.key === key);
+    expect(entry("tools")).toMatchObject({ local: false, shadows: false });
+    expect(entry("history")).toMatchObject({ local: true, shadows: true, summary: `${result.history.length} messages` });
+    expect(entry("token_budget_trimmed")?.local).toBe(true);
+    expect(root.entries.find((candidate) => candidate.key === "token_budget_trimmed")).toBeUndefined();
+  });
+});

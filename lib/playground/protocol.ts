@@ -1,0 +1,117 @@
+import type {
+  HistoryBudgetResult,
+  HistoryRepair,
+  Message,
+  MessageEffect,
+  TokenBudgetExceeded,
+  TokenBudgetTrimmed,
+  ToolDefinition,
+  TraceStep,
+} from "@/lib/context/light";
+import type { EncodingName } from "@/lib/context/light";
+import type { MessageRecord } from "@/lib/db";
+import type { ImportFormat, ImportIssue, ImportWarning, OffloadMarker } from "@/lib/import";
+import type { WireRunResult } from "./run-patch";
+import type { PlaygroundSettings } from "./settings";
+
+/** A trace step without the histories (those are asked for one step at a time). */
+export type StepSummary = Omit<TraceStep, "historyBefore" | "historyAfter">;
+
+/** An offloaded message the run produced. */
+export interface OffloadedEntry {
+  handle: string;
+  /** Index of the message in the conversation as loaded. */
+  origin: number;
+  characters: number;
+  tokens: number;
+}
+
+/** What a processor did to one message of the loaded conversation. */
+export interface MessageMark {
+  processor: string;
+  kind: MessageEffect["kind"];
+  handle?: string;
+}
+
+/** One key of a context's state, as the context-state tree shows it. */
+export interface StateEntry {
+  key: string;
+  /** Written in this context (else inherited from an ancestor). */
+  local: boolean;
+  /** Written here while an ancestor also holds it: the local value shadows the inherited one. */
+  shadows: boolean;
+  /** A one-line description of the value ("26 messages", "3 handles", "true"). */
+  summary: string;
+}
+
+/** A context in the live tree: the conversation, and the pipeline run forked from it. */
+export interface ContextNode {
+  taskId: string;
+  parent?: string;
+  entries: StateEntry[];
+}
+
+/** One pipeline run over the loaded conversation. */
+export interface RunResult {
+  revision: number;
+  history: Message[];
+  /** Per message of `history`: its token count. */
+  tokens: number[];
+  /** Per message of the loaded conversation: the index it has in `history`, or -1 when gone. */
+  kept: number[];
+  /** Per message of the loaded conversation: what each processor did to it, in pipeline order. */
+  marks: MessageMark[][];
+  steps: StepSummary[];
+  budget: HistoryBudgetResult & { used: number };
+  offloaded: OffloadedEntry[];
+  trimmed?: TokenBudgetTrimmed;
+  exceeded?: TokenBudgetExceeded;
+  totalMs: number;
+  /** The contexts of this run, root first. */
+  contexts: ContextNode[];
+}
+
+export interface LoadedConversation {
+  title: string;
+  format: ImportFormat;
+  messages: Message[];
+  tools?: ToolDefinition[];
+  tokens: number[];
+  warnings: ImportWarning[];
+  repairs: HistoryRepair[];
+  offloadMarkers: OffloadMarker[];
+  /** How many conversations the input held; the first was loaded unless another was asked for. */
+  available: number;
+}
+
+/** A branch's stored history the worker fetched itself, and the conversation it loaded from it. */
+export interface OpenedBranch {
+  conversation: LoadedConversation;
+  /** The stored records, as `GET /api/branches/[id]/messages` gives them (their messages are those of `conversation` where no repair changed them). */
+  records: MessageRecord[];
+}
+
+export type WorkerRequest =
+  | { type: "parse"; id: number; text: string; filename?: string; conversation?: number }
+  /** `encoding`: what the loaded messages' token counts use; cl100k_base when absent. */
+  | { type: "load"; id: number; title: string; messages: Message[]; tools?: ToolDefinition[]; encoding?: EncodingName }
+  /** Loads an encoding's ranks now, so the first count does not wait for them. */
+  | { type: "prepare"; id: number; encoding: EncodingName }
+  /** Starts reading a branch's stored history (`GET /api/branches/[id]/messages`) for the `open` of it to come. */
+  | { type: "prefetch"; id: number; branchId: string }
+  /** Reads a branch's stored history in the worker (fetched and parsed off the page's main thread) and loads it as `load` does. */
+  | { type: "open"; id: number; branchId: string; title: string; tools?: ToolDefinition[]; encoding?: EncodingName }
+  | { type: "run"; id: number; settings: PlaygroundSettings }
+  | { type: "step-histories"; id: number; step: number }
+  | { type: "reload"; id: number; handle: string };
+
+export type WorkerResponse =
+  | { type: "loaded"; id: number; conversation: LoadedConversation }
+  | ({ type: "opened"; id: number } & OpenedBranch)
+  /** `prepare` and `prefetch` have started what they ask for. */
+  | { type: "started"; id: number }
+  /** The result as posted: what changed since the previous one (`RunDecoder` makes it whole). */
+  | { type: "result"; id: number; result: WireRunResult }
+  | { type: "step-histories"; id: number; before: Message[]; after: Message[] }
+  | { type: "reloaded"; id: number; handle: string; content: string }
+  | { type: "error"; id: number; message: string; issues?: ImportIssue[]; tooLarge?: { bytes: number; limit: number } };

@@ -1,0 +1,186 @@
+import type { StateCreator } from "zustand/vanilla";
+import type { Message } from "@/lib/context";
+import type { MessageRecord } from "@/lib/db";
+import type { LoadedConversation } from "@/lib/playground/protocol";
+import { settingsEncoding } from "@/lib/playground/settings";
+// The module, not the entry: the page must not load the parsers (and zod) for the marker scan.
+import { collectOffloadMarkers } from "@/lib/import/markers";
+import { readStoredSettings } from "./stored-settings";
+import { acceptRun } from "./run-slice";
+import { errorText, type PlaygroundRuntime } from "./runtime";
+import type { ConversationInput, ConversationSlice, PlaygroundState } from "./types";
+
+function sameMessage(first: Message, second: Message): boolean {
+  return first.role === second.role && first.content === second.content && first.tool_call_id === second.tool_call_id && (first.tool_calls?.length ?? 0) === (second.tool_calls?.length ?? 0);
+}
+
+/**
+ * Stored position of each loaded message. The worker repairs broken tool pairs
+ * (it may drop an orphan result), so loaded messages are matched to the stored
+ * ones in order rather than by index.
+ */
+export function matchPositions(loaded: readonly Message[], stored: readonly { position: number; message: Message }[]): number[] {
+  if (loaded.length === stored.length) return stored.map((record) => record.position);
+  const positions: number[] = [];
+  let cursor = 0;
+  for (const message of loaded) {
+    let at = cursor;
+    while (at < stored.length && !sameMessage(stored[at].message, message)) at += 1;
+    if (at < stored.length) {
+      positions.push(stored[at].position);
+      cursor = at + 1;
+    } else {
+      positions.push(positions.length > 0 ? positions[positions.length - 1] : 0);
+    }
+  }
+  return positions;
+}
+
+/**
+ * Loads the current conversation into the pipeline, then runs it. Safe to call
+ * again; stale loads are dropped. A partial conversation (the page's first
+ * screen) is completed on the way: the pipeline fetches the branch's history
+ * itself when it can (the worker parses it off the main thread), else the
+ * services fetch it here. The first run is asked for right behind the load,
+ * so the worker starts it as soon as the load is done, without waiting for
+ * this thread to take the loaded conversation first.
+ */
+export function loadIntoPipeline(runtime: PlaygroundRuntime, set: (partial: Partial<PlaygroundState>) => void, get: () => PlaygroundState): Promise<void> {
+  const loading = load(runtime, set, get);
+  runtime.loading = loading;
+  void loading.finally(() => {
+    if (runtime.loading === loading) runtime.loading = null;
+  });
+  return loading;
+}
+
+async function load(runtime: PlaygroundRuntime, set: (partial: Partial<PlaygroundState>) => void, get: () => PlaygroundState): Promise<void> {
+  const { pipeline, services } = runtime;
+  const { conversation, branch, records, partial, settings } = get();
+  if (!pipeline || !conversation) return;
+  const token = runtime.loadToken;
+  const { title } = conversation;
+  const tools = conversation.tools ?? undefined;
+  // The loaded messages are counted as the settings count, like the stored counts and the run's.
+  const encoding = settingsEncoding(settings);
+  set({ loadStatus: "loading", loadError: null });
+  try {
+    let stored = records;
+    let loading: Promise<LoadedConversation>;
+    if (partial && branch && pipeline.open) {
+      loading = pipeline.open(branch.id, title, tools, encoding).then((opened) => {
+        stored = opened.records;
+        return opened.conversation;
+      });
+    } else {
+      if (partial) {
+        if (!branch || !services) throw new Error("this branch's history cannot be fetched here");
+        stored = await services.getBranchMessages(branch.id);
+        if (token !== runtime.loadToken) return;
+      }
+      loading = pipeline.load(title, stored.map((record) => record.message), tools, encoding);
+    }
+    const firstRun = pipeline.run(settings);
+    // Dropped with the load when that fails.
+    firstRun.catch(() => undefined);
+    const loaded = await loading;
+    if (token !== runtime.loadToken) return;
+    runtime.pipelineToken = token;
+    set({
+      records: stored,
+      partial: false,
+      messages: loaded.messages,
+      tokens: loaded.tokens,
+      positions: matchPositions(loaded.messages, stored),
+      repairs: loaded.repairs,
+      offloadMarkers: collectOffloadMarkers(loaded.messages),
+      loadStatus: "ready",
+    });
+    await acceptRun(runtime, set, get, token, firstRun);
+    // Settings changed while loading: run again on the newest.
+    if (token === runtime.loadToken && get().settings !== settings) await get().requestRun();
+  } catch (error) {
+    if (token === runtime.loadToken) set({ loadStatus: "error", loadError: errorText(error) });
+  }
+}
+
+/** The state a stored conversation on a branch starts with, before the worker has repaired and counted it. */
+export function conversationState({ conversation, branch, records, tree, partial = false }: ConversationInput, sameConversation: boolean, willLoad: boolean): Partial<PlaygroundState> {
+  const messages = records.map((record) => record.message);
+  return {
+    conversation,
+    branch,
+    // A first screen is shown, not handed on as the branch's history (the recorder reads that).
+    records: partial ? [] : records,
+    partial,
+    messages,
+    tokens: records.map((record) => record.tokens),
+    positions: records.map((record) => record.position),
+    tools: conversation.tools ?? undefined,
+    repairs: [],
+    offloadMarkers: collectOffloadMarkers(messages),
+    loadStatus: willLoad ? "loading" : "ready",
+    loadError: null,
+    result: null,
+    stepHistories: null,
+    selectedMessage: null,
+    hoveredCall: null,
+    ...(tree ? { tree } : {}),
+    // Switching branches keeps the settings being tuned; opening another conversation takes its own.
+    ...(sameConversation ? {} : { settings: readStoredSettings(conversation.settings), saveStatus: "idle" as const, saveError: null }),
+  };
+}
+
+export function createConversationSlice(runtime: PlaygroundRuntime): StateCreator<PlaygroundState, [], [], ConversationSlice> {
+  return (set, get) => ({
+    conversation: null,
+    records: [],
+    partial: false,
+    messages: [],
+    tokens: [],
+    positions: [],
+    tools: undefined,
+    repairs: [],
+    offloadMarkers: [],
+    loadStatus: "empty",
+    loadError: null,
+
+    async setConversation(input: ConversationInput) {
+      runtime.loadToken += 1;
+      set(conversationState(input, get().conversation?.id === input.conversation.id, runtime.pipeline !== null));
+      await loadIntoPipeline(runtime, set, get);
+    },
+
+    async appendRecords(branchId: string, branchLength: number, appended: MessageRecord[]) {
+      if (get().partial) {
+        // The history is being fetched: add to it once it is here. Not loading yet, the fetch to come brings these too.
+        if (runtime.loading) await runtime.loading;
+        if (get().partial) return;
+      }
+      const { conversation, branch, records, selectedMessage } = get();
+      if (!conversation || branch?.id !== branchId) return;
+      const fresh = appended.filter((record) => record.position >= records.length);
+      if (fresh.length === 0) return;
+      const next = [...records, ...fresh].sort((first, second) => first.position - second.position);
+      await get().setConversation({ conversation, branch: { ...branch, length: Math.max(branchLength, next.length) }, records: next });
+      // A live turn must not take the reader's place away.
+      if (selectedMessage !== null) get().selectMessage(selectedMessage);
+      get().bumpDataRevision();
+    },
+
+    async switchBranch(branchId: string) {
+      const { services } = runtime;
+      const { conversation, branch } = get();
+      if (!services || !conversation || branch?.id === branchId) return;
+      const token = ++runtime.loadToken;
+      set({ loadStatus: "loading", loadError: null });
+      try {
+        const [next, records] = await Promise.all([services.getBranch(branchId), services.getBranchMessages(branchId)]);
+        if (token !== runtime.loadToken) return;
+        await get().setConversation({ conversation, branch: next, records });
+      } catch (error) {
+        if (token === runtime.loadToken) set({ loadStatus: "error", loadError: errorText(error) });
+      }
+    },
+  });
+}

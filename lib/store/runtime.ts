@@ -1,0 +1,58 @@
+import type { EncodingName, Message, ToolDefinition } from "@/lib/context";
+import type { BranchRecord, BranchTreeNode, MessageRecord } from "@/lib/db";
+import type { LoadedConversation, OpenedBranch, RunResult } from "@/lib/playground/protocol";
+import type { PlaygroundSettings } from "@/lib/playground/settings";
+
+/** The pipeline the store drives: `PipelineClient` (a Web Worker) in the browser, a `PipelineHost` or a fake in tests. */
+export interface PlaygroundPipeline {
+  /** `encoding`: what the returned token counts use. */
+  load(title: string, messages: Message[], tools?: ToolDefinition[], encoding?: EncodingName): Promise<LoadedConversation>;
+  /** Fetches a branch's stored history itself (the worker: off the main thread) and loads it; without it the store fetches through the services. */
+  open?(branchId: string, title: string, tools?: ToolDefinition[], encoding?: EncodingName): Promise<OpenedBranch>;
+  /** Resolves `undefined` when newer settings superseded the run. Requests are taken in order: a run asked for right after a load runs on it. */
+  run(settings: PlaygroundSettings): Promise<RunResult | undefined>;
+  stepHistories(step: number): Promise<{ before: Message[]; after: Message[] }>;
+  reload(handle: string): Promise<string>;
+}
+
+/** The HTTP API calls the store makes; the provider adapts the typed API client to this. */
+export interface PlaygroundServices {
+  saveSettings(conversationId: string, settings: PlaygroundSettings): Promise<void>;
+  getBranch(branchId: string): Promise<BranchRecord>;
+  getBranchMessages(branchId: string): Promise<MessageRecord[]>;
+  getBranchTree(conversationId: string): Promise<BranchTreeNode[]>;
+  forkBranch(branchId: string, position: number, name?: string): Promise<BranchRecord>;
+}
+
+/** What the slices share besides state: the pipeline, the services and the bookkeeping of async work. */
+export interface PlaygroundRuntime {
+  pipeline: PlaygroundPipeline | null;
+  services: PlaygroundServices | null;
+  /** Settings are saved this long after the last change. */
+  saveDelayMs: number;
+  saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Bumped by every load: work started for an older load is dropped when it returns. */
+  loadToken: number;
+  /** The token whose conversation the pipeline holds. */
+  pipelineToken: number;
+  runsInFlight: number;
+  /** The load in progress, if any. */
+  loading: Promise<void> | null;
+}
+
+export function createRuntime(options: { pipeline?: PlaygroundPipeline; services?: PlaygroundServices; saveDelayMs?: number }): PlaygroundRuntime {
+  return {
+    pipeline: options.pipeline ?? null,
+    services: options.services ?? null,
+    saveDelayMs: options.saveDelayMs ?? 600,
+    saveTimer: undefined,
+    loadToken: 0,
+    pipelineToken: -1,
+    runsInFlight: 0,
+    loading: null,
+  };
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

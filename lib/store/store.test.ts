@@ -1,0 +1,327 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { sharedCounter, type EncodingName, type Message, type ToolDefinition } from "@/lib/context";
+import type { BranchRecord, BranchTreeNode, ConversationRecord, MessageRecord } from "@/lib/db";
+import { PipelineHost } from "@/lib/playground/pipeline-host";
+import type { RunResult } from "@/lib/playground/protocol";
+import type { PlaygroundSettings } from "@/lib/playground/settings";
+import { createPlaygroundStore, forkPositionOf, forkPositionOfSelection, type PlaygroundPipeline, type PlaygroundServices } from "./index";
+
+const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
+
+const conversation: ConversationRecord = { id: "c1", title: "task 0", source: "tau-bench", settings: {}, tools: null, recordKey: null, createdAt: "2025-01-01T00:00:00.000Z", updatedAt: "2025-01-01T00:00:00.000Z" };
+const branch = (id: string, length: number, parentId: string | null = null): BranchRecord => ({ id, conversationId: "c1", name: id, parentId, forkPosition: parentId ? length : null, length, createdAt: conversation.createdAt });
+const records = (messages: Message[], branchId = "main"): MessageRecord[] =>
+  messages.map((message, position) => ({ id: `m${position}`, branchId, position, tokens: 1, createdAt: conversation.createdAt, metadata: null, message }));
+
+/** The worker's host, called asynchronously like the Web Worker's client; with `history`, it reads branches itself (`open`). */
+function hostPipeline(history?: (branchId: string) => Promise<MessageRecord[]>): PlaygroundPipeline & { runs: PlaygroundSettings[] } {
+  const host = new PipelineHost();
+  const runs: PlaygroundSettings[] = [];
+  // Requests are taken in order, as the worker takes them: a run asked for during an open waits for it.
+  let queue: Promise<unknown> = Promise.resolve();
+  const inTurn = <T,>(work: () => Promise<T> | T): Promise<T> => {
+    const next = queue.then(work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  return {
+    runs,
+    load: (title, messages, tools, encoding) => inTurn(() => host.load(title, messages, tools, encoding)),
+    ...(history ? { open: (branchId: string, title: string, tools?: ToolDefinition[], encoding?: EncodingName) => inTurn(async () => host.loadStored(title, await history(branchId), tools, encoding)) } : {}),
+    run: (settings) =>
+      inTurn(() => {
+        runs.push(settings);
+        return host.run(settings);
+      }),
+    stepHistories: async (step) => host.stepHistories(step),
+    reload: async (handle) => host.reload(handle),
+  };
+}
+
+function fakeServices(overrides: Partial<PlaygroundServices> = {}): PlaygroundServices {
+  return {
+    saveSettings: vi.fn(async () => undefined),
+    getBranch: vi.fn(async (id: string) => branch(id, 4, "main")),
+    getBranchMessages: vi.fn(async (id: string) => records(sample[0].traj.slice(0, 4), id)),
+    getBranchTree: vi.fn(async (): Promise<BranchTreeNode[]> => [{ ...branch("main", 32), children: [] }]),
+    forkBranch: vi.fn(async (_parent: string, position: number) => branch("child", position, "main")),
+    ...overrides,
+  };
+}
+
+async function loadedStore(options: Parameters<typeof createPlaygroundStore>[0] = {}) {
+  const pipeline = hostPipeline();
+  const store = createPlaygroundStore({ pipeline, ...options });
+  await store.getState().setConversation({ conversation, branch: branch("main", 32), records: records(sample[0].traj) });
+  return { store, pipeline };
+}
+
+describe("createPlaygroundStore: conversation and run", () => {
+  it("loads a stored conversation into the pipeline and runs it once", async () => {
+    const { store, pipeline } = await loadedStore();
+    const state = store.getState();
+    expect(state.loadStatus).toBe("ready");
+    expect(state.messages).toHaveLength(32);
+    expect(state.positions).toEqual(sample[0].traj.map((_, index) => index));
+    expect(state.tokens.every((count) => count > 1)).toBe(true);
+    expect(pipeline.runs).toHaveLength(1);
+    expect(state.result?.steps.map((step) => step.processor)).toContain("round_window");
+    expect(state.running).toBe(false);
+  });
+
+  it("re-runs on every settings change and ends on the latest settings", async () => {
+    const { store, pipeline } = await loadedStore();
+    store.getState().updateSettings({ historyRounds: 3 });
+    store.getState().updateSettings({ historyRounds: 1 });
+    await vi.waitFor(() => expect(store.getState().running).toBe(false), { timeout: 8_000 });
+    expect(pipeline.runs.at(-1)?.historyRounds).toBe(1);
+    const window = store.getState().result?.steps.find((step) => step.processor === "round_window");
+    expect(window?.messagesAfter).toBeLessThan(window?.messagesBefore ?? 0);
+  });
+
+  it("drops a result that arrives for a conversation replaced meanwhile", async () => {
+    const waiting: ((result: RunResult | undefined) => void)[] = [];
+    const host = hostPipeline();
+    const slow: PlaygroundPipeline = { ...host, run: () => new Promise((resolve) => waiting.push(resolve)) };
+    const store = createPlaygroundStore({ pipeline: slow });
+    void store.getState().setConversation({ conversation, branch: branch("main", 32), records: records(sample[0].traj) });
+    await vi.waitFor(() => expect(waiting).toHaveLength(1), { timeout: 8_000 });
+    const second = store.getState().setConversation({ conversation: { ...conversation, id: "c2" }, branch: branch("other", 6), records: records(sample[5].traj) });
+    waiting[0]({ revision: 99 } as RunResult);
+    await vi.waitFor(() => expect(waiting).toHaveLength(2), { timeout: 8_000 });
+    waiting[1](await host.run(store.getState().settings));
+    await second;
+    expect(store.getState().result?.revision).not.toBe(99);
+    expect(store.getState().result?.kept).toHaveLength(6);
+    expect(store.getState().running).toBe(false);
+  });
+
+  it("ignores a pipeline detached before its load finished (strict mode mounts twice)", async () => {
+    const store = createPlaygroundStore();
+    void store.getState().setConversation({ conversation, branch: branch("main", 32), records: records(sample[0].traj) });
+    const dead: PlaygroundPipeline = { ...hostPipeline(), load: () => Promise.reject(new Error("the pipeline worker was stopped")) };
+    const detach = store.getState().attachPipeline(dead);
+    detach();
+    store.getState().attachPipeline(hostPipeline());
+    await vi.waitFor(() => expect(store.getState().result).not.toBeNull(), { timeout: 8_000 });
+    expect(store.getState().loadStatus).toBe("ready");
+    expect(store.getState().loadError).toBeNull();
+  });
+
+  it("selects a trace step, fetches the histories it received and returned, and clamps step moves", async () => {
+    const { store } = await loadedStore();
+    const steps = store.getState().result?.steps.length ?? 0;
+    store.getState().selectStep(1);
+    await vi.waitFor(() => expect(store.getState().stepHistories?.step).toBe(1), { timeout: 8_000 });
+    expect(store.getState().stepHistories?.before).toHaveLength(store.getState().result?.steps[1].messagesBefore ?? -1);
+    store.getState().moveStep(+99);
+    expect(store.getState().selectedStep).toBe(steps - 1);
+    store.getState().selectStep(null);
+    store.getState().moveStep(-1);
+    expect(store.getState().selectedStep).toBe(steps - 1);
+  });
+
+  it("flips before/after and keeps the selection on the same message", async () => {
+    const { store } = await loadedStore({ view: "before" });
+    store.getState().updateSettings({ historyRounds: 2 });
+    await vi.waitFor(() => expect(store.getState().running).toBe(false), { timeout: 8_000 });
+    const { result } = store.getState();
+    const last = (result?.kept.length ?? 0) - 1;
+    store.getState().selectMessage(last);
+    store.getState().toggleView();
+    expect(store.getState().view).toBe("after");
+    expect(store.getState().selectedMessage).toBe(result?.kept[last]);
+    store.getState().toggleView();
+    expect(store.getState().selectedMessage).toBe(last);
+  });
+
+  it("reloads offloaded content through the pipeline", async () => {
+    const { store } = await loadedStore();
+    // The offloader acts past the mode's offload threshold (navigator: 20 messages).
+    store.getState().applyMode("navigator");
+    store.getState().updateSettings({ maxMessageSize: 400 });
+    await vi.waitFor(() => expect(store.getState().result?.offloaded.length).toBeGreaterThan(0), { timeout: 8_000 });
+    const entry = store.getState().result!.offloaded[0];
+    expect(await store.getState().reloadHandle(entry.handle)).toBe(sample[0].traj[entry.origin].content);
+  });
+});
+
+describe("createPlaygroundStore: settings", () => {
+  it("applies a mode preset without losing the tuned sizes and budget", async () => {
+    const { store } = await loadedStore();
+    store.getState().updateSettings({ tokenBudget: 1234, maxMessageSize: 777 });
+    store.getState().applyMode("navigator");
+    expect(store.getState().settings).toMatchObject({ mode: "navigator", historyRounds: 10, summaryThreshold: 5, offloadThreshold: 20, tokenBudget: 1234, maxMessageSize: 777 });
+  });
+
+  it("toggles and reorders processors and the next run follows the order", async () => {
+    const { store } = await loadedStore();
+    store.getState().toggleProcessor("summarize");
+    store.getState().moveProcessor("token_budget", 0);
+    await vi.waitFor(() => expect(store.getState().running).toBe(false), { timeout: 8_000 });
+    expect(store.getState().settings.processors.map((entry) => entry.kind)[0]).toBe("token_budget");
+    expect(store.getState().result?.steps.map((step) => step.processor)).toEqual(["token_budget", "message_offloader", "dialogue_compressor", "round_window"]);
+  });
+
+  it("saves the settings to the conversation once they stop changing", async () => {
+    const services = fakeServices();
+    const { store } = await loadedStore({ services, saveDelayMs: 20 });
+    for (const rounds of [5, 4, 3]) store.getState().updateSettings({ historyRounds: rounds });
+    expect(store.getState().saveStatus).toBe("pending");
+    await vi.waitFor(() => expect(store.getState().saveStatus).toBe("saved"), { timeout: 8_000 });
+    expect(services.saveSettings).toHaveBeenCalledTimes(1);
+    expect(services.saveSettings).toHaveBeenCalledWith("c1", expect.objectContaining({ historyRounds: 3 }));
+  });
+
+  it("reports a failed save and keeps the settings", async () => {
+    const services = fakeServices({ saveSettings: async () => Promise.reject(new Error("PATCH /api/conversations/c1 could not reach the server")) });
+    const { store } = await loadedStore({ services, saveDelayMs: 1 });
+    store.getState().updateSettings({ tokenBudget: 500 });
+    await vi.waitFor(() => expect(store.getState().saveStatus).toBe("error"), { timeout: 8_000 });
+    expect(store.getState().saveError).toMatch(/could not reach/);
+    expect(store.getState().settings.tokenBudget).toBe(500);
+  });
+
+  it("opens a conversation with the settings it stored", async () => {
+    const store = createPlaygroundStore({ pipeline: hostPipeline() });
+    await store.getState().setConversation({ conversation: { ...conversation, settings: { mode: "pilot", tokenBudget: 2000, historyRounds: "x" } }, branch: branch("main", 6), records: records(sample[5].traj) });
+    expect(store.getState().settings).toMatchObject({ mode: "pilot", tokenBudget: 2000, historyRounds: 100 });
+  });
+});
+
+describe("createPlaygroundStore: ui and branches", () => {
+  it("moves the selection within the shown list", async () => {
+    const { store } = await loadedStore();
+    store.getState().moveSelection(+1);
+    expect(store.getState().selectedMessage).toBe(0);
+    store.getState().moveSelection(-5);
+    expect(store.getState().selectedMessage).toBe(0);
+    store.getState().selectMessage(1_000);
+    expect(store.getState().selectedMessage).toBe(31);
+    store.getState().toggleTheme();
+    expect(store.getState().theme).toBe("dark");
+  });
+
+  it("forks after the selected message, refreshes the tree and switches to the child", async () => {
+    const services = fakeServices();
+    const { store } = await loadedStore({ services });
+    store.getState().selectMessage(3);
+    expect(forkPositionOfSelection(store.getState())).toBe(4);
+    const child = await store.getState().forkAtSelection("retry");
+    expect(services.forkBranch).toHaveBeenCalledWith("main", 4, "retry");
+    expect(child?.id).toBe("child");
+    expect(services.getBranchTree).toHaveBeenCalledWith("c1");
+    expect(store.getState().branch?.id).toBe("child");
+    expect(store.getState().messages).toHaveLength(4);
+    expect(store.getState().settings).toBe(store.getState().settings);
+  });
+
+  it("forks after a processed-history message at the stored position of the message it stands for", async () => {
+    const { store } = await loadedStore({ services: fakeServices() });
+    const { result } = store.getState();
+    const origin = result!.kept.findIndex((at) => at > 0);
+    const state = { ...store.getState(), view: "after" as const };
+    expect(forkPositionOf(state, result!.kept[origin])).toBe(origin + 1);
+    // A summary the pipeline wrote stands for messages before the next kept one.
+    const written = result!.history.findIndex((_, at) => !result!.kept.includes(at));
+    if (written >= 0) expect(forkPositionOf(state, written)).toBe(result!.kept.findIndex((at) => at > written));
+  });
+
+  it("asks for a selection before forking at it", async () => {
+    const services = fakeServices();
+    const { store } = await loadedStore({ services });
+    expect(await store.getState().forkAtSelection()).toBeNull();
+    expect(store.getState().forkError).toMatch(/select a message/);
+    expect(services.forkBranch).not.toHaveBeenCalled();
+  });
+
+  it("keeps the tuned settings across a branch switch", async () => {
+    const services = fakeServices();
+    const { store } = await loadedStore({ services });
+    store.getState().updateSettings({ historyRounds: 2 });
+    await store.getState().switchBranch("child");
+    expect(store.getState().settings.historyRounds).toBe(2);
+    expect(store.getState().branch?.id).toBe("child");
+  });
+});
+
+describe("createPlaygroundStore: live updates", () => {
+  it("takes messages recorded on the current branch and runs again; ignores other branches and repeats", async () => {
+    const { store, pipeline } = await loadedStore({ services: fakeServices() });
+    const runs = pipeline.runs.length;
+    const turn: MessageRecord[] = records([{ role: "user", content: "one more thing" }]).map((record) => ({ ...record, id: "new", position: 32 }));
+    await store.getState().appendRecords("other", 33, turn);
+    expect(store.getState().messages).toHaveLength(32);
+    store.getState().selectMessage(3);
+    await store.getState().appendRecords("main", 33, turn);
+    expect(store.getState().messages).toHaveLength(33);
+    expect(store.getState().branch?.length).toBe(33);
+    expect(store.getState().selectedMessage).toBe(3);
+    expect(pipeline.runs.length).toBeGreaterThan(runs);
+    await store.getState().appendRecords("main", 33, turn);
+    expect(store.getState().messages).toHaveLength(33);
+  });
+});
+
+describe("createPlaygroundStore: the page's first screen, then the whole branch", () => {
+  const firstScreen = (all: MessageRecord[]) => ({ conversation, branch: branch("main", all.length), records: all.slice(0, 5), partial: true });
+
+  it("shows the first messages with the branch's length, then has the pipeline read the whole branch, counted as the settings count, and runs once", async () => {
+    const all = records(sample[0].traj);
+    const read: string[] = [];
+    const pipeline = hostPipeline(async (branchId) => {
+      read.push(branchId);
+      return all;
+    });
+    const store = createPlaygroundStore({ conversation: firstScreen(all) });
+    expect(store.getState()).toMatchObject({ partial: true, records: [], loadStatus: "loading" });
+    expect(store.getState().messages).toHaveLength(5);
+    expect(store.getState().positions).toEqual([0, 1, 2, 3, 4]);
+    store.getState().attachPipeline(pipeline);
+    await vi.waitFor(() => expect(store.getState().result).not.toBeNull(), { timeout: 8_000 });
+    const state = store.getState();
+    expect(read).toEqual(["main"]);
+    expect(state).toMatchObject({ partial: false, loadStatus: "ready", records: all });
+    expect(state.messages).toHaveLength(all.length);
+    expect(state.positions).toEqual(all.map((record) => record.position));
+    // gpt-4o, the default model, counts with o200k_base: as the stored counts and the run do.
+    expect(state.tokens).toEqual(sharedCounter("o200k_base").countEach(state.messages));
+    expect(state.result?.kept).toHaveLength(all.length);
+    expect(pipeline.runs).toHaveLength(1);
+  });
+
+  it("reads the rest through the services when the pipeline cannot", async () => {
+    const all = records(sample[1].traj);
+    const services = fakeServices({ getBranchMessages: vi.fn(async () => all) });
+    const store = createPlaygroundStore({ conversation: firstScreen(all), services });
+    store.getState().attachPipeline(hostPipeline());
+    await vi.waitFor(() => expect(store.getState().result).not.toBeNull(), { timeout: 8_000 });
+    expect(services.getBranchMessages).toHaveBeenCalledWith("main");
+    expect(store.getState().records).toEqual(all);
+    expect(store.getState().messages).toHaveLength(all.length);
+  });
+
+  it("runs again on settings changed while the branch was loading, and takes live turns that came meanwhile", async () => {
+    const all = records(sample[0].traj);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const pipeline = hostPipeline(async () => {
+      await held;
+      return all;
+    });
+    const store = createPlaygroundStore({ conversation: firstScreen(all), services: fakeServices() });
+    store.getState().attachPipeline(pipeline);
+    store.getState().updateSettings({ historyRounds: 2 });
+    const turn = records([{ role: "user", content: "one more thing" }]).map((record) => ({ ...record, id: "new", position: all.length }));
+    const appended = store.getState().appendRecords("main", all.length + 1, turn);
+    release();
+    await appended;
+    await vi.waitFor(() => expect(store.getState().running).toBe(false), { timeout: 8_000 });
+    expect(pipeline.runs.at(-1)?.historyRounds).toBe(2);
+    expect(store.getState().records.map((record) => record.position)).toEqual([...all, ...turn].map((record) => record.position));
+    expect(store.getState().messages.at(-1)?.content).toBe("one more thing");
+    expect(store.getState().result?.kept).toHaveLength(all.length + 1);
+  });
+});

@@ -1,0 +1,41 @@
+import { createStore, type StoreApi } from "zustand/vanilla";
+import { createBranchesSlice } from "./branches-slice";
+import { conversationState, createConversationSlice } from "./conversation-slice";
+import { createRunSlice } from "./run-slice";
+import { createRuntime, type PlaygroundPipeline, type PlaygroundServices } from "./runtime";
+import { createSettingsSlice } from "./settings-slice";
+import type { ConversationInput, PanelTab, PlaygroundState, Theme } from "./types";
+import { createUiSlice } from "./ui-slice";
+
+export interface CreatePlaygroundStoreOptions {
+  /** The conversation to start with (the server-rendered page shows it before the worker runs). */
+  conversation?: ConversationInput;
+  pipeline?: PlaygroundPipeline;
+  services?: PlaygroundServices;
+  theme?: Theme;
+  tab?: PanelTab;
+  selectedStep?: number | null;
+  view?: PlaygroundState["view"];
+  /** Debounce of settings saves; default 600 ms. */
+  saveDelayMs?: number;
+}
+
+export type PlaygroundStore = StoreApi<PlaygroundState>;
+
+/** The playground's one store: conversation, settings, run, ui and branches slices over one runtime. */
+export function createPlaygroundStore(options: CreatePlaygroundStoreOptions = {}): PlaygroundStore {
+  const runtime = createRuntime(options);
+  const store = createStore<PlaygroundState>()((...args) => ({
+    ...createConversationSlice(runtime)(...args),
+    ...createSettingsSlice(runtime)(...args),
+    ...createRunSlice(runtime)(...args),
+    ...createUiSlice(options.theme ?? "light")(...args),
+    ...createBranchesSlice(runtime)(...args),
+  }));
+  const initial: Partial<PlaygroundState> = options.conversation ? conversationState(options.conversation, false, true) : {};
+  if (options.tab) initial.tab = options.tab;
+  if (options.selectedStep !== undefined) initial.selectedStep = options.selectedStep;
+  if (options.view) initial.view = options.view;
+  store.setState(initial);
+  return store;
+}

@@ -1,0 +1,137 @@
+import type { HistoryRepair, Message, ProcessorKind, ToolDefinition } from "@/lib/context";
+import type { BranchRecord, BranchTreeNode, ConversationRecord, MessageRecord } from "@/lib/db";
+import type { OffloadMarker } from "@/lib/import";
+import type { RunResult } from "@/lib/playground/protocol";
+import type { PlaygroundSettings } from "@/lib/playground/settings";
+import type { AutomationMode } from "@/lib/context";
+import type { PlaygroundPipeline } from "./runtime";
+
+export type LoadStatus = "empty" | "loading" | "ready" | "error";
+export type SaveStatus = "idle" | "pending" | "saving" | "saved" | "error";
+/** The loaded conversation with marks, or the processed history the model would get. */
+export type HistoryView = "before" | "after";
+export const PANEL_TABS = ["pipeline", "handles", "state", "branches", "checkpoints", "prompt"] as const;
+export type PanelTab = (typeof PANEL_TABS)[number];
+export type Theme = "light" | "dark";
+export type Dialog = "shortcuts" | null;
+
+/** What the workspace page hands the store: one conversation on one branch, as stored. */
+export interface ConversationInput {
+  conversation: ConversationRecord;
+  branch: BranchRecord;
+  /** The branch's stored history; with `partial`, only its first messages (the page's first screen). */
+  records: MessageRecord[];
+  tree?: BranchTreeNode[];
+  /** `records` are the first of the branch's `branch.length` messages: the pipeline fetches the whole history when it loads. */
+  partial?: boolean;
+}
+
+export interface ConversationSlice {
+  conversation: ConversationRecord | null;
+  /** The branch's stored messages; empty while `partial`. */
+  records: MessageRecord[];
+  /** Only the first screen of the branch is here yet (`messages`, `tokens`, `positions`); the load brings the rest. */
+  partial: boolean;
+  /** The messages the pipeline runs on (tool pairs repaired); what the conversation view shows "before". */
+  messages: Message[];
+  /** Per entry of `messages`: its token count. */
+  tokens: number[];
+  /** Per entry of `messages`: its position in the branch's stored history. */
+  positions: number[];
+  tools: ToolDefinition[] | undefined;
+  repairs: HistoryRepair[];
+  /** Offload markers other engines (and ours) left in the loaded messages. */
+  offloadMarkers: OffloadMarker[];
+  loadStatus: LoadStatus;
+  loadError: string | null;
+  /** Takes a stored conversation on a branch, hands it to the worker and runs the pipeline. */
+  setConversation(input: ConversationInput): Promise<void>;
+  /** Loads another branch of the same conversation through the API. */
+  switchBranch(branchId: string): Promise<void>;
+  /** Messages recorded on a branch meanwhile (live updates): the current branch takes them and runs again. */
+  appendRecords(branchId: string, branchLength: number, records: MessageRecord[]): Promise<void>;
+}
+
+export interface SettingsSlice {
+  settings: PlaygroundSettings;
+  saveStatus: SaveStatus;
+  saveError: string | null;
+  /** Merges a change into the settings (a slider's value, say). */
+  updateSettings(changes: Partial<PlaygroundSettings>): void;
+  /** Takes whole new settings (the threshold panel hands over every field, an unset encoding included). */
+  replaceSettings(settings: PlaygroundSettings): void;
+  applyMode(mode: AutomationMode): void;
+  toggleProcessor(kind: ProcessorKind): void;
+  /** Moves a processor to `index` in the pipeline order. */
+  moveProcessor(kind: ProcessorKind, index: number): void;
+  resetSettings(): void;
+}
+
+export interface StepHistories {
+  revision: number;
+  step: number;
+  before: Message[];
+  after: Message[];
+}
+
+export interface RunSlice {
+  /** Whether a pipeline worker is attached (the provider attaches one in the browser). */
+  pipelineReady: boolean;
+  result: RunResult | null;
+  running: boolean;
+  runError: string | null;
+  /** The trace step whose diff is shown. */
+  selectedStep: number | null;
+  stepHistories: StepHistories | null;
+  view: HistoryView;
+  /** Re-runs the pipeline with the current settings (runs coalesce in the worker client). */
+  requestRun(): Promise<void>;
+  selectStep(step: number | null): void;
+  /** Moves the step selection by `delta`, wrapping at neither end. */
+  moveStep(delta: number): void;
+  setView(view: HistoryView): void;
+  toggleView(): void;
+  /** What `reload_offloaded` returns for a handle of the last run. */
+  reloadHandle(handle: string): Promise<string>;
+  /** Hands the store a pipeline (the Web Worker's client); loads the conversation into it. Returns the detach. */
+  attachPipeline(pipeline: PlaygroundPipeline): () => void;
+}
+
+export interface UiSlice {
+  /** `message:call` of the hovered tool call (message index in the shown list, call index in it). */
+  hoveredCall: string | null;
+  /** Index of the selected message in the shown list (`messages` before, `result.history` after). */
+  selectedMessage: number | null;
+  tab: PanelTab;
+  /** The offload handle the handle viewer shows. */
+  selectedHandle: string | null;
+  theme: Theme;
+  dialog: Dialog;
+  setHoveredCall(key: string | null): void;
+  /** Shows a handle in the Handles tab. */
+  openHandle(handle: string | null): void;
+  selectMessage(index: number | null): void;
+  moveSelection(delta: number): void;
+  setTab(tab: PanelTab): void;
+  setTheme(theme: Theme): void;
+  toggleTheme(): void;
+  openDialog(dialog: Exclude<Dialog, null>): void;
+  closeDialog(): void;
+}
+
+export interface BranchesSlice {
+  tree: BranchTreeNode[];
+  branch: BranchRecord | null;
+  forking: boolean;
+  forkError: string | null;
+  /** Bumped when stored data changed behind the views (a fork, a compaction, a checkpoint): panels that load from the API reload. */
+  dataRevision: number;
+  bumpDataRevision(): void;
+  refreshBranches(): Promise<void>;
+  /** Forks the current branch: the child inherits the first `position` stored messages; then switches to it. */
+  forkAt(position: number, name?: string): Promise<BranchRecord | null>;
+  /** Forks right after the selected message (it and everything before it are inherited). */
+  forkAtSelection(name?: string): Promise<BranchRecord | null>;
+}
+
+export type PlaygroundState = ConversationSlice & SettingsSlice & RunSlice & UiSlice & BranchesSlice;
