@@ -1,0 +1,282 @@
+import { chromium, type Browser, type ElementHandle, type Page } from "@playwright/test";
+import { NUMERIC_FIELDS } from "@/components/pipeline/settings-fields";
+import { fromSliderPosition, toSliderPosition } from "@/components/pipeline/range-scale";
+import { buildConversation } from "./corpus";
+import { startBenchApp, type BenchApp } from "./playground/app";
+import { firstShown, installTimers, timeChange, timeDrag, type ChangeTiming, type DragTiming, type FirstShown } from "./playground/in-page";
+import { measurePageWeight, type FileSize, type PageWeight } from "./playground/page-weight";
+import { formatMs, machine, median, table, writeSection } from "./results";
+
+/**
+ * The playground in Chromium, as users get it (production build, `next start`,
+ * conversations imported through the API): from a slider change to the
+ * updated view on 2,000- and 10,000-message conversations, both sliders side
+ * by side in one process; a moving slider; and what the browser downloads to
+ * open the pages.
+ */
+
+const SIZES = [2_000, 10_000];
+/** Measured single changes per size and slider, after WARMUP unmeasured ones. */
+const CHANGES = 30;
+const WARMUP = 3;
+/** Changes per page before moving to the other size, so drift on a shared machine hits both alike. */
+const BLOCK = 5;
+/** Pause after each change, for the run's trailing updates (run status) to land. */
+const PAUSE_MS = 150;
+const DRAGS = 5;
+const DRAG_STEPS = 20;
+const DRAG_INTERVAL_MS = 16;
+
+/** The e2e tests' launch (playwright.config.ts): Debian's Chromium, no background networking on this closed network. */
+const CHROMIUM = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
+};
+/** Playwright's "Desktop Chrome" viewport, as in the e2e tests. */
+const VIEWPORT = { width: 1280, height: 720 };
+
+interface SliderCase {
+  key: "historyRounds" | "tokenBudget";
+  /** The default value, then the one it alternates with. */
+  values: [number, number];
+  /** Direction of the first drag along the track. */
+  dragDirection: 1 | -1;
+}
+
+const SLIDERS: SliderCase[] = [
+  { key: "historyRounds", values: [20, 10], dragDirection: 1 },
+  // 2,500 trims the copilot history (system 2.2k + history ~0.5k tokens); 100,000 is the default.
+  { key: "tokenBudget", values: [100_000, 2_500], dragDirection: -1 },
+];
+
+const positionOf = (slider: SliderCase, value: number) => toSliderPosition(value, NUMERIC_FIELDS[slider.key]);
+const valueAt = (slider: SliderCase, position: number) => fromSliderPosition(position, NUMERIC_FIELDS[slider.key]);
+
+interface Workspace {
+  size: number;
+  page: Page;
+  first: FirstShown;
+  sliders: Map<SliderCase, { handle: ElementHandle<Element>; position: number; changes: ChangeTiming[]; drags: DragTiming[] }>;
+}
+
+async function openWorkspace(browser: Browser, url: string, size: number, id: string): Promise<Workspace> {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await context.newPage();
+  await installTimers(page);
+  await page.goto(`${url}/c/${id}`, { waitUntil: "domcontentloaded", timeout: 120_000 });
+  const first = await firstShown(page);
+  const sliders: Workspace["sliders"] = new Map();
+  for (const slider of SLIDERS) {
+    const handle = await page.getByRole("slider", { name: NUMERIC_FIELDS[slider.key].label, exact: true }).elementHandle();
+    if (!handle) throw new Error(`no ${NUMERIC_FIELDS[slider.key].label} slider`);
+    const position = Number(await handle.inputValue());
+    if (position !== positionOf(slider, slider.values[0])) throw new Error(`${slider.key} starts at position ${position}, not at the default ${slider.values[0]}`);
+    sliders.set(slider, { handle, position, changes: [], drags: [] });
+  }
+  return { size, page, first, sliders };
+}
+
+/** One change to the other of the slider's two values. */
+async function change(workspace: Workspace, slider: SliderCase): Promise<ChangeTiming> {
+  const state = workspace.sliders.get(slider)!;
+  const [a, b] = slider.values.map((value) => positionOf(slider, value));
+  const to = state.position === a ? b : a;
+  const timing = await timeChange(workspace.page, state.handle, to);
+  state.position = to;
+  await workspace.page.waitForTimeout(PAUSE_MS);
+  return timing;
+}
+
+async function drag(workspace: Workspace, slider: SliderCase, index: number): Promise<DragTiming> {
+  const state = workspace.sliders.get(slider)!;
+  const direction = index % 2 === 0 ? slider.dragDirection : -slider.dragDirection;
+  const positions = Array.from({ length: DRAG_STEPS }, (_, step) => state.position + direction * (step + 1));
+  const timing = await timeDrag(workspace.page, state.handle, positions, DRAG_INTERVAL_MS);
+  state.position = positions.at(-1)!;
+  await workspace.page.waitForTimeout(PAUSE_MS);
+  return timing;
+}
+
+function percentile(values: number[], fraction: number): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)];
+}
+
+const kib = (bytes: number) => (bytes / 1024).toFixed(1);
+const sum = (files: FileSize[], pick: (file: FileSize) => number) => files.reduce((total, file) => total + pick(file), 0);
+const number = (value: number) => value.toLocaleString("en");
+const fileName = (url: string) => new URL(url).pathname.split("/").at(-1) ?? url;
+
+function report(workspaces: Workspace[], weights: { home: PageWeight; workspaces: { size: number; weight: PageWeight }[] }, browserVersion: string, buildMs: number): string {
+  const sliderLabel = (slider: SliderCase) => {
+    const [a, b] = slider.values.map((value) => number(valueAt(slider, positionOf(slider, value))));
+    return `${NUMERIC_FIELDS[slider.key].label} ${a} ↔ ${b}`;
+  };
+  const changeRows = SLIDERS.flatMap((slider) =>
+    workspaces.map((workspace) => {
+      const changes = workspace.sliders.get(slider)!.changes;
+      const ms = changes.map((timing) => timing.ms);
+      const worker = changes.map((timing) => timing.workerMs ?? Number.NaN);
+      return [
+        sliderLabel(slider),
+        number(workspace.size),
+        changes.length,
+        formatMs(median(ms)),
+        formatMs(percentile(ms, 0.9)),
+        formatMs(Math.max(...ms)),
+        formatMs(median(worker)),
+        formatMs(median(changes.map((timing) => timing.commitMs - (timing.workerMs ?? Number.NaN)))),
+        formatMs(median(changes.map((timing) => timing.ms - timing.commitMs))),
+      ];
+    }),
+  );
+  const dragRows = SLIDERS.flatMap((slider) =>
+    workspaces.map((workspace) => {
+      const drags = workspace.sliders.get(slider)!.drags;
+      const settle = drags.map((timing) => timing.settleMs);
+      return [
+        NUMERIC_FIELDS[slider.key].label,
+        number(workspace.size),
+        drags.length,
+        formatMs(median(settle)),
+        formatMs(Math.max(...settle)),
+        formatMs(median(drags.map((timing) => timing.fromFirstMs))),
+        formatMs(median(drags.map((timing) => timing.sentSpanMs))),
+        median(drags.map((timing) => timing.results)),
+        formatMs(median(drags.map((timing) => timing.workerMs ?? Number.NaN))),
+      ];
+    }),
+  );
+  const openRows = workspaces.map((workspace) => {
+    const weight = weights.workspaces.find((entry) => entry.size === workspace.size)!.weight;
+    const { first } = workspace;
+    return [
+      number(workspace.size),
+      kib(weight.document.raw),
+      kib(weight.document.gzip),
+      formatMs(first.responseStart),
+      formatMs(first.responseEnd),
+      formatMs(first.domContentLoaded),
+      first.workerRequested === null ? "" : formatMs(first.workerRequested),
+      formatMs(first.ms),
+      formatMs(first.workerMs ?? Number.NaN),
+    ];
+  });
+
+  const workspaceWeight = weights.workspaces[0].weight;
+  const scriptRow = (route: string, weight: PageWeight) => {
+    const largest = [...weight.scripts].sort((left, right) => right.raw - left.raw)[0];
+    return [route, weight.scripts.length, kib(sum(weight.scripts, (file) => file.raw)), kib(sum(weight.scripts, (file) => file.gzip)), kib(sum(weight.scripts, (file) => file.wire)), `${fileName(largest.url)} (${kib(largest.gzip)} gzip)`];
+  };
+  const workerRows = workspaceWeight.worker.map((file) => [fileName(file.url), kib(file.raw), kib(file.gzip), file.shared ? "the page's Turbopack runtime (already loaded, counted above)" : "worker only"]);
+  const workerOnly = workspaceWeight.worker.filter((file) => !file.shared);
+
+  return [
+    "## Playground: slider to view, in Chromium",
+    "",
+    `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}, with Debian's Chromium ${browserVersion} (headless, the e2e tests' flags, ${VIEWPORT.width}×${VIEWPORT.height}) driven by Playwright, against a production build (\`next build\` into \`.next-bench\`, ${formatMs(buildMs / 1000)} s; \`next start\` on loopback, a fresh SQLite database). Conversations: \`bench/corpus.ts\` \`buildConversation(size)\` (real tau-bench airline trajectories) imported through \`POST /api/conversations/import\`; default settings (copilot). Both workspaces open in one browser; measurements alternate between them in blocks of ${BLOCK} changes, so drift on the shared machine hits both alike.`,
+    "",
+    `A change is a value set on the slider and its \`input\` event dispatched in the page (what dragging fires). Timed in the page from that event until the workspace's \`data-rendered-revision\` marker — rendered in the same React commit as the conversation view and the trace table — changes, plus two animation frames (the frame holding the new result painted). Each change alternates between two values so every one re-runs; ${PAUSE_MS} ms pause between changes; ${WARMUP} warm-up changes per slider not counted. Worker = \`RunResult.totalMs\` (the pipeline in the Web Worker, from the trace heading); "to commit − worker" is the rest until React has committed (the worker building and posting the result, the main thread receiving it, the store update and React's render); "commit → painted" is the two frames: style, layout and paint, and waiting for headless Chromium's frame clock (which is why it is not larger for the larger conversation: the view is virtualised).`,
+    "",
+    "### One change at a time",
+    "",
+    table(["slider", "messages", "changes", "median ms", "p90 ms", "max ms", "worker median ms", "to commit − worker, median ms", "commit → painted, median ms"], changeRows),
+    "",
+    `### Dragging: ${DRAG_STEPS} changes fired ${DRAG_INTERVAL_MS} ms apart`,
+    "",
+    `Each drag moves the slider one track position per change (History rounds by 1 round, Token budget by ~2.5%), away from the default and back on the next drag. Settled = the runs have stopped and the view shows the last value's result (the pipeline client coalesces: only the newest waiting settings run); timed from the last change to that result painted. "Firing took" is how long the ${DRAG_STEPS} changes took to dispatch (timers run late while the main thread renders).`,
+    "",
+    table(["slider", "messages", "drags", "settled after last change, median ms", "max ms", "from first change, median ms", "firing took, median ms", "results shown per drag", "worker ms (last run)"], dragRows),
+    "",
+    "### Opening the workspace",
+    "",
+    "Milliseconds from navigation start, one load each (the workspaces measured above, opened in a fresh context). The document carries the whole branch (every stored message) in its inline React Server Components payload; the worker is requested once the workspace has hydrated; its first run counts every message from cold.",
+    "",
+    table(["messages", "document KiB", "gzip KiB", "first byte", "last byte", "DOMContentLoaded", "worker requested (hydrated)", "first result painted", "first run in the worker"], openRows),
+    "",
+    "### Initial JavaScript",
+    "",
+    "Scripts the page loads before any interaction (fresh browser context; `/` until its load event, the workspace until its first run is shown, plus 1.5 s), the pipeline worker's files excluded. KiB of the decoded bodies; gzip = node:zlib at its default level on those; on the wire = what `next start` sent (it gzips).",
+    "",
+    table(["route", "script files", "raw KiB", "gzip KiB", "on the wire KiB", "largest"], [scriptRow("/", weights.home), scriptRow("/c/[id]", workspaceWeight)]),
+    "",
+    `The pipeline Web Worker (loaded by the workspace once it has hydrated; not page weight: the engine and the tokenizer's ranks run there, off the main thread, by design). Worker-only files: ${kib(sum(workerOnly, (file) => file.raw))} KiB raw, ${kib(sum(workerOnly, (file) => file.gzip))} KiB gzip.`,
+    "",
+    table(["worker file", "raw KiB", "gzip KiB", ""], workerRows),
+  ].join("\n");
+}
+
+/** Measures a running app (imports its conversations, drives Chromium) and returns the section's markdown. */
+export async function measurePlayground(app: Pick<BenchApp, "url" | "buildMs" | "importConversation">): Promise<string> {
+  const conversations = SIZES.map((size) => ({ size, messages: buildConversation(size) }));
+  const imported = [];
+  for (const { size, messages } of conversations) {
+    const conversation = await app.importConversation(`bench ${size} messages`, messages);
+    if (conversation.messageCount !== size) throw new Error(`the ${size}-message conversation was stored with ${conversation.messageCount} messages`);
+    imported.push({ size, id: conversation.id });
+  }
+  const browser = await chromium.launch(CHROMIUM);
+  try {
+    const browserVersion = browser.version();
+    console.log("playground: page weight…");
+    const home = await measurePageWeight(browser, `${app.url}/`, "load");
+    const workspaceWeights = [];
+    for (const { size, id } of imported) workspaceWeights.push({ size, weight: await measurePageWeight(browser, `${app.url}/c/${id}`, "first-run") });
+
+    console.log("playground: opening the workspaces…");
+    const workspaces: Workspace[] = [];
+    for (const { size, id } of imported) workspaces.push(await openWorkspace(browser, app.url, size, id));
+
+    for (const workspace of workspaces) {
+      await workspace.page.bringToFront();
+      for (const slider of SLIDERS) for (let index = 0; index < WARMUP; index += 1) await change(workspace, slider);
+    }
+    for (let done = 0; done < CHANGES; done += BLOCK) {
+      for (const workspace of workspaces) {
+        await workspace.page.bringToFront();
+        for (const slider of SLIDERS) {
+          for (let index = done; index < Math.min(CHANGES, done + BLOCK); index += 1) workspace.sliders.get(slider)!.changes.push(await change(workspace, slider));
+        }
+      }
+      console.log(`playground: ${Math.min(CHANGES, done + BLOCK)}/${CHANGES} changes per size and slider`);
+    }
+
+    // Drags start from the defaults.
+    for (const workspace of workspaces) {
+      await workspace.page.bringToFront();
+      for (const slider of SLIDERS) if (workspace.sliders.get(slider)!.position !== positionOf(slider, slider.values[0])) await change(workspace, slider);
+    }
+    for (let index = 0; index < DRAGS; index += 1) {
+      for (const workspace of workspaces) {
+        await workspace.page.bringToFront();
+        for (const slider of SLIDERS) workspace.sliders.get(slider)!.drags.push(await drag(workspace, slider, index));
+      }
+    }
+    console.log("playground: drags done");
+    return report(workspaces, { home, workspaces: workspaceWeights }, browserVersion, app.buildMs);
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function benchPlayground(): Promise<string> {
+  let app: BenchApp | undefined;
+  const cleanup = async () => {
+    await app?.stop();
+    app = undefined;
+  };
+  const interrupted = (signal: NodeJS.Signals) => void cleanup().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
+  try {
+    console.log("playground: building the app (next build into .next-bench)…");
+    app = await startBenchApp();
+    const markdown = await measurePlayground(app);
+    writeSection("playground", markdown);
+    return markdown;
+  } finally {
+    await cleanup();
+    process.off("SIGINT", interrupted);
+    process.off("SIGTERM", interrupted);
+  }
+}

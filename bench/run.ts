@@ -1,0 +1,22 @@
+import { benchEngine } from "./engine";
+
+// `npm run bench` runs every benchmark; `npm run bench -- engine` runs the named ones.
+const benchmarks: Record<string, () => Promise<unknown>> = {
+  engine: benchEngine,
+  proxy: () => import("./proxy").then((module) => module.benchProxy()),
+  memory: () => import("./memory").then((module) => module.benchMemory()),
+  playground: () => import("./playground").then((module) => module.benchPlayground()),
+};
+
+const wanted = process.argv.slice(2).filter((argument) => !argument.startsWith("-"));
+const unknown = wanted.filter((name) => !(name in benchmarks));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark ${unknown.join(", ")}: choose from ${Object.keys(benchmarks).join(", ")}`);
+  process.exit(2);
+}
+if (!(globalThis as { gc?: unknown }).gc) console.warn("bench: run with --expose-gc (npm run bench does) for steady memory figures");
+for (const name of wanted.length > 0 ? wanted : Object.keys(benchmarks)) {
+  console.log(`== ${name}`);
+  await benchmarks[name]();
+}
+console.log("bench: figures written to bench/RESULTS.md");

@@ -1,0 +1,2 @@
+// Stands in for the `server-only` package under vitest, where no React Server Components run.
+export {};
