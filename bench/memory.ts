@@ -4,6 +4,7 @@ import type { Database } from "@/lib/db";
 import { buildConversation } from "./corpus";
 import { allowServerOnly, createBenchDatabaseFile, createBenchSchema, percentile } from "./proxy";
 import { formatMs, machine, median, table, writeSection } from "./results";
+import { countingClient } from "@/tests/support/counting-client";
 
 /**
  * lib/memory's services on long branches, SQLite and PostgreSQL side by side:
@@ -56,25 +57,6 @@ function batchesOf(calls: Message[][], size: number): Message[][] {
   return batches.filter((batch) => batch.length > 0);
 }
 
-/** A client on which every Prisma model operation and the rows it returns are counted (transactions' own statements are not). */
-function counting(db: Database): { db: Database; count: () => { operations: number; rows: number } } {
-  let operations = 0;
-  let rows = 0;
-  const extended = db.$extends({
-    query: {
-      $allModels: {
-        async $allOperations({ args, query }) {
-          operations += 1;
-          const result: unknown = await query(args);
-          rows += Array.isArray(result) ? result.length : typeof result === "object" && result !== null ? 1 : 0;
-          return result;
-        },
-      },
-    },
-  });
-  return { db: extended as unknown as Database, count: () => ({ operations, rows }) };
-}
-
 interface Figures {
   size: number;
   seedMs: number;
@@ -91,7 +73,7 @@ async function measureProvider(url: string, label: string): Promise<Figures[]> {
   const { createDatabase, createConversation } = await import("@/lib/db");
   const { recordMessages, assemblePrompt } = await import("@/lib/memory");
   const db = createDatabase(url);
-  const counted = counting(createDatabase(url));
+  const counted = countingClient(createDatabase(url));
   const results: Figures[] = [];
   try {
     // Warm-up: the first calls compile the code paths, on a short branch of their own.

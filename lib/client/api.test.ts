@@ -1,6 +1,6 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closedLoopbackPort, listenOnLoopback, type LoopbackListener } from "@/tests/support/loopback";
 import { createApiClient } from "./api";
 import { ApiError } from "./errors";
 
@@ -136,11 +136,11 @@ describe("ApiError", () => {
 });
 
 describe("createApiClient over a real HTTP server", () => {
-  let server: Server;
+  let listener: LoopbackListener;
   let baseUrl: string;
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
+    const server = createServer((request, response) => {
       if (request.url === "/api/health") {
         response.writeHead(200, { "content-type": "application/json" });
         response.end(JSON.stringify({ ok: true, database: "sqlite" }));
@@ -150,14 +150,11 @@ describe("createApiClient over a real HTTP server", () => {
       response.writeHead(404, { "content-type": "application/json" });
       response.end(JSON.stringify({ error: { code: "not_found", message: `branch 'nope' does not exist` } }));
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    listener = await listenOnLoopback(server);
+    baseUrl = `http://127.0.0.1:${listener.port}`;
   });
 
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => listener.close());
 
   it("reads a JSON answer", async () => {
     await expect(createApiClient({ baseUrl }).health()).resolves.toEqual({ ok: true, database: "sqlite" });
@@ -168,10 +165,7 @@ describe("createApiClient over a real HTTP server", () => {
   });
 
   it("turns a refused connection into a network_error with status 0", async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await closedLoopbackPort();
     const error = (await createApiClient({ baseUrl: `http://127.0.0.1:${port}` }).health().catch((reason: unknown) => reason)) as ApiError;
     expect(ApiError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ status: 0, code: "network_error" });

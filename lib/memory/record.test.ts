@@ -16,25 +16,7 @@ import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { assistant, memoryConversation, tauBench, toolCall, toolResult, turnsOf, user } from "@/tests/support/memory-fixtures";
 import { reloadOffloadedContent } from "./offloaded";
 import { recordMessages } from "./record";
-
-/** A client on the same connection that counts its Prisma operations and the rows they return. */
-function counting(db: Database): { db: Database; count: () => { operations: number; rows: number } } {
-  let operations = 0;
-  let rows = 0;
-  const extended = db.$extends({
-    query: {
-      $allModels: {
-        async $allOperations({ args, query }) {
-          operations += 1;
-          const result: unknown = await query(args);
-          rows += Array.isArray(result) ? result.length : typeof result === "object" && result !== null ? 1 : 0;
-          return result;
-        },
-      },
-    },
-  });
-  return { db: extended as unknown as Database, count: () => ({ operations, rows }) };
-}
+import { countingClient } from "@/tests/support/counting-client";
 
 /** Everything recordMessages can write on a branch, to compare before and after a refused call. */
 async function footprint(db: Database, branchId: string) {
@@ -216,7 +198,7 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
       ...Array.from({ length: 4 }, (_, index) => pair(2_000 + index)).flat().map((message) => [message]),
     ];
     const operations = async (branchId: string) => {
-      const counted = counting(test.db);
+      const counted = countingClient(test.db);
       const counts: { operations: number; rows: number }[] = [];
       let compactions = 0;
       for (const turn of turns) {

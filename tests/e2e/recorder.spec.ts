@@ -1,24 +1,13 @@
 import { expect, test, type Page } from "@playwright/test";
 import { WorkspacePage } from "./pages/workspace";
+import { AIRLINE_SYSTEM, AIRLINE_TOOLS } from "./support/airline-agent";
 import { fakeUpstream } from "./support/fake-upstream";
 import { upstreamBaseUrl } from "./support/upstream-ports";
-
-const SYSTEM = "You are an airline support agent. Use the tools to look reservations up.";
-const TOOLS = [
-  {
-    type: "function",
-    function: {
-      name: "get_reservation_details",
-      description: "Get the details of a reservation.",
-      parameters: { type: "object", properties: { reservation_id: { type: "string" } }, required: ["reservation_id"] },
-    },
-  },
-];
 
 test.beforeEach(() => fakeUpstream.reset());
 
 async function createConversation(page: Page, title: string, settings: Record<string, unknown>): Promise<string> {
-  const response = await page.request.post("/api/conversations", { data: { title, messages: [{ role: "system", content: SYSTEM }], tools: TOOLS, settings } });
+  const response = await page.request.post("/api/conversations", { data: { title, messages: [{ role: "system", content: AIRLINE_SYSTEM }], tools: AIRLINE_TOOLS, settings } });
   expect(response.ok()).toBe(true);
   return ((await response.json()) as { conversation: { id: string } }).conversation.id;
 }

@@ -1,10 +1,9 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { findConversationByRecordKey } from "@/lib/db";
 import type { ExchangeRecordedEvent } from "@/lib/live";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
+import { closedLoopbackPort } from "@/tests/support/loopback";
 import { collectLiveEvents, recordedFor, useProxyHarness } from "./support/harness";
 
 const MESSAGES: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
@@ -20,14 +19,6 @@ async function failure(call: () => Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error("the call succeeded");
-}
-
-async function closedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe.each(TEST_PROVIDERS)("proxy: upstream errors (%s)", (provider) => {
@@ -100,7 +91,7 @@ describe.each(TEST_PROVIDERS)("proxy: upstream errors (%s)", (provider) => {
   });
 
   it("answers 502 with the network error when the upstream refuses the connection", async () => {
-    process.env.CONTEXT_LAB_UPSTREAM_BASE_URL = `http://127.0.0.1:${await closedPort()}/v1`;
+    process.env.CONTEXT_LAB_UPSTREAM_BASE_URL = `http://127.0.0.1:${await closedLoopbackPort()}/v1`;
     const error = await failure(() => harness.agent("refused").chat.completions.create({ model: "fake-gpt", messages: MESSAGES }));
     expect(error).toMatchObject({ status: 502, type: "upstream_unreachable", code: "ECONNREFUSED" });
     expect((error as Error).message).toMatch(/cannot reach the upstream http:\/\/127\.0\.0\.1:\d+\/v1: connect ECONNREFUSED/);

@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback";
 
 /**
  * A real HTTP server on 127.0.0.1 that speaks enough of OpenAI's API to stand
@@ -184,7 +184,6 @@ async function writeStream(response: http.ServerResponse, payloads: string[], re
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const queue: FakeScript[] = [];
   const requests: FakeRequest[] = [];
-  const sockets = new Set<import("node:net").Socket>();
   let responder = options.responder ?? echoReply;
   let serial = 0;
 
@@ -239,12 +238,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     response.end(JSON.stringify(completionBody(reply, request, number)));
   }
 
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
 
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
@@ -253,10 +247,6 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     respondWith: (next) => {
       responder = next;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { listenOnLoopback } from "@/tests/support/loopback";
 
 /**
  * A small Node HTTP server that runs the app's real route handlers the way
@@ -79,7 +79,6 @@ async function writeResponse(response: Response, outgoing: http.ServerResponse):
 }
 
 export async function startRouteServer(routes: Route[]): Promise<RouteServer> {
-  const sockets = new Set<Socket>();
   const server = http.createServer(async (incoming, outgoing) => {
     const url = new URL(incoming.url ?? "/", `http://${incoming.headers.host ?? "127.0.0.1"}`);
     const found = routes
@@ -104,18 +103,6 @@ export async function startRouteServer(routes: Route[]): Promise<RouteServer> {
       outgoing.end(String(error));
     }
   });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const { port, close } = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}`, close };
 }

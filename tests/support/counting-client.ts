@@ -1,0 +1,24 @@
+import type { Database } from "@/lib/db";
+
+/**
+ * A client on the same connection that counts its Prisma model operations and the rows they
+ * return (a transaction's own statements are not counted). Tests assert on the counts; the
+ * memory benchmark reports them.
+ */
+export function countingClient(db: Database): { db: Database; count: () => { operations: number; rows: number } } {
+  let operations = 0;
+  let rows = 0;
+  const extended = db.$extends({
+    query: {
+      $allModels: {
+        async $allOperations({ args, query }) {
+          operations += 1;
+          const result: unknown = await query(args);
+          rows += Array.isArray(result) ? result.length : typeof result === "object" && result !== null ? 1 : 0;
+          return result;
+        },
+      },
+    },
+  });
+  return { db: extended as unknown as Database, count: () => ({ operations, rows }) };
+}
