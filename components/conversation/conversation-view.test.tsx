@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { act, fireEvent, render, screen, within } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup } from "@testing-library/react";
 import type { Message } from "@/lib/context";
+import { useScreenLayout } from "@/tests/support/screen-layout";
 import { ConversationView, type ConversationViewProps } from "./conversation-view";
 import { collapsedText, readableText } from "./message-content";
 import { findMatches } from "./conversation-search";
@@ -16,18 +17,7 @@ const exo = JSON.parse(fs.readFileSync(path.join(fixtures, "import", "exo-offloa
 
 afterEach(cleanup);
 
-// happy-dom lays nothing out: give the scroller a screen's height and each row a line's, as the virtualiser measures them.
-const sizes = { clientHeight: 800, clientWidth: 900, offsetHeight: 40 } as const;
-const originals = new Map<string, PropertyDescriptor | undefined>();
-beforeAll(() => {
-  for (const [key, value] of Object.entries(sizes)) {
-    originals.set(key, Object.getOwnPropertyDescriptor(HTMLElement.prototype, key));
-    Object.defineProperty(HTMLElement.prototype, key, { configurable: true, get: () => value });
-  }
-});
-afterAll(() => {
-  for (const [key, descriptor] of originals) if (descriptor) Object.defineProperty(HTMLElement.prototype, key, descriptor);
-});
+useScreenLayout();
 
 function view(props: Partial<ConversationViewProps> & { messages: Message[] }) {
   const handlers = { onSelect: vi.fn(), onHoverCall: vi.fn(), onOpenHandle: vi.fn() };

@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "@/lib/context";
+import { useScreenLayout } from "@/tests/support/screen-layout";
 import type { BranchRecord, ConversationRecord, MessageRecord } from "@/lib/db";
 import { PipelineHost } from "@/lib/playground/pipeline-host";
 import { createPlaygroundStore, type PlaygroundPipeline, type PlaygroundStore } from "@/lib/store";
@@ -20,17 +21,7 @@ function hostPipeline(): PlaygroundPipeline {
   return { load: async (...args) => host.load(...args), run: async (settings) => host.run(settings), stepHistories: async (step) => host.stepHistories(step), reload: async (handle) => host.reload(handle) };
 }
 
-const sizes = { clientHeight: 800, clientWidth: 900, offsetHeight: 40 } as const;
-const originals = new Map<string, PropertyDescriptor | undefined>();
-beforeAll(() => {
-  for (const [key, value] of Object.entries(sizes)) {
-    originals.set(key, Object.getOwnPropertyDescriptor(HTMLElement.prototype, key));
-    Object.defineProperty(HTMLElement.prototype, key, { configurable: true, get: () => value });
-  }
-});
-afterAll(() => {
-  for (const [key, descriptor] of originals) if (descriptor) Object.defineProperty(HTMLElement.prototype, key, descriptor);
-});
+useScreenLayout();
 afterEach(cleanup);
 
 let captured: PlaygroundStore | undefined;
