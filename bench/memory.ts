@@ -9,7 +9,7 @@ import { countingClient } from "@/tests/support/counting-client";
 /**
  * lib/memory's services on long branches, SQLite and PostgreSQL side by side:
  * what one `recordMessages` call costs (the proxy makes two per proxied call:
- * the request's new turns, then the reply) and what `assemblePrompt` costs,
+ * the request's new turns, then the reply) and what building the next request costs,
  * on branches of 100, 1,000 and 10,000 real tau-bench messages.
  */
 
@@ -71,7 +71,8 @@ interface Figures {
 
 async function measureProvider(url: string, label: string): Promise<Figures[]> {
   const { createDatabase, createConversation } = await import("@/lib/db");
-  const { recordMessages, assemblePrompt } = await import("@/lib/memory");
+  const { recordMessages } = await import("@/lib/memory");
+  const { prepareNextRequest } = await import("@/lib/request/server");
   const db = createDatabase(url);
   const counted = countingClient(createDatabase(url));
   const results: Figures[] = [];
@@ -116,7 +117,7 @@ async function measureProvider(url: string, label: string): Promise<Figures[]> {
       const userTurn = "Can you check my reservation and the baggage allowance again?";
       for (let index = 0; index < PROMPTS; index += 1) {
         const started = performance.now();
-        await assemblePrompt(db, branch.id, { userTurn, compact: false });
+        await prepareNextRequest(db, branch.id, { current: { role: "user", content: userTurn } });
         figures.promptWall.push(performance.now() - started);
       }
       results.push(figures);
@@ -165,12 +166,12 @@ export async function benchMemory(): Promise<string> {
     byPostgres ? row("PostgreSQL", byPostgres[index]) : [size.toLocaleString("en-US"), "PostgreSQL", "not measured: PostgreSQL was not running", "", "", "", "", "", "", ""],
   ]);
   const markdown = [
-    "## Memory: recordMessages and assemblePrompt on long branches",
+    "## Memory: recordMessages and the next request on long branches",
     "",
-    `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}. Each branch holds real tau-bench airline messages (bench/corpus.ts) recorded through lib/memory's \`recordMessages\` in batches of about ${SEED_BATCH} messages (a summary and a checkpoint for nearly every batch), with copilot settings (summary threshold 10) and tool results over ${SETTINGS.artifactThreshold.toLocaleString("en-US")} characters stored as artifacts. Then the corpus's next ${MEASURED_CALLS} calls are recorded one by one as the proxy records them (a request's new turns, then the reply alone) and timed, compactions included as they fall due: wall time per call (all, then without and with a compaction, with how many compacted) and this process's CPU time (all threads). Queries and rows: Prisma model operations per call and the rows they returned, median (min–max) over ${COUNTED_CALLS} more calls (transaction statements not counted). \`assemblePrompt\`: the next request with a new user turn, \`compact: false\`, median of ${PROMPTS}.`,
+    `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}. Each branch holds real tau-bench airline messages (bench/corpus.ts) recorded through lib/memory's \`recordMessages\` in batches of about ${SEED_BATCH} messages (a summary and a checkpoint for nearly every batch), with copilot settings (summary threshold 10) and tool results over ${SETTINGS.artifactThreshold.toLocaleString("en-US")} characters stored as artifacts. Then the corpus's next ${MEASURED_CALLS} calls are recorded one by one as the proxy records them (a request's new turns, then the reply alone) and timed, compactions included as they fall due: wall time per call (all, then without and with a compaction, with how many compacted) and this process's CPU time (all threads). Queries and rows: Prisma model operations per call and the rows they returned, median (min–max) over ${COUNTED_CALLS} more calls (transaction statements not counted). next request: \`prepareNextRequest\` with a new user turn, writing nothing, median of ${PROMPTS}.`,
     "",
     table(
-      ["messages", "database", "recordMessages p50 ms", "p90 ms", "without compaction p50 ms", "with compaction p50 ms (calls)", "CPU p50 ms", "queries per call", "rows per call", "assemblePrompt p50 ms"],
+      ["messages", "database", "recordMessages p50 ms", "p90 ms", "without compaction p50 ms", "with compaction p50 ms (calls)", "CPU p50 ms", "queries per call", "rows per call", "next request p50 ms"],
       rows,
     ),
   ].join("\n");

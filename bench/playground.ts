@@ -36,7 +36,7 @@ const CHROMIUM = {
 const VIEWPORT = { width: 1280, height: 720 };
 
 interface SliderCase {
-  key: "historyRounds" | "tokenBudget";
+  key: "historyRounds" | "maxMessageSize";
   /** The default value, then the one it alternates with. */
   values: [number, number];
   /** Direction of the first drag along the track. */
@@ -45,8 +45,8 @@ interface SliderCase {
 
 const SLIDERS: SliderCase[] = [
   { key: "historyRounds", values: [20, 10], dragDirection: 1 },
-  // 2,500 trims the copilot history (system 2.2k + history ~0.5k tokens); 100,000 is the default.
-  { key: "tokenBudget", values: [100_000, 2_500], dragDirection: -1 },
+  // 400 offloads most tool results of the conversation; 10,000 is the default.
+  { key: "maxMessageSize", values: [10_000, 400], dragDirection: -1 },
 ];
 
 const positionOf = (slider: SliderCase, value: number) => toSliderPosition(value, NUMERIC_FIELDS[slider.key]);

@@ -19,7 +19,7 @@ describe("CheckpointStore", () => {
     const store = new CheckpointStore("task", { now: () => new Date(0) });
     const values = { history: [{ role: "user", content: "q" }] };
     const metadata = { tags: ["x"] };
-    const checkpoint = store.save(values, { promptTokens: 1, outputTokens: 2, totalTokens: 3 }, metadata);
+    const checkpoint = store.save(values, { ...ZERO_USAGE, promptTokens: 1, outputTokens: 2, totalTokens: 3 }, metadata);
     values.history[0].content = "changed";
     values.history.push({ role: "user", content: "more" });
     metadata.tags.push("y");
@@ -31,10 +31,10 @@ describe("CheckpointStore", () => {
 
   it("[K2] restore returns fresh copies every time", () => {
     const store = new CheckpointStore("task");
-    store.save({ list: [1] }, { promptTokens: 5, outputTokens: 0, totalTokens: 5 });
+    store.save({ list: [1] }, { ...ZERO_USAGE, promptTokens: 5, totalTokens: 5 });
     const first = store.restore(1);
     const second = store.restore(1);
-    expect(first).toEqual({ values: { list: [1] }, tokenUsage: { promptTokens: 5, outputTokens: 0, totalTokens: 5 } });
+    expect(first).toEqual({ values: { list: [1] }, tokenUsage: { ...ZERO_USAGE, promptTokens: 5, totalTokens: 5 } });
     expect(first.values.list).not.toBe(second.values.list);
     (first.values.list as number[]).push(2);
     expect(store.get(1).values).toEqual({ list: [1] });

@@ -1,5 +1,6 @@
-import { CheckpointError } from "./errors";
-import { deepCopy, deepFreeze } from "./freeze";
+import { deepCopy } from "./copy";
+import { ContextError, CheckpointError } from "./errors";
+import { deepFreeze } from "./freeze";
 import type { TokenUsage } from "./usage";
 
 /** A versioned, deep-copied snapshot of a context's state (K1, K2). */
@@ -33,18 +34,29 @@ export class CheckpointStore {
     this.now = options.now ?? (() => new Date());
   }
 
+  /** Saves deep copies as the next version; throws `CheckpointError`, saving nothing, when a value cannot be copied (E2). */
   save(values: Readonly<Record<string, unknown>>, tokenUsage: Readonly<TokenUsage>, metadata: Readonly<Record<string, unknown>> = {}): Checkpoint {
     const latest = this.checkpoints.at(-1);
+    const version = (latest?.version ?? 0) + 1;
     const checkpoint: Checkpoint = deepFreeze({
       taskId: this.taskId,
-      version: (latest?.version ?? 0) + 1,
-      values: deepCopy(values),
+      version,
+      values: this.copy(values, "state", version),
       tokenUsage: { ...tokenUsage },
-      metadata: deepCopy(metadata),
+      metadata: this.copy(metadata, "metadata", version),
       createdAt: this.now().toISOString(),
     });
     this.checkpoints.push(checkpoint);
     return checkpoint;
+  }
+
+  private copy<T>(value: T, where: string, version: number): T {
+    try {
+      return deepCopy(value, where);
+    } catch (error) {
+      if (!ContextError.isInstance(error)) throw error;
+      throw new CheckpointError(`task '${this.taskId}': checkpoint version ${version} not saved: ${error.message}`, { cause: error, where: error.where });
+    }
   }
 
   /** The checkpoint of a version; throws `CheckpointError` for one that does not exist. */

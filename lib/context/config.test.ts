@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { AUTOMATION_MODES, makeConfig, MODE_PRESETS, withConfig, type AutomationMode } from "./config";
+import { AUTOMATION_MODES, makeConfig, MODE_PRESETS, withConfig, type AutomationMode, type ContextConfigOptions } from "./config";
+import { ContextError } from "./errors";
+
+function refusal(run: () => unknown): ContextError {
+  try {
+    run();
+  } catch (error) {
+    if (ContextError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("accepted");
+}
 
 describe("makeConfig", () => {
   it.each<[AutomationMode, number, number | null, number | null]>([
@@ -21,8 +32,43 @@ describe("makeConfig", () => {
     expect(config).toMatchObject({ mode: "navigator", historyRounds: 3, summaryThreshold: null, offloadThreshold: 20, enableRetrieval: true, neuronNames: ["memory"], extra: { token_budget: 8000 } });
   });
 
-  it("[CFG1] rejects an unknown mode", () => {
-    expect(() => makeConfig("autopilot" as AutomationMode)).toThrow(/unknown automation mode 'autopilot'/);
+  it("[CFG1][CFG4] rejects an unknown mode with a ContextError", () => {
+    expect(refusal(() => makeConfig("autopilot" as AutomationMode))).toMatchObject({ where: "mode", message: expect.stringMatching(/unknown automation mode 'autopilot'/) });
+  });
+
+  it.each<[string, ContextConfigOptions]>([
+    ["historyRounds", { historyRounds: 0 }],
+    ["historyRounds", { historyRounds: -3 }],
+    ["historyRounds", { historyRounds: 2.5 }],
+    ["historyRounds", { historyRounds: Number.POSITIVE_INFINITY }],
+    ["summaryThreshold", { summaryThreshold: -1 }],
+    ["offloadThreshold", { offloadThreshold: Number.NaN }],
+    ["enableRetrieval", { enableRetrieval: "yes" as never }],
+    ["neuronNames", { neuronNames: ["memory", ""] }],
+    ["extra", { extra: [] as never }],
+    ["extra.token_budget", { extra: { token_budget: -100 } }],
+    ["extra.token_budget", { extra: { token_budget: "8000" as never } }],
+    ["extra.context_window", { extra: { context_window: 1.5 } }],
+    ["extra.max_output_tokens", { extra: { max_output_tokens: -1 } }],
+    ["extra.token_encoding", { extra: { token_encoding: "p50k_base" as never } }],
+    ["histroyRounds", { histroyRounds: 3 } as never],
+  ])("[CFG4] refuses %s in %j with a ContextError naming the field", (field, overrides) => {
+    const error = refusal(() => makeConfig("copilot", overrides));
+    expect(error.where).toBe(field);
+    expect(error.message).toContain(`'${field}'`);
+  });
+
+  it("[CFG4] accepts the edges: one round, zero thresholds, a zero budget and window, null to disable, other extra keys", () => {
+    expect(makeConfig("copilot", { historyRounds: 1, summaryThreshold: 0, offloadThreshold: null, extra: { token_budget: 0, context_window: 0, max_output_tokens: 0, trace_label: "x" } })).toMatchObject({
+      historyRounds: 1,
+      summaryThreshold: 0,
+      offloadThreshold: null,
+      extra: { token_budget: 0, trace_label: "x" },
+    });
+  });
+
+  it("[CFG4] withConfig checks its overrides too", () => {
+    expect(refusal(() => withConfig(makeConfig(), { historyRounds: 0 })).where).toBe("historyRounds");
   });
 
   it("[CFG2] the config, its extra and its neuron names are frozen", () => {

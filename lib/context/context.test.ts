@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { makeConfig } from "./config";
 import { Context } from "./context";
-import { ContextError } from "./errors";
+import { CheckpointError, ContextError } from "./errors";
 import type { Message } from "./messages";
 import { STATE_KEYS } from "./state";
+import { ZERO_USAGE } from "./usage";
 import { answer, user } from "./test-support/conversation";
 
 const fixedClock = () => new Date("2026-03-10T12:00:00.000Z");
@@ -16,14 +17,14 @@ describe("Context", () => {
   it("defaults to the copilot config and zero usage", () => {
     const ctx = new Context("task");
     expect(ctx.config.mode).toBe("copilot");
-    expect(ctx.tokenUsage).toEqual({ promptTokens: 0, outputTokens: 0, totalTokens: 0 });
+    expect(ctx.tokenUsage).toEqual(ZERO_USAGE);
   });
 
   it("adds token usage, total defaulting to prompt + output", () => {
     const ctx = new Context("task");
     ctx.addTokens({ promptTokens: 100, outputTokens: 20 });
     ctx.addTokens({ promptTokens: 1, outputTokens: 1, totalTokens: 5 });
-    expect(ctx.tokenUsage).toEqual({ promptTokens: 101, outputTokens: 21, totalTokens: 125 });
+    expect(ctx.tokenUsage).toEqual({ ...ZERO_USAGE, promptTokens: 101, outputTokens: 21, totalTokens: 125 });
   });
 
   it("hands out copies of its usage", () => {
@@ -73,6 +74,35 @@ describe("Context.fork", () => {
     expect(parent.state.get(STATE_KEYS.history)).toEqual([user("q"), answer("a")]);
   });
 
+  it("[S2][F1] forks a context holding a typed array, a Map and a class instance; the child changes none of the parent's", () => {
+    class Workspace {
+      files: Record<string, string> = {};
+      write(path: string, text: string): void {
+        this.files[path] = text;
+      }
+    }
+    const parent = new Context("parent");
+    parent.state.set("embedding", new Float32Array([0.5, 0.25]));
+    parent.state.set("seen", new Map([["ZFA04Y", 1]]));
+    parent.state.set("workspace", new Workspace());
+    const child = parent.fork("child");
+    (child.state.get("embedding") as Float32Array)[0] = 1;
+    (child.state.get("seen") as Map<string, number>).set("HAT136", 2);
+    (child.state.get("workspace") as Workspace).write("notes.md", "from the child");
+    expect(parent.state.get("embedding")).toEqual(new Float32Array([0.5, 0.25]));
+    expect(parent.state.get("seen")).toEqual(new Map([["ZFA04Y", 1]]));
+    expect((parent.state.get("workspace") as Workspace).files).toEqual({});
+  });
+
+  it("[S2] fork refuses a function in state with a ContextError, and forks once it is gone", () => {
+    const parent = new Context("parent");
+    parent.state.set("callback", () => "changes anything it closes over");
+    expect(() => parent.fork("child")).toThrow(ContextError);
+    expect(parent.children).toEqual([]);
+    parent.state.delete("callback");
+    expect(parent.fork("child").parent).toBe(parent);
+  });
+
   it("returns children as a copy", () => {
     const parent = new Context("parent");
     parent.fork("a");
@@ -113,7 +143,7 @@ describe("Context.merge", () => {
     child.addTokens({ promptTokens: 30, outputTokens: 3 });
     parent.addTokens({ promptTokens: 5 });
     parent.merge(child);
-    expect(parent.tokenUsage).toEqual({ promptTokens: 135, outputTokens: 13, totalTokens: 148 });
+    expect(parent.tokenUsage).toEqual({ ...ZERO_USAGE, promptTokens: 135, outputTokens: 13, totalTokens: 148 });
   });
 
   it("[F2] merging the same child again adds only what it used since the last merge", () => {
@@ -126,6 +156,36 @@ describe("Context.merge", () => {
     child.addTokens({ promptTokens: 4 });
     parent.merge(child);
     expect(parent.tokenUsage.promptTokens).toBe(14);
+  });
+
+  it("[F2][S2] a merged Map or class instance arrives as a copy of its own type", () => {
+    class Counter {
+      count = 0;
+      bump(): void {
+        this.count += 1;
+      }
+    }
+    const parent = new Context("parent");
+    const child = parent.fork("child");
+    const counter = new Counter();
+    child.state.set("counter", counter);
+    child.state.set("index", new Map([["a", [1]]]));
+    parent.merge(child);
+    const merged = parent.state.get("counter") as Counter;
+    expect(merged).toBeInstanceOf(Counter);
+    expect(merged).not.toBe(counter);
+    merged.bump();
+    expect(counter.count).toBe(0);
+    expect(parent.state.get("index")).toEqual(new Map([["a", [1]]]));
+  });
+
+  it("[F2][E2] merging a value that cannot be copied throws ContextError and merges nothing", () => {
+    const parent = new Context("parent");
+    const child = parent.fork("child");
+    child.state.set("plan", "B");
+    child.state.set("callback", () => 1);
+    expect(() => parent.merge(child)).toThrow(ContextError);
+    expect(parent.state.has("plan")).toBe(false);
   });
 
   it("[F2] merging a context that is not a direct child throws ContextError", () => {
@@ -172,6 +232,34 @@ describe("Context.snapshot / Context.restore", () => {
     expect(Object.isFrozen(checkpoint.values)).toBe(true);
   });
 
+  it("[K3][E2] a function in state makes snapshot throw CheckpointError naming it, not the platform's DataCloneError", () => {
+    const ctx = new Context("task");
+    ctx.state.set("notes", ["a"]);
+    ctx.state.set("format", (text: string) => text.trim());
+    let caught: unknown;
+    try {
+      ctx.snapshot();
+    } catch (error) {
+      caught = error;
+    }
+    expect(CheckpointError.isInstance(caught)).toBe(true);
+    expect(caught).toBeInstanceOf(CheckpointError);
+    expect((caught as CheckpointError).where).toBe("state.format");
+    expect((caught as CheckpointError).message).toContain("a function");
+    expect(ctx.checkpoints.size).toBe(0);
+  });
+
+  it("[K2] a snapshot keeps Maps, Dates and class instances as copies of their own types", () => {
+    const ctx = new Context("task");
+    const when = new Date(5);
+    ctx.state.set("when", when);
+    ctx.state.set("seen", new Map([["a", 1]]));
+    const checkpoint = ctx.snapshot();
+    when.setTime(10);
+    expect(checkpoint.values.when).toEqual(new Date(5));
+    expect(checkpoint.values.seen).toEqual(new Map([["a", 1]]));
+  });
+
   it("[K2] restores a new root context from copies of the checkpoint's values and its usage", () => {
     const ctx = new Context("task");
     ctx.state.set(STATE_KEYS.history, [user("q"), answer("a")]);
@@ -182,7 +270,7 @@ describe("Context.snapshot / Context.restore", () => {
     expect(restored.taskId).toBe("task");
     expect(restored.parent).toBeUndefined();
     expect(restored.config).toBe(config);
-    expect(restored.tokenUsage).toEqual({ promptTokens: 3, outputTokens: 4, totalTokens: 7 });
+    expect(restored.tokenUsage).toEqual({ ...ZERO_USAGE, promptTokens: 3, outputTokens: 4, totalTokens: 7 });
     expect(restored.state.get(STATE_KEYS.history)).toEqual([user("q"), answer("a")]);
     expect(restored.state.get(STATE_KEYS.history)).not.toBe(checkpoint.values.history);
     restored.state.set(STATE_KEYS.history, []);

@@ -1,9 +1,9 @@
 import { CheckpointStore, type Checkpoint } from "./checkpoints";
 import { makeConfig, type ContextConfig } from "./config";
 import { ContextError } from "./errors";
-import { deepCopy } from "./freeze";
+import { deepCopy } from "./copy";
 import { ContextState } from "./state";
-import { addUsage, subtractUsage, toUsage, ZERO_USAGE, type TokenUsage } from "./usage";
+import { addUsage, subtractUsage, toUsage, ZERO_USAGE, type TokenUsage, type UsageInput } from "./usage";
 
 export interface ContextOptions {
   config?: ContextConfig;
@@ -50,7 +50,12 @@ export class Context {
     return { ...this.usage };
   }
 
-  addTokens(usage: Partial<TokenUsage>): void {
+  /**
+   * Adds a model call's usage: the engine's fields or a provider's usage
+   * object as sent (U1); anything else throws `ContextError`.
+   * @example ctx.addTokens(completion.usage)
+   */
+  addTokens(usage: UsageInput): void {
     this.usage = addUsage(this.usage, toUsage(usage));
   }
 
@@ -68,7 +73,9 @@ export class Context {
     if (child.parent !== this || !this.childContexts.includes(child)) {
       throw new ContextError(`cannot merge '${child.taskId}' into '${this.taskId}': it is not a direct child`, { where: child.taskId });
     }
-    for (const [key, value] of Object.entries(child.state.localObject())) this.state.set(key, deepCopy(value));
+    // Every value is copied before any is written: a value that cannot be copied leaves this context as it was.
+    const copies = Object.entries(child.state.localObject()).map(([key, value]) => [key, deepCopy(value, `state key '${key}' of '${child.taskId}'`)] as const);
+    for (const [key, value] of copies) this.state.set(key, value);
     for (const key of child.state.deletedKeys()) this.state.delete(key);
     this.usage = addUsage(this.usage, subtractUsage(child.usage, child.usageAtFork));
     // A child merged again (it went on working) brings only what it used since this merge.

@@ -21,6 +21,8 @@ export interface PipelineDependencies extends ProcessorSettings {
   summarizer?: Summarizer;
   createHandle?: HandleFactory;
   now?: () => number;
+  /** The message offloader leaves the incomplete round alone (O5); the request builder always asks for it. */
+  keepIncompleteRound?: boolean;
 }
 
 /** One shipped processor, configured from settings and the config. */
@@ -28,7 +30,12 @@ export function createProcessor(kind: ProcessorKind, config: ContextConfig, depe
   const summarizer = dependencies.summarizer ?? extractiveSummarizer;
   switch (kind) {
     case "message_offloader":
-      return new MessageOffloader({ maxMessageSize: dependencies.maxMessageSize, minMessages: config.offloadThreshold ?? 0, createHandle: dependencies.createHandle });
+      return new MessageOffloader({
+        maxMessageSize: dependencies.maxMessageSize,
+        minMessages: config.offloadThreshold ?? 0,
+        createHandle: dependencies.createHandle,
+        keepIncompleteRound: dependencies.keepIncompleteRound,
+      });
     case "tool_result_offloader":
       return new ToolResultOffloader({ maxSize: dependencies.maxToolResultSize, createHandle: dependencies.createHandle });
     case "dialogue_compressor":

@@ -20,12 +20,12 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** Whether `deepFreeze` has frozen this value and everything inside it. */
+export function isDeeplyFrozen(value: object): boolean {
+  return deeplyFrozen.has(value);
+}
+
 function isPlainObject(value: object): boolean {
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
-}
-
-/** A deep copy of plain, serialisable data. */
-export function deepCopy<T>(value: T): T {
-  return structuredClone(value);
 }

@@ -4,7 +4,7 @@
 export * from "./light";
 export { ContextState, STATE_KEYS, type KnownState } from "./state";
 export { Context, type ContextOptions } from "./context";
-export { toUsage, addUsage, subtractUsage } from "./usage";
+export { toUsage, addUsage, subtractUsage, type UsageInput, type OpenAIChatUsage, type OpenAIResponsesUsage, type AnthropicUsage, type AiSdkUsage } from "./usage";
 export {
   ContextProcessor,
   ProcessorPipeline,
@@ -17,6 +17,7 @@ export {
 export * from "./processors";
 export { defaultPipeline, buildPipeline, createProcessor, type PipelineDependencies } from "./default-pipeline";
 export { processHistory, type ProcessHistoryOptions, type ProcessHistoryResult } from "./run";
+export * from "./request";
 export { extractiveSummarizer, summarizeConversation, summarizeToolChain, type Summarizer, type SummarizerOptions } from "./summarizer";
 export { contentHandle, randomHandle, type HandleFactory } from "./handles";
 export {
@@ -34,4 +35,5 @@ export { CheckpointStore, type CheckpointStoreOptions } from "./checkpoints";
 export { TokenTracker, type TokenStep } from "./tracker";
 export { reloadOffloaded, getContextTools, runContextTool, type ContextTool, type TodoItem, type KnowledgeItem } from "./tools";
 export { type Bm25Options } from "./retrieval";
-export { deepFreeze, deepCopy } from "./freeze";
+export { deepFreeze } from "./freeze";
+export { deepCopy } from "./copy";

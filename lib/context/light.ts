@@ -10,17 +10,43 @@ export {
   isToolCallMessage,
   isFinalAnswer,
   isChainSummary,
+  isConversationSummary,
+  isEngineSummary,
   contentText,
   TOOL_CHAIN_SUMMARY_PREFIX,
   CONVERSATION_SUMMARY_PREFIX,
   type Role,
   type ToolCall,
   type Message,
+  type EngineMark,
+  type EngineMarkKind,
+  type ContentPart,
+  type TextPart,
+  type ImagePart,
+  type AudioPart,
+  type DocumentPart,
+  type ReasoningPart,
+  type RefusalPart,
+  type ProviderPart,
+  type ProviderName,
+  type MediaSource,
+  type CacheControl,
+  type ProviderExtras,
   type ToolDefinition,
   type JsonSchema,
   type Round,
   type ToolChain,
 } from "./messages";
+export {
+  partTokens,
+  imageTokens,
+  audioTokens,
+  imageSize,
+  DEFAULT_IMAGE_SIZE,
+  DEFAULT_AUDIO_SECONDS,
+  type MediaRule,
+  type MediaTokens,
+} from "./tokens/media";
 export { sanitizeHistory, hasIntactToolPairs, type HistoryRepair, type SanitizeResult, type SanitizeOptions } from "./sanitize";
 export { ContextError, ProcessorError, CheckpointError, BudgetExceededError } from "./errors";
 export {
@@ -38,7 +64,13 @@ export { encodingForModel, isEncodingName, ENCODINGS, DEFAULT_ENCODING, type Enc
 export { offloadMarker, isHandle, OFFLOAD_MARKER_PATTERN } from "./handles";
 export { Bm25Index, tokenize, type SearchDocument, type SearchHit } from "./retrieval";
 export { ZERO_USAGE, type TokenUsage } from "./usage";
-export type { ContextEvent, MessageEffect, MessageEffectKind, TraceStep, PipelineTrace } from "./pipeline";
+export { setDevelopmentChecks, developmentChecks } from "./checks";
+export type { ContextEvent, MessageEffect, MessageEffectKind, TraceStep, PipelineTrace, ProcessorRun } from "./pipeline";
+export { toRanges, rangeOf, rangesSize, rangeIndices, onlyIndex, type IndexRanges } from "./history/ranges";
 export type { HistoryBudgetResult } from "./tokens/budget";
 export type { TokenBudgetExceeded, TokenBudgetTrimmed } from "./state";
 export type { Checkpoint } from "./checkpoints";
+export type { RequestPolicy } from "./request/policy";
+export { budgetVerdict, isUserSystemMessage, type BudgetVerdict, type RequestTokens } from "./request/verdict";
+export type { RequestSection, RequestSectionKind } from "./request/sections";
+export { positionsLabel, type PersistedMemory, type PersistedSummary, type RetrievedMemory } from "./request/memory";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findToolChains, isChainSummary, isFinalAnswer, isToolCallMessage, roundOfEachMessage, splitRounds, TOOL_CHAIN_SUMMARY_PREFIX } from "./messages";
-import { answer, calls, result, system, toolCall, user } from "./test-support/conversation";
+import { findToolChains, isChainSummary, isConversationSummary, isEngineSummary, isFinalAnswer, isToolCallMessage, roundOfEachMessage, splitRounds, TOOL_CHAIN_SUMMARY_PREFIX } from "./messages";
+import { answer, calls, chainSummary, conversationSummary, result, system, toolCall, user } from "./test-support/conversation";
 
 describe("splitRounds", () => {
   it("[R1] a round runs from a user message through the next assistant message without tool calls", () => {
@@ -47,8 +47,8 @@ describe("splitRounds", () => {
     expect(splitRounds(history).map((round) => round.indices)).toEqual([[1], [2, 3]]);
   });
 
-  it("[R1] a [Tool chain summary] stands for tool calls and ends no round", () => {
-    const summary = answer(`${TOOL_CHAIN_SUMMARY_PREFIX} 1 tool call: lookup.`);
+  it("[R1][M2] a chain summary (engine-marked) stands for tool calls and ends no round", () => {
+    const summary = chainSummary("1 tool call: lookup.");
     const history = [user("q"), summary, answer("a"), user("q2")];
     expect(isChainSummary(summary)).toBe(true);
     expect(isFinalAnswer(summary)).toBe(false);
@@ -56,6 +56,25 @@ describe("splitRounds", () => {
       [[0, 1, 2], true],
       [[3], false],
     ]);
+  });
+
+  it("[M2][R1][R3] a model answer that starts with the chain-summary prefix is a final answer: it ends its round and closes the chain", () => {
+    const history = [user("q1"), calls(toolCall("c1")), result("c1", "r"), answer(`${TOOL_CHAIN_SUMMARY_PREFIX} I checked the booking.`), user("q2"), answer("ok")];
+    expect(isChainSummary(history[3])).toBe(false);
+    expect(isFinalAnswer(history[3])).toBe(true);
+    expect(splitRounds(history).map((round) => round.indices)).toEqual([
+      [0, 1, 2, 3],
+      [4, 5],
+    ]);
+    expect(findToolChains(history)).toEqual([{ start: 1, end: 3, round: 0, closed: true }]);
+  });
+
+  it("[M2] engine summaries are recognised by their mark only, whatever their text", () => {
+    expect(isChainSummary({ role: "assistant", content: "no prefix at all", engine: { kind: "chain-summary" } })).toBe(true);
+    expect(isConversationSummary(conversationSummary("- user: hi"))).toBe(true);
+    expect(isConversationSummary(system("[Conversation Summary]\n- user: hi"))).toBe(false);
+    expect(isConversationSummary({ role: "user", content: "x", engine: { kind: "conversation-summary" } })).toBe(false);
+    expect([chainSummary("x"), conversationSummary("y"), answer("[Tool chain summary] z"), system("[Conversation Summary] w")].map(isEngineSummary)).toEqual([true, true, false, false]);
   });
 
   it("[R2] the last round is incomplete until its final answer comes", () => {

@@ -1,4 +1,8 @@
 /** The canonical message: OpenAI's chat wire shape, snake_case fields. */
+import type { CacheControl, ContentPart, ProviderExtras } from "./parts";
+
+export type { AudioPart, CacheControl, ContentPart, DocumentPart, ImagePart, MediaSource, ProviderExtras, ProviderName, ProviderPart, ReasoningPart, RefusalPart, TextPart } from "./parts";
+
 export type Role = "system" | "user" | "assistant" | "tool";
 
 /** One function call an assistant message asks for. */
@@ -8,7 +12,12 @@ export interface ToolCall {
   function: { name: string; arguments: string };
 }
 
-/** One chat message as sent to the model. */
+/**
+ * One chat message as sent to the model. `content` is its text; a message
+ * that holds more than text (images, audio, documents, reasoning, a refusal)
+ * also carries `parts`, all of its content in order, and `content` is then the
+ * text of its text parts joined by "\n".
+ */
 export interface Message {
   role: Role;
   content: string | null;
@@ -17,7 +26,32 @@ export interface Message {
   /** Tool only: the call this message answers. */
   tool_call_id?: string;
   name?: string;
+  /** Every part of the content, in order, when it is more than text. */
+  parts?: ContentPart[];
+  /** A prompt-cache breakpoint after this message. */
+  cache_control?: CacheControl;
+  /** What a provider's format said that has no canonical field, by provider. */
+  extras?: ProviderExtras;
+  /** Set only by the engine, on the messages it makes: text a model writes can never set it. */
+  engine?: EngineMark;
 }
+
+/**
+ * What made an engine-made message (M2). Offloaded copies keep the mark of
+ * the message they stand for; an offload marker needs none of its own, since
+ * nothing decides by it (O2).
+ */
+export interface EngineMark {
+  kind: EngineMarkKind;
+}
+
+/**
+ * `chain-summary`: `DialogueCompressor`'s stand-in for a tool chain;
+ * `conversation-summary`: `SummarizeProcessor`'s (or a saved summary's)
+ * stand-in for older rounds; `retrieved-memory`: a memory the request builder
+ * retrieved into the request (RB2).
+ */
+export type EngineMarkKind = "chain-summary" | "conversation-summary" | "retrieved-memory";
 
 /** A tool definition as sent in a request's `tools` field. */
 export interface ToolDefinition {
@@ -28,6 +62,10 @@ export interface ToolDefinition {
     parameters?: JsonSchema;
     strict?: boolean;
   };
+  /** A prompt-cache breakpoint after this tool (Anthropic). */
+  cache_control?: CacheControl;
+  /** What a provider's tool said that has no canonical field (a built-in tool's own definition), by provider. */
+  extras?: ProviderExtras;
 }
 
 /** The slice of JSON Schema that tool definitions use. */
@@ -70,15 +108,29 @@ export function isToolCallMessage(message: Message): boolean {
   return message.role === "assistant" && (message.tool_calls?.length ?? 0) > 0;
 }
 
-/** Content prefix of the message `DialogueCompressor` leaves in place of a tool chain. */
+/** Content prefix of the message `DialogueCompressor` leaves in place of a tool chain: what the model reads, never what the engine decides by (M2). */
 export const TOOL_CHAIN_SUMMARY_PREFIX = "[Tool chain summary]";
 
-/** Content prefix of the system message `SummarizeProcessor` leaves in place of older rounds. */
+/** Content prefix of the system message `SummarizeProcessor` leaves in place of older rounds: for the model to read (M2). */
 export const CONVERSATION_SUMMARY_PREFIX = "[Conversation Summary]";
 
-/** True for what is left of a compressed tool chain: it stands for tool calls, so it ends no round (R1). */
+/**
+ * True for what is left of a compressed tool chain: it stands for tool calls,
+ * so it ends no round (R1). Recognised by its engine mark, never by its text
+ * (M2): a model answer that starts with the same prefix is an answer.
+ */
 export function isChainSummary(message: Message): boolean {
-  return message.role === "assistant" && !isToolCallMessage(message) && (message.content ?? "").startsWith(TOOL_CHAIN_SUMMARY_PREFIX);
+  return message.role === "assistant" && message.engine?.kind === "chain-summary" && !isToolCallMessage(message);
+}
+
+/** True for the system message a conversation summary left (SU2), by its engine mark (M2). */
+export function isConversationSummary(message: Message): boolean {
+  return message.role === "system" && message.engine?.kind === "conversation-summary";
+}
+
+/** True for a summary the engine wrote: its own text, which the budget may shorten or drop (B5). */
+export function isEngineSummary(message: Message): boolean {
+  return isChainSummary(message) || isConversationSummary(message);
 }
 
 /** True for the assistant message that ends a round: one without tool calls (R1). */

@@ -107,7 +107,7 @@ describe("ProcessorPipeline", () => {
   it("[PL2] passes on the processors' effects and the state keys they wrote", async () => {
     const ctx = contextWith([user("q"), answer(longText(500))]);
     const trace = await new ProcessorPipeline().register(new MessageOffloader({ maxMessageSize: 100 })).register(new TokenBudgetProcessor()).fire("pre_llm_call", ctx);
-    expect(trace.steps[0].effects).toEqual([expect.objectContaining({ kind: "offloaded", before: [1], after: [1] })]);
+    expect(trace.steps[0].effects).toEqual([expect.objectContaining({ kind: "offloaded", before: [[1, 2]], after: [[1, 2]] })]);
     expect(trace.steps[0].stateKeys.sort()).toEqual([STATE_KEYS.history, STATE_KEYS.offloadedMessages].sort());
     expect(trace.steps[1].stateKeys).toEqual([STATE_KEYS.tokenBudgetTrimmed]);
     expect(trace.steps[0].tokensAfter).toBeLessThan(trace.steps[0].tokensBefore);

@@ -1,5 +1,7 @@
 import type { Context } from "./context";
 import { BudgetExceededError, ContextError, ProcessorError } from "./errors";
+import type { IndexRanges } from "./history/ranges";
+import { indexOf } from "./history/index-of";
 import type { Message } from "./messages";
 import { STATE_KEYS } from "./state";
 import { sharedCounter } from "./tokens/counter";
@@ -15,10 +17,10 @@ export type MessageEffectKind = "offloaded" | "compressed" | "dropped" | "summar
 
 export interface MessageEffect {
   kind: MessageEffectKind;
-  /** Indices in the history the processor received. */
-  before: number[];
-  /** Indices in the history it returned (empty when the messages are gone). */
-  after: number[];
+  /** Indices in the history the processor received, as ranges (PL2). */
+  before: IndexRanges;
+  /** Indices in the history it returned, as ranges (none when the messages are gone). */
+  after: IndexRanges;
   /** The offload handle, when there is one. */
   handle?: string;
   note?: string;
@@ -27,6 +29,17 @@ export interface MessageEffect {
 /** What `process` may return: the effects it had. */
 export interface ProcessorResult {
   effects?: MessageEffect[];
+}
+
+/** What a run tells a processor about the ones after it (PL5). */
+export interface ProcessorRun {
+  /**
+   * Set for a processor that keeps rounds whole (`preservesRounds`) when a
+   * later processor keeps only this many newest rounds and every processor in
+   * between keeps rounds whole too: older rounds will be dropped, so it may
+   * leave them as they are.
+   */
+  roundsKeptLater?: number;
 }
 
 /** Options every processor takes. */
@@ -41,13 +54,20 @@ export interface ContextProcessorOptions {
 export abstract class ContextProcessor<Payload extends object = Record<string, unknown>> {
   readonly event: ContextEvent;
   readonly name: string;
+  /** True for a processor that never changes which messages make up which round (R1), only their contents (PL5). */
+  readonly preservesRounds: boolean = false;
 
   constructor(event: ContextEvent, options: ContextProcessorOptions = {}) {
     this.event = event;
     this.name = options.name ?? this.constructor.name;
   }
 
-  abstract process(ctx: Context, payload: Payload): Promise<ProcessorResult | void> | ProcessorResult | void;
+  /** For a processor that keeps only the newest rounds: how many it keeps in this context (PL5). */
+  roundsKept(_ctx: Context): number | undefined {
+    return undefined;
+  }
+
+  abstract process(ctx: Context, payload: Payload, run: ProcessorRun): Promise<ProcessorResult | void> | ProcessorResult | void;
 }
 
 /** One processor's run, as the inspector draws it (TR1). */
@@ -139,24 +159,18 @@ export class ProcessorPipeline {
    */
   async fire(event: ContextEvent, ctx: Context, payload: object = {}): Promise<PipelineTrace> {
     const counter = sharedCounter(resolveEncoding(ctx.config));
-    const totals = new WeakMap<readonly Message[], number>();
-    const tokensOf = (history: readonly Message[]) => {
-      let total = totals.get(history);
-      if (total === undefined) {
-        total = counter.countMessages(history);
-        totals.set(history, total);
-      }
-      return total;
-    };
+    // PL2: the step totals come from the history indexes' running totals, never a recount of whole histories.
+    const tokensOf = (history: readonly Message[]) => indexOf(history).tokens(counter);
     const trace: PipelineTrace = { event, steps: [] };
-    for (const processor of this.listProcessors(event)) {
+    const processors = this.listProcessors(event);
+    for (const [position, processor] of processors.entries()) {
       this.emit("processor-start", { event, processor: processor.name });
       const historyBefore = ctx.state.getOr(STATE_KEYS.history, EMPTY_HISTORY);
       const keysBefore = snapshotLocal(ctx);
       const started = this.now();
       let result: ProcessorResult | void;
       try {
-        result = await processor.process(ctx, payload);
+        result = await processor.process(ctx, payload, processor.preservesRounds ? { roundsKeptLater: roundsKeptAfter(processors, position, ctx) } : {});
       } catch (error) {
         // B3: the budget stop is a result the caller acts on, not a processor failure: it is thrown as itself.
         if (BudgetExceededError.isInstance(error)) {
@@ -193,6 +207,16 @@ export class ProcessorPipeline {
 }
 
 const EMPTY_HISTORY: readonly Message[] = Object.freeze([]);
+
+/** PL5: the rounds a later processor keeps, when every processor up to it keeps rounds whole. */
+function roundsKeptAfter(processors: readonly ContextProcessor<object>[], position: number, ctx: Context): number | undefined {
+  for (const later of processors.slice(position + 1)) {
+    const kept = later.roundsKept(ctx);
+    if (kept !== undefined) return kept;
+    if (!later.preservesRounds) return undefined;
+  }
+  return undefined;
+}
 
 function snapshotLocal(ctx: Context): Map<string, unknown> {
   const values = new Map<string, unknown>();

@@ -7,13 +7,14 @@ import { makeConfig, type AutomationMode, type ContextConfig } from "./config";
 import { defaultPipeline } from "./default-pipeline";
 import { ProcessorPipeline, type ContextProcessor } from "./pipeline";
 import { DialogueCompressor, MessageOffloader, RoundWindowProcessor, SummarizeProcessor, TokenBudgetProcessor } from "./processors";
-import { isConversationSummary } from "./processors/summarize";
+import { isConversationSummary } from "./messages";
 import { hasIntactToolPairs } from "./sanitize";
 import { STATE_KEYS } from "./state";
 import { extractiveSummarizer } from "./summarizer";
+import { findToolChains, splitRounds } from "./messages";
 import { conversationArbitrary } from "./test-support/arbitraries";
 import { contextWith, historyOf } from "./test-support/conversation";
-import { expectBudgetMetOrExceeded, expectHandlesReload, expectIncompleteRoundKept, expectSystemMessagesKept } from "./test-support/invariants";
+import { expectBudgetMetOrExceeded, expectHandlesReload, expectIncompleteRoundKept, expectNoAvoidableStop, expectSystemMessagesKept } from "./test-support/invariants";
 import type { EncodingName } from "./tokens/encodings";
 
 // Generous: hundreds of pipeline runs per property, two test projects sharing two cores.
@@ -21,7 +22,7 @@ const TIMEOUT = 60_000;
 
 const settingsArbitrary = fc.record({
   mode: fc.constantFrom<AutomationMode>("pilot", "copilot", "navigator"),
-  historyRounds: fc.option(fc.integer({ min: 0, max: 8 }), { freq: 2 }),
+  historyRounds: fc.option(fc.integer({ min: 1, max: 8 }), { freq: 2 }),
   summaryThreshold: fc.option(fc.option(fc.integer({ min: 0, max: 20 }), { freq: 3 }), { freq: 2 }),
   budget: fc.integer({ min: 0, max: 5_000 }),
   encoding: fc.constantFrom<EncodingName>("cl100k_base", "o200k_base"),
@@ -38,19 +39,33 @@ function configOf(settings: Settings): ContextConfig {
   });
 }
 
+describe("structure properties", () => {
+  it("[M2][R1][R3] rounds and chains follow roles, tool calls and engine marks, never what a message says (look-alike markers included)", () => {
+    fc.assert(
+      fc.property(conversationArbitrary, (history) => {
+        const neutral = history.map((message) => ({ ...message, content: message.content === null ? null : "text" }));
+        expect(splitRounds(history)).toEqual(splitRounds(neutral));
+        expect(findToolChains(history)).toEqual(findToolChains(neutral));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe("defaultPipeline properties", () => {
-  it("[P1][R2][O2][B3] for any conversation, mode and budget: tool pairs intact, system messages and the incomplete round kept, handles reload, budget met or exceeded exactly", async () => {
+  it("[P1][R2][O2][B3][B5][M2] for any conversation (marker look-alikes included), mode and budget: tool pairs intact, the user's system messages and the incomplete round kept, handles reload, budget met or exceeded exactly and only when unavoidable", async () => {
     await fc.assert(
       fc.asyncProperty(conversationArbitrary, settingsArbitrary, async (input, settings) => {
         const config = configOf(settings);
         const ctx = contextWith(input, config);
-        await defaultPipeline(config, { maxMessageSize: settings.maxMessageSize }).fire("pre_llm_call", ctx);
+        const trace = await defaultPipeline(config, { maxMessageSize: settings.maxMessageSize }).fire("pre_llm_call", ctx);
         const output = historyOf(ctx);
         expect(hasIntactToolPairs(output)).toBe(true);
         expectSystemMessagesKept(input, output);
         await expectIncompleteRoundKept(ctx, input, output);
         await expectHandlesReload(ctx, input, output);
         expectBudgetMetOrExceeded(ctx, output, settings.budget, settings.encoding);
+        expectNoAvoidableStop(ctx, trace.steps.at(-1)!.historyBefore, output, settings.budget, settings.encoding);
       }),
       { numRuns: 250 },
     );

@@ -1,7 +1,11 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { deepCopy, deepFreeze } from "./freeze";
+import { deepCopy } from "./copy";
+import { ContextError } from "./errors";
+import { deepFreeze } from "./freeze";
 import type { Message } from "./messages";
 import { ContextState, STATE_KEYS } from "./state";
+import { mutateEverything, stateValueArbitrary } from "./test-support/arbitraries";
 import { answer, user } from "./test-support/conversation";
 
 describe("ContextState", () => {
@@ -104,6 +108,83 @@ describe("ContextState", () => {
     expect((parent.get(STATE_KEYS.history) as Message[])[0].content).toBe("q");
   });
 
+  it("[S2] a child gets its own copy of an inherited Map, Set, Date or typed array: its changes never reach the parent", () => {
+    const parent = new ContextState({ map: new Map([["a", 1]]), set: new Set(["x"]), date: new Date(0), bytes: new Uint8Array([1, 2, 3]) });
+    const child = new ContextState({}, parent);
+    (child.get("map") as Map<string, number>).set("b", 2);
+    (child.get("set") as Set<string>).add("y");
+    (child.get("date") as Date).setTime(86_400_000);
+    (child.get("bytes") as Uint8Array)[0] = 9;
+    expect(parent.get("map")).toEqual(new Map([["a", 1]]));
+    expect(parent.get("set")).toEqual(new Set(["x"]));
+    expect((parent.get("date") as Date).getTime()).toBe(0);
+    expect(parent.get("bytes")).toEqual(new Uint8Array([1, 2, 3]));
+    // The child keeps its own changes from read to read, and its copies keep their types.
+    expect(child.get("map")).toEqual(new Map([["a", 1], ["b", 2]]));
+    expect(child.get("bytes")).toBeInstanceOf(Uint8Array);
+    expect((child.get("date") as Date).getTime()).toBe(86_400_000);
+  });
+
+  it("[S2] a child gets a working copy of a class instance: its methods run on the copy, never on the parent's", () => {
+    class Workspace {
+      private readonly files: Record<string, string> = {};
+      private readonly index = new Map<string, number>();
+      write(path: string, text: string): void {
+        this.files[path] = text;
+        this.index.set(path, text.length);
+      }
+      read(path: string): string | undefined {
+        return this.files[path];
+      }
+    }
+    const workspace = new Workspace();
+    workspace.write("plan.md", "v1");
+    const parent = new ContextState({ workspace });
+    const child = new ContextState({}, parent);
+    const inherited = child.get("workspace") as Workspace;
+    expect(inherited).toBeInstanceOf(Workspace);
+    inherited.write("plan.md", "v2 by the child");
+    expect(inherited.read("plan.md")).toBe("v2 by the child");
+    expect(workspace.read("plan.md")).toBe("v1");
+    expect(parent.get("workspace")).toBe(workspace);
+  });
+
+  it("[S2] a value a copy cannot protect (a function) is refused with a ContextError naming it, and the parent is left unsealed", () => {
+    const parent = new ContextState({ tools: { lookup: () => "x" }, notes: ["a"] });
+    let caught: unknown;
+    try {
+      new ContextState({}, parent);
+    } catch (error) {
+      caught = error;
+    }
+    expect(ContextError.isInstance(caught)).toBe(true);
+    expect((caught as ContextError).where).toBe("state key 'tools'.lookup");
+    expect(parent.isSealed).toBe(false);
+    expect(Object.isFrozen(parent.get("notes"))).toBe(false);
+    parent.delete("tools");
+    expect(() => new ContextState({}, parent)).not.toThrow();
+    expect(Object.isFrozen(parent.get("notes"))).toBe(true);
+  });
+
+  it("[S2] a sealed state protects values set later the same way, and refuses a function without writing it", () => {
+    const parent = new ContextState({ plan: "A" });
+    const child = new ContextState({}, parent);
+    parent.set("index", new Map([["k", [1]]]));
+    (child.get("index") as Map<string, number[]>).get("k")!.push(2);
+    expect(parent.get("index")).toEqual(new Map([["k", [1]]]));
+    expect(() => parent.set("callback", () => 1)).toThrow(ContextError);
+    expect(parent.has("callback")).toBe(false);
+  });
+
+  it("[S2] toObject reads as get does: inherited Maps arrive as the child's copies", () => {
+    const map = new Map([["a", 1]]);
+    const parent = new ContextState({ map });
+    const child = new ContextState({}, parent);
+    const merged = child.toObject();
+    expect(merged.map).not.toBe(map);
+    expect(merged.map).toBe(child.get("map"));
+  });
+
   it("[S2] refuses undefined: delete is the way to remove", () => {
     expect(() => new ContextState().set("a", undefined as unknown as number)).toThrow(/delete/);
   });
@@ -111,6 +192,23 @@ describe("ContextState", () => {
   it("[S3] names the well-known keys exactly", () => {
     expect(Object.values(STATE_KEYS).sort()).toEqual(
       ["history", "needs_summary", "offloaded_messages", "offloaded_results", "summary_candidates", "token_budget_exceeded", "token_budget_trimmed"].sort(),
+    );
+  });
+});
+
+describe("ContextState properties", () => {
+  it("[S2] for any value (plain data, Maps, Sets, Dates, typed arrays, class instances, nested), nothing a child does to what it reads changes what its parent sees", () => {
+    fc.assert(
+      fc.property(stateValueArbitrary, (value) => {
+        const parent = new ContextState({ value });
+        const before = deepCopy(value);
+        const child = new ContextState({}, parent);
+        mutateEverything(child.get("value"));
+        mutateEverything(child.toObject().value);
+        expect(parent.get("value")).toStrictEqual(before);
+        expect(parent.get("value")).toBe(value);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,3 +1,5 @@
+import { deepCopy, sharingOf, type Sharing } from "./copy";
+import { ContextError } from "./errors";
 import { deepFreeze } from "./freeze";
 import type { Message } from "./messages";
 
@@ -42,14 +44,19 @@ const DELETED = Symbol("deleted");
 /**
  * Hierarchical key/value state. Reads fall through to the parent; writes and
  * deletes stay local (a local delete hides an inherited value). A state that
- * has children is sealed: its values are deep-frozen, now and when set later,
- * so no child can change what its parent sees (S2). A state without children
- * stays unfrozen, because V8 reads frozen objects several times slower and the
- * pipeline's hot path walks every message.
+ * has children is sealed, so no child can change what its parent sees (S2):
+ * its plain values are deep-frozen, now and when set later, and any other
+ * value (a Map, a Date, a class instance...) reaches each child as the
+ * child's own copy. A state without children stays unfrozen, because V8
+ * reads frozen objects slower on paths that also meet unfrozen ones.
  */
 export class ContextState {
   readonly parent?: ContextState;
   private readonly local = new Map<string, unknown>();
+  /** Keys whose values children get as copies: a freeze could not protect them. */
+  private readonly copiedKeys = new Set<string>();
+  /** This state's copies of inherited values, with the value each was copied from. */
+  private readonly inheritedCopies = new Map<string, { source: unknown; copy: unknown }>();
   private sealed = false;
 
   constructor(initial: Readonly<Record<string, unknown>> = {}, parent?: ContextState) {
@@ -58,25 +65,31 @@ export class ContextState {
     for (const [key, value] of Object.entries(initial)) this.set(key, value);
   }
 
-  /** Freezes every value here and in the ancestors, and every value set here from now on. */
+  /**
+   * Protects every value here and in the ancestors, and every value set here
+   * from now on (S2). Throws `ContextError`, changing nothing, when a value
+   * cannot be protected (a function...).
+   */
   seal(): void {
     if (this.sealed) return;
-    this.sealed = true;
-    for (const value of this.local.values()) deepFreeze(value);
+    const sharings = [...this.local].map(([key, value]): [string, unknown, Sharing] => [key, value, value === DELETED ? "frozen" : sharingOf(value, `state key '${key}'`)]);
     this.parent?.seal();
+    for (const [key, value, sharing] of sharings) this.share(key, value, sharing);
+    this.sealed = true;
   }
 
   get isSealed(): boolean {
     return this.sealed;
   }
 
-  /** Reads a key here or, failing that, from the nearest ancestor that has it. */
+  /** Reads a key here or, failing that, from the nearest ancestor that has it (an inherited Map, Date... as this state's own copy). */
   get<K extends string>(key: K): ValueOf<K> | undefined {
     let state: ContextState | undefined = this;
     while (state) {
       if (state.local.has(key)) {
         const value = state.local.get(key);
-        return value === DELETED ? undefined : (value as ValueOf<K>);
+        if (value === DELETED) return undefined;
+        return (state !== this && state.copiedKeys.has(key) ? this.copyOf(key, value) : value) as ValueOf<K>;
       }
       state = state.parent;
     }
@@ -89,10 +102,12 @@ export class ContextState {
     return value === undefined ? fallback : value;
   }
 
-  /** Writes locally; in a sealed state the value becomes immutable. */
+  /** Writes locally; in a sealed state the value is protected from children first (S2). */
   set<K extends string>(key: K, value: ValueOf<K>): void {
-    if (value === undefined) throw new TypeError(`state key '${key}': use delete() instead of setting undefined`);
-    this.local.set(key, this.sealed ? deepFreeze(value) : value);
+    if (value === undefined) throw new ContextError(`state key '${key}': use delete() instead of setting undefined`, { where: key });
+    if (this.sealed) this.share(key, value, sharingOf(value, `state key '${key}'`));
+    else this.copiedKeys.delete(key);
+    this.local.set(key, value);
   }
 
   /** Deletes locally; an inherited value is hidden here, never removed from the parent. */
@@ -120,14 +135,36 @@ export class ContextState {
     return this.local.has(key) && this.local.get(key) !== DELETED;
   }
 
-  /** The merged view: ancestors' values overlaid by closer ones. */
+  /** The merged view: ancestors' values overlaid by closer ones, read as `get` reads them. */
   toObject(): Record<string, unknown> {
-    const merged = this.parent ? this.parent.toObject() : {};
-    for (const [key, value] of this.local) {
-      if (value === DELETED) delete merged[key];
-      else merged[key] = value;
+    const keys = new Set<string>();
+    const chain: ContextState[] = [];
+    for (let state: ContextState | undefined = this; state; state = state.parent) chain.unshift(state);
+    for (const state of chain) for (const key of state.local.keys()) keys.add(key);
+    const merged: Record<string, unknown> = {};
+    for (const key of keys) {
+      const value = this.get(key);
+      if (value !== undefined) merged[key] = value;
     }
     return merged;
+  }
+
+  private share(key: string, value: unknown, sharing: Sharing): void {
+    if (sharing === "frozen") {
+      deepFreeze(value);
+      this.copiedKeys.delete(key);
+    } else {
+      this.copiedKeys.add(key);
+    }
+  }
+
+  /** This state's own copy of an inherited value a freeze cannot protect, made on first read. */
+  private copyOf(key: string, source: unknown): unknown {
+    const known = this.inheritedCopies.get(key);
+    if (known && known.source === source) return known.copy;
+    const copy = deepCopy(source, `state key '${key}'`);
+    this.inheritedCopies.set(key, { source, copy });
+    return copy;
   }
 
   /** Only the values written here. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ContextError } from "./errors";
 import { TokenTracker } from "./tracker";
 import { addUsage, subtractUsage, toUsage, ZERO_USAGE } from "./usage";
 
@@ -9,7 +10,7 @@ describe("TokenTracker", () => {
     const first = tracker.addStep("planner", { promptTokens: 800, outputTokens: 60 });
     tracker.addStep("coder", { promptTokens: 500, outputTokens: 200 });
     const second = tracker.addStep("planner", { promptTokens: 900, outputTokens: 40 });
-    expect(first).toEqual({ agentId: "planner", step: 0, timestamp: 1000, promptTokens: 800, outputTokens: 60, totalTokens: 860 });
+    expect(first).toEqual({ agentId: "planner", step: 0, timestamp: 1000, ...ZERO_USAGE, promptTokens: 800, outputTokens: 60, totalTokens: 860 });
     expect(second).toMatchObject({ agentId: "planner", step: 1, timestamp: 1002 });
     expect(tracker.getTrajectory("planner").map((step) => step.step)).toEqual([0, 1]);
     expect(tracker.getTrajectory("nobody")).toEqual([]);
@@ -20,10 +21,17 @@ describe("TokenTracker", () => {
     tracker.addStep("planner", { promptTokens: 800, outputTokens: 60 });
     tracker.addStep("coder", { promptTokens: 500, outputTokens: 200 });
     tracker.addStep("planner", { promptTokens: 900, outputTokens: 40, totalTokens: 1000 });
-    expect(tracker.agentUsage("planner")).toEqual({ promptTokens: 1700, outputTokens: 100, totalTokens: 1860 });
-    expect(tracker.totalUsage()).toEqual({ promptTokens: 2200, outputTokens: 300, totalTokens: 2560 });
+    expect(tracker.agentUsage("planner")).toEqual({ ...ZERO_USAGE, promptTokens: 1700, outputTokens: 100, totalTokens: 1860 });
+    expect(tracker.totalUsage()).toEqual({ ...ZERO_USAGE, promptTokens: 2200, outputTokens: 300, totalTokens: 2560 });
     expect(tracker.agents()).toEqual(["planner", "coder"]);
     expect(tracker.agentUsage("nobody")).toEqual(ZERO_USAGE);
+  });
+
+  it("[U1] records a provider's usage object as sent", () => {
+    const tracker = new TokenTracker({ now: () => 0 });
+    expect(tracker.addStep("planner", { input_tokens: 100, output_tokens: 7, cache_read_input_tokens: 900 })).toMatchObject({ promptTokens: 1_000, cachedPromptTokens: 900, outputTokens: 7 });
+    expect(() => tracker.addStep("planner", { prompt: 5 } as never)).toThrow(ContextError);
+    expect(tracker.allSteps()).toHaveLength(1);
   });
 
   it("hands out copies of its step list", () => {
@@ -36,10 +44,10 @@ describe("TokenTracker", () => {
 
 describe("usage arithmetic", () => {
   it("normalises, adds and subtracts usage records", () => {
-    expect(toUsage({ promptTokens: 2 })).toEqual({ promptTokens: 2, outputTokens: 0, totalTokens: 2 });
-    const a = toUsage({ promptTokens: 10, outputTokens: 5 });
-    const b = toUsage({ promptTokens: 3, outputTokens: 1 });
-    expect(addUsage(a, b)).toEqual({ promptTokens: 13, outputTokens: 6, totalTokens: 19 });
-    expect(subtractUsage(a, b)).toEqual({ promptTokens: 7, outputTokens: 4, totalTokens: 11 });
+    expect(toUsage({ promptTokens: 2 })).toEqual({ ...ZERO_USAGE, promptTokens: 2, totalTokens: 2 });
+    const a = toUsage({ promptTokens: 10, outputTokens: 5, cachedPromptTokens: 4 });
+    const b = toUsage({ promptTokens: 3, outputTokens: 1, cacheWriteTokens: 2 });
+    expect(addUsage(a, b)).toEqual({ promptTokens: 13, outputTokens: 6, totalTokens: 19, cachedPromptTokens: 4, cacheWriteTokens: 2 });
+    expect(subtractUsage(a, b)).toEqual({ promptTokens: 7, outputTokens: 4, totalTokens: 11, cachedPromptTokens: 4, cacheWriteTokens: -2 });
   });
 });

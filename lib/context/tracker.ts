@@ -1,4 +1,4 @@
-import { addUsage, toUsage, ZERO_USAGE, type TokenUsage } from "./usage";
+import { addUsage, toUsage, ZERO_USAGE, type TokenUsage, type UsageInput } from "./usage";
 
 /** One model call's token usage. */
 export interface TokenStep extends TokenUsage {
@@ -21,7 +21,8 @@ export class TokenTracker {
     this.now = options.now ?? (() => Date.now());
   }
 
-  addStep(agentId: string, usage: Partial<TokenUsage>): TokenStep {
+  /** Records one call's usage: the engine's fields or a provider's usage object (U1). */
+  addStep(agentId: string, usage: UsageInput): TokenStep {
     const step: TokenStep = {
       agentId,
       step: this.steps.filter((candidate) => candidate.agentId === agentId).length,

@@ -4,6 +4,7 @@ import { hasIntactToolPairs } from "../sanitize";
 import type { Summarizer } from "../summarizer";
 import { extractiveSummarizer } from "../summarizer";
 import { answer, calls, contextWith, historyOf, result, system, toolCall, toolRound, user } from "../test-support/conversation";
+import { ContextError } from "../errors";
 import { DialogueCompressor } from "./dialogue-compressor";
 
 function mockSummarizer(text = "looked it up"): Summarizer & ReturnType<typeof vi.fn> {
@@ -16,8 +17,8 @@ describe("DialogueCompressor", () => {
     const summarizer = mockSummarizer();
     const ctx = contextWith(history);
     const { effects } = await new DialogueCompressor({ summarizer }).process(ctx);
-    expect(historyOf(ctx)).toEqual([history[0], { role: "assistant", content: `${TOOL_CHAIN_SUMMARY_PREFIX} looked it up (2 messages)` }, history[3]]);
-    expect(effects).toEqual([{ kind: "compressed", before: [1, 2], after: [1] }]);
+    expect(historyOf(ctx)).toEqual([history[0], { role: "assistant", content: `${TOOL_CHAIN_SUMMARY_PREFIX} looked it up (2 messages)`, engine: { kind: "chain-summary" } }, history[3]]);
+    expect(effects).toEqual([{ kind: "compressed", before: [[1, 3]], after: [[1, 2]] }]);
   });
 
   it("[C1] a mock summarizer receives exactly the chain's messages", async () => {
@@ -53,8 +54,8 @@ describe("DialogueCompressor", () => {
     expect(summarizer).toHaveBeenCalledTimes(2);
     expect(historyOf(ctx).map((message) => message.content?.startsWith(TOOL_CHAIN_SUMMARY_PREFIX) ?? false)).toEqual([false, false, true, false, false, true, false, false, false]);
     expect(effects?.map((effect) => [effect.before, effect.after])).toEqual([
-      [[2, 3], [2]],
-      [[6, 7], [5]],
+      [[[2, 4]], [[2, 3]]],
+      [[[6, 8]], [[5, 6]]],
     ]);
   });
 
@@ -125,7 +126,7 @@ describe("DialogueCompressor", () => {
     expect(historyOf(ctx)).toBe(history);
   });
 
-  it("needs a summarizer function", () => {
-    expect(() => new DialogueCompressor({} as never)).toThrow(TypeError);
+  it("[E2] needs a summarizer function, refused with a ContextError", () => {
+    expect(() => new DialogueCompressor({} as never)).toThrow(ContextError);
   });
 });

@@ -1,8 +1,12 @@
 import type { Context } from "../context";
-import { findToolChains, TOOL_CHAIN_SUMMARY_PREFIX, type Message } from "../messages";
-import { ContextProcessor, type MessageEffect, type ProcessorResult } from "../pipeline";
+import { ContextError } from "../errors";
+import { applyEdits } from "../history/edit";
+import { indexOf } from "../history/index-of";
+import { isFinalAnswer, isToolCallMessage, TOOL_CHAIN_SUMMARY_PREFIX, type Message } from "../messages";
+import { ContextProcessor, type MessageEffect, type ProcessorResult, type ProcessorRun } from "../pipeline";
 import { STATE_KEYS } from "../state";
 import type { Summarizer } from "../summarizer";
+import { identity, OutcomeCache } from "./outcome-cache";
 
 export interface DialogueCompressorOptions {
   summarizer: Summarizer;
@@ -15,38 +19,42 @@ export interface DialogueCompressorOptions {
  * Replaces every closed tool chain with one assistant message holding the
  * summarizer's text (C1). The chain of an incomplete round stays: the model is
  * still inside it (C2). Whole chains go, so no tool pair is ever split (P1).
+ * Rounds a later window drops are left as they are (PL5).
  * @example pipeline.register(new DialogueCompressor({ summarizer: extractiveSummarizer }))
  */
 export class DialogueCompressor extends ContextProcessor {
+  override readonly preservesRounds = true;
   readonly minChainLength: number;
   private readonly summarizer: Summarizer;
 
   constructor(options: DialogueCompressorOptions) {
     super("pre_llm_call", { name: options.name ?? "dialogue_compressor" });
-    if (typeof options?.summarizer !== "function") throw new TypeError("DialogueCompressor needs a summarizer function");
+    if (typeof options?.summarizer !== "function") throw new ContextError("DialogueCompressor needs a summarizer function: pass { summarizer: extractiveSummarizer } or your own", { where: "summarizer" });
     this.summarizer = options.summarizer;
     this.minChainLength = Math.max(1, options.minChainLength ?? 2);
   }
 
-  async process(ctx: Context): Promise<ProcessorResult> {
+  async process(ctx: Context, _payload?: object, run: ProcessorRun = {}): Promise<ProcessorResult> {
     const history = ctx.state.get(STATE_KEYS.history) ?? [];
-    const chains = findToolChains(history).filter((chain) => chain.closed && chain.end - chain.start >= this.minChainLength);
-    if (chains.length === 0) return {};
+    // PL5: rounds a later window drops are left as they are; compressing them would be work for nothing.
+    const from = run.roundsKeptLater === undefined ? 0 : indexOf(history).startOfLastRounds(run.roundsKeptLater);
+    const key = `${this.minChainLength}:${from}:${identity(this.summarizer)}`;
+    const outcome = outcomes.get(history, key) ?? outcomes.set(history, key, await this.compress(history, from));
+    if (outcome.history === history) return {};
+    ctx.state.set(STATE_KEYS.history, outcome.history);
+    return { effects: outcome.effects };
+  }
+
+  private async compress(history: readonly Message[], from: number): Promise<Outcome> {
+    const chains = closedChains(history, from, this.minChainLength);
+    if (chains.length === 0) return { history, effects: [] };
     // Cached summaries resolve synchronously: awaiting thousands of promises on a re-run costs more than the work.
     const pending = chains.map((chain) => this.cached(history, chain.start, chain.end) ?? this.summarize(history.slice(chain.start, chain.end)));
     const summaries = pending.some((entry) => entry instanceof Promise) ? await Promise.all(pending) : (pending as Message[]);
-    const next: Message[] = [];
-    const effects: MessageEffect[] = [];
-    let cursor = 0;
-    chains.forEach((chain, position) => {
-      for (let index = cursor; index < chain.start; index += 1) next.push(history[index]);
-      next.push(summaries[position]);
-      effects.push({ kind: "compressed", before: range(chain.start, chain.end), after: [next.length - 1] });
-      cursor = chain.end;
-    });
-    for (let index = cursor; index < history.length; index += 1) next.push(history[index]);
-    ctx.state.set(STATE_KEYS.history, next);
-    return { effects };
+    const edits = chains.map((chain, order) => ({ from: chain.start, to: chain.end, messages: [summaries[order]] }));
+    const { history: next, placed } = applyEdits(history, edits);
+    const effects = chains.map((chain, order): MessageEffect => ({ kind: "compressed", before: [[chain.start, chain.end]], after: [[placed[order], placed[order] + 1]] }));
+    return { history: next, effects };
   }
 
   /**
@@ -68,7 +76,9 @@ export class DialogueCompressor extends ContextProcessor {
       chainSummaries.set(this.summarizer, cache);
     }
     const text = (await this.summarizer(chain, { purpose: "tool-chain" })).trim();
-    const summary: Message = { role: "assistant", content: text.startsWith(TOOL_CHAIN_SUMMARY_PREFIX) ? text : `${TOOL_CHAIN_SUMMARY_PREFIX} ${text}` };
+    const content = text.startsWith(TOOL_CHAIN_SUMMARY_PREFIX) ? text : `${TOOL_CHAIN_SUMMARY_PREFIX} ${text}`;
+    // M2: the mark, not the prefix, is what makes it a chain summary (R1).
+    const summary: Message = { role: "assistant", content, engine: { kind: "chain-summary" } };
     cache.set(chain[0], { chain, summary });
     return summary;
   }
@@ -76,6 +86,32 @@ export class DialogueCompressor extends ContextProcessor {
 
 const chainSummaries = new WeakMap<Summarizer, WeakMap<Message, { chain: readonly Message[]; summary: Message }>>();
 
-export function range(start: number, end: number): number[] {
-  return Array.from({ length: Math.max(0, end - start) }, (_, offset) => start + offset);
+interface Outcome {
+  history: readonly Message[];
+  effects: MessageEffect[];
+}
+
+const outcomes = new OutcomeCache<Outcome>();
+
+/**
+ * The closed tool chains (R3) of at least `minLength` messages starting at or
+ * after `from`, a round boundary (no chain crosses one: a round ends with a
+ * final answer, which no chain holds).
+ */
+function closedChains(history: readonly Message[], from: number, minLength: number): { start: number; end: number }[] {
+  let lastFinal = -1;
+  for (let position = history.length - 1; position >= from && lastFinal === -1; position -= 1) if (isFinalAnswer(history[position])) lastFinal = position;
+  const chains: { start: number; end: number }[] = [];
+  let position = from;
+  while (position < lastFinal) {
+    if (!isToolCallMessage(history[position])) {
+      position += 1;
+      continue;
+    }
+    const start = position;
+    while (position < history.length && (isToolCallMessage(history[position]) || history[position].role === "tool")) position += 1;
+    // C1/C2: closed once a final answer follows; the open chain of the incomplete round stays.
+    if (lastFinal >= position && position - start >= minLength) chains.push({ start, end: position });
+  }
+  return chains;
 }

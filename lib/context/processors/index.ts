@@ -2,5 +2,5 @@ export { MessageOffloader, type MessageOffloaderOptions } from "./message-offloa
 export { ToolResultOffloader, type ToolResultOffloaderOptions, type ToolResultPayload } from "./tool-result-offloader";
 export { DialogueCompressor, type DialogueCompressorOptions } from "./dialogue-compressor";
 export { RoundWindowProcessor, type RoundWindowOptions } from "./round-window";
-export { SummarizeProcessor, isConversationSummary, type SummarizeProcessorOptions } from "./summarize";
+export { SummarizeProcessor, type SummarizeProcessorOptions } from "./summarize";
 export { TokenBudgetProcessor, type TokenBudgetOptions, type TokenBudgetPayload, type ResolvedTokenBudget } from "./token-budget";

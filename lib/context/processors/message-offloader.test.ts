@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { makeConfig } from "../config";
 import { ContextError } from "../errors";
 import { contentHandle, type HandleFactory } from "../handles";
-import { splitRounds } from "../messages";
+import { splitRounds, type Message } from "../messages";
 import { STATE_KEYS } from "../state";
-import { answer, calls, contextWith, historyOf, longText, result, system, toolCall, user } from "../test-support/conversation";
+import { answer, calls, chainSummary, contextWith, historyOf, longText, result, system, toolCall, user } from "../test-support/conversation";
 import { reloadOffloaded } from "../tools";
 import { MessageOffloader } from "./message-offloader";
 
@@ -23,7 +23,7 @@ describe("MessageOffloader", () => {
     const result = new MessageOffloader({ maxMessageSize: 100 }).process(ctx);
     expect(historyOf(ctx)).toBe(history);
     expect(ctx.state.has(STATE_KEYS.offloadedMessages)).toBe(false);
-    expect(result.effects).toEqual([]);
+    expect(result.effects ?? []).toEqual([]);
   });
 
   it("[O1] replaces an oversized message with a marker and stores the original under its handle", () => {
@@ -88,8 +88,8 @@ describe("MessageOffloader", () => {
     const ctx = contextWith([user("q"), answer(longText(200)), user("q2"), answer(longText(300))]);
     const { effects } = new MessageOffloader({ maxMessageSize: 100 }).process(ctx);
     expect(effects?.map((effect) => [effect.kind, effect.before, effect.after])).toEqual([
-      ["offloaded", [1], [1]],
-      ["offloaded", [3], [3]],
+      ["offloaded", [[1, 2]], [[1, 2]]],
+      ["offloaded", [[3, 4]], [[3, 4]]],
     ]);
     expect(effects?.[0].handle).toBe(handleOf(historyOf(ctx)[1].content));
   });
@@ -146,13 +146,32 @@ describe("MessageOffloader", () => {
     expect(parent.state.has(STATE_KEYS.offloadedMessages)).toBe(false);
   });
 
-  it("[O1][R1] an offloaded chain summary keeps its prefix, so round counts do not change", () => {
-    const summary = { role: "assistant" as const, content: `[Tool chain summary] ${longText(300)}` };
+  it("[O1][R1][M2] an offloaded chain summary keeps its engine mark, so round counts do not change", () => {
+    const summary = chainSummary(longText(300));
     const ctx = contextWith([user("q1"), summary, answer("a1"), user("q2")]);
     new MessageOffloader({ maxMessageSize: 200 }).process(ctx);
-    const content = historyOf(ctx)[1].content ?? "";
-    expect(content).toMatch(/^\[Tool chain summary\] \[\[OFFLOADED: handle=off_[0-9a-f]{12}\]\]$/);
+    const offloaded = historyOf(ctx)[1];
+    expect(offloaded.content).toMatch(MARKER);
+    expect(offloaded.engine).toEqual({ kind: "chain-summary" });
     expect(splitRounds(historyOf(ctx))).toHaveLength(2);
+  });
+
+  it("[O1][M2] a model's oversized answer that starts like a chain summary is offloaded as the exact marker and still ends its round", () => {
+    const lookalike = answer(`[Tool chain summary] ${longText(300)}`);
+    const ctx = contextWith([user("q1"), lookalike, user("q2"), answer("a2")]);
+    new MessageOffloader({ maxMessageSize: 200 }).process(ctx);
+    expect(historyOf(ctx)[1]).toEqual({ role: "assistant", content: expect.stringMatching(MARKER) });
+    expect(splitRounds(historyOf(ctx))).toHaveLength(2);
+  });
+
+  it("[O1] a message with parts keeps its other parts and gets one marker part where its text stood", () => {
+    const image = { type: "image" as const, source: { type: "url" as const, url: "https://example.com/a.png" } };
+    const message: Message = { role: "user", content: `${longText(150)}\n${longText(150)}`, parts: [{ type: "text", text: longText(150) }, image, { type: "text", text: longText(150) }] };
+    const ctx = contextWith([message]);
+    new MessageOffloader({ maxMessageSize: 200 }).process(ctx);
+    const offloaded = historyOf(ctx)[0];
+    expect(offloaded.parts).toEqual([{ type: "text", text: offloaded.content }, image]);
+    expect(offloaded.content).toMatch(MARKER);
   });
 
   it("[CFG3] with minMessages, offloads only once the history holds more non-system messages than that", () => {

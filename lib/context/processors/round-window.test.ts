@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { makeConfig } from "../config";
 import { hasIntactToolPairs } from "../sanitize";
 import { answer, calls, contextWith, historyOf, result, system, toolCall, toolRound, user } from "../test-support/conversation";
+import { ContextError } from "../errors";
 import { RoundWindowProcessor } from "./round-window";
 
 const rounds = (count: number) => Array.from({ length: count }, (_, index) => [user(`q${index + 1}`), answer(`a${index + 1}`)]).flat();
@@ -11,7 +12,14 @@ describe("RoundWindowProcessor", () => {
     const ctx = contextWith(rounds(5));
     const { effects } = new RoundWindowProcessor({ maxRounds: 2 }).process(ctx);
     expect(historyOf(ctx).map((message) => message.content)).toEqual(["q4", "a4", "q5", "a5"]);
-    expect(effects).toEqual([{ kind: "dropped", before: [0, 1, 2, 3, 4, 5], after: [] }]);
+    expect(effects).toEqual([{ kind: "dropped", before: [[0, 6]], after: [] }]);
+  });
+
+  it("[W1][M2] a model answer that starts like a chain summary ends its round: a window of 1 keeps only the last", () => {
+    const history = [user("q1"), calls(toolCall("c1")), result("c1", "r"), answer("[Tool chain summary] I checked the booking."), user("q2"), answer("ok")];
+    const ctx = contextWith(history);
+    new RoundWindowProcessor({ maxRounds: 1 }).process(ctx);
+    expect(historyOf(ctx)).toEqual([user("q2"), answer("ok")]);
   });
 
   it("[W1] defaults to config.historyRounds", () => {
@@ -43,9 +51,9 @@ describe("RoundWindowProcessor", () => {
     const ctx = contextWith(history);
     new RoundWindowProcessor({ maxRounds: 2 }).process(ctx);
     expect(historyOf(ctx).map((message) => message.content)).toEqual(["q3", "a3", "q4", null, "r"]);
-    const none = contextWith(history);
-    new RoundWindowProcessor({ maxRounds: 0 }).process(none);
-    expect(historyOf(none)).toEqual(history.slice(-3));
+    const one = contextWith(history);
+    new RoundWindowProcessor({ maxRounds: 1 }).process(one);
+    expect(historyOf(one)).toEqual(history.slice(-3));
   });
 
   it("[W1][P1] drops whole rounds: tool sequences inside go together (seed 000 §6 mixed sequences)", () => {
@@ -68,9 +76,10 @@ describe("RoundWindowProcessor", () => {
     expect(hasIntactToolPairs(historyOf(ctx))).toBe(true);
   });
 
-  it("[W1] with every round complete and maxRounds 0 keeps only system messages", () => {
+  it("[W1][CFG4] keeps at least one round: maxRounds below 1 is refused with a ContextError", () => {
+    for (const maxRounds of [0, -1, 1.5]) expect(() => new RoundWindowProcessor({ maxRounds })).toThrow(ContextError);
     const ctx = contextWith([system("s"), ...rounds(2)]);
-    new RoundWindowProcessor({ maxRounds: 0 }).process(ctx);
-    expect(historyOf(ctx)).toEqual([system("s")]);
+    new RoundWindowProcessor({ maxRounds: 1 }).process(ctx);
+    expect(historyOf(ctx)).toEqual([system("s"), ...rounds(2).slice(2)]);
   });
 });

@@ -1,8 +1,12 @@
 import type { Context } from "../context";
-import { isFinalAnswer, roundOfEachMessage, type Message } from "../messages";
-import { ContextProcessor, type ProcessorResult } from "../pipeline";
+import { ContextError } from "../errors";
+import { complementRanges, keepRanges } from "../history/edit";
+import { indexOf } from "../history/index-of";
+import { toRanges, type IndexRanges } from "../history/ranges";
+import type { Message } from "../messages";
+import { ContextProcessor, type MessageEffect, type ProcessorResult } from "../pipeline";
 import { STATE_KEYS } from "../state";
-import { dropIndices } from "./drop";
+import { OutcomeCache } from "./outcome-cache";
 
 export interface RoundWindowOptions {
   /** Rounds to keep, counted from the end; defaults to `ctx.config.historyRounds`. */
@@ -10,9 +14,17 @@ export interface RoundWindowOptions {
   name?: string;
 }
 
+interface Outcome {
+  history: readonly Message[];
+  effects: MessageEffect[];
+}
+
+const outcomes = new OutcomeCache<Outcome>();
+
 /**
  * Keeps the last `maxRounds` rounds (W1). System messages stay, in place; the
  * incomplete round always stays (R2); whole rounds go, so tool pairs stay whole (P1).
+ * Works from the history's index: it reads only what it keeps (I3).
  * @example pipeline.register(new RoundWindowProcessor({ maxRounds: 10 }))
  */
 export class RoundWindowProcessor extends ContextProcessor {
@@ -20,30 +32,34 @@ export class RoundWindowProcessor extends ContextProcessor {
 
   constructor(options: RoundWindowOptions = {}) {
     super("pre_llm_call", { name: options.name ?? "round_window" });
-    this.maxRounds = options.maxRounds;
+    const { maxRounds } = options;
+    // CFG4: a window keeps at least the last round, which holds the turn being answered.
+    if (maxRounds !== undefined && (!Number.isSafeInteger(maxRounds) || maxRounds < 1)) throw new ContextError(`round_window: maxRounds must be an integer ≥ 1, got ${maxRounds}`, { where: "maxRounds" });
+    this.maxRounds = maxRounds;
+  }
+
+  override roundsKept(ctx: Context): number {
+    return this.maxRounds ?? ctx.config.historyRounds;
   }
 
   process(ctx: Context): ProcessorResult {
     const history = ctx.state.get(STATE_KEYS.history) ?? [];
-    const maxRounds = Math.max(0, this.maxRounds ?? ctx.config.historyRounds);
-    const owner = roundOfEachMessage(history);
-    const rounds = owner.reduce((highest, round) => Math.max(highest, round), -1) + 1;
-    const lastComplete = lastRoundIsComplete(history);
-    // W1: rounds before `keepFrom` go, except an incomplete last round (R2).
-    const keepFrom = Math.min(rounds - maxRounds, lastComplete ? rounds : rounds - 1);
-    if (keepFrom <= 0) return {};
-    const dropped: number[] = [];
-    for (let index = 0; index < history.length; index += 1) if (owner[index] >= 0 && owner[index] < keepFrom) dropped.push(index);
-    const { history: next, effects } = dropIndices(history, dropped, "dropped");
-    ctx.state.set(STATE_KEYS.history, next);
-    return { effects };
+    const maxRounds = this.roundsKept(ctx);
+    const key = `${maxRounds}`;
+    const outcome = outcomes.get(history, key) ?? outcomes.set(history, key, keepLastRounds(history, maxRounds));
+    if (outcome.history === history) return {};
+    ctx.state.set(STATE_KEYS.history, outcome.history);
+    return { effects: outcome.effects };
   }
 }
 
-function lastRoundIsComplete(history: readonly Message[]): boolean {
-  for (let index = history.length - 1; index >= 0; index -= 1) {
-    if (history[index].role === "system") continue;
-    return isFinalAnswer(history[index]);
-  }
-  return true;
+/** W1: rounds before the newest `maxRounds` go; at least one round stays, so the last (R2) always does. */
+function keepLastRounds(history: readonly Message[], maxRounds: number): Outcome {
+  const index = indexOf(history);
+  const cut = index.startOfLastRounds(maxRounds);
+  if (cut === 0) return { history, effects: [] };
+  // System messages before the cut stay: they belong to no round.
+  const systems: IndexRanges = toRanges(index.systemPositionsBefore(cut));
+  const kept = [...systems, [cut, history.length] as const];
+  return { history: keepRanges(history, kept), effects: [{ kind: "dropped", before: complementRanges(systems, cut), after: [] }] };
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
 import { makeConfig } from "../config";
-import { CONVERSATION_SUMMARY_PREFIX, type Message } from "../messages";
+import { CONVERSATION_SUMMARY_PREFIX, isConversationSummary, type Message } from "../messages";
 import { STATE_KEYS } from "../state";
 import type { Summarizer } from "../summarizer";
 import { extractiveSummarizer } from "../summarizer";
-import { answer, calls, contextWith, historyOf, result, system, toolCall, user } from "../test-support/conversation";
-import { isConversationSummary, SummarizeProcessor } from "./summarize";
+import { answer, calls, contextWith, conversationSummary, historyOf, result, system, toolCall, user } from "../test-support/conversation";
+import { SummarizeProcessor } from "./summarize";
 
 const rounds = (count: number, from = 1) => Array.from({ length: count }, (_, index) => [user(`q${from + index}`), answer(`a${from + index}`)]).flat();
 const navigator = makeConfig("navigator");
@@ -83,13 +83,13 @@ describe("SummarizeProcessor", () => {
     const ctx = contextWith(history, navigator);
     const { effects } = await new SummarizeProcessor({ summarizer }).process(ctx);
     expect(summarizer).toHaveBeenCalledWith(history.slice(1, 5), { purpose: "conversation", previousSummary: undefined });
-    expect(historyOf(ctx)).toEqual([system("policy"), system(`${CONVERSATION_SUMMARY_PREFIX}\nsummary of q1,a1,q2,a2`), ...history.slice(5)]);
+    expect(historyOf(ctx)).toEqual([system("policy"), conversationSummary("summary of q1,a1,q2,a2"), ...history.slice(5)]);
     expect(ctx.state.get(STATE_KEYS.needsSummary)).toBe(false);
-    expect(effects).toEqual([{ kind: "summarised", before: [1, 2, 3, 4], after: [1] }]);
+    expect(effects).toEqual([{ kind: "summarised", before: [[1, 5]], after: [[1, 2]] }]);
   });
 
   it("[SU2] extends an earlier summary: its text goes to the summarizer and one summary remains, in its place", async () => {
-    const earlier = system(`${CONVERSATION_SUMMARY_PREFIX}\nthe user booked HAT136`);
+    const earlier = conversationSummary("the user booked HAT136");
     const history = [system("policy"), earlier, ...rounds(4, 10)];
     const summarizer = mockSummarizer();
     const ctx = contextWith(history, navigator);
@@ -109,10 +109,15 @@ describe("SummarizeProcessor", () => {
     expect(summary).toContain("Cancelled.");
   });
 
-  it("isConversationSummary recognises only system messages with the prefix", () => {
-    expect(isConversationSummary(system(`${CONVERSATION_SUMMARY_PREFIX} x`))).toBe(true);
-    expect(isConversationSummary(user(`${CONVERSATION_SUMMARY_PREFIX} x`))).toBe(false);
-    expect(isConversationSummary(system("policy"))).toBe(false);
+  it("[SU2][M2] a system message that only looks like a summary is the user's: never extended or replaced", async () => {
+    const lookalike = system(`${CONVERSATION_SUMMARY_PREFIX}\nwritten by the user`);
+    const history = [system("policy"), lookalike, ...rounds(4)];
+    const summarizer = mockSummarizer();
+    const ctx = contextWith(history, navigator);
+    await new SummarizeProcessor({ summarizer }).process(ctx);
+    expect(summarizer.mock.calls[0][1]).toEqual({ purpose: "conversation", previousSummary: undefined });
+    expect(historyOf(ctx).slice(0, 3)).toEqual([system("policy"), lookalike, conversationSummary("summary of q1,a1,q2,a2")]);
+    expect(historyOf(ctx).filter(isConversationSummary)).toHaveLength(1);
   });
 
   it("[SU1] never takes the last round, even when every round is complete", async () => {

@@ -1,8 +1,12 @@
 import type { Context } from "../context";
-import { CONVERSATION_SUMMARY_PREFIX, splitRounds, type Message } from "../messages";
-import { ContextProcessor, type ProcessorResult } from "../pipeline";
+import { applyEdits } from "../history/edit";
+import { indexOf } from "../history/index-of";
+import { toRanges } from "../history/ranges";
+import { CONVERSATION_SUMMARY_PREFIX, isConversationSummary, splitRounds, type Message } from "../messages";
+import { ContextProcessor, type MessageEffect, type ProcessorResult } from "../pipeline";
 import { STATE_KEYS } from "../state";
 import type { Summarizer } from "../summarizer";
+import { identity, OutcomeCache } from "./outcome-cache";
 
 export interface SummarizeProcessorOptions {
   /** Without one, the processor only marks what needs a summary. */
@@ -12,10 +16,14 @@ export interface SummarizeProcessorOptions {
   name?: string;
 }
 
-/** True for the system message a previous summary left. */
-export function isConversationSummary(message: Message): boolean {
-  return message.role === "system" && (message.content ?? "").startsWith(CONVERSATION_SUMMARY_PREFIX);
+/** What one run over one history decides and writes (PL6). */
+interface Outcome {
+  candidates: readonly Message[];
+  history: readonly Message[];
+  effects: MessageEffect[];
 }
+
+const outcomes = new OutcomeCache<Outcome>();
 
 /**
  * Over `summaryThreshold` non-system messages, marks the oldest excess, cut at
@@ -38,49 +46,67 @@ export class SummarizeProcessor extends ContextProcessor {
     const threshold = this.threshold === undefined ? ctx.config.summaryThreshold : this.threshold;
     if (threshold === null || threshold === undefined || !Number.isFinite(threshold)) return {};
     const history = ctx.state.get(STATE_KEYS.history) ?? [];
-    const candidates = this.selectCandidates(history, threshold);
-    if (candidates.length === 0) {
+    const key = `${threshold}:${this.summarizer ? identity(this.summarizer) : "-"}`;
+    const outcome = outcomes.get(history, key) ?? outcomes.set(history, key, await this.summarize(history, threshold));
+    if (outcome.candidates.length === 0) {
       ctx.state.set(STATE_KEYS.needsSummary, false);
       if (ctx.state.has(STATE_KEYS.summaryCandidates)) ctx.state.delete(STATE_KEYS.summaryCandidates);
       return {};
     }
-    const candidateMessages = candidates.map((index) => history[index]);
-    ctx.state.set(STATE_KEYS.summaryCandidates, candidateMessages);
-    if (!this.summarizer) {
-      ctx.state.set(STATE_KEYS.needsSummary, true);
-      return {};
-    }
-    const previousIndex = history.findIndex(isConversationSummary);
-    const previous = previousIndex >= 0 ? (history[previousIndex].content ?? "").slice(CONVERSATION_SUMMARY_PREFIX.length).trim() : undefined;
-    const text = (await this.summarizer(candidateMessages, { purpose: "conversation", previousSummary: previous })).trim();
-    const summary: Message = { role: "system", content: `${CONVERSATION_SUMMARY_PREFIX}\n${text}` };
-    const removed = new Set(previousIndex >= 0 ? [previousIndex, ...candidates] : candidates);
-    const insertAt = previousIndex >= 0 ? previousIndex : candidates[0];
-    const next: Message[] = [];
-    let summaryIndex = -1;
-    history.forEach((message, index) => {
-      if (index === insertAt) {
-        summaryIndex = next.length;
-        next.push(summary);
-      }
-      if (!removed.has(index)) next.push(message);
-    });
-    ctx.state.set(STATE_KEYS.history, next);
-    ctx.state.set(STATE_KEYS.needsSummary, false);
-    return { effects: [{ kind: "summarised", before: [...removed].sort((a, b) => a - b), after: [summaryIndex] }] };
+    ctx.state.set(STATE_KEYS.summaryCandidates, outcome.candidates);
+    ctx.state.set(STATE_KEYS.needsSummary, outcome.history === history);
+    if (outcome.history !== history) ctx.state.set(STATE_KEYS.history, outcome.history);
+    return { effects: outcome.effects };
   }
 
-  /** The oldest complete rounds covering at least the excess over the threshold. */
-  private selectCandidates(history: readonly Message[], threshold: number): number[] {
-    const counted = history.filter((message) => message.role !== "system").length;
-    const excess = counted - threshold;
-    if (excess <= 0) return [];
-    const picked: number[] = [];
-    // SU1: the last round is never a candidate, complete or not: it is the exchange the model answers from.
-    for (const round of splitRounds(history).slice(0, -1)) {
-      if (!round.complete || picked.length >= excess) break;
-      picked.push(...round.indices);
-    }
-    return picked;
+  private async summarize(history: readonly Message[], threshold: number): Promise<Outcome> {
+    const picked = selectCandidates(history, threshold);
+    const candidates = picked.map((position) => history[position]);
+    if (picked.length === 0 || !this.summarizer) return { candidates, history, effects: [] };
+    const previousAt = history.findIndex(isConversationSummary);
+    const summary = await summaryOf(this.summarizer, candidates, previousAt >= 0 ? history[previousAt] : undefined);
+    const removed = toRanges(previousAt >= 0 ? [previousAt, ...picked] : picked);
+    // The new summary stands where the earlier one stood, or where its first candidate did.
+    const insertAt = previousAt >= 0 ? previousAt : picked[0];
+    const edits = removed.flatMap(([from, to]) => (from < insertAt && insertAt < to ? [[from, insertAt], [insertAt, to]] : [[from, to]])).map(([from, to]) => ({ from, to, messages: from === insertAt ? [summary] : [] }));
+    const { history: next, placed } = applyEdits(history, edits);
+    const at = placed[edits.findIndex((edit) => edit.from === insertAt)];
+    return { candidates, history: next, effects: [{ kind: "summarised", before: removed, after: [[at, at + 1]] }] };
   }
 }
+
+/** SU1: the oldest complete rounds covering at least the excess over the threshold; never the last round. */
+function selectCandidates(history: readonly Message[], threshold: number): number[] {
+  const index = indexOf(history);
+  const excess = index.length - index.systemCount - threshold;
+  if (excess <= 0) return [];
+  const picked: number[] = [];
+  // SU1: the last round is never a candidate, complete or not: it is the exchange the model answers from.
+  for (const round of splitRounds(history).slice(0, -1)) {
+    if (!round.complete || picked.length >= excess) break;
+    picked.push(...round.indices);
+  }
+  return picked;
+}
+
+/**
+ * The summary message of these candidates (and the earlier summary they
+ * extend). The same candidates give the same message object on every run: the
+ * summarizer may be a paid model call, and a stable object keeps its count.
+ */
+async function summaryOf(summarizer: Summarizer, candidates: readonly Message[], previous: Message | undefined): Promise<Message> {
+  let cache = summaries.get(summarizer);
+  if (!cache) {
+    cache = new WeakMap();
+    summaries.set(summarizer, cache);
+  }
+  const known = cache.get(candidates[0]);
+  if (known && known.previous === previous && known.candidates.length === candidates.length && known.candidates.every((message, order) => message === candidates[order])) return known.summary;
+  const previousSummary = previous ? (previous.content ?? "").slice(CONVERSATION_SUMMARY_PREFIX.length).trim() : undefined;
+  const text = (await summarizer(candidates, { purpose: "conversation", previousSummary })).trim();
+  const summary: Message = { role: "system", content: `${CONVERSATION_SUMMARY_PREFIX}\n${text}`, engine: { kind: "conversation-summary" } };
+  cache.set(candidates[0], { candidates, previous, summary });
+  return summary;
+}
+
+const summaries = new WeakMap<Summarizer, WeakMap<Message, { candidates: readonly Message[]; previous: Message | undefined; summary: Message }>>();

@@ -5,7 +5,8 @@ import type { Message, ToolDefinition } from "../messages";
 import { ProcessorPipeline } from "../pipeline";
 import { hasIntactToolPairs } from "../sanitize";
 import { STATE_KEYS } from "../state";
-import { answer, calls, contextWith, historyOf, longText, result, system, toolCall, toolRound, user } from "../test-support/conversation";
+import { isConversationSummary, isEngineSummary } from "../messages";
+import { answer, calls, chainSummary, contextWith, conversationSummary, historyOf, longText, result, system, toolCall, toolRound, user } from "../test-support/conversation";
 import { TiktokenCounter } from "../tokens/counter";
 import { TokenBudgetProcessor } from "./token-budget";
 
@@ -21,7 +22,7 @@ describe("TokenBudgetProcessor", () => {
     const history = [POLICY, ...rounds(3)];
     const ctx = contextWith(history);
     ctx.state.set(STATE_KEYS.tokenBudgetExceeded, { budget: 1, tokens: 2 });
-    expect(new TokenBudgetProcessor({ maxTokens: tokens(history) }).process(ctx, {})).toEqual({});
+    expect(new TokenBudgetProcessor({ maxTokens: tokens(history) }).process(ctx, {}).effects).toEqual([]);
     expect(historyOf(ctx)).toBe(history);
     expect(ctx.state.get(STATE_KEYS.tokenBudgetTrimmed)).toEqual({ messages: 0, tokensSaved: 0 });
     expect(ctx.state.has(STATE_KEYS.tokenBudgetExceeded)).toBe(false);
@@ -37,7 +38,7 @@ describe("TokenBudgetProcessor", () => {
     expect(tokens(after)).toBeLessThanOrEqual(budget);
     expect(tokens([POLICY, ...history.slice(5)])).toBeGreaterThan(budget);
     expect(ctx.state.get(STATE_KEYS.tokenBudgetTrimmed)).toEqual({ messages: 6, tokensSaved: tokens(history) - tokens(after) });
-    expect(effects).toEqual([{ kind: "dropped", before: [1, 2, 3, 4, 5, 6], after: [] }]);
+    expect(effects).toEqual([{ kind: "dropped", before: [[1, 7]], after: [] }]);
     expect(ctx.state.has(STATE_KEYS.tokenBudgetExceeded)).toBe(false);
   });
 
@@ -195,6 +196,68 @@ describe("TokenBudgetProcessor", () => {
     const withoutTools = contextWith(history, makeConfig("copilot", { extra: { context_window: window, max_output_tokens: 300 } }));
     new TokenBudgetProcessor({ maxTokens: 1_000_000 }).process(withoutTools, {});
     expect(historyOf(withoutTools).length).toBeGreaterThan(3);
+  });
+
+  const SUMMARY = conversationSummary(Array.from({ length: 40 }, (_, index) => `- user: question ${index + 1} about reservation ${index}\n  assistant: answered ${index + 1}`).join("\n"));
+
+  it("[B5] a conversation summary that makes a fitting history go over budget is shortened to its newest lines that fit", () => {
+    const last = [user(longText(400)), answer(longText(300))];
+    const history = [POLICY, SUMMARY, ...last];
+    const budget = tokens([POLICY, ...last]) + 150;
+    expect(tokens(history)).toBeGreaterThan(budget);
+    const ctx = contextWith(history);
+    const { effects } = new TokenBudgetProcessor({ maxTokens: budget }).process(ctx, {});
+    const after = historyOf(ctx);
+    expect(ctx.state.has(STATE_KEYS.tokenBudgetExceeded)).toBe(false);
+    expect(tokens(after)).toBeLessThanOrEqual(budget);
+    expect([after[0], ...after.slice(2)]).toEqual([POLICY, ...last]);
+    expect(isConversationSummary(after[1])).toBe(true);
+    expect(after[1].content).toMatch(/^\[Conversation Summary\]\n… \d+ earlier lines left out to fit the token budget\n/);
+    expect(after[1].content?.endsWith("assistant: answered 40")).toBe(true);
+    expect(effects).toEqual([{ kind: "truncated", before: [[1, 2]], after: [[1, 2]], note: expect.stringMatching(/^summary shortened to \d+ tokens$/) }]);
+    // The same run again gives the same shortened message object (its count stays cached).
+    const again = contextWith(history);
+    new TokenBudgetProcessor({ maxTokens: budget }).process(again, {});
+    expect(historyOf(again)[1]).toBe(after[1]);
+  });
+
+  it("[B5] a summary not even one line of which fits is dropped, before any stop is reported", () => {
+    const last = [user(longText(400))];
+    const budget = tokens([POLICY, ...last]) + 10;
+    const ctx = contextWith([POLICY, SUMMARY, ...rounds(2), ...last]);
+    new TokenBudgetProcessor({ maxTokens: budget }).process(ctx, {});
+    expect(historyOf(ctx)).toEqual([POLICY, ...last]);
+    expect(ctx.state.has(STATE_KEYS.tokenBudgetExceeded)).toBe(false);
+    expect(ctx.state.get(STATE_KEYS.tokenBudgetTrimmed)?.messages).toBe(5);
+  });
+
+  it("[B5] chain summaries of the last round give way too; the user's turn and the answer stay", () => {
+    const last = [user("q3"), chainSummary(longText(600)), answer("a3")];
+    const budget = tokens([POLICY, last[0], last[2]]) + 5;
+    const ctx = contextWith([POLICY, ...rounds(1), ...last]);
+    new TokenBudgetProcessor({ maxTokens: budget }).process(ctx, {});
+    expect(historyOf(ctx)).toEqual([POLICY, last[0], last[2]]);
+    expect(ctx.state.has(STATE_KEYS.tokenBudgetExceeded)).toBe(false);
+  });
+
+  it("[B5][M2] a system message that only reads like a summary is the user's: never shortened or dropped", () => {
+    const lookalike = system(SUMMARY.content!);
+    const history = [POLICY, lookalike, user("q")];
+    const ctx = contextWith(history);
+    new TokenBudgetProcessor({ maxTokens: tokens([POLICY, user("q")]) + 10 }).process(ctx, {});
+    expect(historyOf(ctx)).toBe(history);
+    expect(ctx.state.get(STATE_KEYS.tokenBudgetExceeded)).toEqual({ budget: tokens([POLICY, user("q")]) + 10, tokens: tokens(history) });
+  });
+
+  it("[B3][B5] over budget means the smallest valid history is over: the user's system messages and the last round without engine summaries", () => {
+    const last = [user(longText(2_000)), chainSummary("looked it up"), answer("done")];
+    const history = [POLICY, SUMMARY, ...rounds(3), ...last];
+    const ctx = contextWith(history);
+    new TokenBudgetProcessor({ maxTokens: 300 }).process(ctx, {});
+    const smallest = [POLICY, last[0], last[2]];
+    expect(historyOf(ctx)).toEqual(smallest);
+    expect(historyOf(ctx).some(isEngineSummary)).toBe(false);
+    expect(ctx.state.get(STATE_KEYS.tokenBudgetExceeded)).toEqual({ budget: 300, tokens: tokens(smallest) });
   });
 
   it("defaults to 100 000 tokens on cl100k_base", () => {

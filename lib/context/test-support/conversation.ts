@@ -1,7 +1,7 @@
 // Test builders: short, readable conversations in OpenAI's wire shape.
 import { Context } from "../context";
 import { makeConfig, type ContextConfig } from "../config";
-import type { Message, ToolCall } from "../messages";
+import { CONVERSATION_SUMMARY_PREFIX, TOOL_CHAIN_SUMMARY_PREFIX, type Message, type ToolCall } from "../messages";
 import { STATE_KEYS } from "../state";
 
 export function system(content: string): Message {
@@ -15,6 +15,16 @@ export function user(content: string): Message {
 /** An assistant message without tool calls: a round's final answer. */
 export function answer(content: string): Message {
   return { role: "assistant", content };
+}
+
+/** A chain summary as `DialogueCompressor` leaves it: prefixed text and the engine's mark (M2). */
+export function chainSummary(text: string): Message {
+  return { role: "assistant", content: `${TOOL_CHAIN_SUMMARY_PREFIX} ${text}`, engine: { kind: "chain-summary" } };
+}
+
+/** A conversation summary as `SummarizeProcessor` leaves it (M2). */
+export function conversationSummary(text: string): Message {
+  return { role: "system", content: `${CONVERSATION_SUMMARY_PREFIX}\n${text}`, engine: { kind: "conversation-summary" } };
 }
 
 export function toolCall(id: string, name = "lookup", args = "{}"): ToolCall {

@@ -1,25 +1,23 @@
 // Invariants every processed history must keep, shared by the property and real-data tests.
 import { expect } from "vitest";
 import type { Context } from "../context";
-import { splitRounds, TOOL_CHAIN_SUMMARY_PREFIX, type Message } from "../messages";
-import { isConversationSummary } from "../processors/summarize";
+import { isConversationSummary, isEngineSummary, splitRounds, TOOL_CHAIN_SUMMARY_PREFIX, type Message } from "../messages";
 import { STATE_KEYS } from "../state";
-import { TiktokenCounter } from "../tokens/counter";
+import { sharedCounter, TiktokenCounter } from "../tokens/counter";
 import type { EncodingName } from "../tokens/encodings";
 import { reloadOffloaded } from "../tools";
 import { handlesIn } from "./conversation";
 
 const MARKER = /^\[\[OFFLOADED: handle=(off_[0-9a-f]{12})\]\]$/;
 
-/** Every input system message is kept, in order, unless it was an earlier summary a new one replaced. */
+/** Every system message the engine did not make is kept, in order (B5); the engine's own summaries may be replaced, shortened or dropped. */
 export function expectSystemMessagesKept(input: readonly Message[], output: readonly Message[]): void {
-  const outputHasSummary = output.some(isConversationSummary);
   let cursor = -1;
   for (const message of input) {
     if (message.role !== "system") continue;
     const at = output.indexOf(message);
     if (at === -1) {
-      expect(isConversationSummary(message) && outputHasSummary, `system message dropped: ${message.content}`).toBe(true);
+      expect(isConversationSummary(message), `system message dropped: ${message.content}`).toBe(true);
       continue;
     }
     expect(at).toBeGreaterThan(cursor);
@@ -53,11 +51,33 @@ export async function expectIncompleteRoundKept(ctx: Context, input: readonly Me
 export async function expectHandlesReload(ctx: Context, input: readonly Message[], output: readonly Message[], { summariesToo = false } = {}): Promise<void> {
   const contents = new Set(input.map((message) => message.content));
   const isOriginal = (text: string) => contents.has(text) || (summariesToo && text.startsWith(TOOL_CHAIN_SUMMARY_PREFIX));
-  for (const handle of handlesIn(output)) expect(isOriginal(await reloadOffloaded(ctx, handle))).toBe(true);
+  // Handles written by the model or the user (M2) are text, not offloads.
+  const written = new Set(handlesIn(input));
+  for (const handle of handlesIn(output)) if (!written.has(handle)) expect(isOriginal(await reloadOffloaded(ctx, handle))).toBe(true);
   for (const [handle, original] of Object.entries(ctx.state.get(STATE_KEYS.offloadedMessages) ?? {})) {
     expect(await reloadOffloaded(ctx, handle)).toBe(original);
     expect(isOriginal(original)).toBe(true);
   }
+}
+
+/** The smallest valid history (B5): the user's system messages and the last round without the engine's summaries. */
+export function smallestValidHistory(history: readonly Message[]): Message[] {
+  const last = splitRounds(history).at(-1);
+  const inLast = new Set(last?.indices ?? []);
+  return history.filter((message, index) => (message.role === "system" && !isConversationSummary(message)) || (inLast.has(index) && !isEngineSummary(message)));
+}
+
+/**
+ * Over budget only when it cannot be helped (B3, B5): when the budget
+ * processor reports a stop, even the smallest valid history of what it
+ * received does not fit, and that is what it left.
+ */
+export function expectNoAvoidableStop(ctx: Context, budgetInput: readonly Message[], output: readonly Message[], budget: number, encoding: EncodingName): void {
+  const exceeded = ctx.state.get(STATE_KEYS.tokenBudgetExceeded);
+  if (!exceeded) return;
+  const smallest = smallestValidHistory(budgetInput);
+  expect(sharedCounter(encoding).countMessages(smallest)).toBeGreaterThan(budget);
+  expect(output).toEqual(smallest);
 }
 
 /** Within the budget, or over it with `token_budget_exceeded` holding the exact tokens (B3). */

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Message, ToolDefinition } from "../messages";
 import { answer, calls, result, system, toolCall, user } from "../test-support/conversation";
 import { referenceEncode } from "../test-support/reference-tokenizer";
+import { developmentChecks, setDevelopmentChecks } from "../checks";
 import { sharedCounter, TiktokenCounter, TOKENS_PER_MESSAGE, TOKENS_PER_NAME, TOKENS_TO_PRIME_REPLY } from "./counter";
 
 // openai/openai-cookbook, examples/How_to_count_tokens_with_tiktoken.ipynb
@@ -178,6 +179,33 @@ describe("TiktokenCounter cache", () => {
     expect(texts.filter((text) => text === "one more question")).toHaveLength(2);
     expect(texts).not.toContain("policy");
     expect(texts).not.toContain("a");
+  });
+
+  it("[T7] with development checks on (as in every test), a message edited in place after counting throws: its count cannot go stale", () => {
+    expect(developmentChecks()).toBe(true);
+    const counter = cl100k();
+    const message = calls(toolCall("call_0", "search_flights", '{"origin":"JFK"}'));
+    const before = counter.countMessage(message);
+    expect(() => {
+      message.content = "x ".repeat(100);
+    }).toThrow(TypeError);
+    expect(() => {
+      message.tool_calls![0].function.arguments = "{}";
+    }).toThrow(TypeError);
+    expect(counter.countMessage(message)).toBe(before);
+    // An edited copy is a new message, counted afresh.
+    expect(counter.countMessage({ ...message, content: "x ".repeat(100) })).toBe(before + counter.countText("x ".repeat(100)));
+  });
+
+  it("[T7] with development checks off, counting leaves the caller's messages as they were", () => {
+    setDevelopmentChecks(false);
+    try {
+      const message = user("hello");
+      cl100k().countMessage(message);
+      expect(Object.isFrozen(message)).toBe(false);
+    } finally {
+      setDevelopmentChecks(true);
+    }
   });
 
   it("[T6] an equal but different message object is counted afresh", () => {

@@ -1,6 +1,8 @@
+import { freezeCached } from "../checks";
 import type { JsonSchema, Message, ToolDefinition } from "../messages";
 import { DEFAULT_ENCODING, encodingForModel, type EncodingName } from "./encoding-names";
 import { getTextEncoder, type TextEncoder } from "./encodings";
+import { partTokens, type MediaRule } from "./media";
 
 /** OpenAI cookbook constants (T1): every message costs 3, a name 1 more, the reply is primed with 3. */
 export const TOKENS_PER_MESSAGE = 3;
@@ -24,8 +26,12 @@ const TOOL_TOKENS: Readonly<Record<EncodingName, ToolTokenConstants>> = {
   o200k_base: { functionStart: 7, propertiesStart: 3, propertyKey: 3, enumStart: -3, enumItem: 3, functionsEnd: 12 },
 };
 
-/** Options of `TiktokenCounter`: an encoding, or a model whose encoding is looked up. */
-export type TiktokenCounterOptions = { encoding?: EncodingName; model?: undefined } | { model: string; encoding?: undefined };
+/**
+ * Options of `TiktokenCounter`: an encoding, or a model whose encoding is
+ * looked up; `mediaRule` names whose rule counts images, audio and documents
+ * (the provider of the model; default OpenAI's).
+ */
+export type TiktokenCounterOptions = ({ encoding?: EncodingName; model?: undefined } | { model: string; encoding?: undefined }) & { mediaRule?: MediaRule };
 
 /**
  * Exact token counts on tiktoken's encodings, with OpenAI's chat accounting.
@@ -35,12 +41,15 @@ export type TiktokenCounterOptions = { encoding?: EncodingName; model?: undefine
  */
 export class TiktokenCounter {
   readonly encoding: EncodingName;
+  readonly mediaRule: MediaRule;
   private readonly encoder: TextEncoder;
   private readonly messageCounts = new WeakMap<Message, number>();
+  private readonly toolCounts = new WeakMap<readonly ToolDefinition[], number>();
 
   constructor(options: TiktokenCounterOptions = {}) {
     this.encoding = options.model !== undefined ? encodingForModel(options.model) : (options.encoding ?? DEFAULT_ENCODING);
     this.encoder = getTextEncoder(this.encoding);
+    this.mediaRule = options.mediaRule ?? "openai";
   }
 
   /** Tokens of plain text; never throws on special-token text (T2). */
@@ -53,17 +62,36 @@ export class TiktokenCounter {
     return this.encoder.encode(text);
   }
 
-  /** One message's tokens: 3, its role, content, name (+1), tool call id, and each tool call's name and arguments (T1). */
+  /** One message's tokens: 3, its role, content, name (+1), tool call id, and each tool call's name and arguments (T1); cached by identity (T6). */
   countMessage(message: Message): number {
     const cached = this.messageCounts.get(message);
     if (cached !== undefined) return cached;
+    const tokens = this.measure(message);
+    // T7: the count is keyed by identity; with development checks on, an in-place edit now throws.
+    this.messageCounts.set(freezeCached(message), tokens);
+    return tokens;
+  }
+
+  /**
+   * `countMessage` without adding to the cache (a cached count is still
+   * used): for messages whose count a history index keeps, so a warm run
+   * never grows the cache's WeakMap, which V8 rehashes, at a cost of
+   * milliseconds, on the first insertion after a collection emptied much of it.
+   */
+  countMessageUncached(message: Message): number {
+    return this.messageCounts.get(message) ?? this.measure(message);
+  }
+
+  /** The count itself (T1), media parts by the provider's rule (M7). */
+  private measure(message: Message): number {
     let tokens = TOKENS_PER_MESSAGE + this.countText(message.role) + this.countText(message.content);
     if (message.name !== undefined) tokens += TOKENS_PER_NAME + this.countText(message.name);
     if (message.tool_call_id !== undefined) tokens += this.countText(message.tool_call_id);
     for (const call of message.tool_calls ?? []) {
       tokens += this.countText(call.function.name) + this.countText(call.function.arguments);
     }
-    this.messageCounts.set(message, tokens);
+    // M7: parts beyond the text (media by the provider's rule, reasoning and refusals as text).
+    for (const part of message.parts ?? []) tokens += partTokens(part, this.mediaRule, (text) => this.countText(text)).tokens;
     return tokens;
   }
 
@@ -80,9 +108,18 @@ export class TiktokenCounter {
     return total;
   }
 
-  /** Tool definitions' tokens by the cookbook's `num_tokens_for_tools` rule (T3). */
+  /** Tool definitions' tokens by the cookbook's `num_tokens_for_tools` rule (T3); cached by the list's identity, as messages are (T6). */
   countTools(tools: readonly ToolDefinition[] | undefined): number {
     if (!tools || tools.length === 0) return 0;
+    let total = this.toolCounts.get(tools);
+    if (total === undefined) {
+      total = this.measureTools(tools);
+      this.toolCounts.set(freezeCached(tools), total);
+    }
+    return total;
+  }
+
+  private measureTools(tools: readonly ToolDefinition[]): number {
     const constants = TOOL_TOKENS[this.encoding];
     let total = 0;
     for (const tool of tools) {
@@ -113,14 +150,15 @@ function stripFinalPeriod(text: string): string {
   return text.endsWith(".") ? text.slice(0, -1) : text;
 }
 
-const sharedCounters = new Map<EncodingName, TiktokenCounter>();
+const sharedCounters = new Map<string, TiktokenCounter>();
 
-/** One counter per encoding, shared so every processor and trace step reuses its cache. */
-export function sharedCounter(encoding: EncodingName = DEFAULT_ENCODING): TiktokenCounter {
-  let counter = sharedCounters.get(encoding);
+/** One counter per encoding and media rule, shared so every processor and trace step reuses its cache. */
+export function sharedCounter(encoding: EncodingName = DEFAULT_ENCODING, mediaRule: MediaRule = "openai"): TiktokenCounter {
+  const key = `${encoding}:${mediaRule}`;
+  let counter = sharedCounters.get(key);
   if (!counter) {
-    counter = new TiktokenCounter({ encoding });
-    sharedCounters.set(encoding, counter);
+    counter = new TiktokenCounter({ encoding, mediaRule });
+    sharedCounters.set(key, counter);
   }
   return counter;
 }
