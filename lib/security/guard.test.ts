@@ -1,0 +1,166 @@
+import { describe, expect, it } from "vitest";
+import { sessionValueOf, SESSION_COOKIE } from "./access";
+import { guardRequest, safeReturnPath, securityConfigOf, type GuardedRequest } from "./guard";
+
+const TOKEN = "a-long-enough-access-token-0123";
+const open = securityConfigOf({});
+const locked = securityConfigOf({ CONTEXT_LAB_TOKEN: TOKEN });
+
+function request(method: string, path: string, headers: Record<string, string> = {}): GuardedRequest {
+  const url = new URL(path, "http://127.0.0.1:3000");
+  return { method, pathname: url.pathname, search: url.search, headers: new Headers({ host: "127.0.0.1:3000", ...headers }) };
+}
+
+const json = { "content-type": "application/json", "content-length": "2" };
+
+describe("request guard: Host", () => {
+  it("[S1] serves loopback names with or without a port", () => {
+    for (const host of ["127.0.0.1:3000", "localhost:3000", "localhost", "[::1]:3000", "LOCALHOST:3000"]) {
+      expect(guardRequest(request("GET", "/", { host }), open).action).toBe("pass");
+    }
+  });
+
+  it("[S1] refuses any other name, as a DNS-rebinding page sends it, with 403 JSON", () => {
+    const decision = guardRequest(request("GET", "/api/conversations", { host: "evil.example:3000" }), open);
+    expect(decision).toMatchObject({ action: "refuse", status: 403, code: "forbidden_host" });
+    if (decision.action === "refuse") expect(JSON.stringify(decision.body)).toContain("evil.example:3000");
+  });
+
+  it("[S1] refuses a request without Host", () => {
+    const req = request("GET", "/");
+    req.headers.delete("host");
+    expect(guardRequest(req, open)).toMatchObject({ action: "refuse", code: "forbidden_host" });
+  });
+
+  it("[S1] admits names from CONTEXT_LAB_ALLOWED_HOSTS, a leading dot for subdomains", () => {
+    const config = securityConfigOf({ CONTEXT_LAB_ALLOWED_HOSTS: "lab.example.com, .team.example" });
+    expect(guardRequest(request("GET", "/", { host: "lab.example.com" }), config).action).toBe("pass");
+    expect(guardRequest(request("GET", "/", { host: "a.team.example:8080" }), config).action).toBe("pass");
+    expect(guardRequest(request("GET", "/", { host: "evilteam.example" }), config).action).toBe("refuse");
+  });
+});
+
+describe("request guard: origin and content type", () => {
+  it("[S2] refuses a cross-origin write, whatever its content type", () => {
+    for (const type of ["text/plain", "application/json", "application/x-www-form-urlencoded"]) {
+      const decision = guardRequest(request("POST", "/api/conversations", { origin: "http://evil.example", "content-type": type, "content-length": "2" }), open);
+      expect(decision).toMatchObject({ action: "refuse", status: 403, code: "forbidden_origin" });
+    }
+  });
+
+  it("[S2] refuses a cross-origin read and Origin: null", () => {
+    expect(guardRequest(request("GET", "/api/conversations", { origin: "http://localhost:3001" }), open)).toMatchObject({ code: "forbidden_origin" });
+    expect(guardRequest(request("GET", "/api/conversations", { origin: "null" }), open)).toMatchObject({ code: "forbidden_origin" });
+  });
+
+  it("[S2] refuses another site's no-cors subresource loads but lets a user's navigation through", () => {
+    const subresource = { "sec-fetch-site": "cross-site", "sec-fetch-mode": "no-cors" };
+    expect(guardRequest(request("GET", "/api/conversations", subresource), open)).toMatchObject({ code: "forbidden_origin" });
+    expect(guardRequest(request("GET", "/", { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate" }), open).action).toBe("pass");
+  });
+
+  it("[S2] admits a same-origin JSON write", () => {
+    expect(guardRequest(request("POST", "/api/conversations", { origin: "http://127.0.0.1:3000", ...json }), open).action).toBe("pass");
+    expect(guardRequest(request("PATCH", "/api/conversations/x", json), open).action).toBe("pass");
+  });
+
+  it("[S2] refuses bodies sent as text/plain, a form or multipart with 415", () => {
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""]) {
+      const headers: Record<string, string> = { "content-length": "5", ...(type ? { "content-type": type } : {}) };
+      expect(guardRequest(request("POST", "/api/v1/chat/completions", headers), open)).toMatchObject({ status: 415, code: "unsupported_media_type" });
+    }
+  });
+
+  it("[S2] admits application/x-ndjson only for imports", () => {
+    const ndjson = { "content-type": "application/x-ndjson; charset=utf-8", "content-length": "9" };
+    expect(guardRequest(request("POST", "/api/conversations/import", ndjson), open).action).toBe("pass");
+    expect(guardRequest(request("POST", "/api/conversations", ndjson), open)).toMatchObject({ status: 415 });
+  });
+
+  it("[S2] admits a write without a body (DELETE) with no content type", () => {
+    expect(guardRequest(request("DELETE", "/api/conversations/x", { "content-length": "0" }), open).action).toBe("pass");
+    expect(guardRequest(request("DELETE", "/api/conversations/x"), open).action).toBe("pass");
+  });
+
+  it("[S6] refuses a chunked body (411) and a declared body over the request limit (413)", () => {
+    expect(guardRequest(request("POST", "/api/conversations", { "content-type": "application/json", "transfer-encoding": "chunked" }), open)).toMatchObject({ status: 411 });
+    const big = { "content-type": "application/json", "content-length": String(64 * 1024 * 1024) };
+    expect(guardRequest(request("POST", "/api/conversations", big), open)).toMatchObject({ status: 413, code: "payload_too_large" });
+  });
+
+  it("[S2] answers the recording proxy's routes in their protocol's error shape", () => {
+    const openai = guardRequest(request("POST", "/api/v1/chat/completions", { "content-type": "text/plain", "content-length": "2" }), open);
+    expect(openai).toMatchObject({ body: { error: { code: "unsupported_media_type", type: "invalid_request_error", param: null } } });
+    const anthropic = guardRequest(request("POST", "/api/v1/messages", { "content-type": "text/plain", "content-length": "2" }), open);
+    expect(anthropic).toMatchObject({ body: { type: "error", error: { type: "invalid_request_error" } } });
+  });
+});
+
+describe("request guard: access token", () => {
+  it("[S3] without CONTEXT_LAB_TOKEN lets requests through unchanged", () => {
+    const decision = guardRequest(request("GET", "/api/conversations"), open);
+    expect(decision.action).toBe("pass");
+  });
+
+  it("[S3] sends a browser without the cookie to the login page, keeping where it was going", () => {
+    expect(guardRequest(request("GET", "/c/abc?branch=b1"), locked)).toEqual({ action: "login", location: "/login?next=%2Fc%2Fabc%3Fbranch%3Db1" });
+  });
+
+  it("[S3] answers API calls without the token 401 JSON, the live stream and the proxy included", () => {
+    for (const path of ["/api/conversations", "/api/live/conversations/x", "/api/health", "/api/v1/chat/completions", "/api/nothing-here"]) {
+      expect(guardRequest(request("GET", path), locked)).toMatchObject({ action: "refuse", status: 401, code: "unauthorized" });
+    }
+    expect(guardRequest(request("GET", "/api/conversations", { authorization: "Bearer wrong-token-wrong-token" }), locked)).toMatchObject({ status: 401 });
+  });
+
+  it("[S3] keeps the login page and its route reachable", () => {
+    expect(guardRequest(request("GET", "/login"), locked).action).toBe("pass");
+    expect(guardRequest(request("POST", "/api/session", json), locked).action).toBe("pass");
+  });
+
+  it("[S3] accepts the session cookie, a bearer token, the token header and x-api-key", () => {
+    const cookie = { cookie: `theme=dark; ${SESSION_COOKIE}=${sessionValueOf(TOKEN)}` };
+    const accepted: Record<string, string>[] = [cookie, { authorization: `Bearer ${TOKEN}` }, { "x-context-lab-token": TOKEN }, { "x-api-key": TOKEN }];
+    for (const headers of accepted) {
+      expect(guardRequest(request("GET", "/api/conversations", headers), locked).action).toBe("pass");
+    }
+  });
+
+  it("[S3] refuses a cookie holding the token itself: the cookie is an HMAC of it", () => {
+    expect(guardRequest(request("GET", "/api/conversations", { cookie: `${SESSION_COOKIE}=${TOKEN}` }), locked)).toMatchObject({ status: 401 });
+    expect(sessionValueOf(TOKEN)).not.toContain(TOKEN);
+  });
+
+  it("[S4] takes the token out of what the routes see, keeping an agent's label", () => {
+    const labelled = guardRequest(request("POST", "/api/v1/chat/completions", { authorization: `Bearer ctxlab-airline~${TOKEN}`, ...json }), locked);
+    expect(labelled.action).toBe("pass");
+    if (labelled.action === "pass") expect(labelled.requestHeaders.get("authorization")).toBe("Bearer ctxlab-airline");
+    const bare = guardRequest(
+      request("POST", "/api/v1/chat/completions", { authorization: `Bearer ${TOKEN}`, "x-context-lab-conversation": "airline", ...json }),
+      locked,
+    );
+    if (bare.action !== "pass") throw new Error("expected pass");
+    expect(bare.requestHeaders.has("authorization")).toBe(false);
+    expect(bare.requestHeaders.get("x-context-lab-conversation")).toBe("airline");
+    const anthropic = guardRequest(request("POST", "/api/v1/messages", { "x-api-key": `ctxlab-support~${TOKEN}`, ...json }), locked);
+    if (anthropic.action !== "pass") throw new Error("expected pass");
+    expect(anthropic.requestHeaders.get("x-api-key")).toBe("ctxlab-support");
+    const cookie = guardRequest(request("GET", "/", { cookie: `a=1; ${SESSION_COOKIE}=${sessionValueOf(TOKEN)}`, "x-context-lab-token": TOKEN }), locked);
+    if (cookie.action !== "pass") throw new Error("expected pass");
+    expect([...cookie.requestHeaders.values()].join(" ")).not.toContain(TOKEN);
+    expect(cookie.requestHeaders.get("cookie")).toBe("a=1");
+  });
+
+  it("[S4] refuses a label key without the token", () => {
+    expect(guardRequest(request("POST", "/api/v1/chat/completions", { authorization: "Bearer ctxlab-airline", ...json }), locked)).toMatchObject({ status: 401 });
+  });
+});
+
+describe("safeReturnPath", () => {
+  it("[S3] only returns to a path on this site", () => {
+    expect(safeReturnPath("/c/abc?x=1")).toBe("/c/abc?x=1");
+    expect(safeReturnPath("//evil.example/")).toBe("/");
+    expect(safeReturnPath("https://evil.example/")).toBe("/");
+    expect(safeReturnPath(null)).toBe("/");
+  });
+});

@@ -1,0 +1,34 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { guardRequest, securityConfigOf } from "@/lib/security/guard";
+import { contentSecurityPolicyOf, createNonce, SECURITY_HEADERS } from "@/lib/security/headers";
+
+// Next 16's request hook (formerly middleware), not the recording proxy in lib/proxy:
+// every request passes the request guard (lib/security/guard.ts) first.
+const guardConfig = securityConfigOf(process.env);
+const development = process.env.NODE_ENV === "development";
+
+function secured<T extends Response>(response: T, policy: string): T {
+  response.headers.set("content-security-policy", policy);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+  return response;
+}
+
+export function proxy(request: NextRequest): Response {
+  const nonce = createNonce();
+  const policy = contentSecurityPolicyOf(nonce, development);
+  const decision = guardRequest(
+    { method: request.method, pathname: request.nextUrl.pathname, search: request.nextUrl.search, headers: request.headers },
+    guardConfig,
+  );
+  if (decision.action === "refuse") return secured(NextResponse.json(decision.body, { status: decision.status }), policy);
+  if (decision.action === "login") return secured(NextResponse.redirect(new URL(decision.location, request.url), 303), policy);
+  // Next stamps its own scripts with the nonce it reads from the request's CSP header.
+  decision.requestHeaders.set("content-security-policy", policy);
+  decision.requestHeaders.set("x-nonce", nonce);
+  return secured(NextResponse.next({ request: { headers: decision.requestHeaders } }), policy);
+}
+
+export const config = {
+  // Built assets are public and carry no data; everything else is guarded.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+};
