@@ -34,7 +34,10 @@ function estimateHeight(message: Message): number {
   let lines = 1;
   for (let index = 0; index < text.length && lines < 11; index += 1) if (text.charCodeAt(index) === 10) lines += 1;
   lines = Math.max(lines, Math.ceil(Math.min(text.length, 1_200) / 110));
-  return 34 + Math.min(lines, 11) * 18 + (message.tool_calls?.length ?? 0) * 22;
+  // Parts beyond the text: a line per reasoning block or provider block, a thumbnail row for media.
+  const parts = (message.parts ?? []).filter((part) => part.type !== "text");
+  const media = parts.some((part) => part.type === "image" || part.type === "audio" || part.type === "document") ? 72 : 0;
+  return 34 + Math.min(lines, 11) * 18 + (message.tool_calls?.length ?? 0) * 22 + (parts.length - (media > 0 ? 1 : 0)) * 20 + media;
 }
 
 /**

@@ -2,6 +2,7 @@ import { Fragment, useMemo, type ReactNode } from "react";
 // The module, not the entry: the page must not load the parsers (and zod) for the marker scan.
 import { findOffloadMarkers } from "@/lib/import/markers";
 import styles from "./conversation-view.module.css";
+import { SafeText } from "@/components/ui/safe-text";
 
 export const COLLAPSED_LINES = 10;
 export const COLLAPSED_CHARACTERS = 1_200;
@@ -33,12 +34,12 @@ export function collapsedText(text: string): string | null {
 
 function withHandleChips(text: string, onOpenHandle?: (handle: string) => void): ReactNode {
   const markers = findOffloadMarkers(text);
-  if (markers.length === 0) return text;
+  if (markers.length === 0) return <SafeText text={text} />;
   const parts: ReactNode[] = [];
   let at = 0;
   for (const marker of markers) {
     if (marker.index < at) continue;
-    parts.push(text.slice(at, marker.index));
+    parts.push(<SafeText text={text.slice(at, marker.index)} />);
     const label = `${marker.engine === "exo" ? "Exo" : "Context Lab"} offload handle ${marker.handle}${marker.type ? ` (${marker.type})` : ""}`;
     parts.push(
       <button key={marker.index} type="button" className={styles.handleChip} data-engine={marker.engine} title={marker.path ?? marker.marker} aria-label={label} onClick={(event) => {
@@ -50,7 +51,7 @@ function withHandleChips(text: string, onOpenHandle?: (handle: string) => void):
     );
     at = marker.index + marker.marker.length;
   }
-  parts.push(text.slice(at));
+  parts.push(<SafeText text={text.slice(at)} />);
   return parts.map((part, index) => <Fragment key={index}>{part}</Fragment>);
 }
 

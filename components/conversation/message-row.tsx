@@ -1,9 +1,11 @@
 import { memo } from "react";
-import { contentText, type Message } from "@/lib/context/light";
+import { contentText, type MediaRule, type Message } from "@/lib/context/light";
 import { MessageContent } from "./message-content";
+import { CacheMark, LeadingParts, TrailingParts } from "./message-parts";
 import { MARK_LABELS, type RowEffect } from "./row-marks";
 import type { RowLayout } from "./row-layout";
 import styles from "./conversation-view.module.css";
+import { SafeText } from "@/components/ui/safe-text";
 
 export interface MessageRowProps {
   index: number;
@@ -24,6 +26,8 @@ export interface MessageRowProps {
   onHoverCall: (key: string | null) => void;
   onJump: (index: number) => void;
   onOpenHandle?: (handle: string) => void;
+  /** Whose rule prices images, audio and documents (the model's provider); OpenAI's by default. */
+  mediaRule?: MediaRule;
   /** Forks a branch right after this message; the button shows on hover and on the selected row. */
   onFork?: (index: number) => void;
 }
@@ -35,7 +39,7 @@ function ToolCallLine({ messageIndex, name, args, linkKey, hovered, target, onHo
   return (
     <div className={styles.call} data-hovered={hovered || undefined} onMouseEnter={() => onHoverCall(linkKey)} onMouseLeave={() => onHoverCall(null)}>
       <code>
-        <span className={styles.callName}>{name}</span>({short})
+        <span className={styles.callName}><SafeText text={name} /></span>(<SafeText text={short} />)
       </code>
       {target >= 0 ? (
         <button type="button" className={styles.link} aria-label={`Go to the result of ${name} in message ${target}`} onClick={(event) => {
@@ -95,7 +99,8 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
       <header className={styles.header}>
         <span className={styles.index}>#{index}</span>
         <span className={styles.role}>{message.role}</span>
-        {message.name ? <span className={styles.name}>{message.name}</span> : null}
+        {message.name ? <span className={styles.name}><SafeText text={message.name} /></span> : null}
+        {message.cache_control ? <CacheMark mark={message.cache_control} where="this message" /> : null}
         {resultKey !== undefined ? (
           <button type="button" className={styles.link} aria-label={`Go to the call answered by message ${index}`} onClick={(event) => {
             event.stopPropagation();
@@ -131,7 +136,9 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
           </button>
         ) : null}
       </header>
+      {message.parts ? <LeadingParts parts={message.parts} rule={props.mediaRule ?? "openai"} /> : null}
       {text !== "" ? <MessageContent text={text} expanded={expanded} onToggle={() => props.onToggleExpanded(index)} onOpenHandle={props.onOpenHandle} /> : null}
+      {message.parts ? <TrailingParts parts={message.parts} rule={props.mediaRule ?? "openai"} /> : null}
       {message.tool_calls?.map((call, position) => (
         <ToolCallLine
           key={position}

@@ -1,4 +1,4 @@
-import { CONVERSATION_SUMMARY_PREFIX, isChainSummary, type Message, type MessageEffectKind } from "@/lib/context/light";
+import { isChainSummary, isConversationSummary, type Message, type MessageEffectKind } from "@/lib/context/light";
 import type { RunResult } from "@/lib/playground/protocol";
 
 /** One thing the pipeline did to (or made of) a message, as a chip. */
@@ -25,7 +25,7 @@ export function effectsBefore(result: RunResult | null, count: number): RowEffec
 
 function authorOf(message: Message): RowMark {
   if (isChainSummary(message)) return { kind: "compressed", processor: "dialogue_compressor" };
-  if (typeof message.content === "string" && message.content.startsWith(CONVERSATION_SUMMARY_PREFIX)) return { kind: "summarised", processor: "summarize" };
+  if (isConversationSummary(message)) return { kind: "summarised", processor: "summarize" };
   return { kind: "added", processor: "pipeline" };
 }
 

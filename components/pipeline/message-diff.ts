@@ -1,4 +1,6 @@
-import type { Message, MessageEffect, MessageEffectKind } from "@/lib/context/light";
+import { onlyIndex, rangeIndices, type Message, type MessageEffect, type MessageEffectKind } from "@/lib/context/light";
+// One definition of "the same message" for histories that crossed a structured clone.
+import { messageKey } from "@/lib/formats/fingerprint";
 
 /** One aligned position of a step's diff; indices point into the history before and after the step. */
 export type DiffEntry =
@@ -17,12 +19,6 @@ export interface MessageDiffCounts {
 export interface MessageDiff {
   entries: DiffEntry[];
   counts: MessageDiffCounts;
-}
-
-/** Everything that makes two messages the same message, for histories that crossed a structured clone. */
-function messageKey(message: Message): string {
-  const calls = message.tool_calls ? JSON.stringify(message.tool_calls) : "";
-  return `${message.role}\u0000${message.tool_call_id ?? ""}\u0000${message.name ?? ""}\u0000${calls}\u0000${message.content ?? ""}`;
 }
 
 /**
@@ -68,9 +64,10 @@ export function diffMessages(before: readonly Message[], after: readonly Message
   const addedBy = new Map<number, MessageEffectKind>();
   const oneToOne = new Map<number, number>();
   for (const effect of effects) {
-    for (const index of effect.before) removedBy.set(index, effect.kind);
-    for (const index of effect.after) addedBy.set(index, effect.kind);
-    if (effect.before.length === 1 && effect.after.length === 1) oneToOne.set(effect.before[0], effect.after[0]);
+    for (const index of rangeIndices(effect.before)) removedBy.set(index, effect.kind);
+    for (const index of rangeIndices(effect.after)) addedBy.set(index, effect.kind);
+    const [from, to] = [onlyIndex(effect.before), onlyIndex(effect.after)];
+    if (from !== undefined && to !== undefined) oneToOne.set(from, to);
   }
 
   const entries: DiffEntry[] = [];

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { importErrorOf, readFixture, readFixtureJson } from "@/tests/fixtures/import/load";
 import { parseConversations } from "./index";
@@ -59,13 +61,13 @@ describe("Anthropic Messages import", () => {
       },
     ]);
     expect(conversation.messages.slice(1)).toEqual([
-      { role: "tool", content: "second\npart", tool_call_id: "b", name: "two" },
-      { role: "tool", content: "[error] failed", tool_call_id: "a", name: "one" },
-      { role: "user", content: "Here you go.\nAnything else?" },
+      { role: "tool", content: "second\npart", tool_call_id: "b", name: "two", parts: [{ type: "text", text: "second" }, { type: "text", text: "part" }] },
+      { role: "tool", content: "failed", tool_call_id: "a", name: "one", extras: { anthropic: { isError: true } } },
+      { role: "user", content: "Here you go.\nAnything else?", parts: [{ type: "text", text: "Here you go." }, { type: "text", text: "Anything else?" }] },
     ]);
   });
 
-  it("drops thinking blocks and replaces images with a placeholder, with warnings", () => {
+  it("keeps thinking, images and the system blocks as parts; the title comes from the user's words", () => {
     const conversation = only({
       system: [{ type: "text", text: "Be kind." }, { type: "text", text: "Be brief." }],
       messages: [
@@ -74,17 +76,27 @@ describe("Anthropic Messages import", () => {
       ],
     });
     expect(conversation.messages).toEqual([
-      { role: "system", content: "Be kind.\nBe brief." },
-      { role: "user", content: "[image]\nwhat is this?" },
-      { role: "assistant", content: "A cat." },
+      { role: "system", content: "Be kind.\nBe brief.", parts: [{ type: "text", text: "Be kind." }, { type: "text", text: "Be brief." }] },
+      {
+        role: "user",
+        content: "what is this?",
+        parts: [{ type: "image", source: { type: "base64", mediaType: "image/png", data: "AAAA" } }, { type: "text", text: "what is this?" }],
+      },
+      { role: "assistant", content: "A cat.", parts: [{ type: "reasoning", text: "hmm", signature: "sig" }, { type: "text", text: "A cat." }] },
     ]);
-    expect(conversation.warnings).toEqual([
-      { code: "content-placeholder", message: "a content block of type image was replaced by the text [image]", messageIndex: 1, path: "messages[0].content[0]" },
-      { code: "block-dropped", message: "dropped a content block of type thinking", messageIndex: 2, path: "messages[1].content[0]" },
-    ]);
+    expect(conversation.warnings).toEqual([]);
+    expect(conversation.title).toBe("what is this?");
   });
 
-  it("converts tools with input_schema and drops server tools", () => {
+  it("keeps cache marks", () => {
+    const conversation = only({
+      system: [{ type: "text", text: "policy", cache_control: { type: "ephemeral" } }],
+      messages: [{ role: "user", content: [{ type: "text", text: "hi", cache_control: { type: "ephemeral" } }] }],
+    });
+    expect(conversation.messages.map((message) => message.cache_control)).toEqual([{ type: "ephemeral" }, { type: "ephemeral" }]);
+  });
+
+  it("reads tools with input_schema and keeps server tools whole", () => {
     const conversation = only({
       system: "s",
       messages: [{ role: "user", content: "hi" }],
@@ -95,8 +107,9 @@ describe("Anthropic Messages import", () => {
     });
     expect(conversation.tools).toEqual([
       { type: "function", function: { name: "get_weather", description: "Weather.", parameters: { type: "object", properties: { city: { type: "string" } } } } },
+      { type: "function", function: { name: "web_search" }, extras: { anthropic: { builtin: { type: "web_search_20250305", name: "web_search" } } } },
     ]);
-    expect(conversation.warnings.map((warning) => [warning.code, warning.path])).toEqual([["tool-dropped", "tools[1]"]]);
+    expect(conversation.warnings).toEqual([]);
   });
 
   it("is chosen when forced even without Anthropic markers", () => {
@@ -162,5 +175,20 @@ describe("Anthropic Messages import", () => {
     expect(error.issues).toEqual([
       { message: "a tool_use block needs an input object", path: "messages[1].content[0].input", line: 4, column: 3, messageIndex: 1 },
     ]);
+  });
+});
+
+describe("Anthropic import of a conversation with thinking, images, documents and server tools", () => {
+  const text = readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "formats", "anthropic-thinking-image-document.json"), "utf8");
+
+  it("keeps every part, titles by the user's words and warns only about the orphan tool result", () => {
+    const [conversation] = parseConversations(text).conversations;
+    expect(conversation.title).toBe("What's the weather in Paris, and does the contract mention…");
+    const parts = conversation.messages.flatMap((message) => message.parts ?? []).map((part) => part.type);
+    expect(parts.filter((type) => type === "reasoning")).toHaveLength(2);
+    expect(parts.filter((type) => type === "image" || type === "document")).toHaveLength(3);
+    expect(parts.filter((type) => type === "provider")).toHaveLength(2);
+    expect(conversation.messages[0].cache_control).toEqual({ type: "ephemeral" });
+    expect(conversation.warnings.map((warning) => warning.code)).toEqual(["orphan-tool-result"]);
   });
 });

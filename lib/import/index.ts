@@ -12,7 +12,7 @@ export {
   findOffloadMarkers,
   type FoundOffloadMarker,
 } from "./markers";
-export { serializeConversation, type SerializeConversationOptions, type SerializeFormat } from "./serialize";
+export { serializeConversation, SERIALIZE_FORMATS, type SerializeConversationOptions, type SerializeFormat, type SerializeResult } from "./serialize";
 export {
   IMPORT_FORMATS,
   type ImportFormat,

@@ -56,14 +56,16 @@ describe("OpenAI chat import", () => {
     expect(conversation.warnings).toEqual([]);
   });
 
-  it("replaces image parts by [image] with a warning", () => {
+  it("keeps image parts as typed parts, the text alone in content, without a warning", () => {
     const conversation = only([
       { role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] },
     ]);
-    expect(conversation.messages[0].content).toBe("look\n[image]");
-    expect(conversation.warnings).toEqual([
-      { code: "content-placeholder", message: "a content part of type image_url was replaced by the text [image]", messageIndex: 0, path: "[0].content[1]" },
-    ]);
+    expect(conversation.messages[0]).toEqual({
+      role: "user",
+      content: "look",
+      parts: [{ type: "text", text: "look" }, { type: "image", source: { type: "base64", mediaType: "image/png", data: "AAAA" } }],
+    });
+    expect(conversation.warnings).toEqual([]);
   });
 
   it("converts legacy function_call and function messages to tool calls with warnings", () => {
@@ -81,8 +83,9 @@ describe("OpenAI chat import", () => {
         role: "assistant",
         content: null,
         tool_calls: [{ id: "legacy_call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+        extras: { openai: { functionCall: true } },
       },
-      { role: "tool", content: "sunny", tool_call_id: "legacy_call_1", name: "get_weather" },
+      { role: "tool", content: "sunny", tool_call_id: "legacy_call_1", name: "get_weather", extras: { openai: { role: "function" } } },
       { role: "assistant", content: "It is sunny." },
     ]);
     expect(conversation.warnings.map((warning) => [warning.code, warning.messageIndex, warning.path])).toEqual([
@@ -104,24 +107,27 @@ describe("OpenAI chat import", () => {
     ]);
   });
 
-  it("turns developer messages into system messages with a warning", () => {
+  it("keeps developer messages as system messages marked to be written back as developer", () => {
     const conversation = only([{ role: "developer", content: "be brief" }, { role: "user", content: "hi" }]);
-    expect(conversation.messages[0]).toEqual({ role: "system", content: "be brief" });
-    expect(conversation.warnings[0].code).toBe("developer-role");
+    expect(conversation.messages[0]).toEqual({ role: "system", content: "be brief", extras: { openai: { role: "developer" } } });
+    expect(conversation.warnings).toEqual([]);
   });
 
-  it("drops fields the canonical message does not hold, with one warning", () => {
+  it("keeps an answer's audio as a part and fields the canonical message does not hold as extras", () => {
     const conversation = only([
       { role: "user", content: "hi" },
       { role: "assistant", content: "hello", refusal: null, annotations: [], audio: { id: "a1" } },
     ]);
-    expect(conversation.messages[1]).toEqual({ role: "assistant", content: "hello" });
-    expect(conversation.warnings).toEqual([
-      { code: "ignored-field", message: "ignored fields the canonical message does not hold: audio (1 message)" },
-    ]);
+    expect(conversation.messages[1]).toEqual({
+      role: "assistant",
+      content: "hello",
+      parts: [{ type: "text", text: "hello" }, { type: "audio", source: { type: "file", fileId: "a1" } }],
+      extras: { openai: { fields: { annotations: [] } } },
+    });
+    expect(conversation.warnings).toEqual([]);
   });
 
-  it("converts flat Responses tools and legacy functions, and drops built-in tools", () => {
+  it("reads flat Responses tools and legacy functions, and keeps built-in tools whole", () => {
     const conversation = only({
       messages: [{ role: "user", content: "hi" }],
       tools: [
@@ -132,12 +138,12 @@ describe("OpenAI chat import", () => {
     });
     expect(conversation.tools).toEqual([
       { type: "function", function: { name: "flat", parameters: { type: "object" } } },
-      { type: "function", function: { name: "legacy", description: "old" } },
+      { type: "function", function: { name: "web_search" }, extras: { openai: { builtin: { type: "web_search" } } } },
+      { type: "function", function: { name: "legacy", description: "old" }, extras: { openai: { legacyFunction: true } } },
     ]);
     expect(conversation.warnings.map((warning) => [warning.code, warning.path])).toEqual([
-      ["tool-converted", "tools[0]"],
-      ["tool-dropped", "tools[1]"],
-      ["tool-converted", "functions"],
+      ["shape-normalised", "tools[0]"],
+      ["legacy-function-call", "functions"],
     ]);
   });
 
@@ -203,7 +209,7 @@ describe("OpenAI validation", () => {
     ["an empty tool_call_id", [{ role: "tool", tool_call_id: "", content: "x" }], { path: "[0].tool_call_id", message: "a tool message has an empty tool_call_id" }],
     ["tool_calls that are not an array", [{ role: "assistant", content: null, tool_calls: {} }], { path: "[0].tool_calls", message: "tool_calls must be an array of tool calls" }],
     ["a tool call without an id", [{ role: "assistant", content: null, tool_calls: [{ type: "function", function: { name: "f", arguments: "{}" } }] }], { path: "[0].tool_calls[0].id", message: "a tool call needs a string id" }],
-    ["a tool call with another type", [{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "custom", function: { name: "f", arguments: "{}" } }] }], { path: "[0].tool_calls[0].type", message: 'a tool call needs type "function"' }],
+    ["a tool call with another type", [{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "other", function: { name: "f", arguments: "{}" } }] }], { path: "[0].tool_calls[0].type", message: 'a tool call needs type "function" (or "custom" with a custom object)' }],
     ["a tool call without arguments", [{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f" } }] }], { path: "[0].tool_calls[0].function.arguments", message: "a tool call needs arguments as a JSON string" }],
     ["a tool call without a function", [{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function" }] }], { path: "[0].tool_calls[0].function", message: "a tool call needs a function object {name, arguments}" }],
     ["tool_calls on a user message", [{ role: "user", content: "x", tool_calls: [{ id: "c" }] }], { path: "[0].tool_calls", message: "only assistant messages can have tool_calls" }],

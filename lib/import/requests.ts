@@ -1,10 +1,22 @@
-/** Request bodies and bare message arrays of either dialect → conversation drafts. */
+/**
+ * Request bodies and bare message arrays of either dialect → conversation
+ * drafts, through the wire converters of lib/formats. Their problems go to the
+ * import's issue collector (located later in the text), their warnings to the
+ * draft.
+ */
 import type { Message, ToolDefinition } from "@/lib/context/messages";
-import { convertAnthropicMessages } from "./anthropic";
-import { PART_SEPARATOR } from "./content";
-import { isRecord, type JsonPath, type MessageScope } from "./issues";
-import { convertOpenAIMessages } from "./openai";
-import { convertAnthropicTools, convertOpenAITools } from "./tools";
+import {
+  ConversionContext,
+  readAnthropicMessageList,
+  readAnthropicSystem,
+  readAnthropicTools,
+  readChatFunctions,
+  readChatMessageList,
+  readChatTools,
+  type FormatWarning,
+  type WireFormat,
+} from "@/lib/formats";
+import type { JsonPath, MessageScope } from "./issues";
 import type { ImportFormat, ImportWarning } from "./types";
 
 /** A message dialect: how one messages array is written. */
@@ -21,14 +33,54 @@ export interface ConversationDraft {
 }
 
 /**
+ * Runs a lib/formats reader in a context rooted at `path` and hands its
+ * problems to `scope` (each anchored at the message it is in, for the line)
+ * and its warnings to `scope.warnings`. The way every import format reads
+ * through a wire converter.
+ */
+export function readWithScope<T>(scope: MessageScope, format: WireFormat, path: JsonPath, read: (context: ConversionContext) => T): T {
+  const context = new ConversionContext(format, path);
+  const result = read(context);
+  const messagesPath = scope.prefix;
+  for (const issue of context.issues) {
+    const inMessages = startsWith(issue.path, messagesPath) && typeof issue.path[messagesPath.length] === "number";
+    if (inMessages && scope.single) {
+      // One message on its own: its paths carry no index.
+      const rest = issue.path.slice(messagesPath.length + 1);
+      scope.issues.add({ message: issue.message, path: [...messagesPath, ...rest], anchor: messagesPath, messageIndex: 0, conversationIndex: scope.conversationIndex });
+    } else if (inMessages) {
+      const index = issue.path[messagesPath.length] as number;
+      scope.fail(index, issue.path.slice(messagesPath.length + 1), issue.message);
+    } else scope.failAt(issue.path, issue.message);
+  }
+  if (context.truncated) scope.issues.truncated = true;
+  for (const warning of context.warnings) scope.warnings.push(toImportWarning(warning, scope));
+  return result;
+}
+
+function startsWith(path: JsonPath, prefix: JsonPath): boolean {
+  return prefix.every((segment, index) => path[index] === segment);
+}
+
+function toImportWarning(warning: FormatWarning, scope: MessageScope): ImportWarning {
+  const path = scope.single && scope.prefix.length === 0 ? warning.path.replace(/^\[0\]\.?/, "") : warning.path;
+  const converted: ImportWarning = { code: warning.code, message: warning.message };
+  if (warning.messageIndex !== undefined) converted.messageIndex = warning.messageIndex;
+  if (path !== "") converted.path = path;
+  return converted;
+}
+
+/**
  * Converts a messages array in `dialect`, appending to `messages` (which may
  * hold a system prompt already); `scope.prefix` is the array's own path.
  */
 export function convertMessageList(raw: readonly unknown[], dialect: Dialect, scope: MessageScope, messages: Message[] = []): Message[] {
   if (raw.length === 0) scope.failAt(scope.prefix, "there are no messages: a conversation needs at least one message");
-  if (dialect === "openai") return convertOpenAIMessages(raw, scope, messages);
-  convertAnthropicMessages(raw, scope, messages);
-  return messages;
+  if (dialect === "openai") {
+    messages.push(...readWithScope(scope, "openai-chat", scope.prefix, (context) => readChatMessageList(raw, context)));
+    return messages;
+  }
+  return readWithScope(scope, "anthropic", scope.prefix, (context) => readAnthropicMessageList(raw, context, messages));
 }
 
 const requestFields: Record<Dialect, readonly string[]> = {
@@ -45,7 +97,10 @@ export function convertRequest(
 ): Omit<ConversationDraft, "format"> {
   const scope = makeScope([...path, "messages"]);
   const messages: Message[] = [];
-  if (dialect === "anthropic") pushSystem(raw.system, [...path, "system"], scope, messages);
+  if (dialect === "anthropic" && raw.system != null) {
+    const system = readWithScope(scope, "anthropic", [...path, "system"], (context) => readAnthropicSystem(raw.system, context));
+    if (system !== undefined) messages.push(system);
+  }
   if (!Array.isArray(raw.messages)) scope.failAt([...path, "messages"], "messages must be an array of messages");
   else convertMessageList(raw.messages, dialect, scope, messages);
   const draft: Omit<ConversationDraft, "format"> = { messages, warnings: scope.warnings };
@@ -57,29 +112,14 @@ export function convertRequest(
 }
 
 function readTools(raw: Record<string, unknown>, dialect: Dialect, path: JsonPath, scope: MessageScope): ToolDefinition[] | undefined {
-  if (dialect === "anthropic") {
-    return raw.tools == null ? undefined : convertAnthropicTools(raw.tools, [...path, "tools"], scope);
-  }
-  const tools = raw.tools == null ? [] : (convertOpenAITools(raw.tools, [...path, "tools"], scope) ?? []);
-  if (raw.functions != null) tools.push(...(convertOpenAITools(raw.functions, [...path, "functions"], scope, true) ?? []));
-  return raw.tools == null && raw.functions == null ? undefined : tools;
-}
-
-/** Anthropic's top-level system prompt (a string or text blocks) becomes the first message. */
-function pushSystem(system: unknown, path: JsonPath, scope: MessageScope, messages: Message[]): void {
-  if (system == null) return;
-  if (typeof system === "string") {
-    messages.push({ role: "system", content: system });
-    return;
-  }
-  if (!Array.isArray(system)) {
-    scope.failAt(path, "system must be a string or an array of text blocks");
-    return;
-  }
-  const texts: string[] = [];
-  system.forEach((block: unknown, index) => {
-    if (isRecord(block) && block.type === "text" && typeof block.text === "string") texts.push(block.text);
-    else scope.failAt([...path, index], "a system block must be a text block {type: \"text\", text}");
+  if (raw.tools == null && (dialect === "anthropic" || raw.functions == null)) return undefined;
+  return readWithScope(scope, dialect === "openai" ? "openai-chat" : "anthropic", path, (context) => {
+    if (dialect === "anthropic") return readAnthropicTools(raw.tools, context, ["tools"]);
+    const tools = raw.tools == null ? [] : readChatTools(raw.tools, context, ["tools"]);
+    if (raw.functions != null) {
+      context.warn("legacy-function-call", "legacy functions became tools", ["functions"]);
+      tools.push(...readChatFunctions(raw.functions, context, ["functions"]));
+    }
+    return tools;
   });
-  messages.push({ role: "system", content: texts.join(PART_SEPARATOR) });
 }

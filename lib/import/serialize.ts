@@ -1,39 +1,39 @@
-/** Canonical messages → text for export and download, readable back by `parseConversations`. */
+/**
+ * Canonical messages → text for export and download, through the wire
+ * writers of lib/formats; `parseConversations` reads the OpenAI forms back,
+ * and each provider's form reads back with its reader.
+ */
 import type { Message, ToolDefinition } from "@/lib/context/messages";
+import { writeChatMessages, writeRequest, type FormatWarning, type WireFormat } from "@/lib/formats";
 
-/** Export formats: an OpenAI `{messages, tools?}` document, or one message per line. */
-export type SerializeFormat = "openai" | "jsonl";
+/**
+ * Export formats: an OpenAI Chat `{messages, tools?}` document, OpenAI chat
+ * messages one a line, or a request body of another provider's format.
+ */
+export type SerializeFormat = "openai" | "jsonl" | Exclude<WireFormat, "openai-chat">;
+
+/** Every export format, for a format picker. */
+export const SERIALIZE_FORMATS: readonly SerializeFormat[] = ["openai", "jsonl", "openai-responses", "anthropic", "gemini"];
 
 /** Options of `serializeConversation`. */
 export interface SerializeConversationOptions {
-  /** Tool definitions to include; the `openai` document holds them, JSONL has no place for them. */
+  /** Tool definitions to include; JSONL has no place for them. */
   tools?: readonly ToolDefinition[];
 }
 
-/** Serializes messages as an OpenAI `{messages, tools?}` document (pretty-printed) or as JSONL. */
-export function serializeConversation(
-  messages: readonly Message[],
-  format: SerializeFormat,
-  options: SerializeConversationOptions = {},
-): string {
-  const clean = messages.map(canonicalMessage);
-  if (format === "jsonl") return clean.map((message) => JSON.stringify(message)).join("\n") + "\n";
-  const document: { messages: Message[]; tools?: readonly ToolDefinition[] } = { messages: clean };
-  if (options.tools !== undefined && options.tools.length > 0) document.tools = options.tools;
-  return `${JSON.stringify(document, null, 2)}\n`;
+/** The exported text and what the target format could not hold. */
+export interface SerializeResult {
+  text: string;
+  warnings: FormatWarning[];
 }
 
-/** Only the canonical fields, in wire order, so exports are stable whatever the message carried. */
-function canonicalMessage(message: Message): Message {
-  const clean: Message = { role: message.role, content: message.content };
-  if (message.tool_calls !== undefined && message.tool_calls.length > 0) {
-    clean.tool_calls = message.tool_calls.map((call) => ({
-      id: call.id,
-      type: "function",
-      function: { name: call.function.name, arguments: call.function.arguments },
-    }));
+/** Serializes messages (and tools) in `format`: pretty-printed JSON, or one message a line for JSONL. */
+export function serializeConversation(messages: readonly Message[], format: SerializeFormat, options: SerializeConversationOptions = {}): SerializeResult {
+  if (format === "jsonl") {
+    const written = writeChatMessages(messages);
+    return { text: written.value.map((message) => JSON.stringify(message)).join("\n") + "\n", warnings: written.warnings };
   }
-  if (message.tool_call_id !== undefined) clean.tool_call_id = message.tool_call_id;
-  if (message.name !== undefined) clean.name = message.name;
-  return clean;
+  const tools = options.tools !== undefined && options.tools.length > 0 ? options.tools : undefined;
+  const written = writeRequest(format === "openai" ? "openai-chat" : format, { messages, tools });
+  return { text: `${JSON.stringify(written.value, null, 2)}\n`, warnings: written.warnings };
 }

@@ -1,4 +1,5 @@
 import type { Message, ToolDefinition } from "@/lib/context/messages";
+import type { FormatWarningCode } from "@/lib/formats";
 
 /**
  * Where a conversation came from. `jsonl` is OpenAI chat data one JSON value a
@@ -9,19 +10,8 @@ export type ImportFormat = "openai" | "jsonl" | "anthropic" | "tau-bench";
 /** Every import format, e.g. for a format picker beside "auto". */
 export const IMPORT_FORMATS: readonly ImportFormat[] = ["openai", "jsonl", "anthropic", "tau-bench"];
 
-/** What kind of lossy or suspicious conversion a warning reports. */
-export type ImportWarningCode =
-  | "content-placeholder"
-  | "legacy-function-call"
-  | "developer-role"
-  | "block-dropped"
-  | "arguments-stringified"
-  | "tool-type-added"
-  | "tool-converted"
-  | "tool-dropped"
-  | "ignored-field"
-  | "orphan-tool-result"
-  | "unanswered-tool-call";
+/** What kind of lossy or suspicious conversion a warning reports: a wire converter's, or a broken tool pairing. */
+export type ImportWarningCode = FormatWarningCode | "orphan-tool-result" | "unanswered-tool-call";
 
 /** Something the import changed, dropped or found odd, without refusing the data. */
 export interface ImportWarning {

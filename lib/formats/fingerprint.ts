@@ -1,0 +1,86 @@
+/**
+ * One definition of "the same message" (F4 in SPEC.md), for placing recorded
+ * turns, finding where branches diverge and diffing pipeline steps. Agents
+ * re-send one message in several spellings, so equality is on what the model
+ * reads: role, text, parts, tool calls (arguments as JSON values), the call a
+ * result answers, the name. Not compared: `developer` vs `system`, `null` vs
+ * `""` assistant text, cache marks, provider extras, provider item ids.
+ */
+import type { ContentPart, Message } from "@/lib/context/messages";
+
+/** Tool arguments compare as JSON values when they parse: `{"a": 1}` and `{"a":1}` are one call. */
+function normalArguments(text: string): unknown {
+  try {
+    return sortKeys(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value !== "object" || value === null) return value;
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, sortKeys(record[key])]),
+  );
+}
+
+/** What of a part the model reads. */
+function partKey(part: ContentPart): unknown {
+  switch (part.type) {
+    case "text":
+    case "refusal":
+      return [part.type, part.text];
+    case "reasoning":
+      return [part.type, part.text, part.summary ?? [], part.signature ?? part.redacted ?? part.encrypted ?? null];
+    case "image":
+      return [part.type, part.source, part.detail ?? null];
+    case "audio":
+    case "document":
+      return [part.type, part.source];
+    case "provider":
+      return [part.type, part.provider, sortKeys(part.data)];
+  }
+}
+
+/** The canonical key of a message: equal keys, same message. */
+export function messageKey(message: Message): string {
+  const content = message.role === "assistant" && message.content === "" ? null : (message.content ?? null);
+  const parts = (message.parts ?? []).filter((part) => part.type !== "text").map(partKey);
+  return JSON.stringify([
+    message.role,
+    content,
+    parts,
+    (message.tool_calls ?? []).map((call) => [call.id, call.function.name, normalArguments(call.function.arguments)]),
+    message.tool_call_id ?? null,
+    message.name || null,
+  ]);
+}
+
+/** True when two messages are the same message (F4). */
+export function sameMessage(left: Message, right: Message): boolean {
+  return left === right || messageKey(left) === messageKey(right);
+}
+
+/** A short hash of `messageKey` (two 53-bit cyrb53 hashes with different seeds), for storing and indexing. */
+export function messageFingerprint(message: Message): string {
+  const key = messageKey(message);
+  return `${cyrb53(key, 0x9e3779b9).toString(36)}.${cyrb53(key, 0x85ebca6b).toString(36)}`;
+}
+
+/** cyrb53: a fast, well-mixed 53-bit string hash (public domain). */
+function cyrb53(text: string, seed: number): number {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
