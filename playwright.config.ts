@@ -25,11 +25,13 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: {
-    command: `rm -f ${databaseFile} && bash scripts/prisma.sh migrate >/dev/null && node_modules/.bin/next start -p ${port} -H 127.0.0.1`,
+    command: `rm -f ${databaseFile} && bash scripts/prisma.sh migrate >/dev/null && bash scripts/serve.sh start`,
     url: `http://127.0.0.1:${port}`,
     env: {
       DATABASE_URL: `file:${databaseFile}`,
       NEXT_TELEMETRY_DISABLED: "1",
+      HOST: "127.0.0.1",
+      PORT: String(port),
       CONTEXT_LAB_UPSTREAM_BASE_URL: upstreamBaseUrl,
       CONTEXT_LAB_UPSTREAM_API_KEY: UPSTREAM_KEY,
       CONTEXT_LAB_UPSTREAM_SETTINGS_FILE: path.join(import.meta.dirname, "tmp", `e2e-upstream-${port}.json`),

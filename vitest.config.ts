@@ -2,6 +2,8 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const root = import.meta.dirname;
+// The engine's development checks (T7) are on in every test.
+const setupFiles = [path.join(root, "lib", "context", "test-support", "development-checks.ts")];
 const alias = {
   "@": root,
   // `server-only` throws outside React Server Components; tests import the db layer directly.
@@ -18,7 +20,11 @@ export default defineConfig({
         test: {
           name: "node",
           environment: "node",
-          include: ["lib/**/*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts", "tests/unit/**/*.test.ts", "tests/proxy/**/*.test.ts"],
+          setupFiles,
+          // Database tests on both engines do a lot of I/O: a loaded 2-core machine takes more than the default 5 s for some.
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          include: ["lib/**/*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts", "tests/unit/**/*.test.ts", "tests/proxy/**/*.test.ts", "tests/security/**/*.test.ts", "tests/reliability/**/*.test.ts", "tests/fuzz/**/*.test.ts"],
         },
       },
       {
@@ -27,7 +33,10 @@ export default defineConfig({
         test: {
           name: "engine-dom",
           environment: "happy-dom",
-          include: ["lib/context/**/*.test.ts", "lib/import/**/*.test.ts"],
+          setupFiles,
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          include: ["lib/context/**/*.test.ts", "lib/import/**/*.test.ts", "lib/formats/**/*.test.ts"],
         },
       },
       {
@@ -36,6 +45,9 @@ export default defineConfig({
         test: {
           name: "components",
           environment: "happy-dom",
+          setupFiles,
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
           include: ["components/**/*.test.{ts,tsx}", "lib/store/**/*.test.ts"],
         },
       },

@@ -1,14 +1,17 @@
 import { connection } from "next/server";
-import { getConversations, getDatabase, type ConversationOverview } from "@/lib/db";
+import { DatabaseUnavailableError, getConversations, getDatabase, type ConversationOverview } from "@/lib/db";
+import { DatabaseStatus } from "@/components/ui/database-status";
+import type { DatabaseOutage } from "@/lib/client/database-outage";
 import { ConversationList } from "@/components/import/conversation-list";
 import { PasteInspector } from "@/components/inspector/paste-inspector";
 import { HomeHeader } from "@/components/import/home-header";
 import styles from "@/components/import/home.module.css";
 
-async function loadConversations(): Promise<{ conversations: ConversationOverview[]; error?: string }> {
+async function loadConversations(): Promise<{ conversations: ConversationOverview[]; error?: string; outage?: DatabaseOutage }> {
   try {
     return { conversations: await getConversations(getDatabase(), { limit: 100 }) };
   } catch (error) {
+    if (DatabaseUnavailableError.isInstance(error)) return { conversations: [], outage: { database: error.database, message: error.message } };
     return { conversations: [], error: error instanceof Error ? error.message : String(error) };
   }
 }
@@ -17,9 +20,10 @@ async function loadConversations(): Promise<{ conversations: ConversationOvervie
 export default async function HomePage() {
   // The list is read per request, never prerendered at build time.
   await connection();
-  const { conversations, error } = await loadConversations();
+  const { conversations, error, outage } = await loadConversations();
   return (
     <div className={styles.home}>
+      <DatabaseStatus initial={outage ?? null} />
       <HomeHeader />
       <main className={styles.main}>
         <section className={styles.import} aria-labelledby="import-title">
@@ -33,7 +37,7 @@ export default async function HomePage() {
               Saved conversations are unavailable: {error}
             </p>
           ) : null}
-          <ConversationList conversations={conversations} />
+          {outage ? null : <ConversationList conversations={conversations} />}
         </aside>
       </main>
     </div>

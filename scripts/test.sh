@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: types, unit and database tests (SQLite and PostgreSQL), then
-# browser tests in Debian's Chromium against a production build and a real database.
+# The whole test suite: types, a production build, unit and database tests (SQLite and PostgreSQL,
+# the server, crash and outage tests against that build), then browser tests in Debian's Chromium
+# against the same build and a real database.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -9,7 +10,9 @@ bash scripts/ensure-chromium.sh
 bash scripts/prisma.sh generate
 echo "== typecheck"
 node_modules/.bin/tsc --noEmit
+echo "== build"
+node_modules/.bin/next build
 echo "== unit and database tests"
 node_modules/.bin/vitest run
 echo "== browser tests"
-bash scripts/e2e.sh
+SKIP_BUILD=1 bash scripts/e2e.sh

@@ -2,6 +2,7 @@ import { contentText } from "@/lib/context/light";
 import type { BranchTreeNode, MessageRecord } from "@/lib/db";
 import type { Divergence, SharedLineage } from "./divergence";
 import styles from "./branch-divergence.module.css";
+import { SafeText } from "@/components/ui/safe-text";
 
 export interface BranchDivergenceProps {
   left: BranchTreeNode;
@@ -22,14 +23,14 @@ function Side({ branch, message, position }: { branch: BranchTreeNode; message: 
   return (
     <section className={styles.side} aria-label={`First differing message of ${branch.name}`}>
       <h4>
-        {branch.name} <span>{number(branch.length)} messages</span>
+        <SafeText text={branch.name} /> <span>{number(branch.length)} messages</span>
       </h4>
       {message ? (
         <div className={styles.message}>
           <span className={styles.role} data-role={message.message.role}>
             #{message.position} {message.message.role}
           </span>
-          <pre className={styles.content}>{text.length > 2000 ? `${text.slice(0, 1999)}…` : text || "(empty)"}</pre>
+          <pre className={styles.content}>{text ? <SafeText text={text.length > 2000 ? `${text.slice(0, 1999)}…` : text} /> : "(empty)"}</pre>
         </div>
       ) : (
         <p className={styles.ended}>Ends here: no message #{position}.</p>
@@ -45,12 +46,12 @@ export function BranchDivergence({ left, right, divergence, lineage }: BranchDiv
   return (
     <div className={styles.divergence} role="region" aria-label={`Divergence of ${left.name} and ${right.name}`}>
       <p className={styles.summary}>
-        <strong>{left.name}</strong> and <strong>{right.name}</strong>: {shared}
+        <strong><SafeText text={left.name} /></strong> and <strong><SafeText text={right.name} /></strong>: {shared}
         {divergence.identical ? "; identical histories." : `; they diverge at message ${commonPrefix}.`}
       </p>
       {lineage ? (
         <p className={styles.lineage}>
-          Common ancestor {lineage.ancestor.name}: both inherit its first {number(lineage.sharedPrefix)} messages.
+          Common ancestor <SafeText text={lineage.ancestor.name} />: both inherit its first {number(lineage.sharedPrefix)} messages.
         </p>
       ) : null}
       {divergence.identical ? null : (

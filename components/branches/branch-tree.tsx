@@ -4,6 +4,7 @@ import { useMemo } from "react";
 import type { BranchTreeNode } from "@/lib/db";
 import { forkLabel, layoutBranchTree } from "./branch-layout";
 import styles from "./branch-tree.module.css";
+import { SafeText } from "@/components/ui/safe-text";
 
 export interface BranchTreeProps {
   tree: readonly BranchTreeNode[];
@@ -60,7 +61,7 @@ export function BranchTree({ tree, currentBranchId, onSwitch, compared, onToggle
                 onClick={() => onSwitch(branch.id)}
               >
                 <span className={styles.name}>
-                  {branch.name}
+                  <SafeText text={branch.name} />
                   {current ? <span className={styles.badge}>current</span> : null}
                 </span>
                 <span className={styles.meta}>

@@ -1,5 +1,5 @@
 import type { BranchTreeNode, MessageRecord } from "@/lib/db";
-import { diffValuesEqual, type DiffValue } from "@/lib/api/diff";
+import { sameMessage } from "@/lib/formats/fingerprint";
 import { flattenBranchTree } from "./branch-layout";
 
 /** Where two histories part: how many leading messages they share and the first message of each after that. */
@@ -13,9 +13,9 @@ export interface Divergence {
   identical: boolean;
 }
 
-function sameMessage(left: MessageRecord, right: MessageRecord): boolean {
-  // Inherited messages are the ancestor's own rows; content equality also catches a message re-typed identically after a fork.
-  return left.id === right.id || diffValuesEqual(left.message as unknown as DiffValue, right.message as unknown as DiffValue);
+function sameRecord(left: MessageRecord, right: MessageRecord): boolean {
+  // Inherited messages are the ancestor's own rows; message equality also catches a message re-typed identically after a fork.
+  return left.id === right.id || sameMessage(left.message, right.message);
 }
 
 /**
@@ -26,7 +26,7 @@ function sameMessage(left: MessageRecord, right: MessageRecord): boolean {
 export function findDivergence(left: readonly MessageRecord[], right: readonly MessageRecord[], offset = 0): Divergence {
   const length = Math.min(left.length, right.length);
   let index = 0;
-  while (index < length && sameMessage(left[index], right[index])) index += 1;
+  while (index < length && sameRecord(left[index], right[index])) index += 1;
   return {
     commonPrefix: offset + index,
     left: left[index] ?? null,

@@ -8,6 +8,8 @@ import type { ConversationOverview } from "@/lib/db";
 import ui from "@/components/ui/ui.module.css";
 import { ExampleButton } from "./example-button";
 import styles from "./import.module.css";
+import { SafeText } from "@/components/ui/safe-text";
+import { safeLabel } from "@/components/ui/reveal-invisible";
 
 const number = (value: number) => value.toLocaleString("en");
 const date = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
@@ -23,7 +25,7 @@ export function ConversationList({ conversations }: { conversations: readonly Co
   // The row leaves the list only once the server has confirmed the delete: removing it
   // earlier would show a list that a reload (or a failed delete) contradicts.
   const remove = async (conversation: ConversationOverview) => {
-    if (!window.confirm(`Delete “${conversation.title}” with its ${conversation.branchCount} branch${conversation.branchCount === 1 ? "" : "es"}? This cannot be undone.`)) return;
+    if (!window.confirm(`Delete “${safeLabel(conversation.title)}” with its ${conversation.branchCount} branch${conversation.branchCount === 1 ? "" : "es"}? This cannot be undone.`)) return;
     setError(undefined);
     setDeleting((previous) => new Set(previous).add(conversation.id));
     try {
@@ -62,7 +64,7 @@ export function ConversationList({ conversations }: { conversations: readonly Co
             {shown.map((conversation) => (
               <li key={conversation.id} className={styles.item} aria-busy={deleting.has(conversation.id) || undefined}>
                 <Link href={`/c/${encodeURIComponent(conversation.id)}`} className={styles.itemTitle}>
-                  {conversation.title}
+                  <SafeText text={conversation.title} />
                 </Link>
                 <span className={styles.itemMeta}>
                   {number(conversation.messageCount)} messages · {number(conversation.branchCount)} branch{conversation.branchCount === 1 ? "" : "es"} · {conversation.source} ·{" "}

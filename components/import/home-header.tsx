@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useEffect } from "react";
 import { applyTheme } from "@/components/ui/theme";
 import { useDocumentTheme } from "@/components/ui/use-document-theme";
@@ -23,6 +24,9 @@ export function HomeHeader() {
     <header className={styles.header}>
       <h1 className={styles.brand}>Context Lab</h1>
       <span className={styles.tagline}>the context your agent sends its model, inspected and tuned</span>
+      <Link href="/models" className={styles.link}>
+        Models
+      </Link>
       <ThemeToggle theme={theme} onToggle={toggle} />
     </header>
   );

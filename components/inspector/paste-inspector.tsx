@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { AUTOMATION_MODES, type AutomationMode } from "@/lib/context/light";
 import { PipelineClient, PipelineWorkerError } from "@/lib/playground/pipeline-client";
 import type { LoadedConversation, RunResult } from "@/lib/playground/protocol";
-import { settingsForMode } from "@/lib/playground/settings";
+import { resolveSettings, settingsForMode } from "@/lib/settings";
 import { ConversationView } from "@/components/conversation/conversation-view";
 import { effectsAfter } from "@/components/conversation/row-marks";
 import { ImportBox, type ImportBoxHandle } from "@/components/import/import-box";
@@ -49,7 +49,7 @@ export function PasteInspector() {
     try {
       const conversation = await client.current.parse(text, filename);
       setLoaded(conversation);
-      const next = await client.current.run({ ...settingsForMode(mode), tokenBudget: budget });
+      const next = await client.current.run({ settings: resolveSettings({ ...settingsForMode(mode), tokenBudget: budget }) });
       if (next) setResult(next);
       setSelected(null);
     } catch (caught) {
@@ -104,7 +104,7 @@ export function PasteInspector() {
           </label>
           <label className={styles.control}>
             Token budget
-            <input type="number" min={0} step={100} value={budget} onChange={(event) => setBudget(Number(event.target.value))} />
+            <input type="number" min={100} step={100} value={budget} onChange={(event) => setBudget(Number(event.target.value))} />
           </label>
           <button type="submit" className={ui.button} disabled={busy || empty}>
             {busy ? "Running…" : "Run pipeline"}
@@ -117,9 +117,9 @@ export function PasteInspector() {
           <p className={styles.summary}>
             {loaded.title}: {loaded.messages.length} messages in, {result.history.length} out
             {loaded.available > 1 ? ` (the first of ${loaded.available} conversations in the input)` : ""}
-            {result.exceeded ? ` — over budget: needs ${result.exceeded.tokens} tokens, budget ${result.exceeded.budget}` : ""}
+            {result.request.verdict.ok ? "" : ` — over budget: needs ${result.request.verdict.tokens.total} tokens, limit ${result.request.verdict.limit}; nothing would be sent`}
           </p>
-          <BudgetBar budget={result.budget} tokenBudget={budget} exceeded={result.exceeded} trimmed={result.trimmed} />
+          <BudgetBar verdict={result.request.verdict} trimmed={result.trimmed} approximation={result.request.tokenizer.approximation} />
           <TraceTable steps={result.steps} />
           <h2>Processed history</h2>
           <div className={styles.history}>

@@ -1,20 +1,24 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render, screen, within } from "@testing-library/react";
-import type { RunResult } from "@/lib/playground/protocol";
+import { budgetVerdict, type BudgetVerdict } from "@/lib/context/light";
 import { BudgetBar } from "./budget-bar";
 import { layoutBudget } from "./budget-layout";
 
 afterEach(cleanup);
 
-// Seed 003's split: history = contextWindow − system − tools − reserve.
-const budget: RunResult["budget"] = { contextWindow: 10_000, system: 1_000, tools: 500, reserve: 2_000, history: 6_500, overflow: 0, used: 4_000 };
+// system 1,000 + tools 500 + history 4,000 = 5,500 sent; window 10,000 with a 2,000-token reserve.
+const tokens = { system: 1_000, tools: 500, history: 4_000, total: 5_500 };
+const verdictOf = (budget: number | null, overrides: Partial<typeof tokens> = {}): BudgetVerdict => {
+  const split = { ...tokens, ...overrides };
+  return budgetVerdict({ ...split, total: split.system + split.tools + split.history }, { contextWindow: 10_000, reserve: 2_000, budget });
+};
 
 const segment = (key: string) => screen.getByRole("img").querySelector<HTMLElement>(`[data-segment="${key}"]`);
 const legendValue = (label: string) => within(screen.getByRole("list", { name: "Context window split" })).getByText(label).nextElementSibling?.textContent;
 
 describe("BudgetBar", () => {
-  it("sizes system, tools, history, free and reserve as shares of the context window", () => {
-    render(<BudgetBar budget={budget} tokenBudget={8_000} />);
+  it("[RB3] sizes system, tools, history, free and reserve as shares of the context window", () => {
+    render(<BudgetBar verdict={verdictOf(null)} />);
     expect(segment("system")?.style.width).toBe("10.000%");
     expect(segment("tools")?.style.width).toBe("5.000%");
     expect(segment("history")?.style.width).toBe("40.000%");
@@ -22,64 +26,58 @@ describe("BudgetBar", () => {
     expect(segment("reserve")?.style.width).toBe("20.000%");
     expect(segment("reserve")?.style.left).toBe("80.000%");
     expect(segment("over")).toBeNull();
+    expect(legendValue("Limit (window − reserve)")).toBe("8,000");
   });
 
-  it("lists each segment with its tokens", () => {
-    render(<BudgetBar budget={budget} tokenBudget={8_000} />);
-    expect(legendValue("System")).toBe("1,000");
-    expect(legendValue("Tool definitions")).toBe("500");
-    expect(legendValue("History")).toBe("4,000");
-    expect(legendValue("Free")).toBe("2,500");
-    expect(legendValue("Output reserve")).toBe("2,000");
-  });
-
-  it("summarises the split as the bar's accessible name", () => {
-    render(<BudgetBar budget={budget} tokenBudget={6_000} />);
+  it("[RB3] summarises the split and the verdict", () => {
+    render(<BudgetBar verdict={verdictOf(6_000)} />);
     expect(screen.getByRole("img").getAttribute("aria-label")).toBe(
-      "Context window 10,000 tokens: system 1,000, tool definitions 500, history 4,000, free 2,500, output reserve 2,000. Token budget 6,000 for system and history, 5,000 used.",
+      "Context window 10,000 tokens: system 1,000, tool definitions 500, history 4,000, free 2,500, output reserve 2,000. 5,500 tokens sent of a 6,000-token limit.",
     );
-    expect(screen.getByRole("status").textContent).toContain("Within budget: 1,000 tokens to spare.");
+    expect(screen.getByRole("status").textContent).toContain("Within budget: 500 tokens to spare.");
   });
 
-  it("draws the budget line where system + history would exactly fill the budget", () => {
-    render(<BudgetBar budget={budget} tokenBudget={3_000} />);
-    // tools (500) + budget (3,000) on a 10,000 bar.
-    expect(screen.getByRole("img").querySelector<HTMLElement>("[data-budget-line]")?.style.left).toBe("35.000%");
+  it("[RB3] draws the hard budget where everything sent must end", () => {
+    render(<BudgetBar verdict={verdictOf(3_000)} />);
+    expect(screen.getByRole("img").querySelector<HTMLElement>("[data-budget-line]")?.style.left).toBe("30.000%");
+    expect(legendValue("Token budget")).toBe("3,000");
   });
 
-  it("caps the budget by the window as token_budget does (B4)", () => {
-    render(<BudgetBar budget={budget} tokenBudget={50_000} />);
-    expect(screen.getByText("Token budget (capped by the window)")).toBeTruthy();
-    expect(legendValue("Token budget (capped by the window)")).toBe("7,500");
-  });
-
-  it("explains the deterministic stop when even the smallest valid history is over", () => {
-    render(<BudgetBar budget={{ ...budget, used: 5_200 }} tokenBudget={6_000} exceeded={{ budget: 6_000, tokens: 6_200 }} trimmed={{ messages: 12, tokensSaved: 3_400 }} />);
+  it("[RB3] a request over the limit says nothing would be sent, and why", () => {
+    render(<BudgetBar verdict={verdictOf(5_000)} trimmed={{ messages: 12, tokensSaved: 3_400 }} />);
     const status = screen.getByRole("status");
-    expect(status.textContent).toContain("Over budget.");
-    expect(status.textContent).toContain("The smallest valid history needs 6,200 tokens, budget 6,000: no model call would be made.");
-    expect(status.textContent).toContain("token_budget dropped 12 messages (−3,400 tokens) to fit.");
+    expect(status.textContent).toContain("Over budget: nothing would be sent.");
+    expect(status.textContent).toContain("needs 5500 tokens, 500 over the token budget of 5000");
+    expect(status.textContent).toContain("The token budget dropped 12 messages (−3,400 tokens) to fit.");
     expect(screen.getByRole("region", { name: "Token budget" }).hasAttribute("data-over")).toBe(true);
-    expect(screen.getByRole("img").getAttribute("aria-label")).toMatch(/over budget\.$/);
+    expect(segment("over")?.style.width).toBe("5.000%");
   });
 
-  it("is over budget when system + history pass the limit without an exceeded record", () => {
-    render(<BudgetBar budget={budget} tokenBudget={4_000} />);
-    expect(screen.getByRole("status").textContent).toContain("System and history use 5,000 tokens, over the 4,000-token budget");
-  });
-
-  it("shows history that does not fit the window as an overflow segment past the window edge", () => {
-    render(<BudgetBar budget={{ ...budget, used: 8_500 }} tokenBudget={200_000} />);
-    expect(segment("over")).not.toBeNull();
-    expect(segment("free")).toBeNull();
-    expect(screen.getByRole("status").textContent).toContain("2,000 history tokens do not fit the window");
-    const layout = layoutBudget({ ...budget, used: 8_500 }, 200_000);
+  it("shows a request past the window as an overflow past the window edge", () => {
+    const layout = layoutBudget(verdictOf(null, { history: 8_500 }));
+    expect(layout.over).toBe(2_000);
     expect(layout.scale).toBe(12_000);
     expect(layout.windowEdge).toBeCloseTo(10_000 / 12_000);
   });
 
-  it("says when the fixed parts alone overflow the window", () => {
-    render(<BudgetBar budget={{ contextWindow: 4_000, system: 1_500, tools: 1_000, reserve: 4_096, history: 0, overflow: 2_596, used: 0 }} tokenBudget={8_000} />);
-    expect(screen.getByRole("status").textContent).toContain("overflow the window by 2,596 tokens");
+  it("[ST4] says when counts are approximate", () => {
+    render(<BudgetBar verdict={verdictOf(null)} approximation="Claude's tokenizer is not public; o200k_base approximates it" />);
+    expect(screen.getByText(/Counts are approximate: Claude's tokenizer is not public/)).toBeTruthy();
+    expect(screen.getByRole("img").getAttribute("aria-label")).toContain("≈ 5,500 tokens sent");
+  });
+});
+
+describe("AssemblyLine", () => {
+  it("[RB1] says what the processors received: the saved summary in place of what it covers, memories, the rest, the typed turn", async () => {
+    const { AssemblyLine } = await import("./assembly-line");
+    render(
+      <AssemblyLine
+        withTurn
+        request={{ candidate: 30, summary: { id: "s", text: "t", fromPosition: 0, toPosition: 42, label: "Checkpoint v3 (summary of messages 0–41)" }, retrieved: [{ id: "a", kind: "summary", label: "summary 1", content: "x" }] }}
+      />,
+    );
+    expect(screen.getByLabelText("What the processors received").textContent).toBe(
+      "The processors received 30 messages: Checkpoint v3 (summary of messages 0–41) in place of messages 0–41, then 1 retrieved memory (summary 1), then the messages after it, then the typed next turn.",
+    );
   });
 });

@@ -1,39 +1,38 @@
-import type { TokenBudgetExceeded, TokenBudgetTrimmed } from "@/lib/context/light";
-import type { RunResult } from "@/lib/playground/protocol";
+import type { BudgetVerdict, TokenBudgetTrimmed } from "@/lib/context/light";
 import { layoutBudget } from "./budget-layout";
 import { formatNumber, plural } from "./format";
 import styles from "./budget-bar.module.css";
 
 export interface BudgetBarProps {
-  /** `RunResult.budget`: the window split (seed 003) and the history tokens the run uses. */
-  budget: RunResult["budget"];
-  /** `PlaygroundSettings.tokenBudget`: drawn as the limit line (capped by the window, as the processor caps it). */
-  tokenBudget: number;
-  /** `RunResult.exceeded`: even the smallest valid history is over budget. */
-  exceeded?: TokenBudgetExceeded;
-  /** `RunResult.trimmed`: what token_budget dropped to fit. */
+  /** The request's one budget verdict: every view of the next request shows this same one. */
+  verdict: BudgetVerdict;
+  /** What the token budget processor dropped to fit. */
   trimmed?: TokenBudgetTrimmed;
+  /** Why counts are approximate, when they are (the model's tokenizer is not public, say). */
+  approximation?: string;
 }
 
 const percent = (fraction: number) => `${(fraction * 100).toFixed(3)}%`;
 const share = (tokens: number, whole: number) => (whole > 0 ? `${((tokens / whole) * 100).toFixed(1)}%` : "0%");
 
-/** The context window split into system, tool definitions, history, free space and output reserve, with the token budget and the over-budget verdict. */
-export function BudgetBar({ budget, tokenBudget, exceeded, trimmed }: BudgetBarProps) {
-  const layout = layoutBudget(budget, tokenBudget, exceeded);
+/** The context window split into system, tool definitions, history, free space and output reserve, with the limit and the one verdict. */
+export function BudgetBar({ verdict, trimmed, approximation }: BudgetBarProps) {
+  const layout = layoutBudget(verdict);
+  const approx = approximation ? "≈ " : "";
   const visible = layout.segments.filter((segment) => segment.tokens > 0 || segment.key === "history" || segment.key === "free");
   const summary =
-    `Context window ${formatNumber(budget.contextWindow)} tokens: ` +
+    `Context window ${formatNumber(verdict.contextWindow)} tokens: ` +
     visible.map((segment) => `${segment.label.toLowerCase()} ${formatNumber(segment.tokens)}`).join(", ") +
-    `. Token budget ${formatNumber(layout.effectiveBudget)} for system and history, ${formatNumber(layout.counted)} used` +
-    (layout.overBudget ? ": over budget." : ".");
+    `. ${approx}${formatNumber(verdict.tokens.total)} tokens sent of a ${formatNumber(verdict.limit)}-token limit` +
+    (verdict.ok ? "." : ": over the limit, nothing is sent.");
 
   return (
-    <section className={styles.budget} aria-label="Token budget" data-over={layout.overBudget || undefined}>
+    <section className={styles.budget} aria-label="Token budget" data-over={!verdict.ok || undefined}>
       <div className={styles.heading}>
         <span className={styles.title}>Context window</span>
         <span className={styles.totals}>
-          {formatNumber(layout.counted)} / {formatNumber(layout.effectiveBudget)} budget · {formatNumber(budget.contextWindow)} window
+          {approx}
+          {formatNumber(verdict.tokens.total)} / {formatNumber(verdict.limit)} limit · {formatNumber(verdict.contextWindow)} window
         </span>
       </div>
       <div className={styles.track} role="img" aria-label={summary}>
@@ -49,7 +48,9 @@ export function BudgetBar({ budget, tokenBudget, exceeded, trimmed }: BudgetBarP
           ) : null,
         )}
         {layout.windowEdge < 1 ? <span className={styles.windowEdge} style={{ left: percent(layout.windowEdge) }} title="End of the context window" /> : null}
-        <span className={styles.budgetLine} data-budget-line="" style={{ left: percent(layout.budgetLine) }} title={`Token budget: ${formatNumber(layout.effectiveBudget)}`} />
+        {layout.budgetLine !== null ? (
+          <span className={styles.budgetLine} data-budget-line="" style={{ left: percent(layout.budgetLine) }} title={`Token budget: ${formatNumber(verdict.limit)}`} />
+        ) : null}
       </div>
       <ul className={styles.legend} aria-label="Context window split">
         {visible.map((segment) => (
@@ -57,39 +58,32 @@ export function BudgetBar({ budget, tokenBudget, exceeded, trimmed }: BudgetBarP
             <span className={styles.swatch} data-segment={segment.key} aria-hidden="true" />
             <span className={styles.legendLabel}>{segment.label}</span>
             <span className={styles.legendValue}>{formatNumber(segment.tokens)}</span>
-            <span className={styles.legendShare}>{share(segment.tokens, budget.contextWindow)}</span>
+            <span className={styles.legendShare}>{share(segment.tokens, verdict.contextWindow)}</span>
           </li>
         ))}
         <li data-segment="budget">
           <span className={styles.swatch} data-segment="budget" aria-hidden="true" />
-          <span className={styles.legendLabel}>Token budget{layout.cappedByWindow ? " (capped by the window)" : ""}</span>
-          <span className={styles.legendValue}>{formatNumber(layout.effectiveBudget)}</span>
+          <span className={styles.legendLabel}>{verdict.limitedBy === "budget" ? "Token budget" : "Limit (window − reserve)"}</span>
+          <span className={styles.legendValue}>{formatNumber(verdict.limit)}</span>
           <span className={styles.legendShare} />
         </li>
       </ul>
-      <BudgetVerdict layout={layout} budget={budget} exceeded={exceeded} trimmed={trimmed} />
+      <Verdict verdict={verdict} trimmed={trimmed} />
+      {approximation ? <p className={styles.approximate}>Counts are approximate: {approximation}.</p> : null}
     </section>
   );
 }
 
-function BudgetVerdict({ layout, budget, exceeded, trimmed }: { layout: ReturnType<typeof layoutBudget>; budget: RunResult["budget"]; exceeded?: TokenBudgetExceeded; trimmed?: TokenBudgetTrimmed }) {
-  const lines: string[] = [];
-  if (budget.overflow > 0) lines.push(`System, tool definitions and output reserve alone overflow the window by ${formatNumber(budget.overflow)} tokens: no history fits.`);
-  if (exceeded) lines.push(`The smallest valid history needs ${formatNumber(exceeded.tokens)} tokens, budget ${formatNumber(exceeded.budget)}: no model call would be made.`);
-  else if (layout.overBudget) lines.push(`System and history use ${formatNumber(layout.counted)} tokens, over the ${formatNumber(layout.effectiveBudget)}-token budget: token_budget is disabled or ran before a processor that added tokens.`);
-  if (layout.overWindow > 0) lines.push(`${formatNumber(layout.overWindow)} history tokens do not fit the window after system, tools and reserve.`);
-  const trimmedText = trimmed && trimmed.messages > 0 ? `token_budget dropped ${plural(trimmed.messages, "message")} (−${formatNumber(trimmed.tokensSaved)} tokens) to fit.` : null;
-
+function Verdict({ verdict, trimmed }: { verdict: BudgetVerdict; trimmed?: TokenBudgetTrimmed }) {
+  const trimmedText = trimmed && trimmed.messages > 0 ? `The token budget dropped ${plural(trimmed.messages, "message")} (−${formatNumber(trimmed.tokensSaved)} tokens) to fit.` : null;
   return (
     <div className={styles.verdict} role="status" aria-live="polite">
-      {lines.length > 0 ? (
-        <div className={styles.over}>
-          <strong>Over budget.</strong> {lines.join(" ")}
-        </div>
+      {verdict.ok ? (
+        <p className={styles.within}>Within budget: {formatNumber(verdict.limit - verdict.tokens.total)} tokens to spare.</p>
       ) : (
-        <p className={styles.within}>
-          Within budget: {formatNumber(Math.max(0, layout.effectiveBudget - layout.counted))} tokens to spare.
-        </p>
+        <div className={styles.over}>
+          <strong>Over budget: nothing would be sent.</strong> {verdict.reason}.
+        </div>
       )}
       {trimmedText ? <p className={styles.trimmed}>{trimmedText}</p> : null}
     </div>

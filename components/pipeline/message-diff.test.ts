@@ -17,7 +17,7 @@ describe("diffMessages", () => {
 
   it("finds dropped messages as removed, named by the step's effect", () => {
     const before = history(6);
-    const { entries, counts } = diffMessages(before, before.slice(4), [{ kind: "dropped", before: [0, 1, 2, 3], after: [] }]);
+    const { entries, counts } = diffMessages(before, before.slice(4), [{ kind: "dropped", before: [[0, 4]], after: [] }]);
     expect(counts).toEqual({ unchanged: 2, removed: 4, added: 0, replaced: 0 });
     expect(entries[0]).toEqual({ type: "removed", before: 0, effect: "dropped" });
     expect(entries[4]).toEqual({ type: "unchanged", before: 4, after: 0 });
@@ -27,7 +27,7 @@ describe("diffMessages", () => {
     const before = history(4);
     const after = [...before];
     after[1] = assistant("[[OFFLOADED: handle=off_0123456789ab]]");
-    const { entries, counts } = diffMessages(before, after, [{ kind: "offloaded", before: [1], after: [1], handle: "off_0123456789ab" }]);
+    const { entries, counts } = diffMessages(before, after, [{ kind: "offloaded", before: [[1, 2]], after: [[1, 2]], handle: "off_0123456789ab" }]);
     expect(counts).toEqual({ unchanged: 3, removed: 0, added: 0, replaced: 1 });
     expect(entries[1]).toEqual({ type: "replaced", before: 1, after: 1, effect: "offloaded" });
   });
@@ -37,7 +37,7 @@ describe("diffMessages", () => {
     const result: Message = { role: "tool", content: "found", tool_call_id: "call_1" };
     const before = [user("find it"), call, result, assistant("done")];
     const summary = assistant("[Tool chain summary] search found it");
-    const { entries, counts } = diffMessages(before, [before[0], summary, before[3]], [{ kind: "compressed", before: [1, 2], after: [1] }]);
+    const { entries, counts } = diffMessages(before, [before[0], summary, before[3]], [{ kind: "compressed", before: [[1, 3]], after: [[1, 2]] }]);
     expect(counts).toEqual({ unchanged: 2, removed: 2, added: 1, replaced: 0 });
     expect(entries.map((entry) => entry.type)).toEqual(["unchanged", "removed", "removed", "added", "unchanged"]);
   });

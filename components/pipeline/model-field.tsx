@@ -1,64 +1,81 @@
 "use client";
 
 import { useId } from "react";
-import { encodingForModel, ENCODINGS, type EncodingName } from "@/lib/context/light";
+import { ENCODINGS, type EncodingName } from "@/lib/context/light";
+import type { ModelEntry } from "@/lib/models";
+import type { ResolvedSettings } from "@/lib/settings";
+import { formatNumber } from "./format";
 import styles from "./threshold-panel.module.css";
-
-/** Models offered in the model field's suggestions; any other name may be typed. */
-export const MODEL_SUGGESTIONS: readonly string[] = ["gpt-4o", "gpt-4o-mini", "gpt-4.1", "gpt-4.1-mini", "gpt-5", "o3", "o4-mini", "gpt-4-turbo", "gpt-4", "gpt-3.5-turbo"];
 
 export interface ModelFieldProps {
   model: string;
-  /** Explicit encoding; `undefined` counts with the model's (`encodingForModel`). */
-  encoding?: EncodingName;
-  suggestions?: readonly string[];
+  /** Chosen by hand; `null` counts with the model's own. */
+  encoding: EncodingName | null;
+  resolved: ResolvedSettings;
+  catalogue: readonly ModelEntry[];
   disabled?: boolean;
-  /** The model and the encoding after an edit; `encoding` is absent when "auto" is chosen. */
-  onChange(change: { model: string; encoding?: EncodingName }): void;
+  /** A model was picked: its window, reply reserve and encoding apply. */
+  onChooseModel(model: string): void;
+  onChangeEncoding(encoding: EncodingName | null): void;
 }
 
-/** The model name (free text with suggestions) and the token encoding, automatic from the model or explicit. */
-export function ModelField({ model, encoding, suggestions = MODEL_SUGGESTIONS, disabled, onChange }: ModelFieldProps) {
-  const id = useId();
-  const automatic = encodingForModel(model);
-  const withEncoding = (next: string, chosen: EncodingName | undefined) => (chosen ? { model: next, encoding: chosen } : { model: next });
+function describeEntry(entry: ModelEntry): string {
+  const price = entry.prices ? ` · $${entry.prices.input}/$${entry.prices.output} per M` : "";
+  return `${entry.label} · ${formatNumber(entry.contextWindow)} window${price}${entry.tokenizer.exact ? "" : " · approximate counts"}`;
+}
 
+/** The model (free text with the catalogue's suggestions) and the token encoding, the model's own or chosen by hand; approximate counts say so. */
+export function ModelField({ model, encoding, resolved, catalogue, disabled, onChooseModel, onChangeEncoding }: ModelFieldProps) {
+  const id = useId();
+  const { entry, match } = resolved.model;
+  const own = entry.tokenizer;
   return (
-    <div className={styles.modelRow}>
-      <label className={styles.stacked}>
-        <span className={styles.fieldLabel}>Model</span>
-        <input
-          className={styles.textInput}
-          type="text"
-          list={`${id}-models`}
-          value={model}
-          disabled={disabled}
-          spellCheck={false}
-          autoComplete="off"
-          onChange={(event) => onChange(withEncoding(event.target.value, encoding))}
-        />
-        <datalist id={`${id}-models`}>
-          {suggestions.map((suggestion) => (
-            <option key={suggestion} value={suggestion} />
-          ))}
-        </datalist>
-      </label>
-      <label className={styles.stacked}>
-        <span className={styles.fieldLabel}>Encoding</span>
-        <select
-          className={styles.select}
-          value={encoding ?? "auto"}
-          disabled={disabled}
-          onChange={(event) => onChange(withEncoding(model, event.target.value === "auto" ? undefined : (event.target.value as EncodingName)))}
-        >
-          <option value="auto">Auto ({automatic})</option>
-          {ENCODINGS.map((name) => (
-            <option key={name} value={name}>
-              {name}
+    <div className={styles.modelBlock}>
+      <div className={styles.modelRow}>
+        <label className={styles.stacked}>
+          <span className={styles.fieldLabel}>Model</span>
+          <input
+            className={styles.textInput}
+            type="text"
+            list={`${id}-models`}
+            value={model}
+            disabled={disabled}
+            spellCheck={false}
+            autoComplete="off"
+            onChange={(event) => onChooseModel(event.target.value)}
+          />
+          <datalist id={`${id}-models`}>
+            {catalogue.map((candidate) => (
+              <option key={candidate.id} value={candidate.id} label={describeEntry(candidate)} />
+            ))}
+          </datalist>
+        </label>
+        <label className={styles.stacked}>
+          <span className={styles.fieldLabel}>Encoding</span>
+          <select
+            className={styles.select}
+            value={encoding ?? "auto"}
+            disabled={disabled}
+            onChange={(event) => onChangeEncoding(event.target.value === "auto" ? null : (event.target.value as EncodingName))}
+          >
+            <option value="auto">
+              {own.exact ? `The model's (${own.encoding})` : `Approximate (${own.encoding})`}
             </option>
-          ))}
-        </select>
-      </label>
+            {ENCODINGS.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <p className={styles.modelNote} role="note" aria-label="Model details">
+        {match === "fallback" ? `${model} is not in the model catalogue: a 128,000-token window applies until you set one. ` : `${entry.label}: ${formatNumber(entry.contextWindow)}-token window, up to ${formatNumber(entry.maxOutputTokens)} output tokens. `}
+        {resolved.exact ? `Counts are exact (${resolved.policy.encoding}).` : `Counts are approximate: ${resolved.approximation}.`}{" "}
+        <a href="/models" target="_blank" rel="noreferrer">
+          Edit the model catalogue
+        </a>
+      </p>
     </div>
   );
 }

@@ -2,11 +2,12 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import type { ProcessorSpec } from "@/lib/context/light";
-import { isRecommendedOrder, moveProcessor, normalizeProcessors, PROCESSOR_INFO, recommendedOrder } from "./processor-info";
+import { completeProcessors, isRecommendedOrder, moveProcessor, recommendedOrder } from "@/lib/settings";
+import { PROCESSOR_INFO } from "./processor-info";
 import styles from "./processor-list.module.css";
 
 export interface ProcessorListProps {
-  /** `PlaygroundSettings.processors`; missing shipped processors are shown disabled, unknown kinds ignored. */
+  /** The settings' processors in run order; shipped processors the list lacks are shown switched off. */
   processors: readonly ProcessorSpec[];
   /** The whole new list after a toggle, a move or a reset (always every shipped processor once). */
   onChange(processors: ProcessorSpec[]): void;
@@ -18,7 +19,7 @@ type Focus = { kind: string; direction: "up" | "down" };
 /** The pipeline's processors in run order: enable toggles, drag-and-drop and keyboard reordering, reset to the recommended order. */
 export function ProcessorList({ processors, onChange, disabled }: ProcessorListProps) {
   const id = useId();
-  const entries = normalizeProcessors(processors);
+  const entries = completeProcessors(processors);
   const [dragging, setDragging] = useState<number | null>(null);
   const [dropTarget, setDropTarget] = useState<number | null>(null);
   const [announcement, setAnnouncement] = useState("");
@@ -40,7 +41,7 @@ export function ProcessorList({ processors, onChange, disabled }: ProcessorListP
     if (to < 0 || to >= entries.length || from === to) return;
     pendingFocus.current = focus ?? null;
     setAnnouncement(`${PROCESSOR_INFO[entries[from].kind].label} moved to position ${to + 1} of ${entries.length}`);
-    onChange(moveProcessor(entries, from, to));
+    onChange(moveProcessor(entries, entries[from].kind, to));
   }
 
   function toggle(index: number, enabled: boolean) {

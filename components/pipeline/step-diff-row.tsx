@@ -4,6 +4,7 @@ import type { Message, ToolCall } from "@/lib/context/light";
 import type { DiffEntry } from "./message-diff";
 import { ContentPreview, WordDiff } from "./word-diff";
 import styles from "./step-diff.module.css";
+import { SafeText } from "@/components/ui/safe-text";
 
 const LABELS: Readonly<Record<DiffEntry["type"], string>> = { unchanged: "unchanged", removed: "removed", added: "added", replaced: "replaced" };
 
@@ -30,7 +31,7 @@ export function StepDiffRow({ entry, before, after }: { entry: DiffEntry; before
         <span className={styles.role} data-role={message.role}>
           {roleChanged ? `${old.role} → ${next.role}` : message.role}
         </span>
-        {message.name ? <span className={styles.meta}>{message.name}</span> : null}
+        {message.name ? <span className={styles.meta}><SafeText text={message.name} /></span> : null}
         {old?.tool_call_id || next?.tool_call_id ? <ToolCallId old={old?.tool_call_id} next={next?.tool_call_id} /> : null}
         <span className={styles.position}>{position}</span>
       </div>
@@ -68,7 +69,7 @@ function ToolCalls({ calls, variant }: { calls?: readonly ToolCall[]; variant?: 
       {calls.map((call, index) => (
         <li key={`${call.id}-${index}`}>
           <code>
-            {call.function.name}({call.function.arguments.length > 300 ? `${call.function.arguments.slice(0, 300)}…` : call.function.arguments})
+            <SafeText text={call.function.name} />({call.function.arguments.length > 300 ? `${call.function.arguments.slice(0, 300)}…` : call.function.arguments})
           </code>{" "}
           <span className={styles.meta}>{call.id}</span>
         </li>

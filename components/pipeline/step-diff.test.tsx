@@ -38,7 +38,7 @@ describe("StepDiff", () => {
     const call: Message = { role: "assistant", content: null, tool_calls: [{ id: "call_7", type: "function", function: { name: "get_order", arguments: '{"id":"W1"}' } }] };
     const result: Message = { role: "tool", content: "order W1: shipped", tool_call_id: "call_7" };
     const before = [user("where is my order"), call, result, assistant("It shipped.")];
-    render(<StepDiff before={before} after={[before[0], before[3]]} effects={[{ kind: "compressed", before: [1, 2], after: [] }]} />);
+    render(<StepDiff before={before} after={[before[0], before[3]]} effects={[{ kind: "compressed", before: [[1, 3]], after: [] }]} />);
     const removed = screen.getAllByRole("listitem", { name: /^removed/ });
     expect(removed).toHaveLength(2);
     expect(within(removed[0]).getByText("compressed")).toBeTruthy();
@@ -78,7 +78,7 @@ describe("StepDiff", () => {
 
   it("shows both contents whole when they are too different for a word diff", () => {
     const long = Array.from({ length: 3_000 }, (_, index) => `word${index}`).join(" ");
-    render(<StepDiff before={[user(long)]} after={[user("[[OFFLOADED: handle=off_0123456789ab]]")]} effects={[{ kind: "offloaded", before: [0], after: [0] }]} />);
+    render(<StepDiff before={[user(long)]} after={[user("[[OFFLOADED: handle=off_0123456789ab]]")]} effects={[{ kind: "offloaded", before: [[0, 1]], after: [[0, 1]] }]} />);
     expect(screen.getByText(/Too different for a word diff/)).toBeTruthy();
     expect(screen.getByRole("button", { name: /Show all [\d,]+ characters/ })).toBeTruthy();
   });

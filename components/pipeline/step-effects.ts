@@ -1,4 +1,4 @@
-import type { MessageEffect, MessageEffectKind } from "@/lib/context/light";
+import { rangesSize, type MessageEffect, type MessageEffectKind } from "@/lib/context/light";
 import { formatNumber } from "./format";
 
 const ORDER: readonly MessageEffectKind[] = ["offloaded", "compressed", "summarised", "dropped", "truncated"];
@@ -6,7 +6,7 @@ const ORDER: readonly MessageEffectKind[] = ["offloaded", "compressed", "summari
 /** Messages touched per effect kind, in a fixed order: `[["dropped", 12]]`. */
 export function countEffects(effects: readonly MessageEffect[]): [MessageEffectKind, number][] {
   const counts = new Map<MessageEffectKind, number>();
-  for (const effect of effects) counts.set(effect.kind, (counts.get(effect.kind) ?? 0) + Math.max(1, effect.before.length));
+  for (const effect of effects) counts.set(effect.kind, (counts.get(effect.kind) ?? 0) + Math.max(1, rangesSize(effect.before)));
   return ORDER.filter((kind) => counts.has(kind)).map((kind) => [kind, counts.get(kind) ?? 0]);
 }
 

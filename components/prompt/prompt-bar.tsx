@@ -1,12 +1,12 @@
-import type { PromptSection } from "@/lib/client";
+import type { SectionView } from "@/lib/request";
 import { formatShare, sectionShares } from "./prompt-format";
 import styles from "./prompt-preview.module.css";
 
 export interface PromptBarProps {
-  sections: readonly PromptSection[];
+  sections: readonly SectionView[];
 }
 
-/** The prompt's sections as one stacked bar, each segment its share of the total tokens. */
+/** The request's sections as one stacked bar, each segment its share of the total tokens. */
 export function PromptBar({ sections }: PromptBarProps) {
   const shares = sectionShares(sections);
   const description = sections.map((section, index) => `${section.label} ${formatShare(shares[index])}`).join(", ");

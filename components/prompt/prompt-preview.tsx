@@ -1,46 +1,49 @@
 "use client";
 
-import type { AssembledPrompt } from "@/lib/client";
+import type { RequestView } from "@/lib/request";
 import { PromptBar } from "./prompt-bar";
-import { describeShrunk, describeStatus, formatTokens } from "./prompt-format";
+import { describeStatus, formatTokens } from "./prompt-format";
 import { PromptSectionList } from "./prompt-section-list";
+import { RequestBody } from "./request-body";
 import styles from "./prompt-preview.module.css";
 
 export interface PromptPreviewProps {
-  prompt: AssembledPrompt;
-  /** A newer preview is being assembled (the shown one is kept meanwhile). */
+  view: Pick<RequestView, "model" | "maxTokens" | "messages" | "tools" | "sections" | "verdict" | "tokenizer">;
+  /** A newer build is under way (the shown one is kept meanwhile). */
   refreshing?: boolean;
 }
 
-/** What the next request would hold: status, a stacked share bar, and the sections with their tokens. */
-export function PromptPreview({ prompt, refreshing = false }: PromptPreviewProps) {
-  const status = describeStatus(prompt);
-  const shrunk = describeShrunk(prompt.shrunk);
+/** What the next request holds: the verdict, a stacked share bar, the sections with their tokens, and the exact JSON body. */
+export function PromptPreview({ view, refreshing = false }: PromptPreviewProps) {
+  const status = describeStatus(view);
+  const { tokens } = view.verdict;
+  const sent = view.verdict.ok;
   return (
     <div className={styles.preview} aria-busy={refreshing || undefined}>
-      <div className={styles.status} data-status={prompt.status} role="status">
-        <span className={styles.badge} data-status={prompt.status}>
-          {prompt.status === "budget_exceeded" ? "budget exceeded" : prompt.status}
+      <div className={styles.status} data-status={sent ? "ok" : "budget_exceeded"} role="status">
+        <span className={styles.badge} data-status={sent ? "ok" : "budget_exceeded"}>
+          {sent ? "fits" : "over budget"}
         </span>
         <div>
           <strong>{status.title}</strong>
           <p>{status.detail}</p>
-          {shrunk ? <p>{prompt.status === "budget_exceeded" ? `Left out, still over: ${shrunk}.` : `Left out to fit: ${shrunk}.`}</p> : null}
+          {view.tokenizer.exact ? null : <p>Counts are approximate: {view.tokenizer.approximation}.</p>}
         </div>
       </div>
       <div className={styles.totals}>
         <span>
-          <strong>{formatTokens(prompt.tokens.total)}</strong> tokens
+          <strong>{formatTokens(tokens.total)}</strong> tokens
         </span>
         <span>
-          system {formatTokens(prompt.tokens.system)} · tools {formatTokens(prompt.tokens.tools)} · history {formatTokens(prompt.tokens.history)} / limit {formatTokens(prompt.budget.limit)}
+          system {formatTokens(tokens.system)} · tools {formatTokens(tokens.tools)} · history {formatTokens(tokens.history)} / limit {formatTokens(view.verdict.limit)}
         </span>
         <span>
-          {prompt.sections.length} sections · {prompt.status === "budget_exceeded" ? "nothing sent" : `${prompt.messages.length} messages sent`}
+          {view.sections.length} sections · {sent ? `${view.messages.length} messages sent to ${view.model}` : "nothing sent"}
         </span>
       </div>
-      <PromptBar sections={prompt.sections} />
-      <PromptSectionList sections={prompt.sections} />
+      <PromptBar sections={view.sections} />
+      <PromptSectionList sections={view.sections} messages={view.messages} />
+      <RequestBody view={view} />
     </div>
   );
 }

@@ -2,12 +2,15 @@
 
 import { useState } from "react";
 import { contentText, type Message } from "@/lib/context/light";
-import type { PromptSection } from "@/lib/client";
+import type { SectionView } from "@/lib/request";
 import { formatShare, formatTokens, SECTION_KIND_LABELS, sectionShares } from "./prompt-format";
 import styles from "./prompt-preview.module.css";
+import { SafeText } from "@/components/ui/safe-text";
 
 export interface PromptSectionListProps {
-  sections: readonly PromptSection[];
+  sections: readonly SectionView[];
+  /** The request's messages, which the sections' indices point into. */
+  messages: readonly Message[];
 }
 
 const LIMIT = 2000;
@@ -20,20 +23,19 @@ function MessageView({ message }: { message: Message }) {
       <span className={styles.role} data-role={message.role}>
         {message.role}
       </span>
-      {text ? <pre className={styles.content}>{text.length > LIMIT ? `${text.slice(0, LIMIT - 1)}…` : text}</pre> : null}
+      {text ? <pre className={styles.content}><SafeText text={text.length > LIMIT ? `${text.slice(0, LIMIT - 1)}…` : text} /></pre> : null}
       {calls.map((call) => (
         <pre key={call.id} className={styles.content}>
-          → {call.function.name}({call.function.arguments})
+          → <SafeText text={call.function.name} />(<SafeText text={call.function.arguments} />)
         </pre>
       ))}
     </li>
   );
 }
 
-function Section({ section, share, index }: { section: PromptSection; share: number; index: number }) {
+function Section({ section, messages, share, index }: { section: SectionView; messages: readonly Message[]; share: number; index: number }) {
   const [open, setOpen] = useState(false);
-  const count = section.messages.length;
-  const score = section.source?.score;
+  const count = section.indices.length;
   return (
     <li className={styles.section} data-kind={section.kind}>
       <div className={styles.sectionHead}>
@@ -46,14 +48,13 @@ function Section({ section, share, index }: { section: PromptSection; share: num
         ) : (
           <span className={styles.sectionLabel} title={section.label}>{section.label}</span>
         )}
-        {score !== undefined ? <span className={styles.score}>score {score.toFixed(2)}</span> : null}
         <span className={styles.tokens}>{formatTokens(section.tokens)}</span>
         <span className={styles.share}>{formatShare(share)}</span>
       </div>
       {open ? (
         <ol className={styles.messages} aria-label={`Messages of ${section.label}`}>
-          {section.messages.map((message, position) => (
-            <MessageView key={position} message={message} />
+          {section.indices.map((at) => (
+            <MessageView key={at} message={messages[at]} />
           ))}
         </ol>
       ) : null}
@@ -61,13 +62,13 @@ function Section({ section, share, index }: { section: PromptSection; share: num
   );
 }
 
-/** The prompt's sections in the order they are sent: label, tokens, share, and the messages on demand. */
-export function PromptSectionList({ sections }: PromptSectionListProps) {
+/** The request's sections, static first: label, tokens, share, and the messages on demand. */
+export function PromptSectionList({ sections, messages }: PromptSectionListProps) {
   const shares = sectionShares(sections);
   return (
     <ol className={styles.sections} aria-label="Prompt sections">
       {sections.map((section, index) => (
-        <Section key={`${section.kind}:${index}`} section={section} share={shares[index]} index={index} />
+        <Section key={`${section.kind}:${index}`} section={section} messages={messages} share={shares[index]} index={index} />
       ))}
     </ol>
   );

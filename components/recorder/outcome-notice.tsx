@@ -118,15 +118,15 @@ export function OutcomeNotice({ outcome, error, turnCheckpoints, outcomeAt, busy
       {outcome.status === "budget_exceeded" ? (
         <div role="alert" className={ui.notice} data-tone="danger" aria-label="Budget stop">
           <p className={styles.noticeLine}>
-            Budget stop: no model call was made. The request needs {number(outcome.tokens)} tokens, over the limit of {number(outcome.budget)}.
+            Budget stop: nothing was sent. The request needs {number(outcome.tokens)} tokens, over the limit of {number(outcome.budget)}.
           </p>
-          <p className={styles.noticeLine}>{outcome.reason}. Raise the token budget in the Pipeline tab, or fork the branch earlier.</p>
+          <p className={styles.noticeLine}>{outcome.reason}. Raise the token budget or the context window in the Pipeline tab, or fork the branch earlier.</p>
         </div>
       ) : null}
       {upstreamError ? <UpstreamFailure error={upstreamError} secondsLeft={secondsLeft} busy={busy} onRetry={onRetry} onOpenSettings={onOpenSettings} /> : null}
       <p className={styles.muted} role="status" aria-label="Recorder status">
         {outcome.status === "ok" ? `Reply recorded as message ${outcome.message.position}${outcome.model ? ` (${outcome.model})` : ""}. ` : ""}
-        {prompt && prompt.status !== "budget_exceeded" ? `Sent ${number(prompt.messages)} messages, ${number(prompt.tokens.total)} tokens${prompt.status === "compacted" ? " after compacting" : ""}.` : ""}
+        {prompt && prompt.status !== "budget_exceeded" ? `Sent ${number(prompt.messages)} messages, ${number(prompt.verdict.tokens.total)} tokens${prompt.status === "compacted" ? " after compacting" : ""}.` : ""}
       </p>
     </div>
   );

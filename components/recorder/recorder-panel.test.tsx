@@ -97,8 +97,8 @@ describe("RecorderPanel", () => {
     const { composer } = setup([() => streamResponse([sse("turn-recorded", { recorded: [], checkpoints: [] }), sse("budget-exceeded", stop)])]);
     await userEvent.type(composer(), "Long question{Enter}");
     const alert = await screen.findByRole("alert", { name: "Budget stop" });
-    expect(alert.textContent).toContain("Budget stop: no model call was made. The request needs 40 tokens, over the limit of 12.");
-    expect(alert.textContent).toContain("Raise the token budget in the Pipeline tab");
+    expect(alert.textContent).toContain("Budget stop: nothing was sent. The request needs 40 tokens, over the limit of 12.");
+    expect(alert.textContent).toContain("Raise the token budget or the context window in the Pipeline tab");
   });
 
   it("shows an upstream 429 with its retry-after, then retries with an empty body", async () => {

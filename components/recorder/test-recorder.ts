@@ -30,7 +30,11 @@ export const WRITTEN: ChatTurnWritten = {
   recorded: [],
   checkpoints: [],
   summarizer: { kind: "upstream", calls: 0, fallbacks: [] },
-  prompt: { status: "ok", messages: 3, tokens: { system: 10, tools: 0, history: 20, total: 30 }, budget: { limit: 1000, projected: 20 } },
+  prompt: {
+    status: "ok",
+    messages: 3,
+    verdict: { ok: true, tokens: { system: 10, tools: 0, history: 20, total: 30 }, contextWindow: 128_000, reserve: 4_096, budget: 1_000, limit: 1_000, limitedBy: "budget" },
+  },
 };
 
 export function done(position: number, message: Message, extra: Partial<ChatTurnDone> = {}): ChatTurnDone {

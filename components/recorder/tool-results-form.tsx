@@ -5,6 +5,7 @@ import ui from "@/components/ui/ui.module.css";
 import type { ToolCall } from "@/lib/context/light";
 import type { ChatToolResult } from "@/lib/recorder/types";
 import styles from "./recorder.module.css";
+import { SafeText } from "@/components/ui/safe-text";
 
 export interface ToolResultsFormProps {
   calls: ToolCall[];
@@ -50,7 +51,7 @@ export function ToolResultsForm({ calls, disabled, onSend }: ToolResultsFormProp
         return (
           <fieldset key={call.id} className={styles.call}>
             <legend>
-              <code>{call.function.name}</code> <span className={styles.muted}>{call.id}</span>
+              <code><SafeText text={call.function.name} /></code> <span className={styles.muted}>{call.id}</span>
             </legend>
             <pre className={styles.arguments} aria-label={`Arguments of ${call.function.name}`}>
               {prettyArguments(call.function.arguments)}

@@ -2,6 +2,7 @@
 
 import { useCallback, useMemo, type ReactNode } from "react";
 import { roundOfEachMessage } from "@/lib/context/light";
+import type { RunResult } from "@/lib/playground/protocol";
 import { forkPositionOf } from "@/lib/store";
 import { usePlaygroundStore, usePlaygroundStoreApi } from "@/lib/store/provider";
 import { ConversationView } from "@/components/conversation/conversation-view";
@@ -13,6 +14,19 @@ import ui from "@/components/ui/ui.module.css";
 
 const number = (value: number) => value.toLocaleString("en");
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+
+/** What the next request sends, as the budget bar and the Prompt tab say it: the one verdict. */
+function SentTokens({ request }: { request: RunResult["request"] }) {
+  const approx = request.tokenizer.exact ? "" : "≈ ";
+  if (!request.verdict.ok) {
+    return (
+      <span className={styles.danger} title={request.verdict.reason}>
+        {` → nothing sent: needs ${approx}${number(request.verdict.tokens.total)}, limit ${number(request.verdict.limit)}`}
+      </span>
+    );
+  }
+  return <span title={request.tokenizer.approximation}>{` → ${approx}${number(request.verdict.tokens.total)} sent`}</span>;
+}
 
 /** The conversation column: before/after toggle, counts, find, legend and the virtualised messages, wired to the store; `footer` under them (the chat recorder). */
 export function ConversationPanel({ footer }: { footer?: ReactNode }) {
@@ -51,7 +65,7 @@ export function ConversationPanel({ footer }: { footer?: ReactNode }) {
   const effects = useMemo(() => (view === "after" ? (result ? effectsAfter(result) : undefined) : effectsBefore(result, messages.length)), [view, result, messages.length]);
   const rounds = useMemo(() => Math.max(0, ...roundOfEachMessage(messages)) + (messages.length > 0 ? 1 : 0), [messages]);
   const loadedTokens = useMemo(() => sum(tokens), [tokens]);
-  const sentTokens = useMemo(() => (result ? sum(result.tokens) : null), [result]);
+
 
   return (
     <section className={styles.conversation} aria-label="Conversation">
@@ -69,7 +83,7 @@ export function ConversationPanel({ footer }: { footer?: ReactNode }) {
           <span>{partial ? "…" : number(rounds)} rounds</span>
           <span>
             {partial ? "…" : number(loadedTokens)} tokens
-            {sentTokens !== null ? ` → ${number(sentTokens)} sent` : ""}
+            {result ? <SentTokens request={result.request} /> : null}
           </span>
         </p>
         <ConversationSearch messages={shown} selected={selected} onSelect={selectMessage} />

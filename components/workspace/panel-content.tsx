@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback } from "react";
+import { useCallback, useMemo } from "react";
 import { apiClient } from "@/lib/client";
 import type { PanelTab } from "@/lib/store";
 import { forkPositionOfSelection } from "@/lib/store";
@@ -77,10 +77,13 @@ function StateTab() {
 
 function PromptTab() {
   const branchId = usePlaygroundStore((state) => state.branch?.id ?? null);
-  const settings = usePlaygroundStore((state) => state.settings);
-  const revision = usePlaygroundStore((state) => state.dataRevision);
-  const bump = usePlaygroundStore((state) => state.bumpDataRevision);
-  return <PromptPanel branchId={branchId} settings={settings} revision={revision} onCompacted={bump} />;
+  const result = usePlaygroundStore((state) => state.result);
+  const running = usePlaygroundStore((state) => state.running);
+  const nextTurn = usePlaygroundStore((state) => state.nextTurn);
+  const setNextTurn = usePlaygroundStore((state) => state.setNextTurn);
+  const reloadBranch = usePlaygroundStore((state) => state.reloadBranch);
+  const view = useMemo(() => (result ? { ...result.request, messages: result.history } : null), [result]);
+  return <PromptPanel branchId={branchId} view={view} running={running} nextTurn={nextTurn} onNextTurnChange={setNextTurn} onCompacted={() => void reloadBranch()} />;
 }
 
 /** The open inspector panel, wired to the store. */

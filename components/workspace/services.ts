@@ -1,17 +1,17 @@
 import type { ApiClient } from "@/lib/client";
 import type { PlaygroundServices } from "@/lib/store";
-import { toStoredSettings } from "@/lib/store/stored-settings";
 
 /** The store's API calls, made with the typed client. */
 export function createPlaygroundServices(client: ApiClient): PlaygroundServices {
   return {
     async saveSettings(conversationId, settings) {
-      await client.updateConversation(conversationId, { settings: toStoredSettings(settings) });
+      await client.updateConversation(conversationId, { settings });
     },
     async getBranch(branchId) {
       return (await client.getBranch(branchId)).branch;
     },
     getBranchMessages: (branchId) => client.getMessages(branchId),
+    getBranchMemory: (branchId) => client.getMemory(branchId),
     getBranchTree: (conversationId) => client.getBranchTree(conversationId),
     forkBranch: (branchId, position, name) => client.forkBranch(branchId, name ? { position, name } : { position }),
   };

@@ -8,6 +8,8 @@ import { ThemeToggle } from "@/components/ui/theme-toggle";
 import { flattenBranches } from "./branch-options";
 import styles from "./workspace.module.css";
 import ui from "@/components/ui/ui.module.css";
+import { SafeText } from "@/components/ui/safe-text";
+import { safeLabel } from "@/components/ui/reveal-invisible";
 
 const SAVE_TEXT = { idle: "", pending: "Unsaved changes", saving: "Saving…", saved: "Settings saved", error: "Save failed" } as const;
 
@@ -35,15 +37,15 @@ export function WorkspaceHeader() {
       <Link href="/" className={styles.brand} aria-label="Context Lab home">
         Context Lab
       </Link>
-      <h1 className={styles.title} title={conversation?.title}>
-        {conversation?.title ?? "Conversation"}
+      <h1 className={styles.title} title={conversation ? safeLabel(conversation.title) : undefined}>
+        {conversation ? <SafeText text={conversation.title} /> : "Conversation"}
       </h1>
       <label className={styles.branchPicker}>
         <span>Current branch</span>
         <select value={branch?.id ?? ""} onChange={(event) => void switchBranch(event.target.value)} disabled={options.length < 2}>
           {options.map((option) => (
             <option key={option.id} value={option.id}>
-              {`${"\u2002".repeat(option.depth * 2)}${option.depth > 0 ? "└ " : ""}${option.name} · ${option.length}`}
+              {`${"\u2002".repeat(option.depth * 2)}${option.depth > 0 ? "└ " : ""}${safeLabel(option.name)} · ${option.length}`}
             </option>
           ))}
         </select>

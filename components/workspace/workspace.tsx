@@ -4,8 +4,8 @@ import { useEffect, useState } from "react";
 import { apiClient } from "@/lib/client";
 import type { BranchRecord, BranchTreeNode, ConversationRecord, MessageRecord } from "@/lib/db";
 import { prestartPipeline } from "@/lib/playground/pipeline-client";
-import { settingsEncoding } from "@/lib/playground/settings";
-import { readStoredSettings } from "@/lib/store/stored-settings";
+import type { ModelEntry } from "@/lib/models";
+import { normalizeSettings, resolveSettings } from "@/lib/settings";
 import { PANEL_TABS, type PanelTab } from "@/lib/store";
 import { PlaygroundStoreProvider, usePlaygroundStore, usePlaygroundStoreApi } from "@/lib/store/provider";
 import { Tabs, type TabItem } from "@/components/ui/tabs";
@@ -29,6 +29,8 @@ export interface WorkspaceProps {
   partial?: boolean;
   tree: BranchTreeNode[];
   location: WorkspaceLocation;
+  /** The model catalogue with the users' entries. */
+  catalogue: ModelEntry[];
 }
 
 const TAB_LABELS: Record<PanelTab, string> = { pipeline: "Pipeline", handles: "Handles", state: "State", branches: "Branches", checkpoints: "Checkpoints", prompt: "Prompt" };
@@ -86,16 +88,23 @@ function WorkspaceShell(props: WorkspaceProps) {
 
 /** The workspace of one conversation on one branch: one store, the pipeline worker, the panels. */
 export function Workspace(props: WorkspaceProps) {
-  const { location, conversation, branch, records, partial, tree } = props;
+  const { location, conversation, branch, records, partial, tree, catalogue } = props;
   // Not waiting for the store to attach the pipeline once hydrated: as soon as its worker is up, it asks for the
   // branch's history and loads the ranks it will count with (both downloads under way at once).
   useState(() => {
     const pipeline = prestartPipeline();
     if (partial) pipeline?.prefetchHistory(branch.id);
-    pipeline?.prepare(settingsEncoding(readStoredSettings(conversation.settings)));
+    pipeline?.prepare(resolveSettings(normalizeSettings(conversation.settings).settings, catalogue).policy.encoding);
   });
   return (
-    <PlaygroundStoreProvider services={services} conversation={{ conversation, branch, records, partial, tree }} tab={location.tab} selectedStep={location.step} view={location.view}>
+    <PlaygroundStoreProvider
+      services={services}
+      catalogue={catalogue}
+      conversation={{ conversation, branch, records, partial, tree }}
+      tab={location.tab}
+      selectedStep={location.step}
+      view={location.view}
+    >
       <WorkspaceShell {...props} />
     </PlaygroundStoreProvider>
   );

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import * as branchesRoute from "@/app/api/conversations/[id]/branches/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
-import { DEFAULT_SETTINGS } from "@/lib/playground/settings";
+import { DEFAULT_SETTINGS } from "@/lib/settings";
 import { call, useApiTestDatabase } from "@/tests/api/support";
 import { TEST_PROVIDERS } from "@/tests/support/db";
 
@@ -118,13 +118,27 @@ describe.each(TEST_PROVIDERS)("conversations API (%s)", (provider) => {
     expect(cleared.body.conversation.tools).toBeNull();
     const proxy = await call(conversationRoute.PATCH, { method: "PATCH", params: { id }, body: { settings: { applyPipeline: true, encoding: "cl100k_base" } } });
     expect(proxy.body.conversation.settings).toMatchObject({ applyPipeline: true, encoding: "cl100k_base", mode: "navigator" });
+    // ST3: null clears a field: the encoding follows the model again.
     const unset = await call(conversationRoute.PATCH, { method: "PATCH", params: { id }, body: { settings: { encoding: null } } });
-    expect(unset.body.conversation.settings).not.toHaveProperty("encoding");
-    const zero = await call(conversationRoute.PATCH, { method: "PATCH", params: { id }, body: { settings: { historyRounds: 0, summaryThreshold: 0 } } });
-    expect(zero.body.conversation.settings).toMatchObject({ historyRounds: 0, summaryThreshold: 0 });
-    const invalid = await call(conversationRoute.PATCH, { method: "PATCH", params: { id }, body: { settings: { historyRounds: -1 } } });
+    expect(unset.body.conversation.settings.encoding).toBeNull();
+    const invalid = await call(conversationRoute.PATCH, { method: "PATCH", params: { id }, body: { settings: { historyRounds: 0 } } });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.issues[0].path).toBe("settings.historyRounds");
+  });
+
+  it("[ST1] refuses duplicated or unknown processors and a budget of 0, naming the field, and stores nothing", async () => {
+    const created = await call(conversationsRoute.POST, { body: { title: "Strict" } });
+    const id = created.body.conversation.id;
+    const refused = async (settings: unknown) => {
+      const response = await call(conversationRoute.PATCH, { method: "PATCH", params: { id }, body: { settings } });
+      expect(response.status).toBe(400);
+      return response.body.error.issues.map((issue: { path: string }) => issue.path);
+    };
+    expect(await refused({ processors: [{ kind: "round_window", enabled: true }, { kind: "round_window", enabled: true }] })).toEqual(["settings.processors[1].kind"]);
+    expect(await refused({ processors: [{ kind: "shredder", enabled: true }] })).toEqual(["settings.processors[0].kind"]);
+    expect(await refused({ tokenBudget: 0 })).toEqual(["settings.tokenBudget"]);
+    const detail = await call(conversationRoute.GET, { params: { id } });
+    expect(detail.body.conversation.settings).toEqual(DEFAULT_SETTINGS);
   });
 
   it("deletes with 204, then answers 404 naming the conversation", async () => {

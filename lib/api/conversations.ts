@@ -2,40 +2,27 @@ import "server-only";
 import { sanitizeHistory, sharedCounter, type Message, type ToolDefinition } from "@/lib/context";
 import {
   createConversation,
-  getConversationById,
   updateConversationById,
+  updateConversationWithSettings,
   type ConversationRecord,
   type CreateConversationResult,
   type Database,
 } from "@/lib/db";
-import { DEFAULT_SETTINGS, settingsEncoding, settingsForMode, type PlaygroundSettings } from "@/lib/playground/settings";
+import { DEFAULT_SETTINGS, mergeSettings, normalizeSettings, type SettingsChanges } from "@/lib/settings";
+import { conversationSettings } from "@/lib/settings/server";
 import { ApiError } from "./errors";
-import type { ConversationSettingsChanges } from "./schemas";
 
 export interface CreateConversationRequest {
   title: string;
   messages?: Message[];
   tools?: ToolDefinition[] | null;
-  settings?: ConversationSettingsChanges;
+  settings?: SettingsChanges;
 }
 
 export interface UpdateConversationRequest {
   title?: string;
-  settings?: ConversationSettingsChanges;
+  settings?: SettingsChanges;
   tools?: ToolDefinition[] | null;
-}
-
-/**
- * Settings changes over stored settings. A new `mode` brings its preset's
- * rounds and thresholds (as the playground's mode picker does) unless the
- * change sets them too; fields the change leaves out stay; `encoding: null`
- * removes the explicit encoding.
- */
-export function mergeSettings(current: Record<string, unknown>, changes: ConversationSettingsChanges): Record<string, unknown> {
-  const base = changes.mode === undefined ? current : { ...current, ...settingsForMode(changes.mode, current as Partial<PlaygroundSettings>) };
-  const merged: Record<string, unknown> = { ...base, ...changes };
-  if (merged.encoding === null) delete merged.encoding;
-  return merged;
 }
 
 /** Refuses a history whose tool pairing is broken (422), naming each broken message. */
@@ -60,23 +47,20 @@ export function requireIntactToolPairs(messages: readonly Message[]): void {
 export async function createConversationFromRequest(db: Database, request: CreateConversationRequest): Promise<CreateConversationResult> {
   const messages = request.messages ?? [];
   requireIntactToolPairs(messages);
-  const settings = mergeSettings({ ...DEFAULT_SETTINGS }, request.settings ?? {}) as unknown as PlaygroundSettings;
-  const counter = sharedCounter(settingsEncoding(settings));
+  const settings = mergeSettings(DEFAULT_SETTINGS, request.settings ?? {});
+  const counter = sharedCounter((await conversationSettings(db, { settings })).policy.encoding);
   return createConversation(db, {
     title: request.title,
     source: "api",
-    settings: settings as unknown as Record<string, unknown>,
+    settings,
     tools: request.tools ?? null,
     messages: messages.map((message) => ({ message, tokens: counter.countMessage(message) })),
   });
 }
 
-/** Changes title, tools, or settings; settings fields are merged over the stored ones. */
+/** Changes title, tools, or settings; settings changes are merged over the stored settings atomically, under the row's lock (ST3). */
 export async function updateConversationFromRequest(db: Database, conversationId: string, changes: UpdateConversationRequest): Promise<ConversationRecord> {
-  let settings: Record<string, unknown> | undefined;
-  if (changes.settings !== undefined) {
-    const current = await getConversationById(db, conversationId);
-    settings = mergeSettings(current.settings, changes.settings);
-  }
-  return updateConversationById(db, conversationId, { title: changes.title, tools: changes.tools, settings });
+  const { settings } = changes;
+  if (settings === undefined) return updateConversationById(db, conversationId, { title: changes.title, tools: changes.tools });
+  return updateConversationWithSettings(db, conversationId, (current) => mergeSettings(normalizeSettings(current).settings, settings), { title: changes.title, tools: changes.tools });
 }

@@ -29,6 +29,8 @@ export type ApiErrorCode =
   | "context_error"
   | "budget_exceeded"
   | "database_unavailable"
+  | "unauthorized"
+  | "method_not_allowed"
   | "internal_error";
 
 /** The JSON body of every error response. */
@@ -136,7 +138,10 @@ export function describeError(error: unknown): { status: number; body: ApiErrorB
   if (InvalidArgumentError.isInstance(error)) {
     return { status: 400, body: body("invalid_argument", error.message, { issues: [{ path: error.argument, message: error.message }] }) };
   }
-  if (DatabaseUnavailableError.isInstance(error)) return { status: 503, body: body("database_unavailable", error.message) };
+  if (DatabaseUnavailableError.isInstance(error)) {
+    // `database` names it for the UI's banner ("database unavailable, retrying"); credentials are never in it.
+    return { status: 503, body: body("database_unavailable", error.message, { database: error.database, retryable: true }) };
+  }
   if (BudgetExceededError.isInstance(error)) {
     return { status: 422, body: body("budget_exceeded", error.message, { budget: error.budget, tokens: error.tokens }) };
   }
@@ -151,8 +156,11 @@ export function describeError(error: unknown): { status: number; body: ApiErrorB
   return { status: 500, body: body("internal_error", message) };
 }
 
+/** Seconds a client should wait before retrying a 503. */
+export const RETRY_AFTER_SECONDS = 2;
+
 /** The JSON error response for anything a handler threw. */
 export function errorResponse(error: unknown): Response {
   const { status, body: payload } = describeError(error);
-  return Response.json(payload, { status });
+  return Response.json(payload, { status, headers: status === 503 ? { "retry-after": String(RETRY_AFTER_SECONDS) } : undefined });
 }

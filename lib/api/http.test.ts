@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { ApiError, describeError } from "./errors";
-import { MAX_JSON_BODY_BYTES, lineAndColumn, parseJsonText, readBodyText, readJsonBody, readQuery, route } from "./http";
+import { MAX_JSON_BODY_BYTES, lineAndColumn, otherMethods, parseJsonText, readBodyText, readJsonBody, readQuery, route } from "./http";
 
 function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
   return new ReadableStream({
@@ -131,5 +131,33 @@ describe("route and describeError", () => {
       console.error = original;
     }
     expect(logged).toHaveLength(1);
+  });
+});
+
+describe("parseJsonText: input limits", () => {
+  it("[S7] refuses nesting deeper than the limit with 400 and a line and column", () => {
+    const text = `{"metadata":${"[".repeat(3000)}${"]".repeat(3000)}}`;
+    expect(() => parseJsonText(text)).toThrow(/nests deeper than 100 levels.*line 1, column 112/);
+  });
+
+  it("[S7] refuses a lone surrogate with 400 naming the field", () => {
+    try {
+      parseJsonText('{"messages":[{"role":"user","content":"\\ud83d"}]}');
+      throw new Error("expected a refusal");
+    } catch (error) {
+      expect(ApiError.isInstance(error) && error.status).toBe(400);
+      expect((error as ApiError).issues).toEqual([expect.objectContaining({ path: "messages[0].content" })]);
+    }
+  });
+});
+
+describe("otherMethods", () => {
+  it("[S7] answers unserved methods 405 with Allow and a JSON body", async () => {
+    const handlers = otherMethods("GET", "POST");
+    expect(Object.keys(handlers).sort()).toEqual(["DELETE", "OPTIONS", "PATCH", "PUT"]);
+    const response = await handlers.PUT(new Request("http://127.0.0.1/api/x", { method: "PUT" }));
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
+    expect(await response.json()).toMatchObject({ error: { code: "method_not_allowed" } });
   });
 });

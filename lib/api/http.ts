@@ -4,6 +4,7 @@ import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/import";
 // Not re-exported by lib/import's index; a pure, isomorphic function, so reused rather than copied.
 import { findSyntaxError, offsetFromEngineMessage } from "@/lib/import/syntax";
 import { ApiError, errorResponse, issuesOfZodError, describeIssues, validationError } from "./errors";
+import { findExcessiveNesting, findLoneSurrogate } from "./json-input";
 
 /** Import bodies (pasted or dropped text) over this many bytes are refused with 413: 20 MB, the import parser's own limit. */
 export const MAX_IMPORT_BODY_BYTES = DEFAULT_MAX_IMPORT_BYTES;
@@ -31,6 +32,32 @@ export function route<Params extends Record<string, string> = Record<string, nev
       return errorResponse(error);
     }
   };
+}
+
+const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+/** A method a route may serve. */
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+type MethodHandler = (request: Request) => Promise<Response>;
+
+function allowHeader(allowed: readonly HttpMethod[]): string {
+  return [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+}
+
+/**
+ * Handlers for every method a route does not serve: 405 with `Allow` and a
+ * JSON body (Next's own 405 has neither), and an OPTIONS naming the real
+ * methods. Each route file exports them beside its own handlers.
+ * @example export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");
+ */
+export function otherMethods(...allowed: HttpMethod[]): Record<string, MethodHandler> {
+  const allow = allowHeader(allowed);
+  const refuse: MethodHandler = async (request) => {
+    const message = `${request.method} is not allowed on ${new URL(request.url).pathname}; it accepts ${allow}`;
+    return Response.json({ error: { code: "method_not_allowed", message, allow: allow.split(", ") } }, { status: 405, headers: { allow } });
+  };
+  const handlers: Record<string, MethodHandler> = { OPTIONS: async () => new Response(null, { status: 204, headers: { allow } }) };
+  for (const method of HTTP_METHODS) if (!allowed.includes(method)) handlers[method] = refuse;
+  return handlers;
 }
 
 /** A JSON response; `status` defaults to 200. */
@@ -106,10 +133,21 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line, column: Math.min(offset, text.length) - lineStart + 1 };
 }
 
-/** Parses JSON text, or throws a 400 naming what broke and the line and column where. */
+/**
+ * Parses JSON text, or throws a 400 naming what broke and where: a syntax
+ * error's line and column, nesting past MAX_JSON_DEPTH (checked before
+ * parsing), a lone surrogate's field.
+ */
 export function parseJsonText(text: string, what = "request body"): unknown {
+  const nesting = findExcessiveNesting(text);
+  if (nesting) {
+    const { line, column } = lineAndColumn(text, nesting.offset ?? 0);
+    const message = `the ${what} ${nesting.message} (line ${line}, column ${column})`;
+    throw new ApiError(400, "invalid_json", message, { issues: [{ path: "", message: nesting.message, line, column }] });
+  }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     // V8 words some errors without a position ("Unexpected token '}', ..."), so the import's scanner finds it.
@@ -118,6 +156,12 @@ export function parseJsonText(text: string, what = "request body"): unknown {
     const message = `the ${what} is not valid JSON: ${problem.message} (line ${line}, column ${column})`;
     throw new ApiError(400, "invalid_json", message, { issues: [{ path: "", message: problem.message, line, column }] });
   }
+  const surrogate = findLoneSurrogate(value);
+  if (surrogate) {
+    const where = surrogate.path === "" ? `the ${what}` : `${surrogate.path}`;
+    throw new ApiError(400, "invalid_request", `${where} ${surrogate.message}`, { issues: [{ path: surrogate.path, message: surrogate.message }] });
+  }
+  return value;
 }
 
 /**

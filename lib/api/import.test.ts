@@ -8,7 +8,7 @@ import { MAX_IMPORT_BODY_BYTES } from "@/lib/api/http";
 import { MAX_IMPORT_CONVERSATIONS } from "@/lib/api/import";
 import { sharedCounter } from "@/lib/context";
 import { DatabaseUnavailableError, type Database, type MessageRecord } from "@/lib/db";
-import { DEFAULT_SETTINGS } from "@/lib/playground/settings";
+import { DEFAULT_SETTINGS } from "@/lib/settings";
 import { call, useApiTestDatabase } from "@/tests/api/support";
 import { TAU_BENCH_FULL, readFixture } from "@/tests/fixtures/import/load";
 import { TEST_PROVIDERS } from "@/tests/support/db";

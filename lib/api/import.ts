@@ -1,16 +1,28 @@
 import "server-only";
-import { sanitizeHistory, sharedCounter, type HistoryRepair } from "@/lib/context";
+import { sanitizeHistory, sharedCounter, type EncodingName, type HistoryRepair, type Message } from "@/lib/context";
 import {
+  appendMessagesBulk,
+  beginStaging,
   createConversation,
-  deleteConversationById,
+  deleteStagedConversations,
+  endStaging,
+  publishStagedConversations,
   type BranchRecord,
   type ConversationRecord,
   type Database,
   type NewMessage,
 } from "@/lib/db";
 import { parseConversations, type ImportedConversation, type ImportFormat, type ImportWarning, type OffloadMarker } from "@/lib/import";
-import { settingsEncoding, settingsForMode, DEFAULT_SETTINGS, type PlaygroundSettings } from "@/lib/playground/settings";
+import { DEFAULT_SETTINGS, mergeSettings, resolveSettings, type Settings } from "@/lib/settings";
+import { loadCatalogue } from "@/lib/models/server";
+import type { ModelEntry } from "@/lib/models";
 import { ApiError } from "./errors";
+import { findLoneSurrogate } from "./json-input";
+
+/** Messages written per transaction while an import is staged (one INSERT): other requests run between slices. */
+export const IMPORT_SLICE_MESSAGES = 500;
+/** Token counting yields to other requests after this many milliseconds of work. */
+const COUNT_SLICE_MS = 15;
 
 /** At most this many conversations are created by one import; past it the import is refused with 413. */
 export const MAX_IMPORT_CONVERSATIONS = 500;
@@ -48,8 +60,10 @@ export interface ImportConversationsResult {
 interface PreparedConversation {
   imported: ImportedConversation;
   title: string;
-  settings: PlaygroundSettings;
-  messages: NewMessage[];
+  settings: Settings;
+  /** What the settings count with. */
+  encoding: EncodingName;
+  history: Message[];
   repairs: HistoryRepair[];
   offloadMarkers: StoredOffloadMarker[];
 }
@@ -87,68 +101,105 @@ function modelOf(imported: ImportedConversation): string | undefined {
   return typeof model === "string" && model.trim() !== "" ? model : undefined;
 }
 
-function prepare(imported: ImportedConversation, title: string): PreparedConversation {
+function prepare(imported: ImportedConversation, title: string, catalogue: readonly ModelEntry[]): PreparedConversation {
   const model = modelOf(imported);
-  const settings = model === undefined ? DEFAULT_SETTINGS : settingsForMode(DEFAULT_SETTINGS.mode, { model });
-  const counter = sharedCounter(settingsEncoding(settings));
+  // The model the input named (a request's `model`) counts its messages and sizes its window.
+  const settings = model === undefined ? DEFAULT_SETTINGS : mergeSettings(DEFAULT_SETTINGS, { model });
   const { history, repairs } = sanitizeHistory(imported.messages);
   const positions = storedPositions(imported.messages.length, repairs);
   return {
     imported,
     title,
     settings,
-    // Imports are raw history: counted, stored as they are, never compacted on the way in.
-    messages: history.map((message) => ({ message, tokens: counter.countMessage(message) })),
+    encoding: resolveSettings(settings, catalogue).policy.encoding,
+    history,
     repairs,
     offloadMarkers: imported.offloadMarkers.map((marker) => ({ ...marker, position: positions[marker.messageIndex] ?? null })),
   };
 }
 
+/** Lone surrogates cannot be stored or counted: refused with the conversation, message and field named. */
+function requireWellFormed(item: PreparedConversation, conversationIndex: number): void {
+  const problem = findLoneSurrogate(item.history);
+  if (!problem) return;
+  const path = `messages${problem.path}`;
+  const messageIndex = Number(/^\[(\d+)\]/.exec(problem.path)?.[1] ?? 0);
+  const message = `conversation ${conversationIndex}, ${path}: ${problem.message}`;
+  throw new ApiError(400, "import_failed", message, { issues: [{ path, message: problem.message, messageIndex, conversationIndex }] });
+}
+
+/**
+ * Counts tokens (imports are raw history: counted, stored as they are, never
+ * compacted on the way in) in slices of about 15 ms, yielding between them
+ * so a 100,000-message import never holds up other requests.
+ */
+async function countInSlices(item: PreparedConversation): Promise<NewMessage[]> {
+  const counter = sharedCounter(item.encoding);
+  const counted: NewMessage[] = [];
+  let sliceStart = performance.now();
+  for (const message of item.history) {
+    counted.push({ message, tokens: counter.countMessage(message) });
+    if (performance.now() - sliceStart > COUNT_SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+  return counted;
+}
+
+/** Writes one staged conversation: the conversation, then its messages in short transactions of their own. */
+async function writeStaged(db: Database, item: PreparedConversation, messages: NewMessage[], staging: string): Promise<ImportedConversationResult> {
+  const { conversation, branch } = await createConversation(db, {
+    title: item.title,
+    source: staging,
+    settings: item.settings,
+    tools: item.imported.tools ?? null,
+  });
+  for (let start = 0; start < messages.length; start += IMPORT_SLICE_MESSAGES) {
+    await appendMessagesBulk(db, branch.id, messages.slice(start, start + IMPORT_SLICE_MESSAGES), { expectedLength: start });
+  }
+  return {
+    conversation: { ...conversation, source: `import:${item.imported.format}` },
+    branch: { ...branch, length: messages.length },
+    messageCount: messages.length,
+    warnings: item.imported.warnings,
+    repairs: item.repairs,
+    offloadMarkers: item.offloadMarkers,
+  };
+}
+
 /**
  * Parses an import, repairs tool pairing and creates one conversation per
- * imported conversation. Everything is parsed and checked before the first
- * write; if a write still fails, the conversations this call created are
- * deleted again, so a failed import leaves nothing behind.
+ * imported conversation, all or nothing, also across a crash. Everything is
+ * parsed, checked and counted before the first write; the conversations are
+ * written staged (invisible) in short transactions and published together
+ * in one; a failed import deletes what it staged, and what a killed server
+ * staged is deleted by the next import.
  */
 export async function importConversations(db: Database, text: string, options: ImportConversationsOptions = {}): Promise<ImportConversationsResult> {
   const parsed = parseConversations(text, { filename: options.filename, format: options.format });
   const selected = selectConversations(parsed.conversations, options.conversation);
+  const catalogue = await loadCatalogue(db);
   const prepared = selected.map((imported, index) => {
     const title = options.title === undefined ? imported.title : selected.length > 1 ? `${options.title} #${index + 1}` : options.title;
-    return prepare(imported, title);
+    return prepare(imported, title, catalogue);
   });
-  const created: ImportedConversationResult[] = [];
+  prepared.forEach(requireWellFormed);
+  const counted: NewMessage[][] = [];
+  for (const item of prepared) counted.push(await countInSlices(item));
+  const staging = beginStaging();
   try {
-    for (const item of prepared) {
-      const { conversation, branch, messages } = await createConversation(db, {
-        title: item.title,
-        source: `import:${item.imported.format}`,
-        settings: item.settings as unknown as Record<string, unknown>,
-        tools: item.imported.tools ?? null,
-        messages: item.messages,
-      });
-      created.push({
-        conversation,
-        branch,
-        messageCount: messages.length,
-        warnings: item.imported.warnings,
-        repairs: item.repairs,
-        offloadMarkers: item.offloadMarkers,
-      });
-    }
+    await deleteStagedConversations(db);
+    const created: ImportedConversationResult[] = [];
+    for (const [index, item] of prepared.entries()) created.push(await writeStaged(db, item, counted[index], staging));
+    await publishStagedConversations(db, created.map(({ conversation }) => ({ id: conversation.id, source: conversation.source })));
+    return { format: parsed.format, conversations: created };
   } catch (error) {
-    await removeCreated(db, created);
+    await deleteStagedConversations(db, staging).catch((cleanup: unknown) => {
+      console.error(`[api] import failed and what it staged (${staging}) could not be deleted; the next import deletes it:`, cleanup);
+    });
     throw error;
-  }
-  return { format: parsed.format, conversations: created };
-}
-
-async function removeCreated(db: Database, created: readonly ImportedConversationResult[]): Promise<void> {
-  for (const { conversation } of created) {
-    try {
-      await deleteConversationById(db, conversation.id);
-    } catch (error) {
-      console.error(`[api] import failed and conversation '${conversation.id}' it created could not be deleted again:`, error);
-    }
+  } finally {
+    endStaging(staging);
   }
 }

@@ -135,13 +135,13 @@ describe.each(TEST_PROVIDERS)("memory API (%s)", (provider) => {
     expect(kinds.at(-1)).toBe("current");
     expect(preview.body.messages.at(-1)).toEqual({ role: "user", content: "What about destination3?" });
     const total = preview.body.sections.reduce((sum: number, section: { tokens: number }) => sum + section.tokens, 0);
-    expect(total).toBe(preview.body.tokens.total);
+    expect(total).toBe(preview.body.verdict.tokens.total);
     expect((await call(checkpointsRoute.GET, { params: { branchId } })).body.checkpoints).toEqual([]);
 
     const assembled = await call(promptRoute.POST, { params: { branchId }, body: { userTurn: "What about destination3?" } });
     expect(assembled.status).toBe(200);
     expect(assembled.body.status).toBe("compacted");
-    expect(assembled.body.sections.map((section: { kind: string }) => section.kind)).toContain("checkpoint");
+    expect(assembled.body.sections.map((section: { kind: string }) => section.kind)).toContain("summary");
     expect((await call(checkpointsRoute.GET, { params: { branchId } })).body.checkpoints).toHaveLength(1);
   });
 
@@ -153,8 +153,9 @@ describe.each(TEST_PROVIDERS)("memory API (%s)", (provider) => {
     });
     expect(status).toBe(200);
     expect(body.status).toBe("budget_exceeded");
-    expect(body.messages).toEqual([]);
-    expect(body.exceeded).toMatchObject({ budget: expect.any(Number), tokens: expect.any(Number) });
+    // RB3: the request is refused, and says with its figures what it would have been.
+    expect(body.verdict).toMatchObject({ ok: false, limit: 20, limitedBy: "budget", tokens: { total: expect.any(Number) } });
+    expect(body.verdict.tokens.total).toBeGreaterThan(20);
     const bad = await call(promptRoute.POST, { params: { branchId }, body: { settings: { tokenBudget: "lots" } } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.issues[0].path).toBe("settings.tokenBudget");

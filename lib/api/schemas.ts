@@ -1,11 +1,10 @@
 import "server-only";
 import * as z from "zod";
-import { AUTOMATION_MODES, DEFAULT_PROCESSOR_ORDER, ENCODINGS, type Message, type ToolDefinition } from "@/lib/context";
-import type { MemorySettings } from "@/lib/memory";
+import type { Message, ToolDefinition } from "@/lib/context";
 
-// Shared pieces of the routes' schema.ts files: canonical messages, tool
-// definitions and playground settings, checked field by field so an error
-// names its path (`messages[14].tool_call_id`).
+// Shared pieces of the routes' schema.ts files: canonical messages and tool
+// definitions, checked field by field so an error names its path
+// (`messages[14].tool_call_id`). Settings have their own schema (lib/settings).
 
 const toolCallSchema = z.strictObject({
   id: z.string().min(1, "a tool call needs a non-empty id"),
@@ -18,17 +17,77 @@ const toolCallSchema = z.strictObject({
 
 const name = z.string().min(1).optional();
 
-const systemMessage = z.strictObject({ role: z.literal("system"), content: z.string(), name });
-const userMessage = z.strictObject({ role: z.literal("user"), content: z.string(), name });
+const cacheControlSchema = z.strictObject({ type: z.literal("ephemeral"), ttl: z.enum(["5m", "1h"]).optional() });
+/** Provider fields by provider: `{ anthropic: { ... } }`. */
+const extrasSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
+const mediaSourceSchema = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("url"), url: z.string(), mediaType: z.string().optional() }),
+  z.strictObject({ type: z.literal("base64"), mediaType: z.string(), data: z.string() }),
+  z.strictObject({ type: z.literal("file"), fileId: z.string(), mediaType: z.string().optional() }),
+  z.strictObject({ type: z.literal("text"), text: z.string(), mediaType: z.string().optional() }),
+]);
+const partFields = { extras: extrasSchema.optional() };
+const dimension = z.number().int().positive().optional();
+
+/** One typed part of a message (lib/context/parts.ts). */
+const partSchema = z.discriminatedUnion(
+  "type",
+  [
+    z.strictObject({ type: z.literal("text"), text: z.string(), cacheControl: cacheControlSchema.optional(), ...partFields }),
+    z.strictObject({
+      type: z.literal("image"),
+      source: mediaSourceSchema,
+      detail: z.enum(["auto", "low", "high"]).optional(),
+      width: dimension,
+      height: dimension,
+      cacheControl: cacheControlSchema.optional(),
+      ...partFields,
+    }),
+    z.strictObject({
+      type: z.literal("audio"),
+      source: mediaSourceSchema,
+      format: z.string().optional(),
+      seconds: z.number().nonnegative().optional(),
+      transcript: z.string().optional(),
+      cacheControl: cacheControlSchema.optional(),
+      ...partFields,
+    }),
+    z.strictObject({ type: z.literal("document"), source: mediaSourceSchema, title: z.string().optional(), pages: dimension, cacheControl: cacheControlSchema.optional(), ...partFields }),
+    z.strictObject({
+      type: z.literal("reasoning"),
+      text: z.string(),
+      summary: z.array(z.string()).optional(),
+      signature: z.string().optional(),
+      redacted: z.string().optional(),
+      encrypted: z.string().optional(),
+      id: z.string().optional(),
+      ...partFields,
+    }),
+    z.strictObject({ type: z.literal("refusal"), text: z.string(), ...partFields }),
+    z.strictObject({ type: z.literal("provider"), provider: z.enum(["openai", "anthropic", "gemini"]), data: z.record(z.string(), z.unknown()), ...partFields }),
+  ],
+  { error: "a part's type must be text, image, audio, document, reasoning, refusal or provider" },
+);
+
+/** What every role may carry besides its chat fields (the engine mark is the engine's alone, never accepted here). */
+const richFields = {
+  parts: z.array(partSchema).optional(),
+  cache_control: cacheControlSchema.optional(),
+  extras: extrasSchema.optional(),
+};
+
+const systemMessage = z.strictObject({ role: z.literal("system"), content: z.string(), name, ...richFields });
+const userMessage = z.strictObject({ role: z.literal("user"), content: z.string(), name, ...richFields });
 const assistantMessage = z
   .strictObject({
     role: z.literal("assistant"),
     content: z.string().nullable().default(null),
     tool_calls: z.array(toolCallSchema).optional(),
     name,
+    ...richFields,
   })
-  .refine((message) => message.content !== null || (message.tool_calls?.length ?? 0) > 0, {
-    message: "an assistant message needs content or tool_calls",
+  .refine((message) => message.content !== null || (message.tool_calls?.length ?? 0) > 0 || (message.parts?.length ?? 0) > 0, {
+    message: "an assistant message needs content, tool_calls or parts",
     path: ["content"],
   });
 const toolMessage = z.strictObject({
@@ -36,6 +95,7 @@ const toolMessage = z.strictObject({
   content: z.string({ error: "a tool result needs string content (use \"\" for an empty result)" }),
   tool_call_id: z.string({ error: "a tool message needs the tool_call_id of the call it answers" }).min(1),
   name,
+  ...richFields,
 });
 
 /** One canonical message (OpenAI chat shape, lib/context's `Message`); unknown fields are refused. */
@@ -56,45 +116,11 @@ export const toolDefinitionSchema: z.ZodType<ToolDefinition> = z.strictObject({
     parameters: z.record(z.string(), z.unknown()).optional(),
     strict: z.boolean().optional(),
   }),
+  cache_control: cacheControlSchema.optional(),
+  extras: extrasSchema.optional(),
 }) as unknown as z.ZodType<ToolDefinition>;
 
 export const toolsSchema = z.array(toolDefinitionSchema);
-
-const positiveInteger = z.number().int().positive();
-// 0 is meaningful for counts the engine reads: 0 history rounds keeps only the incomplete round, a 0 threshold always fires.
-const count = z.number().int().nonnegative();
-const threshold = count.nullable();
-
-/** Settings a conversation stores: lib/memory's (`PlaygroundSettings` plus `artifactThreshold`) and the proxy's `applyPipeline`. */
-export type ConversationSettings = MemorySettings & { applyPipeline?: boolean };
-
-/** A change to stored settings: `encoding: null` goes back to the model's encoding. */
-export type ConversationSettingsChanges = Partial<Omit<ConversationSettings, "encoding">> & { encoding?: MemorySettings["encoding"] | null };
-
-const settingsFields = {
-  mode: z.enum(AUTOMATION_MODES as [string, ...string[]]),
-  historyRounds: count,
-  summaryThreshold: threshold,
-  offloadThreshold: threshold,
-  maxMessageSize: positiveInteger,
-  maxToolResultSize: positiveInteger,
-  tokenBudget: positiveInteger,
-  contextWindow: positiveInteger,
-  maxOutputTokens: z.number().int().nonnegative(),
-  model: z.string().min(1),
-  encoding: z.enum(ENCODINGS as [string, ...string[]]),
-  processors: z.array(z.strictObject({ kind: z.enum(DEFAULT_PROCESSOR_ORDER as [string, ...string[]]), enabled: z.boolean() })),
-  /** Characters a tool result may hold before lib/memory stores it as an artifact. */
-  artifactThreshold: positiveInteger,
-};
-
-/** Per-call overrides of the stored settings (prompt, compact): any settings field, each optional. */
-export const settingsOverridesSchema = z.strictObject(settingsFields).partial() as unknown as z.ZodType<Partial<MemorySettings>>;
-
-/** What POST merges over the defaults and PATCH over the stored settings; also the proxy's `applyPipeline`. */
-export const settingsChangesSchema = z
-  .strictObject({ ...settingsFields, encoding: settingsFields.encoding.nullable(), applyPipeline: z.boolean() })
-  .partial() as unknown as z.ZodType<ConversationSettingsChanges>;
 
 /** A non-negative integer in a query string (`?offset=20`). */
 export const queryInteger = z.coerce.number({ error: "expected a whole number" }).int("expected a whole number").nonnegative("must not be negative");

@@ -1,29 +1,25 @@
 import fs from "node:fs";
 import path from "node:path";
-import {
-  AUTOMATION_MODES,
-  encodingForModel,
-  makeConfig,
-  processHistory,
-  sanitizeHistory,
-  type AutomationMode,
-  type ContextExtra,
-  type PipelineTrace,
-} from "@/lib/context";
+import { AUTOMATION_MODES, type AutomationMode, type PipelineTrace } from "@/lib/context";
 import { formatImportIssue, ImportError, parseConversations, type ImportedConversation } from "@/lib/import";
+import { emptySnapshot, requestView } from "@/lib/request";
+import { nextRequest } from "@/lib/request/next";
+import { DEFAULT_SETTINGS, mergeSettings, normalizeSettings, resolveSettings, settingsChangesSchema, type Settings, type SettingsChanges } from "@/lib/settings";
 
 export const INSPECT_USAGE = `usage: npm run inspect -- <conversation.json | -> [options]
 
-Runs the default pre_llm_call pipeline over an OpenAI-format conversation
-(array, {messages}, JSONL, Anthropic Messages or tau-bench {traj}), prints the
-trace and writes the processed history.
+Builds the next request of a conversation (any format the importer reads:
+OpenAI messages, {messages}, JSONL, Anthropic Messages, tau-bench {traj}, ...)
+exactly as the playground, the recorder and the proxy build it, prints the
+pipeline trace and the budget verdict, and writes the request's messages.
 
 options:
+  --settings <file>                  stored settings (JSON) to start from, e.g. a saved policy
   --mode <pilot|copilot|navigator>   automation preset (default copilot)
-  --budget <tokens>                  hard token budget for the history
-  --model <name>                     model, picks the encoding (gpt-4o → o200k_base)
-  --context-window <tokens>          model input capacity (caps the budget)
-  --max-output <tokens>              output reserve taken off the window
+  --budget <tokens>                  hard token budget on everything sent
+  --model <name>                     model: its window, reply reserve and encoding (gpt-4o → o200k_base)
+  --context-window <tokens>          model input capacity (default: the model's)
+  --max-output <tokens>              reply reserve taken off the window (default: the model's)
   --max-message-size <chars>         offload messages longer than this (default 10000)
   --conversation <n>                 which conversation of a multi-conversation file (default 0)
   --out <file>                       where to write the processed history (default <input>.processed.json)
@@ -38,7 +34,8 @@ export interface InspectIO {
 
 export interface InspectOptions {
   file: string;
-  mode: AutomationMode;
+  settings?: string;
+  mode?: AutomationMode;
   budget?: number;
   model?: string;
   contextWindow?: number;
@@ -64,7 +61,7 @@ function positiveInteger(flag: string, value: string | undefined): number {
 }
 
 export function parseInspectArguments(argv: readonly string[]): InspectOptions {
-  const options: Partial<InspectOptions> & { conversation: number; json: boolean; mode: AutomationMode } = { conversation: 0, json: false, mode: "copilot" };
+  const options: Partial<InspectOptions> & { conversation: number; json: boolean } = { conversation: 0, json: false };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
     const value = () => {
@@ -76,6 +73,12 @@ export function parseInspectArguments(argv: readonly string[]): InspectOptions {
         const mode = value();
         if (!AUTOMATION_MODES.includes(mode as AutomationMode)) throw new UsageError(`--mode must be pilot, copilot or navigator, got '${mode ?? ""}'`);
         options.mode = mode as AutomationMode;
+        break;
+      }
+      case "--settings": {
+        const file = value();
+        if (!file) throw new UsageError("--settings needs a file");
+        options.settings = file;
         break;
       }
       case "--budget": options.budget = positiveInteger(argument, value()); break;
@@ -129,6 +132,32 @@ function readInput(file: string, io: InspectIO): string {
   }
 }
 
+/** The settings the flags ask for: a settings file (normalised as stored rows are), then each flag over it. */
+function settingsOf(options: InspectOptions, io: InspectIO): Settings {
+  let base = DEFAULT_SETTINGS;
+  if (options.settings !== undefined) {
+    let stored: unknown;
+    try {
+      stored = JSON.parse(readInput(options.settings, io));
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(`--settings ${options.settings} is not JSON: ${(error as Error).message}`);
+    }
+    base = normalizeSettings(stored).settings;
+  }
+  const changes: SettingsChanges = {
+    ...(options.mode ? { mode: options.mode } : {}),
+    ...(options.model ? { model: options.model, contextWindow: null, maxOutputTokens: null, encoding: null } : {}),
+    ...(options.budget !== undefined ? { tokenBudget: options.budget } : {}),
+    ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+    ...(options.maxOutput !== undefined ? { maxOutputTokens: options.maxOutput } : {}),
+    ...(options.maxMessageSize !== undefined ? { maxMessageSize: options.maxMessageSize } : {}),
+  };
+  const checked = settingsChangesSchema.safeParse(changes);
+  if (!checked.success) throw new UsageError(checked.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
+  return mergeSettings(base, checked.data);
+}
+
 function pickConversation(conversations: ImportedConversation[], index: number): ImportedConversation {
   const conversation = conversations[index];
   if (!conversation) throw new UsageError(`--conversation ${index}: the file holds ${conversations.length} conversation${conversations.length === 1 ? "" : "s"} (0–${conversations.length - 1})`);
@@ -143,32 +172,33 @@ export async function runInspect(argv: readonly string[], io: InspectIO): Promis
     const text = readInput(options.file, io);
     const { conversations, format } = parseConversations(text, { filename: options.file === "-" ? undefined : path.basename(options.file) });
     const conversation = pickConversation(conversations, options.conversation);
-    const extra: ContextExtra = {};
-    if (options.budget !== undefined) extra.token_budget = options.budget;
-    if (options.model) extra.token_encoding = encodingForModel(options.model);
-    if (options.contextWindow !== undefined) extra.context_window = options.contextWindow;
-    if (options.maxOutput !== undefined) extra.max_output_tokens = options.maxOutput;
-    const config = makeConfig(options.mode, { extra });
-    const { history: valid, repairs } = sanitizeHistory(conversation.messages);
-    const result = await processHistory(valid, { config, tools: conversation.tools, maxMessageSize: options.maxMessageSize });
+    const settings = resolveSettings(settingsOf(options, io));
+    const request = await nextRequest({
+      records: conversation.messages.map((message, position) => ({ position, message })),
+      snapshot: emptySnapshot("inspect"),
+      settings,
+      tools: conversation.tools ?? [],
+    });
     const out = options.out ?? (options.file === "-" ? "processed.json" : options.file.replace(/(\.jsonl?|\.json)?$/i, ".processed.json"));
-    fs.writeFileSync(out, `${JSON.stringify(result.history, null, 2)}\n`);
+    fs.writeFileSync(out, `${JSON.stringify(request.messages, null, 2)}\n`);
     if (options.json) {
-      io.stdout(JSON.stringify({ conversation: conversation.title, format, repairs, exceeded: result.exceeded ?? null, steps: result.trace.steps.map(({ historyBefore: _before, historyAfter: _after, ...step }) => step) }, null, 2));
+      io.stdout(JSON.stringify({ conversation: conversation.title, format, ...requestView(request, settings) }, null, 2));
       return 0;
     }
-    const encoding = config.extra.token_encoding ?? "cl100k_base";
-    io.stdout(`${conversation.title} · ${format} · ${conversations.length > 1 ? `conversation ${options.conversation} of ${conversations.length} · ` : ""}${number(conversation.messages.length)} messages · ${options.mode} · ${encoding}${options.budget !== undefined ? ` · budget ${number(options.budget)}` : ""}`);
+    const { policy } = settings;
+    const { verdict } = request;
+    const approx = settings.exact ? "" : " (approximate counts)";
+    io.stdout(
+      `${conversation.title} · ${format} · ${conversations.length > 1 ? `conversation ${options.conversation} of ${conversations.length} · ` : ""}${number(conversation.messages.length)} messages · ${policy.mode} · ${policy.model} · ${policy.encoding}${approx}${policy.tokenBudget !== null ? ` · budget ${number(policy.tokenBudget)}` : ""}`,
+    );
     for (const warning of conversation.warnings) io.stdout(`warning: ${warning.message}`);
-    for (const repair of repairs) io.stdout(`repaired: ${repair.message}`);
+    for (const repair of request.repairs) io.stdout(`repaired: ${repair.message}`);
     io.stdout("");
-    io.stdout(formatTraceTable(result.trace));
+    io.stdout(formatTraceTable(request.trace));
     io.stdout("");
-    const last = result.trace.steps.at(-1);
-    if (result.exceeded) {
-      io.stdout(`over budget: the smallest valid history needs ${number(result.exceeded.tokens)} tokens, the budget is ${number(result.exceeded.budget)}; no model call should be made`);
-    }
-    io.stdout(`wrote ${number(result.history.length)} messages (${number(last?.tokensAfter ?? 0)} tokens) to ${out}`);
+    for (const section of request.sections) io.stdout(`${section.label}: ${number(section.tokens)} tokens`);
+    if (!verdict.ok) io.stdout(`over budget: ${verdict.reason}; nothing would be sent`);
+    io.stdout(`wrote ${number(request.messages.length)} messages (${number(verdict.tokens.total)} tokens with tools, limit ${number(verdict.limit)}) to ${out}`);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

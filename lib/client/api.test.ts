@@ -33,7 +33,7 @@ describe("createApiClient", () => {
     expect(result.format).toBe("openai");
     expect(calls[0].method).toBe("POST");
     expect(calls[0].url).toBe("http://lab.test/api/conversations/import?filename=a+b.json&title=Trip");
-    expect(calls[0].headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(calls[0].headers.get("content-type")).toMatch(/^application\/x-ndjson/);
     expect(calls[0].body).toBe('[{"role":"user","content":"hi"}]');
   });
 

@@ -21,7 +21,11 @@ import type {
   HistoryRange,
   ImportConversationsResult,
   ImportOptions,
-  AssembledPrompt,
+  MemorySnapshot,
+  ModelCatalogue,
+  ModelEntry,
+  ModelEntryInput,
+  PromptResponse,
   AssemblePromptInput,
   MessageRecord,
   OffloadedContentRecord,
@@ -44,11 +48,19 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const transport: RequestTransportOptions = { baseUrl: options.baseUrl, fetch: options.fetch };
   const get = <T>(path: string, request: RequestOptions & { query?: Record<string, string | number | boolean | undefined> } = {}) =>
     sendRequest<T>(transport, { method: "GET", path, ...request });
-  const send = <T>(method: "POST" | "PATCH" | "DELETE", path: string, json: unknown, request: RequestOptions = {}) =>
+  const send = <T>(method: "POST" | "PUT" | "PATCH" | "DELETE", path: string, json: unknown, request: RequestOptions = {}) =>
     sendRequest<T>(transport, { method, path, json, ...request });
 
   return {
     health: (request?: RequestOptions) => get<HealthResult>("/api/health", request),
+    /** The model catalogue: built-in entries with the users' over them. */
+    listModels: (request?: RequestOptions) => get<ModelCatalogue>("/api/models", request),
+    /** Adds a model, or replaces an entry (a built-in one until the user's is deleted). */
+    saveModel: async (id: string, entry: ModelEntryInput, request?: RequestOptions) =>
+      (await send<{ model: ModelEntry }>("PUT", apiPath`/api/models/${id}`, entry, request)).model,
+    deleteModel: async (id: string, request?: RequestOptions): Promise<void> => {
+      await send<undefined>("DELETE", apiPath`/api/models/${id}`, undefined, request);
+    },
 
     /** Saves pasted or dropped text as one conversation per conversation it holds. */
     importConversations: (text: string, options: ImportOptions = {}, request: RequestOptions = {}) =>
@@ -78,6 +90,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** The branch's full history (inherited and own), or the `[from, to)` slice of it. */
     getMessages: async (branchId: string, range: HistoryRange = {}, request: RequestOptions = {}) =>
       (await get<{ messages: MessageRecord[] }>(apiPath`/api/branches/${branchId}/messages`, { query: { from: range.from, to: range.to }, ...request })).messages,
+    /** The branch's persisted memory as the request builder reads it: summary chain, covered system messages, artifact outlines. */
+    getMemory: (branchId: string, request?: RequestOptions) => get<MemorySnapshot>(apiPath`/api/branches/${branchId}/memory`, request),
     /** Records a turn: large tool results become artifacts, and the branch compacts when due. */
     appendMessages: (branchId: string, input: AppendMessagesInput, request?: RequestOptions) =>
       send<RecordMessagesResult>("POST", apiPath`/api/branches/${branchId}/messages`, input, request),
@@ -110,19 +124,19 @@ export function createApiClient(options: ApiClientOptions = {}) {
       (await get<{ artifact: ArtifactRecord }>(apiPath`/api/branches/${branchId}/artifacts/${artifactId}`, request)).artifact,
 
     /**
-     * What seed 002's assembly would send next, never writing: GET, or POST
+     * The next request the branch would send, never writing: GET, or POST
      * with `compact: false` when unsaved settings or tools are previewed.
      */
     previewPrompt: (branchId: string, input: PromptPreviewInput = {}, request: RequestOptions = {}) => {
       const userTurn = input.userTurn === "" ? undefined : input.userTurn;
       if (input.settings === undefined && input.tools === undefined) {
-        return get<AssembledPrompt>(apiPath`/api/branches/${branchId}/prompt`, { query: { userTurn }, ...request });
+        return get<PromptResponse>(apiPath`/api/branches/${branchId}/prompt`, { query: { userTurn }, ...request });
       }
-      return send<AssembledPrompt>("POST", apiPath`/api/branches/${branchId}/prompt`, { ...input, userTurn, compact: false }, request);
+      return send<PromptResponse>("POST", apiPath`/api/branches/${branchId}/prompt`, { ...input, userTurn, compact: false }, request);
     },
     /** Assembles the next request for real: compaction may run and persist first unless `compact: false`. */
     assemblePrompt: (branchId: string, input: AssemblePromptInput = {}, request?: RequestOptions) =>
-      send<AssembledPrompt>("POST", apiPath`/api/branches/${branchId}/prompt`, input, request),
+      send<PromptResponse>("POST", apiPath`/api/branches/${branchId}/prompt`, input, request),
     /** BM25 over the summaries and artifact summaries the branch sees, best first. */
     search: async (branchId: string, query: string, options: { limit?: number } = {}, request: RequestOptions = {}) =>
       (await get<SearchResult>(apiPath`/api/branches/${branchId}/search`, { query: { q: query, limit: options.limit }, ...request })).hits,

@@ -1,4 +1,5 @@
 import { ApiError, errorFromBody } from "./errors";
+import { reportDatabaseOutage } from "./database-outage";
 
 /** What a query string may hold; undefined values are left out. */
 export type QueryValues = Record<string, string | number | boolean | undefined>;
@@ -20,7 +21,7 @@ export interface ApiRequest extends RequestOptions {
   query?: QueryValues;
   /** Sent as JSON. */
   json?: unknown;
-  /** Sent as raw text (imports), `text/plain`. */
+  /** Sent as raw text (imports), `application/x-ndjson`. */
   text?: string;
 }
 
@@ -52,7 +53,8 @@ export async function sendRequest<T>(transport: RequestTransportOptions, request
   const headers: Record<string, string> = { accept: "application/json" };
   let body: string | undefined;
   if (request.text !== undefined) {
-    headers["content-type"] = "text/plain; charset=utf-8";
+    // Transcript text (JSON or JSONL): a type a cross-site form cannot send, which the server requires.
+    headers["content-type"] = "application/x-ndjson; charset=utf-8";
     body = request.text;
   } else if (request.json !== undefined) {
     headers["content-type"] = "application/json";
@@ -74,7 +76,11 @@ export async function sendRequest<T>(transport: RequestTransportOptions, request
     if (isAbort(error, request.signal)) throw new ApiError(0, "aborted", `${what} was aborted`, { cause: error });
     throw new ApiError(response.status, "network_error", `${what}: the response body could not be read`, { cause: error });
   }
-  if (!response.ok) throw errorFromBody(response.status, response.statusText, text, what);
+  if (!response.ok) {
+    const error = errorFromBody(response.status, response.statusText, text, what);
+    if (error.code === "database_unavailable") reportDatabaseOutage({ database: String(error.details?.database ?? "the database"), message: error.message });
+    throw error;
+  }
   if (response.status === 204 || text === "") return undefined as T;
   try {
     return JSON.parse(text) as T;

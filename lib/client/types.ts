@@ -13,7 +13,10 @@ import type {
 } from "@/lib/db";
 import type { ValuesDiff } from "@/lib/api/diff";
 import type { ImportConversationsResult } from "@/lib/api/import";
-import type { AssembledPrompt, CompactionResult, MemorySettings, PromptSection, RecordMessagesResult, RetrievalHit } from "@/lib/memory";
+import type { CompactionResult, RecordMessagesResult, RetrievalHit } from "@/lib/memory";
+import type { MemorySnapshot, PromptResponse, SectionView } from "@/lib/request";
+import type { ModelEntry, ModelEntryInput } from "@/lib/models";
+import type { Settings, SettingsChanges } from "@/lib/settings";
 
 export type { ValuesDiff, DiffValue } from "@/lib/api/diff";
 export type { ImportConversationsResult, ImportedConversationResult, StoredOffloadMarker } from "@/lib/api/import";
@@ -107,8 +110,8 @@ export interface ForkInput {
   name?: string;
 }
 
-/** Settings fields a call may override (the conversation's stored ones stay as they are). */
-export type SettingsOverrides = Partial<MemorySettings>;
+/** Settings fields a call changes or overrides; `null` clears a field (back to the model's value, or off). */
+export type SettingsOverrides = SettingsChanges;
 
 export interface CompactInput {
   /** Checkpoint even below the thresholds, as long as something is older than the 2 kept rounds. */
@@ -125,8 +128,15 @@ export interface SearchResult {
   hits: RetrievalHit[];
 }
 
-export type PromptStatus = AssembledPrompt["status"];
-export type PromptSectionKind = PromptSection["kind"];
+/** `GET /api/models`. */
+export interface ModelCatalogue {
+  models: ModelEntry[];
+  /** When the built-in figures were taken. */
+  takenAt: string;
+}
+
+export type PromptStatus = PromptResponse["status"];
+export type PromptSectionKind = SectionView["kind"];
 
 export interface PromptPreviewInput {
   /** The next user turn; retrieval searches for it. Empty previews the stored history alone. */
@@ -137,9 +147,10 @@ export interface PromptPreviewInput {
 }
 
 export interface AssemblePromptInput extends PromptPreviewInput {
-  /** Default true: compaction may run and persist first (stage 1 when due, stage 3 over budget). */
+  /** Default true: compaction may run and persist first (when due, or to fit the budget). */
   compact?: boolean;
 }
 
-export type { AssembledPrompt, CompactionResult, MemorySettings, PromptSection, RecordMessagesResult, RetrievalHit };
+export type { ModelEntry, ModelEntryInput };
+export type { CompactionResult, MemorySnapshot, PromptResponse, RecordMessagesResult, RetrievalHit, SectionView, Settings };
 export type { AncestryEntry, BranchRecord, BranchTreeNode, CheckpointRecord, ConversationOverview, ConversationRecord, MessageRecord, OffloadedContentRecord, ArtifactRecord, SummaryRecord };

@@ -66,7 +66,7 @@ describe("DatabaseUnavailableError", () => {
     const db = open("postgresql://postgres@127.0.0.1:1/test?schema=nowhere");
     const failure = getConversations(db);
     await expect(failure).rejects.toSatisfy(DatabaseUnavailableError.isInstance);
-    await expect(failure).rejects.toThrow(/postgres database postgres:\/\/127\.0\.0\.1:1\/test\?schema=nowhere: .*pg_ctlcluster/);
+    await expect(failure).rejects.toThrow(/PostgreSQL database postgres:\/\/127\.0\.0\.1:1\/test\?schema=nowhere is unavailable: .*pg_ctlcluster/);
     // Transactions fail the same way.
     await expect(createConversation(db, { title: "t", source: "proxy" })).rejects.toSatisfy(DatabaseUnavailableError.isInstance);
   });
@@ -78,7 +78,7 @@ describe("DatabaseUnavailableError", () => {
       const db = open(`file:${blocker}/lab.db`);
       const failure = getConversations(db);
       await expect(failure).rejects.toSatisfy(DatabaseUnavailableError.isInstance);
-      await expect(failure).rejects.toThrow(`sqlite database sqlite:${blocker}/lab.db`);
+      await expect(failure).rejects.toThrow(`SQLite database sqlite:${blocker}/lab.db is unavailable`);
     } finally {
       fs.rmSync(blocker, { force: true });
     }

@@ -18,7 +18,10 @@ export const DEFAULT_DATABASE_URL = "file:./data/context-lab.db";
 /** Waits this long for a free PostgreSQL connection before giving up on a host that does not answer. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
-const descriptions = new WeakMap<object, DatabaseDescription>();
+// On globalThis: route bundles may each load their own copy of this module, and a client
+// made by one must still be described by another (else a PostgreSQL outage reads as SQLite's).
+const globalForDescriptions = globalThis as typeof globalThis & { __contextLabDatabaseDescriptions?: WeakMap<object, DatabaseDescription> };
+const descriptions = (globalForDescriptions.__contextLabDatabaseDescriptions ??= new WeakMap<object, DatabaseDescription>());
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);

@@ -7,6 +7,7 @@ import type { Conversation as ConversationRow } from "./generated/sqlite/client"
 import { fromJsonText, fromNullableJsonText, toJsonObjectText, toNullableJsonText, type JsonObject } from "./json";
 import { insertMessages, type MessageRecord, type NewMessage } from "./messages";
 import { isRecordNotFound, runQuery, runTransaction } from "./run";
+import { PUBLISHED_ONLY } from "./staging";
 
 /** A conversation as route handlers return it. */
 export interface ConversationRecord {
@@ -100,6 +101,7 @@ export async function createConversation(db: Database, options: CreateConversati
 export async function getConversations(db: Database, options: ConversationListOptions = {}): Promise<ConversationOverview[]> {
   return runQuery(db, async () => {
     const rows = await db.conversation.findMany({
+      where: PUBLISHED_ONLY,
       orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
       take: options.limit ?? 100,
       skip: options.offset ?? 0,
@@ -147,6 +149,38 @@ export async function updateConversationById(
       if (isRecordNotFound(error)) throw new NotFoundError("conversation", conversationId);
       throw error;
     }
+  });
+}
+
+/** Turns the stored settings into the new ones; runs inside the transaction that holds the conversation's lock. */
+export type SettingsMerge = (current: JsonObject) => Record<string, unknown>;
+
+/**
+ * Changes a conversation with its settings merged, not replaced: `merge` gets
+ * the settings as committed right now and returns the new ones, inside one
+ * transaction that holds the conversation's row lock from the read to the
+ * write. Two concurrent PATCHes therefore apply one after the other and
+ * neither loses the other's fields. `changes.settings` is ignored; the
+ * title and tools, when given, are written in the same transaction.
+ */
+export async function updateConversationWithSettings(
+  db: Database,
+  conversationId: string,
+  merge: SettingsMerge,
+  changes: Omit<UpdateConversationOptions, "settings"> = {},
+): Promise<ConversationRecord> {
+  const tools = changes.tools === undefined ? undefined : toNullableJsonText(changes.tools, "tools");
+  return runTransaction(db, async (tx) => {
+    let locked: ConversationRow;
+    try {
+      // An UPDATE takes the row lock (PostgreSQL) before the read below; SQLite runs one write transaction at a time.
+      locked = await tx.conversation.update({ where: { id: conversationId }, data: { updatedAt: new Date() } });
+    } catch (error) {
+      if (isRecordNotFound(error)) throw new NotFoundError("conversation", conversationId);
+      throw error;
+    }
+    const settings = toJsonObjectText(merge(fromJsonText<JsonObject>(locked.settings)), "settings");
+    return toConversationRecord(await tx.conversation.update({ where: { id: conversationId }, data: { settings, title: changes.title, tools } }));
   });
 }
 

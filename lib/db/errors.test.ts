@@ -33,11 +33,39 @@ describe("mapDatabaseError", () => {
   it("maps unreachable servers and unopenable files to DatabaseUnavailableError naming the database", () => {
     const refused = mapDatabaseError(prismaError("P1001", { kind: "DatabaseNotReachable" }), postgres);
     expect(DatabaseUnavailableError.isInstance(refused) && refused.database).toBe("postgres://db:5432/lab");
-    expect((refused as Error).message).toMatch(/^postgres database postgres:\/\/db:5432\/lab: .*pg_ctlcluster/);
+    expect((refused as Error).message).toMatch(/^PostgreSQL database postgres:\/\/db:5432\/lab is unavailable: .*pg_ctlcluster/);
     const unopenable = mapDatabaseError(new TypeError("Cannot open database because the directory does not exist"), sqlite);
-    expect((unopenable as Error).message).toMatch(/^sqlite database sqlite:\/srv\/lab\.db: Cannot open database .*writable/);
+    expect((unopenable as Error).message).toMatch(/^SQLite database sqlite:\/srv\/lab\.db is unavailable: Cannot open database .*writable/);
     const busy = mapDatabaseError(prismaError("P1008", { kind: "SocketTimeout", originalCode: "SQLITE_BUSY" }), sqlite);
     expect(DatabaseUnavailableError.isInstance(busy)).toBe(true);
+  });
+
+  it("[D3] maps a PostgreSQL shutting down, starting up or gone mid-query to DatabaseUnavailableError (503), never a 500", () => {
+    const cases = [
+      prismaError("P2010", { kind: "postgres", originalCode: "57P01", code: "57P01" }),
+      prismaError("P2010", { kind: "postgres", originalCode: "57P03", code: "57P03" }),
+      prismaError("P1017", { kind: "ConnectionClosed" }),
+      Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+      new Error("Connection terminated unexpectedly"),
+      // What Prisma rethrows as it is when a pooled connection is ended under a query.
+      Object.assign(new Error("terminating connection due to administrator command"), {
+        name: "DriverAdapterError",
+        cause: { originalCode: "57P01", kind: "postgres", code: "57P01", severity: "FATAL" },
+      }),
+    ];
+    for (const error of cases) {
+      const mapped = mapDatabaseError(error, postgres);
+      expect(DatabaseUnavailableError.isInstance(mapped) && mapped.database).toBe("postgres://db:5432/lab");
+    }
+  });
+
+  it("[D2] marks serialization failures and deadlocks retryable, and only those", () => {
+    for (const cause of [{ kind: "TransactionWriteConflict" }, { kind: "postgres", originalCode: "40P01" }, { kind: "postgres", originalCode: "40001" }]) {
+      const mapped = mapDatabaseError(prismaError("P2010", cause), postgres);
+      expect(ConflictError.isInstance(mapped) && mapped.retryable).toBe(true);
+    }
+    const duplicate = mapDatabaseError(prismaError("P2002", { kind: "UniqueConstraintViolation" }), postgres);
+    expect(ConflictError.isInstance(duplicate) && duplicate.retryable).toBe(false);
   });
 
   it("says to migrate when tables are missing", () => {

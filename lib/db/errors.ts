@@ -52,11 +52,14 @@ const conflictMarker = Symbol.for("context-lab.db.error.conflict");
 export class ConflictError extends DatabaseError {
   private readonly [conflictMarker] = true;
   readonly resource: string;
+  /** A serialization failure or deadlock: the transaction was rolled back whole and may simply run again. */
+  readonly retryable: boolean;
 
-  constructor(resource: string, message: string, options?: { cause?: unknown }) {
+  constructor(resource: string, message: string, options?: { cause?: unknown; retryable?: boolean }) {
     super(message, options);
     this.name = "ConflictError";
     this.resource = resource;
+    this.retryable = options?.retryable ?? false;
   }
 
   static isInstance(error: unknown): error is ConflictError {
@@ -111,7 +114,7 @@ export interface DatabaseDescription {
 interface PrismaLikeError {
   code?: unknown;
   message?: unknown;
-  meta?: { modelName?: unknown; target?: unknown; driverAdapterError?: { cause?: { kind?: unknown; constraint?: unknown; originalCode?: unknown } } };
+  meta?: { modelName?: unknown; target?: unknown; driverAdapterError?: { cause?: { kind?: unknown; constraint?: unknown; originalCode?: unknown; code?: unknown } } };
 }
 
 const POSTGRES_START = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start";
@@ -121,7 +124,8 @@ function unavailable(database: DatabaseDescription, reason: string, cause: unkno
     database.provider === "postgres"
       ? `check that PostgreSQL is running and DATABASE_URL is right (to start a local one: ${POSTGRES_START})`
       : "check that the folder exists and is writable, and that DATABASE_URL is right";
-  return new DatabaseUnavailableError(database.location, `${database.provider} database ${database.location}: ${reason}; ${check}`, {
+  const name = database.provider === "postgres" ? "PostgreSQL" : "SQLite";
+  return new DatabaseUnavailableError(database.location, `${name} database ${database.location} is unavailable: ${reason}; ${check}`, {
     cause,
   });
 }
@@ -151,6 +155,18 @@ function uniqueFields(error: PrismaLikeError): string {
 }
 
 const UNREACHABLE_CODES = new Set(["P1000", "P1001", "P1002", "P1003", "P1010", "P1011", "P1017"]);
+/** Driver adapter kinds of a database that cannot be reached or used right now. */
+const UNREACHABLE_KINDS = new Set(["DatabaseNotReachable", "DatabaseDoesNotExist", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+/**
+ * PostgreSQL codes of a server going away or not yet there: admin or crash
+ * shutdown (57P01, 57P02), still starting (57P03), connection failures (08*),
+ * too many connections (53300).
+ */
+const POSTGRES_UNAVAILABLE = /^(57P0[123]|08\w{3}|53300)$/;
+/** pg's own words when a socket dies under a query or a connection cannot be had. */
+const CONNECTION_LOST = /Connection terminated|ECONNREFUSED|ECONNRESET|EPIPE|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|the database system is (shutting down|starting up)|terminating connection due to administrator command/i;
+/** Serialization failure and deadlock: rolled back whole, safe to run again. */
+const POSTGRES_RETRYABLE = new Set(["40001", "40P01"]);
 const SQLITE_OPEN_FAILURES = /unable to open database|cannot open database|directory does not exist|readonly database|disk i\/o error/i;
 
 /**
@@ -162,11 +178,19 @@ export function mapDatabaseError(error: unknown, database: DatabaseDescription):
   if (DatabaseError.isInstance(error)) return error;
   const prisma = (typeof error === "object" && error !== null ? error : {}) as PrismaLikeError;
   const code = typeof prisma.code === "string" ? prisma.code : undefined;
-  const cause = prisma.meta?.driverAdapterError?.cause;
+  // Prisma wraps driver errors in `meta.driverAdapterError`, except where it rethrows the adapter's own DriverAdapterError (its `cause`).
+  const ownCause = (error as { cause?: unknown } | null)?.cause;
+  const cause = prisma.meta?.driverAdapterError?.cause ?? (typeof ownCause === "object" && ownCause !== null && "kind" in ownCause ? (ownCause as NonNullable<NonNullable<PrismaLikeError["meta"]>["driverAdapterError"]>["cause"]) : undefined);
   const kind = cause?.kind;
   const message = typeof prisma.message === "string" ? prisma.message : String(error);
 
-  if ((code !== undefined && UNREACHABLE_CODES.has(code)) || kind === "DatabaseNotReachable" || kind === "DatabaseDoesNotExist") {
+  const driverCode = typeof cause?.originalCode === "string" ? cause.originalCode : typeof cause?.code === "string" ? cause.code : undefined;
+  const ownCode = typeof (error as { code?: unknown })?.code === "string" ? String((error as { code: unknown }).code) : undefined;
+  if (
+    (code !== undefined && UNREACHABLE_CODES.has(code)) ||
+    (typeof kind === "string" && UNREACHABLE_KINDS.has(kind)) ||
+    (database.provider === "postgres" && (POSTGRES_UNAVAILABLE.test(driverCode ?? "") || POSTGRES_UNAVAILABLE.test(ownCode ?? "") || CONNECTION_LOST.test(message)))
+  ) {
     return unavailable(database, causeText(error), error);
   }
   if (cause?.originalCode === "SQLITE_BUSY") {
@@ -183,9 +207,9 @@ export function mapDatabaseError(error: unknown, database: DatabaseDescription):
       cause: error,
     });
   }
-  // A PostgreSQL deadlock or serialization failure: the caller may retry.
-  if (code === "P2034" || kind === "TransactionWriteConflict" || cause?.originalCode === "40P01") {
-    return new ConflictError(resourceOf(prisma), `a concurrent write collided with this one; retry it`, { cause: error });
+  // A PostgreSQL deadlock or serialization failure: runTransaction runs the transaction again.
+  if (code === "P2034" || kind === "TransactionWriteConflict" || POSTGRES_RETRYABLE.has(driverCode ?? "") || POSTGRES_RETRYABLE.has(ownCode ?? "")) {
+    return new ConflictError(resourceOf(prisma), `a concurrent write collided with this one; retry it`, { cause: error, retryable: true });
   }
   if (code !== undefined && /^P\d{4}$/.test(code)) return new DatabaseError(`database error ${code}: ${causeText(error)}`, { cause: error });
   return error;

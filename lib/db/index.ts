@@ -13,6 +13,7 @@ export {
   type DatabaseDescription,
 } from "./errors";
 export type { JsonValue, JsonObject } from "./json";
+export { beginStaging, endStaging, publishStagedConversations, deleteStagedConversations, STAGING_SOURCE_PREFIX } from "./staging";
 export type { ListOptions } from "./lineage";
 export { getBranchScope, type BranchScope, type BranchScopeOptions, type BranchRef } from "./scope";
 export {
@@ -21,12 +22,14 @@ export {
   getConversationById,
   findConversationByRecordKey,
   updateConversationById,
+  updateConversationWithSettings,
   deleteConversationById,
   type ConversationRecord,
   type ConversationOverview,
   type CreateConversationOptions,
   type CreateConversationResult,
   type UpdateConversationOptions,
+  type SettingsMerge,
   type ConversationListOptions,
 } from "./conversations";
 export {
@@ -43,6 +46,7 @@ export {
 } from "./branches";
 export {
   appendMessages,
+  appendMessagesBulk,
   getHistoryByBranchId,
   getMessageByPosition,
   getHistoryTotalsByBranchId,
@@ -105,3 +109,4 @@ export {
   type UpdateExchangeOptions,
   type ExchangeListOptions,
 } from "./exchanges";
+export { getCustomModels, putCustomModel, deleteCustomModelById, type CustomModelRecord } from "./custom-models";

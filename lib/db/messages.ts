@@ -1,5 +1,5 @@
 import "server-only";
-import { TOOL_CHAIN_SUMMARY_PREFIX, type Message, type Role, type ToolCall } from "@/lib/context/messages";
+import type { Message, Role, ToolCall } from "@/lib/context/messages";
 import type { Database, Transaction } from "./client";
 import { ConflictError, InvalidArgumentError, NotFoundError } from "./errors";
 import type { Message as MessageRow } from "./generated/sqlite/client";
@@ -63,11 +63,24 @@ export interface HistoryTotals {
 
 const ROLES: ReadonlySet<string> = new Set<Role>(["system", "user", "assistant", "tool"]);
 
+/** What a message holds beyond the chat fields, stored as one JSON column (null for plain messages). */
+type MessageExtension = Pick<Message, "parts" | "cache_control" | "extras" | "engine">;
+
+const EXTENSION_FIELDS = ["parts", "cache_control", "extras", "engine"] as const;
+
+function extensionOf(message: Message): MessageExtension | undefined {
+  const extension: Record<string, unknown> = {};
+  for (const field of EXTENSION_FIELDS) if (message[field] !== undefined) extension[field] = message[field];
+  return Object.keys(extension).length > 0 ? (extension as MessageExtension) : undefined;
+}
+
 export function toMessageRecord(row: MessageRow): MessageRecord {
   const message: Message = { role: row.role as Role, content: row.content };
   if (row.toolCalls !== null) message.tool_calls = fromJsonText<ToolCall[]>(row.toolCalls);
   if (row.toolCallId !== null) message.tool_call_id = row.toolCallId;
   if (row.name !== null) message.name = row.name;
+  // Rows stored before the column existed, and plain messages, have none.
+  if (row.extension !== null) Object.assign(message, fromJsonText<MessageExtension>(row.extension));
   return {
     id: row.id,
     branchId: row.branchId,
@@ -95,6 +108,7 @@ function toMessageRow(branchId: string, position: number, input: NewMessage, arg
     toolCalls: message.tool_calls === undefined ? null : toJsonText(message.tool_calls, `${argument}.tool_calls`),
     toolCallId: message.tool_call_id ?? null,
     name: message.name ?? null,
+    extension: toNullableJsonText(extensionOf(message), `${argument}.parts`),
     tokens: input.tokens,
     metadata: toNullableJsonText(input.metadata, `${argument}.metadata`),
   };
@@ -109,6 +123,42 @@ export async function insertMessages(tx: Transaction, branchId: string, start: n
   const data = messages.map((input, index) => toMessageRow(branchId, start + index, input, `messages[${index}]`));
   const rows = await tx.message.createManyAndReturn({ data });
   return rows.sort((left, right) => left.position - right.position).map(toMessageRecord);
+}
+
+/** Rows per INSERT of the bulk path: 500 rows of a dozen columns stay far under SQLite's and PostgreSQL's parameter limits. */
+const BULK_ROWS = 500;
+
+/** A fresh row id; any unique string serves (Prisma's own default is a cuid). */
+function newRowId(): string {
+  return `m${Date.now().toString(36)}${crypto.randomUUID().replaceAll("-", "")}`;
+}
+
+/**
+ * Inserts messages at `start`, `start + 1`, ... with plain multi-row INSERTs
+ * and returns nothing: Prisma builds a bulk create at about a millisecond a
+ * row, on the request thread, which a 100,000-message import cannot afford.
+ * The columns are whatever `toMessageRow` fills, so a column added there is
+ * written here too. Callers hold the branch lock.
+ */
+export async function insertMessagesBulk(tx: Transaction, branchId: string, start: number, messages: NewMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  const createdAt = new Date();
+  const rows = messages.map((input, index) => ({ id: newRowId(), ...toMessageRow(branchId, start + index, input, `messages[${index}]`), createdAt }));
+  const columns = Object.keys(rows[0]) as (keyof (typeof rows)[number])[];
+  const postgres = (tx as unknown as { _activeProvider?: string })._activeProvider === "postgresql";
+  for (let offset = 0; offset < rows.length; offset += BULK_ROWS) {
+    const batch = rows.slice(offset, offset + BULK_ROWS);
+    const values: unknown[] = [];
+    const tuples = batch.map((row) => {
+      const marks = columns.map((column) => {
+        values.push(row[column]);
+        return postgres ? `$${values.length}` : "?";
+      });
+      return `(${marks.join(", ")})`;
+    });
+    const names = columns.map((column) => `"${column}"`).join(", ");
+    await tx.$executeRawUnsafe(`INSERT INTO "Message" (${names}) VALUES ${tuples.join(", ")}`, ...values);
+  }
 }
 
 /** Prisma filter for the messages a lineage's last branch sees in [from, to). */
@@ -172,12 +222,9 @@ export async function getHistoryTotalsByBranchId(
   return runQuery(db, async () => {
     const where = historyWhere(await lineageOf(db, branch), options.fromPosition ?? 0, options.toPosition);
     const groups = await db.message.groupBy({ by: ["role"], where, _count: { _all: true }, _sum: { tokens: true } });
-    // Assistant messages without tool calls (an empty or null `tool_calls` is stored as "[]" or "null"), less the tool-chain summaries among them.
-    const plain = [where, { role: "assistant" }, { OR: [{ toolCalls: null }, { toolCalls: { in: ["[]", "null"] } }] }];
-    const answers = await db.message.count({ where: { AND: plain } });
-    // The database's prefix match may ignore case (SQLite's LIKE): the few candidates are checked exactly here.
-    const candidates = await db.message.findMany({ where: { AND: [...plain, { content: { startsWith: TOOL_CHAIN_SUMMARY_PREFIX } }] }, select: { content: true } });
-    const chainSummaries = candidates.filter((row) => row.content?.startsWith(TOOL_CHAIN_SUMMARY_PREFIX)).length;
+    // Assistant messages without tool calls (an empty or null `tool_calls` is stored as "[]" or "null"). Stored turns are
+    // what agents and models sent, never engine-made chain summaries (recognised by a field, not by text), so each is an answer.
+    const answers = await db.message.count({ where: { AND: [where, { role: "assistant" }, { OR: [{ toolCalls: null }, { toolCalls: { in: ["[]", "null"] } }] }] } });
     const roles = Object.fromEntries(ROLE_LIST.map((role) => [role, { messages: 0, tokens: 0 }])) as HistoryTotals["roles"];
     let messages = 0;
     let tokens = 0;
@@ -188,7 +235,24 @@ export async function getHistoryTotalsByBranchId(
       messages += count;
       tokens += sum;
     }
-    return { messages, tokens, roles, finalAnswers: answers - chainSummaries };
+    return { messages, tokens, roles, finalAnswers: answers };
+  });
+}
+
+/**
+ * Appends messages in one transaction through the bulk path
+ * (`insertMessagesBulk`): for imports, which need no records back. Same
+ * locking and `expectedLength` check as `appendMessages`.
+ */
+export async function appendMessagesBulk(db: Database, branchId: string, messages: NewMessage[], options: AppendMessagesOptions = {}): Promise<void> {
+  await runTransaction(db, async (tx) => {
+    const branch = await lockBranch(tx, branchId, { length: messages.length, revision: messages.length > 0 });
+    const start = branch.length - messages.length;
+    if (options.expectedLength !== undefined && options.expectedLength !== start) {
+      throw new ConflictError("branch", `branch '${branch.name}' (${branchId}) has ${start} messages, not the expected ${options.expectedLength}`);
+    }
+    await insertMessagesBulk(tx, branchId, start, messages);
+    if (messages.length > 0) await touchConversation(tx, branch.conversationId);
   });
 }
 

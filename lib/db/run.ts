@@ -1,6 +1,6 @@
 import "server-only";
 import { describeDatabase, type Database, type Transaction } from "./client";
-import { mapDatabaseError, NotFoundError } from "./errors";
+import { ConflictError, mapDatabaseError, NotFoundError } from "./errors";
 
 /**
  * Interactive transaction limits. Fifty writers queued on one branch wait for
@@ -19,13 +19,33 @@ export async function runQuery<T>(db: Database, work: () => Promise<T>): Promise
   }
 }
 
+/** A deadlocked or serialization-failed transaction runs again this many times in all. */
+export const TRANSACTION_ATTEMPTS = 8;
+
+/**
+ * Runs `work` again while it fails with a retryable conflict (PostgreSQL's
+ * 40001 serialization failure or 40P01 deadlock: the database rolled the
+ * whole transaction back), after a growing, jittered pause.
+ */
+export async function retryConflicts<T>(work: () => Promise<T>, attempts = TRANSACTION_ATTEMPTS): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(ConflictError.isInstance(error) && error.retryable) || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** Math.min(attempt, 5)));
+    }
+  }
+}
+
 /**
  * Runs `work` in one interactive transaction: everything it wrote is rolled
- * back if it throws. Inside, use only `tx`: on SQLite a query on `db` would
- * wait for the transaction that holds the connection.
+ * back if it throws, and a deadlock or serialization failure runs it again.
+ * Inside, use only `tx`: on SQLite a query on `db` would wait for the
+ * transaction that holds the connection.
  */
 export function runTransaction<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
-  return runQuery(db, () => db.$transaction(work, TRANSACTION_OPTIONS));
+  return retryConflicts(() => runQuery(db, () => db.$transaction(work, TRANSACTION_OPTIONS)));
 }
 
 /** Prisma's "record to update or delete does not exist" (P2025). */

@@ -24,11 +24,29 @@ class Mutex {
   async run<T>(work: () => Promise<T>): Promise<T> {
     const release = await this.acquire();
     try {
+      await yieldToEventLoop();
       return await work();
     } finally {
       release();
     }
   }
+}
+
+/** A chain of statements runs at most this long before other requests get their turn. */
+const YIELD_EVERY_MS = 10;
+let lastYield = 0;
+
+/**
+ * better-sqlite3 answers synchronously, so a chain of awaited statements
+ * (an import's thousands of rows) never returns to the event loop: its
+ * promises settle as microtasks, and every other request waits for the
+ * whole chain. Once a chain has run 10 ms, the next statement first lets
+ * pending I/O run; short chains pay nothing.
+ */
+async function yieldToEventLoop(): Promise<void> {
+  if (performance.now() - lastYield < YIELD_EVERY_MS) return;
+  await new Promise((resolve) => setImmediate(resolve));
+  lastYield = performance.now();
 }
 
 function once(action: () => void): () => void {
@@ -60,8 +78,12 @@ function releasingTransaction(transaction: Transaction, release: () => void): Tr
     provider: transaction.provider,
     adapterName: transaction.adapterName,
     options: transaction.options,
-    queryRaw: (query) => transaction.queryRaw(query),
+    queryRaw: async (query) => {
+      await yieldToEventLoop();
+      return transaction.queryRaw(query);
+    },
     executeRaw: async (query) => {
+      await yieldToEventLoop();
       if (!isStatement(query, "COMMIT")) return transaction.executeRaw(query);
       try {
         return await transaction.executeRaw(query);
@@ -107,7 +129,7 @@ function serialised(adapter: Adapter): Adapter {
   };
 }
 
-/** The Prisma adapter factory for one SQLite file: serialised, WAL, foreign keys on, busy timeout set. */
+/** The Prisma adapter factory for one SQLite file: serialised, WAL with synchronous=FULL, foreign keys on, busy timeout set. */
 export function createSqliteAdapter(file: string): SqlDriverAdapterFactory {
   const upstream = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: BUSY_TIMEOUT_MS });
   return {
@@ -115,8 +137,9 @@ export function createSqliteAdapter(file: string): SqlDriverAdapterFactory {
     adapterName: upstream.adapterName,
     connect: async () => {
       const adapter = serialised(await upstream.connect());
-      // WAL lets another process (the Prisma CLI, a script) read while the app writes.
-      await adapter.executeScript("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;");
+      // WAL lets another process (the Prisma CLI, a script) read while the app writes. synchronous=FULL
+      // syncs the WAL on every commit, so a write acknowledged before a power loss is still there after it.
+      await adapter.executeScript("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;");
       return adapter;
     },
   };

@@ -11,12 +11,18 @@ import {
 } from "@/lib/db";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { assistant, memoryConversation, tauBench, TOPICS, toolCall, toolResult, turnsOf, user } from "@/tests/support/memory-fixtures";
-import { assemblePrompt } from "./assemble";
+import { prepareNextRequest, promptResponse } from "@/lib/request/server";
 import { reloadOffloadedContent } from "./offloaded";
 import { recordMessages } from "./record";
 import { retrieveRelevant } from "./retrieval";
 
 const QUERY = "Which flights and reservations did we look at, and what about baggage?";
+
+/** The next request of a branch for QUERY, without the processors' timings (the one part that differs run to run). */
+async function nextRequestOf(db: Database, branchId: string) {
+  const response = promptResponse(await prepareNextRequest(db, branchId, { current: { role: "user", content: QUERY } }));
+  return { ...response, steps: response.steps.map(({ ms: _ms, ...step }) => step) };
+}
 
 /** Everything a branch's memory consists of, as that branch sees it. */
 async function memoryOf(db: Database, branchId: string) {
@@ -26,7 +32,7 @@ async function memoryOf(db: Database, branchId: string) {
     artifacts: await getArtifactsByBranchId(db, branchId, { inherited: true }),
     offloaded: await getOffloadedContentsByBranchId(db, branchId, { inherited: true }),
     retrieved: await retrieveRelevant(db, branchId, QUERY, { limit: 10 }),
-    prompt: JSON.stringify(await assemblePrompt(db, branchId, { userTurn: QUERY })),
+    prompt: JSON.stringify(await nextRequestOf(db, branchId)),
   };
 }
 
@@ -60,8 +66,8 @@ describe.each(TEST_PROVIDERS)("branch-scoped memory (%s)", (provider) => {
     const before = await memoryOf(test.db, parent.id);
 
     const child = await forkBranch(test.db, parent.id, { position: 62 });
-    const inherited = await assemblePrompt(test.db, child.id, { userTurn: QUERY });
-    expect(inherited.sections.find((section) => section.kind === "checkpoint")?.label).toBe("Checkpoint v2 (summary of messages 0–6, inherited)");
+    const inherited = promptResponse(await prepareNextRequest(test.db, child.id, { current: { role: "user", content: QUERY } }));
+    expect(inherited.sections.find((section) => section.kind === "summary")?.label).toMatch(/^Checkpoint v2 \(summary of messages 0–6, inherited\)/);
     const [parentContent] = await getOffloadedContentsByBranchId(test.db, parent.id);
     expect(await reloadOffloadedContent(test.db, child.id, parentContent.handle)).toEqual(parentContent);
 
@@ -75,8 +81,8 @@ describe.each(TEST_PROVIDERS)("branch-scoped memory (%s)", (provider) => {
     expect(checkpoint.artifactRefs).toEqual([...parentArtifacts.map((artifact) => artifact.id), artifacts[0].id]);
 
     // Resuming the child: its own checkpoint, its recent rounds, retrieval over parent and child memories.
-    const resumed = await assemblePrompt(test.db, child.id, { userTurn: "How many checked bags were included again?" });
-    expect(resumed.sections.find((section) => section.kind === "checkpoint")?.label).toMatch(/^Checkpoint v1 \(summary of messages 0–\d+\)$/);
+    const resumed = promptResponse(await prepareNextRequest(test.db, child.id, { current: { role: "user", content: "How many checked bags were included again?" } }));
+    expect(resumed.sections.find((section) => section.kind === "summary")?.label).toMatch(/^Checkpoint v1 \(summary of messages 0–\d+\)/);
     const childRetrieved = await retrieveRelevant(test.db, child.id, "checked baggage allowance", { limit: 10 });
     expect(childRetrieved.map((hit) => hit.id)).toContain(artifacts[0].id);
 
@@ -100,13 +106,13 @@ describe.each(TEST_PROVIDERS)("branch-scoped memory (%s)", (provider) => {
     const parent = await parentWithMemory();
     const [artifact] = await getArtifactsByBranchId(test.db, parent.id);
     const handles = (await getOffloadedContentsByBranchId(test.db, parent.id)).map((content) => content.handle);
-    const prompt = await assemblePrompt(test.db, parent.id, { userTurn: QUERY });
+    const prompt = await nextRequestOf(test.db, parent.id);
     // Never two clients on one SQLite file at once: the first is closed before the "restarted" one opens.
     await test.db.$disconnect();
     const restarted = test.current.connect();
     for (const handle of handles) expect((await reloadOffloadedContent(restarted, parent.id, handle)).content.length).toBeGreaterThan(1_000);
     expect((await getArtifactById(restarted, parent.id, artifact.id)).content).toBe(artifact.content);
-    expect(await assemblePrompt(restarted, parent.id, { userTurn: QUERY })).toEqual(prompt);
+    expect(await nextRequestOf(restarted, parent.id)).toEqual(prompt);
     await expect(reloadOffloadedContent(restarted, parent.id, "off_000000000000")).rejects.toSatisfy(NotFoundError.isInstance);
   });
 });

@@ -121,9 +121,10 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
         encoding: "cl100k_base",
         historyRounds: 20,
         summaryThreshold: 6,
-        tokenBudget: 100_000,
-        contextWindow: 128_000,
-        maxOutputTokens: 4_096,
+        // Window and reply reserve follow the model (gpt-4's 8,192 tokens); no hard budget unless set.
+        tokenBudget: null,
+        contextWindow: 8_192,
+        maxOutputTokens: 2_048,
         artifactThreshold: 1_000,
       },
       needs_summary: false,

@@ -16,8 +16,7 @@ import {
   type MessageRecord,
   type SummaryRecord,
 } from "@/lib/db";
-import { settingsEncoding } from "@/lib/playground/settings";
-import type { MemorySettings } from "./settings";
+import type { ResolvedSettings, SettingsChanges } from "@/lib/settings";
 import {
   assertUnchanged,
   coveredUntil,
@@ -70,7 +69,7 @@ export const KEPT_ROUNDS = 2;
  * as an extension of the latest summary. Null when there is nothing older
  * than those rounds. Writes nothing.
  */
-export async function planCompaction(db: Database, state: BranchState, settings: MemorySettings, summarizer: Summarizer = extractiveSummarizer): Promise<CompactionPlan | null> {
+export async function planCompaction(db: Database, state: BranchState, settings: ResolvedSettings, summarizer: Summarizer = extractiveSummarizer): Promise<CompactionPlan | null> {
   const from = coveredUntil(state);
   const raw = await loadRaw(db, state);
   const rounds = roundsOf(raw);
@@ -90,7 +89,7 @@ export async function planCompaction(db: Database, state: BranchState, settings:
     fromPosition: from,
     toPosition: to,
     text,
-    tokens: sharedCounter(settingsEncoding(settings)).countText(text),
+    tokens: sharedCounter(settings.policy.encoding).countText(text),
     previous,
     summarized: covered.length,
     summarizedTokens: covered.reduce((sum, record) => sum + record.tokens, 0),
@@ -171,7 +170,7 @@ export function carryFacts(state: BranchState, plan: CompactionPlan, facts: Comp
  */
 export function checkpointValues(
   state: BranchState,
-  settings: MemorySettings,
+  settings: ResolvedSettings,
   summary: SummaryRecord,
   facts: CompactionFacts,
   raw: readonly MessageRecord[],
@@ -203,14 +202,14 @@ export function checkpointValues(
     offloaded_messages: handles,
     artifacts: artifactIds,
     settings: {
-      mode: settings.mode,
-      model: settings.model,
-      encoding: settingsEncoding(settings),
-      historyRounds: settings.historyRounds,
-      summaryThreshold: settings.summaryThreshold,
-      tokenBudget: settings.tokenBudget,
-      contextWindow: settings.contextWindow,
-      maxOutputTokens: settings.maxOutputTokens,
+      mode: settings.policy.mode,
+      model: settings.policy.model,
+      encoding: settings.policy.encoding,
+      historyRounds: settings.policy.historyRounds,
+      summaryThreshold: settings.policy.summaryThreshold,
+      tokenBudget: settings.policy.tokenBudget,
+      contextWindow: settings.policy.contextWindow,
+      maxOutputTokens: settings.policy.maxOutputTokens,
       artifactThreshold: settings.artifactThreshold,
     },
     needs_summary: false,
@@ -249,7 +248,7 @@ export async function writeCompaction(
   state: BranchState,
   plan: CompactionPlan,
   facts: CompactionFacts,
-  settings: MemorySettings,
+  settings: ResolvedSettings,
   reason: CompactionReason,
   written: { messages: MessageRecord[]; artifacts: ArtifactRecord[] } = { messages: [], artifacts: [] },
 ): Promise<CompactionResult> {
@@ -280,7 +279,7 @@ export interface CompactBranchOptions {
   /** Default: the engine's `extractiveSummarizer`. */
   summarizer?: Summarizer;
   /** Overrides of the conversation's stored settings (the threshold, the encoding). */
-  settings?: Partial<MemorySettings>;
+  settings?: SettingsChanges;
 }
 
 /**
@@ -303,7 +302,7 @@ export async function compactBranch(db: Database, branchId: string, options: Com
 }
 
 /** Writes a plan computed from `state` in one transaction, after checking the branch did not move. */
-export async function persistPlan(db: Database, state: BranchState, plan: CompactionPlan, settings: MemorySettings, reason: CompactionReason): Promise<CompactionResult> {
+export async function persistPlan(db: Database, state: BranchState, plan: CompactionPlan, settings: ResolvedSettings, reason: CompactionReason): Promise<CompactionResult> {
   const facts = await compactionFacts(db, state, plan);
   const result = await inTransaction(db, async (joined) => {
     await assertUnchanged(joined, state);

@@ -27,9 +27,10 @@ import {
   type MessageRecord,
   type NewMessage,
 } from "@/lib/db";
-import { settingsEncoding } from "@/lib/playground/settings";
+import { runInQueue } from "@/lib/db/queue";
+import { retryConflicts } from "@/lib/db/run";
 import { carryFacts, compactionFacts, planCompaction, writeCompaction, type CompactionResult } from "./compaction";
-import type { MemorySettings } from "./settings";
+import type { ResolvedSettings } from "@/lib/settings";
 import { assertUnchanged, isCompactionDue, loadBranchState, loadPairingTail, messagesOf, retryOnStale, withAppended, type BranchState } from "./state";
 import { inTransaction } from "./transaction";
 import { headOf } from "./text";
@@ -69,6 +70,11 @@ interface PreparedMessage {
  * One transaction: if anything fails, nothing of the call remains.
  */
 export async function recordMessages(db: Database, branchId: string, messages: Message[], options: RecordMessagesOptions = {}): Promise<RecordMessagesResult> {
+  // One turn at a time per branch in this process, so concurrent writers queue instead of colliding; deadlocks run again.
+  return runInQueue(`branch:${branchId}`, () => retryConflicts(() => recordNow(db, branchId, messages, options)));
+}
+
+async function recordNow(db: Database, branchId: string, messages: Message[], options: RecordMessagesOptions): Promise<RecordMessagesResult> {
   if (options.metadata !== undefined && options.metadata.length !== messages.length) {
     throw new InvalidArgumentError("metadata", `metadata has ${options.metadata.length} entries for ${messages.length} messages: give one per message`);
   }
@@ -140,10 +146,10 @@ async function prepareMessages(
   scope: BranchScope,
   tail: Message[],
   messages: Message[],
-  settings: MemorySettings,
+  settings: ResolvedSettings,
   metadata: JsonObject[] | undefined,
 ): Promise<PreparedMessage[]> {
-  const counter = sharedCounter(settingsEncoding(settings));
+  const counter = sharedCounter(settings.policy.encoding);
   // Handles the branch already sees holding other content: a pointer must never resolve to someone else's text.
   const blocked = new Set<string>();
   // The engine's own offloader words the pointer, so stored turns read like the pipeline's (O3); one context keeps handles unique within the turn.

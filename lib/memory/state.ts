@@ -17,7 +17,8 @@ import {
   type NewMessage,
   type SummaryRecord,
 } from "@/lib/db";
-import { settingsOfConversation, withOverrides, type MemorySettings } from "./settings";
+import type { ResolvedSettings, SettingsChanges } from "@/lib/settings";
+import { conversationSettings } from "@/lib/settings/server";
 
 /**
  * What the memory services read of a branch, all through the storage layer's
@@ -30,8 +31,8 @@ export interface BranchState {
   scope: BranchScope;
   branch: BranchRecord;
   conversation: ConversationRecord;
-  /** The conversation's settings with the call's overrides. */
-  settings: MemorySettings;
+  /** The conversation's settings with the call's overrides, resolved against the model catalogue. */
+  settings: ResolvedSettings;
   /** History length when the state was read. */
   length: number;
   /** The latest visible summary (the last link of the chain), or null. */
@@ -65,14 +66,14 @@ const TAIL_WINDOW = 16;
  * messages, and the length is where the messages end, so a write landing
  * in between cannot produce a summary past the loaded history.
  */
-export async function loadBranchState(db: Database, branchId: string, overrides?: Partial<MemorySettings>, options: LoadStateOptions = {}): Promise<BranchState> {
+export async function loadBranchState(db: Database, branchId: string, overrides?: SettingsChanges, options: LoadStateOptions = {}): Promise<BranchState> {
   const scope = await getBranchScope(db, branchId, { conversation: true });
   const conversation = scope.conversation ?? (await getConversationById(db, scope.branch.conversationId));
-  const settings = withOverrides(settingsOfConversation(conversation), overrides);
+  const settings = await conversationSettings(db, conversation, overrides);
   const chain = options.chain ? await getSummaryChainByBranchId(db, scope) : undefined;
   const latest = chain ? (chain.at(-1) ?? null) : await getLatestSummaryByBranchId(db, scope);
   const from = latest?.toPosition ?? 0;
-  const window = options.window ?? (settings.summaryThreshold === null ? TAIL_WINDOW : RAW_WINDOW);
+  const window = options.window ?? (settings.policy.summaryThreshold === null ? TAIL_WINDOW : RAW_WINDOW);
   const recent = await getHistoryByBranchId(db, scope, window === "raw" ? { fromPosition: from } : { fromPosition: from, last: window });
   // Positions are contiguous: the history ends where its last message is (at the summary's end when nothing follows it).
   const length = recent.length > 0 ? recent[recent.length - 1].position + 1 : from;
@@ -99,14 +100,15 @@ export async function loadRaw(db: Database, state: BranchState): Promise<Message
 }
 
 /** Stage 1's trigger: more non-system raw messages than `summaryThreshold`; a null threshold is never due. */
-export async function isCompactionDue(db: Database, state: BranchState, settings: MemorySettings): Promise<boolean> {
-  if (settings.summaryThreshold === null) return false;
+export async function isCompactionDue(db: Database, state: BranchState, settings: ResolvedSettings): Promise<boolean> {
+  const threshold = settings.policy.summaryThreshold;
+  if (threshold === null) return false;
   const from = coveredUntil(state);
   const recent = state.recent.filter((record) => record.position >= from && record.message.role !== "system").length;
-  if (state.rawComplete) return recent > settings.summaryThreshold;
+  if (state.rawComplete) return recent > threshold;
   // The raw part is longer than the window: the database counts what the state did not read.
   const totals = await getHistoryTotalsByBranchId(db, state.scope, { fromPosition: from, toPosition: state.recent[0]?.position ?? state.length });
-  return totals.messages - totals.roles.system.messages + recent > settings.summaryThreshold;
+  return totals.messages - totals.roles.system.messages + recent > threshold;
 }
 
 /**

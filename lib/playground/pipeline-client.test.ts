@@ -7,7 +7,10 @@ import type { MessageRecord } from "@/lib/db";
 import { PipelineClient, PipelineWorkerError, type WorkerLike } from "./pipeline-client";
 import { PipelineHost } from "./pipeline-host";
 import type { WorkerRequest, WorkerResponse } from "./protocol";
-import { settingsForMode } from "./settings";
+import { emptySnapshot } from "@/lib/request";
+import { resolveSettings, settingsForMode, type Settings } from "@/lib/settings";
+
+const input = (settings: Settings) => ({ settings: resolveSettings(settings) });
 import { createWorkerHandler } from "./worker-handler";
 
 const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
@@ -26,7 +29,7 @@ function inProcessWorker(getBranchMessages: (branchId: string) => Promise<Messag
       setTimeout(() => handle(copy));
     },
   };
-  const handle = createWorkerHandler(new PipelineHost({ getBranchMessages }), (response: WorkerResponse, transfer: Transferable[] = []) => {
+  const handle = createWorkerHandler(new PipelineHost({ getBranchMessages, getBranchMemory: async (branchId) => emptySnapshot(branchId) }), (response: WorkerResponse, transfer: Transferable[] = []) => {
     const copy = structuredClone(response, { transfer });
     setTimeout(() => worker.onmessage?.({ data: copy } as MessageEvent<WorkerResponse>));
   });
@@ -46,7 +49,7 @@ describe("PipelineClient with the worker's handler", () => {
     const worker = inProcessWorker(() => history.promise);
     const client = new PipelineClient(worker);
     const opened = client.open("b1", "task 0", undefined, "o200k_base");
-    const run = client.run(settingsForMode("copilot"));
+    const run = client.run(input(settingsForMode("copilot")));
     // The run waits in the worker's queue for the history, which arrives last.
     await new Promise((resolve) => setTimeout(resolve, 10));
     history.resolve(stored);
@@ -78,12 +81,12 @@ describe("PipelineClient with the worker's handler", () => {
   it("fails the open with the API's message when the history cannot be read, and loads the next one", async () => {
     const client = new PipelineClient(inProcessWorker(async () => Promise.reject(new ApiError(404, "not_found", "branch 'b9' does not exist"))));
     const failed = client.open("b9", "t").catch((error: unknown) => error);
-    const run = client.run(settingsForMode("copilot")).catch((error: unknown) => error);
+    const run = client.run(input(settingsForMode("copilot"))).catch((error: unknown) => error);
     expect(await failed).toBeInstanceOf(PipelineWorkerError);
     expect(((await failed) as Error).message).toBe("branch 'b9' does not exist");
     expect(((await run) as Error).message).toMatch(/no conversation loaded/);
     await client.load("t", sample[1].traj);
-    expect((await client.run(settingsForMode("copilot")))?.kept).toHaveLength(sample[1].traj.length);
+    expect((await client.run(input(settingsForMode("copilot"))))?.kept).toHaveLength(sample[1].traj.length);
   });
 
   it("hands on whole results however they were posted, and parses pasted text", async () => {
@@ -93,12 +96,12 @@ describe("PipelineClient with the worker's handler", () => {
     const host = new PipelineHost();
     host.load("t", conversation.messages);
     for (const settings of [settingsForMode("copilot"), { ...settingsForMode("copilot"), historyRounds: 4 }, settingsForMode("copilot")]) {
-      const [posted, direct] = await Promise.all([client.run(settings), host.run(settings)]);
+      const [posted, direct] = await Promise.all([client.run(input(settings)), host.run(input(settings))]);
       expect({ ...posted, totalMs: 0, revision: 0 }).toEqual(structuredClone({ ...direct, totalMs: 0, revision: 0, steps: posted?.steps, contexts: posted?.contexts }));
     }
     const pasted = await client.parse(JSON.stringify(sample[2].traj));
     expect(pasted.messages).toHaveLength(sample[2].traj.length);
-    expect((await client.run(settingsForMode("copilot")))?.kept).toHaveLength(sample[2].traj.length);
+    expect((await client.run(input(settingsForMode("copilot"))))?.kept).toHaveLength(sample[2].traj.length);
   });
 
   it("passes the API's error through when the prefetched history failed", async () => {

@@ -1,8 +1,8 @@
 import type { EncodingName, Message, ToolDefinition } from "@/lib/context/light";
 import type { ImportIssue } from "@/lib/import";
-import type { LoadedConversation, OpenedBranch, RunResult, WorkerRequest, WorkerResponse } from "./protocol";
+import type { MemorySnapshot } from "@/lib/request";
+import type { LoadedConversation, OpenedBranch, RunInput, RunResult, WorkerRequest, WorkerResponse } from "./protocol";
 import { RunDecoder } from "./run-patch";
-import type { PlaygroundSettings } from "./settings";
 
 /** A request the worker refused: the message, and for bad input the import issues. */
 export class PipelineWorkerError extends Error {
@@ -65,7 +65,7 @@ export class PipelineClient {
   private readonly results = new RunDecoder();
   private nextId = 1;
   private running = false;
-  private queued?: { settings: PlaygroundSettings; resolve: (result: RunResult | undefined) => void; reject: (error: Error) => void };
+  private queued?: { input: RunInput; resolve: (result: RunResult | undefined) => void; reject: (error: Error) => void };
   private readonly prepared = new Set<EncodingName>();
   private prefetched?: string;
 
@@ -121,8 +121,8 @@ export class PipelineClient {
     return (response as Extract<ClientResponse, { type: "loaded" }>).conversation;
   }
 
-  async load(title: string, messages: Message[], tools?: ToolDefinition[], encoding?: EncodingName): Promise<LoadedConversation> {
-    const response = await this.request<"load">({ type: "load", title, messages, tools, encoding });
+  async load(title: string, messages: Message[], tools?: ToolDefinition[], encoding?: EncodingName, snapshot?: MemorySnapshot): Promise<LoadedConversation> {
+    const response = await this.request<"load">({ type: "load", title, messages, tools, encoding, snapshot });
     return (response as Extract<ClientResponse, { type: "loaded" }>).conversation;
   }
 
@@ -137,11 +137,11 @@ export class PipelineClient {
     return { conversation: response.conversation, records: response.records };
   }
 
-  /** Resolves with the run's result, or `undefined` when newer settings superseded it before it started. */
-  run(settings: PlaygroundSettings): Promise<RunResult | undefined> {
+  /** Resolves with the run's result, or `undefined` when newer input superseded it before it started. */
+  run(input: RunInput): Promise<RunResult | undefined> {
     return new Promise((resolve, reject) => {
       this.queued?.resolve(undefined);
-      this.queued = { settings, resolve, reject };
+      this.queued = { input, resolve, reject };
       void this.drain();
     });
   }
@@ -152,7 +152,7 @@ export class PipelineClient {
     this.queued = undefined;
     this.running = true;
     try {
-      const response = await this.request<"run">({ type: "run", settings: job.settings });
+      const response = await this.request<"run">({ type: "run", input: job.input });
       job.resolve((response as Extract<ClientResponse, { type: "result" }>).result);
     } catch (error) {
       job.reject(error as Error);

@@ -5,7 +5,9 @@ import { hasIntactToolPairs, sharedCounter, type Message } from "@/lib/context";
 import type { MessageRecord } from "@/lib/db";
 import { parsePasted } from "./parse";
 import { PipelineHost } from "./pipeline-host";
-import { settingsForMode } from "./settings";
+import { resolveSettings, settingsForMode, type Settings } from "@/lib/settings";
+
+const input = (settings: Settings, userTurn?: string) => ({ settings: resolveSettings(settings), ...(userTurn ? { userTurn } : {}) });
 
 const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
 
@@ -15,11 +17,11 @@ describe("PipelineHost (the playground's worker)", () => {
     const loaded = parsePasted(host, JSON.stringify(sample[0].traj));
     expect(loaded.messages).toHaveLength(sample[0].traj.length);
     expect(loaded.tokens.every((count) => count > 0)).toBe(true);
-    const result = await host.run({ ...settingsForMode("navigator"), tokenBudget: 3_000 });
+    const result = await host.run(input({ ...settingsForMode("navigator"), tokenBudget: 3_000 }));
     expect(result.steps.map((step) => step.processor)).toEqual(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget"]);
     expect(hasIntactToolPairs(result.history)).toBe(true);
     expect(result.tokens).toHaveLength(result.history.length);
-    expect(result.budget.used).toBeLessThanOrEqual(result.budget.contextWindow);
+    expect(result.request.verdict.tokens.total).toBeLessThanOrEqual(result.request.verdict.limit);
   });
 
   it("counts what it loads with the encoding asked for (cl100k_base unless told), stored records as well", async () => {
@@ -39,14 +41,14 @@ describe("PipelineHost (the playground's worker)", () => {
     host.load("t", sample[1].traj);
     const settings = settingsForMode("copilot");
     const processors = [...settings.processors].reverse().map((entry) => ({ ...entry, enabled: entry.kind !== "summarize" }));
-    const result = await host.run({ ...settings, processors });
+    const result = await host.run(input({ ...settings, processors }));
     expect(result.steps.map((step) => step.processor)).toEqual(["token_budget", "round_window", "dialogue_compressor", "message_offloader"]);
   });
 
   it("follows each loaded message to where it ends up and marks what was done to it", async () => {
     const host = new PipelineHost();
     const loaded = host.load("t", sample[0].traj);
-    const result = await host.run({ ...settingsForMode("navigator"), maxMessageSize: 400 });
+    const result = await host.run(input({ ...settingsForMode("navigator"), maxMessageSize: 400 }));
     loaded.messages.forEach((message, index) => {
       const at = result.kept[index];
       if (at >= 0 && result.marks[index].length === 0) expect(result.history[at]).toBe(message);
@@ -61,7 +63,7 @@ describe("PipelineHost (the playground's worker)", () => {
   it("returns the histories a step received and returned", async () => {
     const host = new PipelineHost();
     host.load("t", sample[0].traj);
-    const result = await host.run(settingsForMode("navigator"));
+    const result = await host.run(input(settingsForMode("navigator")));
     const compressor = result.steps.findIndex((step) => step.processor === "dialogue_compressor");
     const { before, after } = host.stepHistories(compressor);
     expect(before).toHaveLength(result.steps[compressor].messagesBefore);
@@ -71,9 +73,9 @@ describe("PipelineHost (the playground's worker)", () => {
 
   it("refuses to run or reload before a conversation is loaded, and reloading an unknown handle", async () => {
     const host = new PipelineHost();
-    await expect(host.run(settingsForMode("copilot"))).rejects.toThrow(/no conversation loaded/);
+    await expect(host.run(input(settingsForMode("copilot")))).rejects.toThrow(/no conversation loaded/);
     host.load("t", sample[0].traj);
-    await host.run(settingsForMode("copilot"));
+    await host.run(input(settingsForMode("copilot")));
     await expect(host.reload("off_000000000000")).rejects.toThrow(/unknown offload handle/);
   });
 });
@@ -85,7 +87,7 @@ describe("PipelineHost with a live agent mid-turn", () => {
     const loaded = host.load("t", [...sample[0].traj, { role: "user", content: "and my reservation?" }, pending]);
     expect(loaded.repairs).toEqual([]);
     expect(loaded.messages.at(-1)).toBe(pending);
-    const result = await host.run({ ...settingsForMode("navigator"), tokenBudget: 2_000 });
+    const result = await host.run(input({ ...settingsForMode("navigator"), tokenBudget: 2_000 }));
     expect(result.history.at(-1)).toBe(pending);
   });
 });
@@ -94,7 +96,7 @@ describe("PipelineHost context tree", () => {
   it("shows the run as a fork of the conversation: inherited tools, own pipeline keys, history shadowing the raw one", async () => {
     const host = new PipelineHost();
     host.load("t", sample[0].traj, [{ type: "function", function: { name: "get_user_details", parameters: { type: "object", properties: {} } } }]);
-    const result = await host.run({ ...settingsForMode("navigator"), tokenBudget: 2_000 });
+    const result = await host.run(input({ ...settingsForMode("navigator"), tokenBudget: 2_000 }));
     const [root, run] = result.contexts;
     expect(root.taskId).toBe("conversation");
     expect(run.parent).toBe("conversation");
@@ -103,5 +105,46 @@ describe("PipelineHost context tree", () => {
     expect(entry("history")).toMatchObject({ local: true, shadows: true, summary: `${result.history.length} messages` });
     expect(entry("token_budget_trimmed")?.local).toBe(true);
     expect(root.entries.find((candidate) => candidate.key === "token_budget_trimmed")).toBeUndefined();
+  });
+});
+
+describe("PipelineHost builds what the server builds", () => {
+  const stored = (messages: Message[]): MessageRecord[] => messages.map((message, position) => ({ id: `m${position}`, branchId: "b1", position, tokens: 1, createdAt: "2025-01-01T00:00:00.000Z", metadata: null, message }));
+
+  it("[RB1] sends the covered system messages and the persisted summary in place of the messages it covers, and marks them", async () => {
+    const host = new PipelineHost();
+    const messages = sample[0].traj;
+    const coveredUntil = 6;
+    host.loadStored("t", stored(messages), undefined, "o200k_base", {
+      branchId: "b1",
+      coveredUntil,
+      system: messages.slice(0, coveredUntil).filter((message) => message.role === "system"),
+      chain: [{ id: "s1", branchId: "b1", fromPosition: 0, toPosition: coveredUntil, text: "The user asked to change a flight." }],
+      checkpoint: { id: "c1", version: 1 },
+      artifacts: [],
+    });
+    const off = settingsForMode("pilot").processors.map((entry) => ({ ...entry, enabled: false }));
+    const result = await host.run(input({ ...settingsForMode("pilot"), processors: off }));
+    const systemCount = messages.slice(0, coveredUntil).filter((message) => message.role === "system").length;
+    expect(result.history.slice(0, systemCount)).toEqual(messages.slice(0, coveredUntil).filter((message) => message.role === "system"));
+    expect(result.history[systemCount]).toMatchObject({ role: "system", engine: { kind: "conversation-summary" } });
+    expect(result.history.slice(systemCount + 1)).toEqual(messages.slice(coveredUntil));
+    expect(result.request.sections.map((section) => section.kind)).toEqual(["system", "summary", "recent"]);
+    expect(result.request.sections[1].label).toBe("Checkpoint v1 (summary of messages 0–5)");
+    messages.slice(0, coveredUntil).forEach((message, index) => {
+      if (message.role === "system") return;
+      expect(result.kept[index]).toBe(-1);
+      expect(result.marks[index]).toEqual([{ processor: "persisted summary", kind: "summarised" }]);
+    });
+  });
+
+  it("[RB1] a typed next turn is sent last as the current turn, and the same text keeps the same message", async () => {
+    const host = new PipelineHost();
+    host.load("t", sample[1].traj);
+    const first = await host.run(input(settingsForMode("copilot"), "and my refund?"));
+    expect(first.history.at(-1)).toEqual({ role: "user", content: "and my refund?" });
+    expect(first.request.sections.at(-1)).toMatchObject({ kind: "current", label: "Current turn" });
+    const second = await host.run(input(settingsForMode("copilot"), "and my refund?"));
+    expect(second.history.at(-1)).toBe(first.history.at(-1));
   });
 });

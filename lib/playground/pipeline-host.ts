@@ -1,94 +1,108 @@
-import {
-  buildPipeline,
-  computeHistoryBudget,
-  Context,
-  ContextError,
-  DEFAULT_ENCODING,
-  processHistory,
-  reloadOffloaded,
-  sanitizeHistory,
-  sharedCounter,
-  type EncodingName,
-  type Message,
-  type ProcessorKind,
-  type ToolDefinition,
-  type TraceStep,
-} from "@/lib/context";
+import { Context, ContextError, DEFAULT_ENCODING, reloadOffloaded, sanitizeHistory, sharedCounter, type EncodingName, type Message, type ToolDefinition, type TraceStep } from "@/lib/context";
 import { loadEncoding } from "@/lib/context/tokens/encodings";
 import { createApiClient } from "@/lib/client/api";
 import type { MessageRecord } from "@/lib/db";
-import type { ContextNode, LoadedConversation, MessageMark, OffloadedEntry, OpenedBranch, RunResult, StepSummary } from "./protocol";
-import { settingsEncoding, toEngine, type PlaygroundSettings } from "./settings";
+import { emptySnapshot, requestView, stepSummary, type MemorySnapshot } from "@/lib/request";
+import { nextRequest, type PositionedMessage } from "@/lib/request/next";
+import { followMessages } from "./follow";
+import type { ContextNode, LoadedConversation, OffloadedEntry, OpenedBranch, RunInput, RunResult } from "./protocol";
 
-// Only `pre_llm_call` processors shape the history a model is sent.
-const PRE_CALL: ReadonlySet<ProcessorKind> = new Set(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget"]);
-
-/**
- * Holds one conversation and re-runs the pipeline over it on demand. Lives in
- * the playground's Web Worker (and in tests); the message objects stay here
- * between runs, so per-message token counts and chain summaries stay cached.
- */
 export interface PipelineHostOptions {
   /** How `open` reads a branch's stored history; default `GET /api/branches/[id]/messages` on this origin. */
   getBranchMessages?: (branchId: string) => Promise<MessageRecord[]>;
+  /** How `open` reads a branch's persisted memory; default `GET /api/branches/[id]/memory`. */
+  getBranchMemory?: (branchId: string) => Promise<MemorySnapshot>;
 }
 
+interface HeldConversation {
+  title: string;
+  /** The loaded messages, tool pairs repaired: what the "before" view shows. */
+  messages: Message[];
+  /** The stored history with positions (a pasted conversation's are its indices): what requests are built from. */
+  records: PositionedMessage[];
+  tools?: ToolDefinition[];
+  snapshot: MemorySnapshot;
+  /** The conversation's own context; every run reads from it, so the state tree shows own vs inherited keys. */
+  root: Context;
+}
+
+/**
+ * Holds one conversation and builds its next request on demand with the one
+ * request builder (`nextRequest`), exactly as the server does for the same
+ * stored state. Lives in the playground's Web Worker (and in tests); the
+ * message objects stay here between runs, so token counts and chain summaries
+ * stay cached.
+ */
 export class PipelineHost {
-  private conversation?: { title: string; messages: Message[]; tools?: ToolDefinition[]; root: Context };
-  private lastRun?: { steps: TraceStep[]; context: Context };
+  private conversation?: HeldConversation;
+  private lastRun?: { steps: readonly TraceStep[]; context: Context };
   private revision = 0;
+  private currentTurn?: Message;
   private readonly getBranchMessages: (branchId: string) => Promise<MessageRecord[]>;
-  private prefetched?: { branchId: string; records: Promise<MessageRecord[]> };
+  private readonly getBranchMemory: (branchId: string) => Promise<MemorySnapshot>;
+  private prefetched?: { branchId: string; records: Promise<MessageRecord[]>; memory: Promise<MemorySnapshot> };
 
   constructor(options: PipelineHostOptions = {}) {
-    this.getBranchMessages = options.getBranchMessages ?? ((branchId) => createApiClient().getMessages(branchId));
+    const client = createApiClient();
+    this.getBranchMessages = options.getBranchMessages ?? ((branchId) => client.getMessages(branchId));
+    this.getBranchMemory = options.getBranchMemory ?? ((branchId) => client.getMemory(branchId));
   }
 
-  /**
-   * Loads an encoding's ranks. Nothing to wait for outside Web Workers (the
-   * engine loads every encoding there); in the worker, awaited before
-   * anything counts.
-   */
+  /** Loads an encoding's ranks: nothing to wait for outside Web Workers; in the worker, awaited before anything counts. */
   async prepare(encoding: EncodingName = DEFAULT_ENCODING): Promise<void> {
     await loadEncoding(encoding);
   }
 
-  /** Starts reading a branch's stored history, for `open` to take. */
+  /** Starts reading a branch's stored history and memory, for `open` to take. */
   prefetch(branchId: string): void {
     if (this.prefetched?.branchId === branchId) return;
     const records = this.getBranchMessages(branchId);
-    // Reported by the `open` that takes it.
+    const memory = this.getBranchMemory(branchId);
+    // Reported by the `open` that takes them.
     records.catch(() => undefined);
-    this.prefetched = { branchId, records };
+    memory.catch(() => undefined);
+    this.prefetched = { branchId, records, memory };
   }
 
   /**
-   * Reads a branch's stored history (in the worker: fetched and parsed off the
-   * page's main thread; prefetched if asked before) and loads it as `load`
-   * does. The encoding's encoder is built while the history is on its way.
+   * Reads a branch's stored history and memory (in the worker: fetched and
+   * parsed off the page's main thread; prefetched if asked before) and loads
+   * them. The encoding's encoder is built while they are on their way.
    */
   async open(branchId: string, title: string, tools?: ToolDefinition[], encoding: EncodingName = DEFAULT_ENCODING): Promise<OpenedBranch> {
     await this.prepare(encoding);
-    const prefetched = this.prefetched?.branchId === branchId ? this.prefetched.records : undefined;
+    if (this.prefetched?.branchId !== branchId) this.prefetch(branchId);
+    const { records, memory } = this.prefetched!;
     this.prefetched = undefined;
-    const reading = prefetched ?? this.getBranchMessages(branchId);
-    reading.catch(() => undefined);
     sharedCounter(encoding);
-    return this.loadStored(title, await reading, tools, encoding);
+    return this.loadStored(title, await records, tools, encoding, await memory);
   }
 
-  /** Keeps a branch's stored history (`GET /api/branches/[id]/messages`), as `load` does. */
-  loadStored(title: string, records: MessageRecord[], tools?: ToolDefinition[], encoding: EncodingName = DEFAULT_ENCODING): OpenedBranch {
-    return { conversation: this.load(title, records.map((record) => record.message), tools, encoding), records };
+  /** Keeps a branch's stored history and memory. */
+  loadStored(title: string, records: MessageRecord[], tools?: ToolDefinition[], encoding: EncodingName = DEFAULT_ENCODING, snapshot?: MemorySnapshot): OpenedBranch {
+    const positioned = records.map(({ position, message }) => ({ position, message }));
+    return { conversation: this.keep(title, positioned, tools, encoding, snapshot), records };
   }
 
-  /** Keeps an already-parsed conversation (from the database, say); `encoding` is what the returned token counts use. */
-  load(title: string, messages: readonly Message[], tools?: ToolDefinition[], encoding: EncodingName = DEFAULT_ENCODING): LoadedConversation {
-    // A call still waiting for its result at the very end is a live agent mid-turn, not damage: keep it.
-    const { history, repairs } = sanitizeHistory(messages, { allowPendingToolCalls: true });
-    // The conversation's own context; every run forks from it, so the state tree shows own vs inherited keys.
+  /** Keeps a conversation that is not stored (pasted), or given whole; positions are indices. */
+  load(title: string, messages: readonly Message[], tools?: ToolDefinition[], encoding: EncodingName = DEFAULT_ENCODING, snapshot?: MemorySnapshot): LoadedConversation {
+    return this.keep(
+      title,
+      messages.map((message, position) => ({ position, message })),
+      tools,
+      encoding,
+      snapshot,
+    );
+  }
+
+  private keep(title: string, records: PositionedMessage[], tools: ToolDefinition[] | undefined, encoding: EncodingName, snapshot?: MemorySnapshot): LoadedConversation {
+    // A call still waiting for its result at the very end is a live agent mid-turn, not damage: keep it (as requests do).
+    const { history, repairs } = sanitizeHistory(
+      records.map((record) => record.message),
+      { allowPendingToolCalls: true },
+    );
     const root = new Context("conversation", { state: { title, history: [...history], ...(tools ? { tools } : {}) } });
-    this.conversation = { title, messages: [...history], tools, root };
+    this.conversation = { title, messages: [...history], records, tools, root, snapshot: snapshot ?? emptySnapshot("pasted") };
     this.lastRun = undefined;
     const counter = sharedCounter(encoding);
     return { title, format: "openai", messages: this.conversation.messages, tools, tokens: counter.countEach(history), warnings: [], repairs, offloadMarkers: [], available: 1 };
@@ -98,42 +112,51 @@ export class PipelineHost {
     return this.conversation !== undefined;
   }
 
-  async run(settings: PlaygroundSettings): Promise<RunResult> {
+  /** The same user-turn text gives the same message object, so its count stays cached between runs. */
+  private turnOf(text: string | undefined): Message | null {
+    if (!text) return null;
+    if (this.currentTurn?.content !== text) this.currentTurn = { role: "user", content: text };
+    return this.currentTurn;
+  }
+
+  async run(input: RunInput): Promise<RunResult> {
     const conversation = this.requireConversation();
-    await this.prepare(settingsEncoding(settings));
+    const { settings } = input;
+    await this.prepare(settings.policy.encoding);
     const started = globalThis.performance.now();
-    const { config, dependencies } = toEngine(settings);
-    const spec = settings.processors.filter((entry) => PRE_CALL.has(entry.kind));
-    const pipeline = buildPipeline(spec, config, dependencies);
-    const result = await processHistory(conversation.messages, { config, pipeline, tools: conversation.tools, parent: conversation.root, taskId: `run ${this.revision + 1}` });
-    this.lastRun = { steps: result.trace.steps, context: result.context };
-    const counter = sharedCounter(settingsEncoding(settings));
-    const history = [...result.history];
-    const tokens = counter.countEach(history);
-    const { kept, marks } = followMessages(conversation.messages, result.trace.steps, history);
-    const system = history.filter((message) => message.role === "system");
-    const window = computeHistoryBudget({ contextWindow: settings.contextWindow, maxOutputTokens: settings.maxOutputTokens, system, tools: conversation.tools, counter });
-    const used = counter.countMessages(history) - window.system;
-    const offloaded: OffloadedEntry[] = Object.entries(result.offloaded).map(([handle, content]) => ({
+    const request = await nextRequest({
+      records: conversation.records,
+      snapshot: conversation.snapshot,
+      settings,
+      tools: conversation.tools ?? [],
+      current: this.turnOf(input.userTurn),
+      parent: conversation.root,
+      taskId: `run ${this.revision + 1}`,
+    });
+    this.lastRun = { steps: request.trace.steps, context: request.context };
+    const counter = sharedCounter(settings.policy.encoding);
+    const history = request.messages;
+    const { kept, marks } = followMessages(conversation.messages, request.assembly.candidate, request.trace.steps, history, conversation.snapshot.coveredUntil > 0 ? coveredBy(conversation) : new Set());
+    const offloaded: OffloadedEntry[] = Object.entries(request.offloaded).map(([handle, content]) => ({
       handle,
       origin: marks.findIndex((list) => list.some((mark) => mark.handle === handle)),
       characters: content.length,
       tokens: counter.countText(content),
     }));
     this.revision += 1;
+    const { messages: _messages, steps: _steps, ...view } = requestView(request, settings);
     return {
       revision: this.revision,
       history,
-      tokens,
+      tokens: counter.countEach(history),
       kept,
       marks,
-      steps: result.trace.steps.map(summarizeStep),
-      budget: { ...window, used },
+      steps: request.trace.steps.map(stepSummary),
+      request: view,
+      trimmed: request.context.state.get("token_budget_trimmed"),
       offloaded,
-      trimmed: result.trimmed,
-      exceeded: result.exceeded,
       totalMs: globalThis.performance.now() - started,
-      contexts: [describeContext(conversation.root), describeContext(result.context)],
+      contexts: [describeContext(conversation.root), describeContext(request.context)],
     };
   }
 
@@ -150,49 +173,19 @@ export class PipelineHost {
     return reloadOffloaded(this.lastRun.context, handle);
   }
 
-  private requireConversation() {
+  private requireConversation(): HeldConversation {
     if (!this.conversation) throw new ContextError("no conversation loaded: paste or import one first");
     return this.conversation;
   }
 }
 
-function summarizeStep(step: TraceStep): StepSummary {
-  const { historyBefore: _before, historyAfter: _after, ...summary } = step;
-  return summary;
-}
-
-/**
- * Follows every loaded message through the steps: where it ends up in the
- * final history (or -1) and what each processor did to it. Unchanged messages
- * keep their identity from step to step; replaced ones are found through the
- * step's effects.
- */
-export function followMessages(messages: readonly Message[], steps: readonly TraceStep[], final: readonly Message[]): { kept: number[]; marks: MessageMark[][] } {
-  const marks: MessageMark[][] = messages.map(() => []);
-  let origins = messages.map((_, index) => index);
-  for (const step of steps) {
-    if (step.historyBefore === step.historyAfter && step.effects.length === 0) continue;
-    const positions = new Map<Message, number>();
-    step.historyBefore.forEach((message, index) => positions.set(message, index));
-    const next = step.historyAfter.map((message) => {
-      const before = positions.get(message);
-      return before === undefined ? -1 : origins[before];
-    });
-    for (const effect of step.effects) {
-      for (const index of effect.before) {
-        const origin = origins[index];
-        if (origin !== undefined && origin >= 0) marks[origin].push({ processor: step.processor, kind: effect.kind, handle: effect.handle });
-      }
-      // A one-to-one replacement (an offloaded message) still stands for its original.
-      if (effect.before.length === 1 && effect.after.length === 1) next[effect.after[0]] = origins[effect.before[0]];
-    }
-    origins = next;
+/** The loaded messages a persisted summary stands for (system messages stay: they are sent whole). */
+function coveredBy(conversation: HeldConversation): Set<Message> {
+  const covered = new Set<Message>();
+  for (const record of conversation.records) {
+    if (record.position < conversation.snapshot.coveredUntil && record.message.role !== "system") covered.add(record.message);
   }
-  const kept = messages.map(() => -1);
-  origins.forEach((origin, index) => {
-    if (origin >= 0 && index < final.length) kept[origin] = index;
-  });
-  return { kept, marks };
+  return covered;
 }
 
 /** A context's state keys with one-line summaries, own and inherited. */

@@ -1,21 +1,11 @@
-import type {
-  HistoryBudgetResult,
-  HistoryRepair,
-  Message,
-  MessageEffect,
-  TokenBudgetExceeded,
-  TokenBudgetTrimmed,
-  ToolDefinition,
-  TraceStep,
-} from "@/lib/context/light";
-import type { EncodingName } from "@/lib/context/light";
+import type { EncodingName, HistoryRepair, Message, MessageEffect, TokenBudgetTrimmed, ToolDefinition } from "@/lib/context/light";
 import type { MessageRecord } from "@/lib/db";
 import type { ImportFormat, ImportIssue, ImportWarning, OffloadMarker } from "@/lib/import";
+import type { MemorySnapshot, RequestView, StepSummary } from "@/lib/request";
+import type { ResolvedSettings } from "@/lib/settings";
 import type { WireRunResult } from "./run-patch";
-import type { PlaygroundSettings } from "./settings";
 
-/** A trace step without the histories (those are asked for one step at a time). */
-export type StepSummary = Omit<TraceStep, "historyBefore" | "historyAfter">;
+export type { StepSummary };
 
 /** An offloaded message the run produced. */
 export interface OffloadedEntry {
@@ -51,9 +41,18 @@ export interface ContextNode {
   entries: StateEntry[];
 }
 
-/** One pipeline run over the loaded conversation. */
+/** What a run builds the next request with. */
+export interface RunInput {
+  /** The conversation's settings, resolved against the model catalogue. */
+  settings: ResolvedSettings;
+  /** A user turn not recorded yet (the Prompt tab's): the request is built as if it were next. */
+  userTurn?: string;
+}
+
+/** One build of the loaded conversation's next request. */
 export interface RunResult {
   revision: number;
+  /** The request's messages: what the model would receive. */
   history: Message[];
   /** Per message of `history`: its token count. */
   tokens: number[];
@@ -62,10 +61,10 @@ export interface RunResult {
   /** Per message of the loaded conversation: what each processor did to it, in pipeline order. */
   marks: MessageMark[][];
   steps: StepSummary[];
-  budget: HistoryBudgetResult & { used: number };
-  offloaded: OffloadedEntry[];
+  /** The request besides its messages and steps: model, reply limit, tools, sections, the one budget verdict, the memory it carries. */
+  request: Omit<RequestView, "messages" | "steps">;
   trimmed?: TokenBudgetTrimmed;
-  exceeded?: TokenBudgetExceeded;
+  offloaded: OffloadedEntry[];
   totalMs: number;
   /** The contexts of this run, root first. */
   contexts: ContextNode[];
@@ -94,14 +93,14 @@ export interface OpenedBranch {
 export type WorkerRequest =
   | { type: "parse"; id: number; text: string; filename?: string; conversation?: number }
   /** `encoding`: what the loaded messages' token counts use; cl100k_base when absent. */
-  | { type: "load"; id: number; title: string; messages: Message[]; tools?: ToolDefinition[]; encoding?: EncodingName }
+  | { type: "load"; id: number; title: string; messages: Message[]; tools?: ToolDefinition[]; encoding?: EncodingName; snapshot?: MemorySnapshot }
   /** Loads an encoding's ranks now, so the first count does not wait for them. */
   | { type: "prepare"; id: number; encoding: EncodingName }
   /** Starts reading a branch's stored history (`GET /api/branches/[id]/messages`) for the `open` of it to come. */
   | { type: "prefetch"; id: number; branchId: string }
   /** Reads a branch's stored history in the worker (fetched and parsed off the page's main thread) and loads it as `load` does. */
   | { type: "open"; id: number; branchId: string; title: string; tools?: ToolDefinition[]; encoding?: EncodingName }
-  | { type: "run"; id: number; settings: PlaygroundSettings }
+  | { type: "run"; id: number; input: RunInput }
   | { type: "step-histories"; id: number; step: number }
   | { type: "reload"; id: number; handle: string };
 

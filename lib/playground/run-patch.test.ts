@@ -5,7 +5,9 @@ import type { Message } from "@/lib/context";
 import { PipelineHost } from "./pipeline-host";
 import type { RunResult } from "./protocol";
 import { RunDecoder, RunEncoder } from "./run-patch";
-import { settingsForMode } from "./settings";
+import { resolveSettings, settingsForMode, type Settings } from "@/lib/settings";
+
+const input = (settings: Settings) => ({ settings: resolveSettings(settings) });
 
 const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
 const long = sample.flatMap((entry) => entry.traj.filter((message) => message.role !== "system"));
@@ -21,7 +23,7 @@ describe("RunEncoder and RunDecoder", () => {
     const decoder = new RunDecoder();
     const settings = settingsForMode("navigator", { maxMessageSize: 400 });
     for (const change of [{}, { historyRounds: 3 }, { historyRounds: 3 }, { tokenBudget: 2_000 }, { historyRounds: 40 }, { mode: "pilot" as const }]) {
-      const result = await host.run({ ...settings, ...change });
+      const result = await host.run(input({ ...settings, ...change }));
       const { wire } = encoder.encode(result);
       expect(decoder.decode(post(wire))).toEqual(post(result));
     }
@@ -32,15 +34,15 @@ describe("RunEncoder and RunDecoder", () => {
     host.load("t", long);
     const encoder = new RunEncoder();
     const settings = settingsForMode("copilot");
-    const first = encoder.encode(await host.run({ ...settings, historyRounds: 6 })).wire;
+    const first = encoder.encode(await host.run(input({ ...settings, historyRounds: 6 }))).wire;
     expect(first.base).toBeNull();
     expect(first.changed).toHaveLength(long.length);
-    const same = encoder.encode(await host.run({ ...settings, historyRounds: 6 })).wire;
+    const same = encoder.encode(await host.run(input({ ...settings, historyRounds: 6 }))).wire;
     expect(same.base).toBe(first.revision);
     expect(same.changed).toHaveLength(0);
     expect(same.history).toBeUndefined();
     expect(same.tokens).toBeUndefined();
-    const fewer = encoder.encode(await host.run({ ...settings, historyRounds: 5 })).wire;
+    const fewer = encoder.encode(await host.run(input({ ...settings, historyRounds: 5 }))).wire;
     expect(fewer.changed.length).toBeGreaterThan(0);
     expect(fewer.changed.length).toBeLessThan(long.length / 2);
     expect(fewer.history).toBeDefined();
@@ -50,13 +52,13 @@ describe("RunEncoder and RunDecoder", () => {
     const host = new PipelineHost();
     const encoder = new RunEncoder();
     host.load("t", long);
-    const first = encoder.encode(await host.run(settingsForMode("copilot"))).wire;
+    const first = encoder.encode(await host.run(input(settingsForMode("copilot")))).wire;
     host.load("t", sample[0].traj);
     encoder.reset();
-    const other = encoder.encode(await host.run(settingsForMode("copilot"))).wire;
+    const other = encoder.encode(await host.run(input(settingsForMode("copilot")))).wire;
     expect(other.base).toBeNull();
     expect(other.length).toBe(sample[0].traj.length);
-    const next = encoder.encode(await host.run(settingsForMode("navigator"))).wire;
+    const next = encoder.encode(await host.run(input(settingsForMode("navigator")))).wire;
     const decoder = new RunDecoder();
     decoder.decode(post(first));
     expect(() => decoder.decode(post(next))).toThrow(/does not hold/);
@@ -68,7 +70,7 @@ describe("RunEncoder and RunDecoder", () => {
     const encoder = new RunEncoder();
     const decoder = new RunDecoder();
     const results: RunResult[] = [];
-    for (let index = 0; index < 2; index += 1) results.push(decoder.decode(post(encoder.encode(await host.run(settingsForMode("copilot"))).wire)));
+    for (let index = 0; index < 2; index += 1) results.push(decoder.decode(post(encoder.encode(await host.run(input(settingsForMode("copilot")))).wire)));
     expect(results[1].history).not.toBe(results[0].history);
     expect(results[1].kept).not.toBe(results[0].kept);
     expect(results[1].marks).not.toBe(results[0].marks);

@@ -34,7 +34,7 @@ export function createWorkerHandler(host: PipelineHost, reply: (response: Worker
         case "load":
           await host.prepare(request.encoding);
           results.reset();
-          reply({ type: "loaded", id: request.id, conversation: host.load(request.title, request.messages, request.tools, request.encoding) });
+          reply({ type: "loaded", id: request.id, conversation: host.load(request.title, request.messages, request.tools, request.encoding, request.snapshot) });
           break;
         case "open": {
           const opened = await host.open(request.branchId, request.title, request.tools, request.encoding);
@@ -43,7 +43,7 @@ export function createWorkerHandler(host: PipelineHost, reply: (response: Worker
           break;
         }
         case "run": {
-          const { wire, transfer } = results.encode(await host.run(request.settings));
+          const { wire, transfer } = results.encode(await host.run(request.input));
           reply({ type: "result", id: request.id, result: wire }, transfer);
           break;
         }

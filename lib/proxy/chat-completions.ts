@@ -59,9 +59,10 @@ async function applyPipeline(prepared: Prepared) {
   const { conversation, parsed } = prepared;
   if (!wantsPipeline(conversation)) return { outgoing: null, steps: null, refusal: null };
   try {
-    const processed = await runPipeline(conversation, parsed.messages, parsed.tools);
+    const processed = await runPipeline(prepared.db, conversation, parsed.messages, parsed.tools);
     if (processed.exceeded) return { outgoing: null, steps: processed.steps, refusal: budgetRefusal(conversation, processed.exceeded) };
-    return { outgoing: { ...parsed.body, messages: processed.messages }, steps: processed.steps, refusal: null };
+    const tools = processed.tools.length > 0 ? { tools: processed.tools } : {};
+    return { outgoing: { ...parsed.body, messages: processed.messages, ...tools }, steps: processed.steps, refusal: null };
   } catch (error) {
     const { status, body } = describeProxyError(error);
     return { outgoing: null, steps: null, refusal: ownError(status, body, "pipeline") };

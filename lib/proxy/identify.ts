@@ -30,7 +30,9 @@ function bearerOf(headers: Headers): string | null {
  */
 export function identifyAgent(headers: Headers): AgentIdentity {
   const bearer = bearerOf(headers);
-  const agentApiKey = bearer && !bearer.startsWith(LABEL_KEY_PREFIX) ? bearer : null;
+  // The request guard removes Context Lab's access token before routes run; should one slip through, it is never an upstream key.
+  const accessToken = process.env.CONTEXT_LAB_TOKEN?.trim();
+  const agentApiKey = bearer && !bearer.startsWith(LABEL_KEY_PREFIX) && bearer !== accessToken ? bearer : null;
   const header = headers.get(CONVERSATION_HEADER)?.trim();
   if (header) return { key: header.slice(0, MAX_KEY_LENGTH), via: "header", agentApiKey };
   if (bearer?.startsWith(LABEL_KEY_PREFIX) && bearer.length > LABEL_KEY_PREFIX.length) {

@@ -1,9 +1,8 @@
 import "server-only";
-import { processHistory, type Message, type TokenBudgetExceeded, type ToolDefinition } from "@/lib/context";
-import type { ConversationRecord } from "@/lib/db";
-import { toEngine } from "@/lib/playground/settings";
+import { buildRequest, type Message, type TokenBudgetExceeded, type ToolDefinition } from "@/lib/context";
+import type { ConversationRecord, Database } from "@/lib/db";
+import { conversationSettings } from "@/lib/settings/server";
 import { toWire, type CanonicalMessage } from "./canonical";
-import { settingsOfConversation } from "@/lib/memory";
 
 export interface PipelineStepSummary {
   processor: string;
@@ -13,10 +12,12 @@ export interface PipelineStepSummary {
   tokensAfter: number;
 }
 
-/** What the context pipeline made of a request's messages. */
+/** What the request builder made of a request's messages. */
 export interface PipelineOutcome {
   /** The messages to send, in wire form. */
   messages: Record<string, unknown>[];
+  /** The tools to send: the agent's, plus `reload_offloaded` when offloaded content is sent. */
+  tools: ToolDefinition[];
   exceeded: TokenBudgetExceeded | null;
   /** What each processor did, for the reply's metadata. */
   steps: PipelineStepSummary[];
@@ -28,24 +29,21 @@ export function wantsPipeline(conversation: ConversationRecord | null): conversa
 }
 
 /**
- * Runs the conversation's context pipeline (its settings through `toEngine`,
- * the request's tool definitions passed) over the request's messages.
- * Messages the pipeline left untouched are sent in the agent's own wire
- * form, so images and other parts survive; changed or new ones go in
- * canonical form.
+ * Builds the request with the conversation's settings (the one request
+ * builder) from the request's messages and tool definitions. Messages the
+ * builder left untouched are sent in the agent's own wire form, so images and
+ * other parts survive; changed or new ones go in canonical form.
  */
-export async function runPipeline(conversation: ConversationRecord, messages: CanonicalMessage[], tools: ToolDefinition[] | null): Promise<PipelineOutcome> {
-  const { config, dependencies } = toEngine(settingsOfConversation(conversation));
+export async function runPipeline(db: Database, conversation: ConversationRecord, messages: CanonicalMessage[], tools: ToolDefinition[] | null): Promise<PipelineOutcome> {
+  const settings = await conversationSettings(db, conversation);
   const originals = new Map<Message, Record<string, unknown>>();
   for (const { message, wire } of messages) originals.set(message, wire ?? toWire(message));
-  const result = await processHistory(
-    messages.map(({ message }) => message),
-    { config, ...dependencies, tools: tools ?? undefined },
-  );
+  const built = await buildRequest({ history: messages.map(({ message }) => message), policy: settings.policy, tools: tools ?? [] });
   return {
-    messages: result.history.map((message) => originals.get(message) ?? toWire(message)),
-    exceeded: result.exceeded ?? null,
-    steps: result.trace.steps.map(({ processor, messagesBefore, messagesAfter, tokensBefore, tokensAfter }) => ({
+    messages: built.messages.map((message) => originals.get(message) ?? toWire(message)),
+    tools: built.tools,
+    exceeded: built.verdict.ok ? null : { budget: built.verdict.limit, tokens: built.verdict.tokens.total },
+    steps: built.trace.steps.map(({ processor, messagesBefore, messagesAfter, tokensBefore, tokensAfter }) => ({
       processor,
       messagesBefore,
       messagesAfter,

@@ -10,8 +10,11 @@ import {
   type JsonObject,
   type JsonValue,
 } from "@/lib/db";
-import { assemblePrompt, recordMessages, settingsOfConversation, type AssembledPrompt, type CompactionResult, type MemorySettings } from "@/lib/memory";
+import { recordMessages, type CompactionResult } from "@/lib/memory";
 import { resolveUpstream, type UpstreamConfig } from "@/lib/proxy";
+import { chatRequestBody } from "@/lib/request";
+import { prepareNextRequest, type PreparedRequest } from "@/lib/request/server";
+import { conversationSettings } from "@/lib/settings/server";
 import { NOT_CONFIGURED_MESSAGE, RecorderError } from "./errors";
 import { publishAppended, publishExchange } from "./live";
 import { createRecorderSummarizer, type RecorderSummarizer } from "./summarizer";
@@ -45,26 +48,14 @@ function written(compaction: CompactionResult, when: WrittenCheckpoint["when"]):
   };
 }
 
-function promptStatus(prompt: AssembledPrompt): ChatPromptStatus {
-  return {
-    status: prompt.status,
-    messages: prompt.messages.length,
-    tokens: prompt.tokens,
-    budget: { limit: prompt.budget.limit, projected: prompt.budget.projected },
-    ...(prompt.shrunk ? { shrunk: prompt.shrunk } : {}),
-    ...(prompt.exceeded ? { exceeded: prompt.exceeded } : {}),
-  };
+function promptStatus({ request, compaction }: PreparedRequest): ChatPromptStatus {
+  const { verdict } = request;
+  return { status: !verdict.ok ? "budget_exceeded" : compaction ? "compacted" : "ok", messages: verdict.ok ? request.messages.length : 0, verdict };
 }
 
-/** The upstream request: the assembled prompt with the conversation's model and tools. */
-function upstreamBody(settings: MemorySettings, prompt: AssembledPrompt, stream: boolean): Record<string, unknown> {
-  return {
-    model: settings.model,
-    messages: prompt.messages,
-    ...(prompt.tools.length > 0 ? { tools: prompt.tools } : {}),
-    stream,
-    ...(stream ? { stream_options: { include_usage: true } } : {}),
-  };
+/** The upstream request: the next request's exact body, streamed with usage when asked. */
+function upstreamBody({ request }: PreparedRequest, stream: boolean): Record<string, unknown> {
+  return { ...chatRequestBody(request), stream, ...(stream ? { stream_options: { include_usage: true } } : {}) };
 }
 
 /**
@@ -79,7 +70,6 @@ export class ChatTurn {
     private readonly db: Database,
     private readonly branchId: string,
     private readonly conversation: ConversationRecord,
-    private readonly settings: MemorySettings,
     private readonly upstream: UpstreamConfig,
     private readonly summarizing: RecorderSummarizer,
     /** History length once the turn is recorded. */
@@ -111,17 +101,17 @@ export class ChatTurn {
     const checkpoints = [...this.turn.checkpoints];
     const recorded = [...this.turn.recorded];
     const soFar = () => ({ recorded, checkpoints, summarizer: summarizing.report });
-    // What the Prompt tab previews is what is sent: the same assembly, here allowed to compact.
-    const prompt = await assemblePrompt(db, branchId, { compact: true, summarizer: summarizing.summarizer });
-    if (prompt.compaction) checkpoints.push(written(prompt.compaction, "prompt"));
-    const status = promptStatus(prompt);
-    if (prompt.status === "budget_exceeded") {
-      const exceeded = prompt.exceeded ?? { budget: prompt.budget.limit, tokens: prompt.budget.projected, reason: "the request is over the context budget" };
-      return { status: "budget_exceeded", ...exceeded, ...soFar(), prompt: status };
+    // What the playground shows as the next request is what is sent: the same builder, here allowed to compact.
+    const prepared = await prepareNextRequest(db, branchId, { compact: true, summarizer: summarizing.summarizer });
+    if (prepared.compaction) checkpoints.push(written(prepared.compaction, "prompt"));
+    const status = promptStatus(prepared);
+    const { verdict } = prepared.request;
+    if (!verdict.ok) {
+      return { status: "budget_exceeded", budget: verdict.limit, tokens: verdict.tokens.total, reason: verdict.reason ?? "the request does not fit", ...soFar(), prompt: status };
     }
-    const body = upstreamBody(this.settings, prompt, this.stream);
+    const body = upstreamBody(prepared, this.stream);
     let exchange = await createExchange(db, branchId, { request: body, streamed: this.stream });
-    const details = { requestMessages: prompt.messages.length, model: this.settings.model };
+    const details = { requestMessages: prepared.request.messages.length, model: prepared.request.model };
     publishExchange("exchange-started", exchange, details);
     const started = performance.now();
     const result = await callUpstream(this.upstream, body, { signal: this.signal, onDelta });
@@ -176,8 +166,8 @@ export async function startChatTurn(db: Database, branchId: string, input: ChatT
       history.map((record) => record.message),
       input,
     );
-    const settings = settingsOfConversation(conversation);
-    const summarizing = createRecorderSummarizer(upstream, settings.model, options.signal);
+    const settings = await conversationSettings(db, conversation);
+    const summarizing = createRecorderSummarizer(upstream, settings.policy.model, options.signal);
     const turn: ChatTurnRecorded = { recorded: [], checkpoints: [] };
     if (messages.length > 0) {
       const result = await recordMessages(db, branchId, messages, {
@@ -189,7 +179,7 @@ export async function startChatTurn(db: Database, branchId: string, input: ChatT
       if (result.compaction) turn.checkpoints.push(written(result.compaction, "turn"));
       publishAppended(conversation, branchId, result.messages);
     }
-    return new ChatTurn(db, branchId, conversation, settings, upstream, summarizing, history.length + messages.length, turn, input.stream !== false, options.signal);
+    return new ChatTurn(db, branchId, conversation, upstream, summarizing, history.length + messages.length, turn, input.stream !== false, options.signal);
   } catch (error) {
     running.delete(branchId);
     throw error;

@@ -1,5 +1,5 @@
 // The chat recorder's wire types, shared by the route and the browser (no server imports).
-import type { Message, ToolCall } from "@/lib/context/light";
+import type { BudgetVerdict, Message, ToolCall } from "@/lib/context/light";
 import type { JsonValue, MessageRecord } from "@/lib/db";
 
 /** One tool result pasted by hand, answering a pending call of the branch's last assistant message. */
@@ -37,15 +37,13 @@ export interface WrittenCheckpoint {
   when: "turn" | "prompt" | "reply";
 }
 
-/** The assembled request's numbers: what the Prompt tab previews is what was sent. */
+/** The request's numbers: what the playground shows as the next request is what was sent. */
 export interface ChatPromptStatus {
   status: "ok" | "compacted" | "budget_exceeded";
   /** Messages sent (0 when the budget stopped the call). */
   messages: number;
-  tokens: { system: number; tools: number; history: number; total: number };
-  budget: { limit: number; projected: number };
-  shrunk?: string[];
-  exceeded?: { budget: number; tokens: number; reason: string };
+  /** The one budget verdict, with the request's tokens. */
+  verdict: BudgetVerdict;
 }
 
 /** Which summarizer wrote this call's summaries. */
@@ -80,7 +78,7 @@ export interface ChatTurnDone extends ChatTurnWritten {
   exchangeId: string;
 }
 
-/** Stage 3's deterministic stop: no model call was made, nothing more was recorded. */
+/** The budget stop: the request does not fit, so no model call was made and nothing more was recorded. */
 export interface ChatTurnBudgetExceeded extends ChatTurnWritten {
   status: "budget_exceeded";
   budget: number;

@@ -2,11 +2,10 @@ import type { StateCreator } from "zustand/vanilla";
 import type { Message } from "@/lib/context";
 import type { MessageRecord } from "@/lib/db";
 import type { LoadedConversation } from "@/lib/playground/protocol";
-import { settingsEncoding } from "@/lib/playground/settings";
 // The module, not the entry: the page must not load the parsers (and zod) for the marker scan.
 import { collectOffloadMarkers } from "@/lib/import/markers";
-import { readStoredSettings } from "./stored-settings";
-import { acceptRun } from "./run-slice";
+import { normalizeSettings, resolveSettings } from "@/lib/settings";
+import { acceptRun, runInput } from "./run-slice";
 import { errorText, type PlaygroundRuntime } from "./runtime";
 import type { ConversationInput, ConversationSlice, PlaygroundState } from "./types";
 
@@ -56,13 +55,14 @@ export function loadIntoPipeline(runtime: PlaygroundRuntime, set: (partial: Part
 
 async function load(runtime: PlaygroundRuntime, set: (partial: Partial<PlaygroundState>) => void, get: () => PlaygroundState): Promise<void> {
   const { pipeline, services } = runtime;
-  const { conversation, branch, records, partial, settings } = get();
+  const { conversation, branch, records, partial } = get();
+  const input = runInput(get());
   if (!pipeline || !conversation) return;
   const token = runtime.loadToken;
   const { title } = conversation;
   const tools = conversation.tools ?? undefined;
   // The loaded messages are counted as the settings count, like the stored counts and the run's.
-  const encoding = settingsEncoding(settings);
+  const encoding = input.settings.policy.encoding;
   set({ loadStatus: "loading", loadError: null });
   try {
     let stored = records;
@@ -73,14 +73,17 @@ async function load(runtime: PlaygroundRuntime, set: (partial: Partial<Playgroun
         return opened.conversation;
       });
     } else {
-      if (partial) {
-        if (!branch || !services) throw new Error("this branch's history cannot be fetched here");
-        stored = await services.getBranchMessages(branch.id);
-        if (token !== runtime.loadToken) return;
-      }
-      loading = pipeline.load(title, stored.map((record) => record.message), tools, encoding);
+      if (partial && (!branch || !services)) throw new Error("this branch's history cannot be fetched here");
+      // A stored branch's persisted memory (its summary chain) goes into every request built from it.
+      const [fetched, snapshot] = await Promise.all([
+        partial && branch && services ? services.getBranchMessages(branch.id) : stored,
+        branch && services ? services.getBranchMemory(branch.id) : undefined,
+      ]);
+      if (token !== runtime.loadToken) return;
+      stored = fetched;
+      loading = pipeline.load(title, stored.map((record) => record.message), tools, encoding, snapshot);
     }
-    const firstRun = pipeline.run(settings);
+    const firstRun = pipeline.run(input);
     // Dropped with the load when that fails.
     firstRun.catch(() => undefined);
     const loaded = await loading;
@@ -97,15 +100,21 @@ async function load(runtime: PlaygroundRuntime, set: (partial: Partial<Playgroun
       loadStatus: "ready",
     });
     await acceptRun(runtime, set, get, token, firstRun);
-    // Settings changed while loading: run again on the newest.
-    if (token === runtime.loadToken && get().settings !== settings) await get().requestRun();
+    // Settings or the typed turn changed while loading: run again on the newest.
+    if (token === runtime.loadToken && (get().resolved !== input.settings || runInput(get()).userTurn !== input.userTurn)) await get().requestRun();
   } catch (error) {
     if (token === runtime.loadToken) set({ loadStatus: "error", loadError: errorText(error) });
   }
 }
 
 /** The state a stored conversation on a branch starts with, before the worker has repaired and counted it. */
-export function conversationState({ conversation, branch, records, tree, partial = false }: ConversationInput, sameConversation: boolean, willLoad: boolean): Partial<PlaygroundState> {
+export function conversationState(
+  { conversation, branch, records, tree, partial = false }: ConversationInput,
+  sameConversation: boolean,
+  willLoad: boolean,
+  catalogue: PlaygroundState["catalogue"],
+): Partial<PlaygroundState> {
+  const settings = normalizeSettings(conversation.settings).settings;
   const messages = records.map((record) => record.message);
   return {
     conversation,
@@ -127,7 +136,7 @@ export function conversationState({ conversation, branch, records, tree, partial
     hoveredCall: null,
     ...(tree ? { tree } : {}),
     // Switching branches keeps the settings being tuned; opening another conversation takes its own.
-    ...(sameConversation ? {} : { settings: readStoredSettings(conversation.settings), saveStatus: "idle" as const, saveError: null }),
+    ...(sameConversation ? {} : { settings, resolved: resolveSettings(settings, catalogue), nextTurn: "", saveStatus: "idle" as const, saveError: null }),
   };
 }
 
@@ -147,7 +156,7 @@ export function createConversationSlice(runtime: PlaygroundRuntime): StateCreato
 
     async setConversation(input: ConversationInput) {
       runtime.loadToken += 1;
-      set(conversationState(input, get().conversation?.id === input.conversation.id, runtime.pipeline !== null));
+      set(conversationState(input, get().conversation?.id === input.conversation.id, runtime.pipeline !== null, get().catalogue));
       await loadIntoPipeline(runtime, set, get);
     },
 
@@ -165,6 +174,14 @@ export function createConversationSlice(runtime: PlaygroundRuntime): StateCreato
       await get().setConversation({ conversation, branch: { ...branch, length: Math.max(branchLength, next.length) }, records: next });
       // A live turn must not take the reader's place away.
       if (selectedMessage !== null) get().selectMessage(selectedMessage);
+      get().bumpDataRevision();
+    },
+
+    async reloadBranch() {
+      const { conversation, branch, records, partial } = get();
+      if (!conversation || !branch) return;
+      // Reloading runs the load again: the branch's persisted memory is read anew, then every view builds again.
+      await get().setConversation({ conversation, branch, records, partial });
       get().bumpDataRevision();
     },
 

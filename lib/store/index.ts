@@ -1,6 +1,5 @@
 export { createPlaygroundStore, type CreatePlaygroundStoreOptions, type PlaygroundStore } from "./store";
 export type { PlaygroundPipeline, PlaygroundServices } from "./runtime";
-export { readStoredSettings, toStoredSettings } from "./stored-settings";
 export { forkPositionOf, forkPositionOfSelection } from "./branches-slice";
 export { matchPositions } from "./conversation-slice";
 export { shownLength } from "./ui-slice";

@@ -1,5 +1,5 @@
 import type { StateCreator } from "zustand/vanilla";
-import type { RunResult } from "@/lib/playground/protocol";
+import type { RunInput, RunResult } from "@/lib/playground/protocol";
 import { loadIntoPipeline } from "./conversation-slice";
 import { errorText, type PlaygroundPipeline, type PlaygroundRuntime } from "./runtime";
 import type { HistoryView, PlaygroundState, RunSlice } from "./types";
@@ -33,6 +33,11 @@ function mapSelection(state: PlaygroundState, to: HistoryView): number | null {
   // A summary stands in for dropped messages: select the first one it replaced.
   const next = result.kept.findIndex((at) => at > selectedMessage);
   return next >= 0 ? next : null;
+}
+
+/** What a run builds the next request with: the resolved settings and the typed next turn. */
+export function runInput(state: Pick<PlaygroundState, "resolved" | "nextTurn">): RunInput {
+  return state.nextTurn.trim() === "" ? { settings: state.resolved } : { settings: state.resolved, userTurn: state.nextTurn };
 }
 
 /** Takes a run's result unless a newer load replaced the conversation meanwhile; `running` is on until every run taken has settled. */
@@ -74,7 +79,7 @@ export function createRunSlice(runtime: PlaygroundRuntime): StateCreator<Playgro
     async requestRun() {
       const { pipeline } = runtime;
       if (!pipeline || get().loadStatus !== "ready" || runtime.pipelineToken !== runtime.loadToken) return;
-      await acceptRun(runtime, set, get, runtime.loadToken, pipeline.run(get().settings));
+      await acceptRun(runtime, set, get, runtime.loadToken, pipeline.run(runInput(get())));
     },
 
     selectStep(step: number | null) {

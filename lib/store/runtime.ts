@@ -1,25 +1,28 @@
 import type { EncodingName, Message, ToolDefinition } from "@/lib/context";
 import type { BranchRecord, BranchTreeNode, MessageRecord } from "@/lib/db";
-import type { LoadedConversation, OpenedBranch, RunResult } from "@/lib/playground/protocol";
-import type { PlaygroundSettings } from "@/lib/playground/settings";
+import type { LoadedConversation, OpenedBranch, RunInput, RunResult } from "@/lib/playground/protocol";
+import type { MemorySnapshot } from "@/lib/request";
+import type { Settings } from "@/lib/settings";
 
 /** The pipeline the store drives: `PipelineClient` (a Web Worker) in the browser, a `PipelineHost` or a fake in tests. */
 export interface PlaygroundPipeline {
   /** `encoding`: what the returned token counts use. */
-  load(title: string, messages: Message[], tools?: ToolDefinition[], encoding?: EncodingName): Promise<LoadedConversation>;
+  load(title: string, messages: Message[], tools?: ToolDefinition[], encoding?: EncodingName, snapshot?: MemorySnapshot): Promise<LoadedConversation>;
   /** Fetches a branch's stored history itself (the worker: off the main thread) and loads it; without it the store fetches through the services. */
   open?(branchId: string, title: string, tools?: ToolDefinition[], encoding?: EncodingName): Promise<OpenedBranch>;
-  /** Resolves `undefined` when newer settings superseded the run. Requests are taken in order: a run asked for right after a load runs on it. */
-  run(settings: PlaygroundSettings): Promise<RunResult | undefined>;
+  /** Resolves `undefined` when newer input superseded the run. Requests are taken in order: a run asked for right after a load runs on it. */
+  run(input: RunInput): Promise<RunResult | undefined>;
   stepHistories(step: number): Promise<{ before: Message[]; after: Message[] }>;
   reload(handle: string): Promise<string>;
 }
 
 /** The HTTP API calls the store makes; the provider adapts the typed API client to this. */
 export interface PlaygroundServices {
-  saveSettings(conversationId: string, settings: PlaygroundSettings): Promise<void>;
+  saveSettings(conversationId: string, settings: Settings): Promise<void>;
   getBranch(branchId: string): Promise<BranchRecord>;
   getBranchMessages(branchId: string): Promise<MessageRecord[]>;
+  /** The branch's persisted memory (summary chain, covered system messages, artifact outlines). */
+  getBranchMemory(branchId: string): Promise<MemorySnapshot>;
   getBranchTree(conversationId: string): Promise<BranchTreeNode[]>;
   forkBranch(branchId: string, position: number, name?: string): Promise<BranchRecord>;
 }

@@ -1,6 +1,7 @@
 import type { StateCreator } from "zustand/vanilla";
-import type { AutomationMode, ProcessorKind } from "@/lib/context";
-import { DEFAULT_SETTINGS, settingsForMode, type PlaygroundSettings } from "@/lib/playground/settings";
+import type { AutomationMode } from "@/lib/context/light";
+import { BUILT_IN_MODELS, type ModelEntry } from "@/lib/models";
+import { DEFAULT_SETTINGS, mergeSettings, resolveSettings, type Settings } from "@/lib/settings";
 import { errorText, type PlaygroundRuntime } from "./runtime";
 import type { PlaygroundState, SettingsSlice } from "./types";
 
@@ -25,49 +26,47 @@ function scheduleSave(runtime: PlaygroundRuntime, set: (partial: Partial<Playgro
   }, runtime.saveDelayMs);
 }
 
-export function createSettingsSlice(runtime: PlaygroundRuntime): StateCreator<PlaygroundState, [], [], SettingsSlice> {
+export function createSettingsSlice(runtime: PlaygroundRuntime, catalogue: ModelEntry[] = [...BUILT_IN_MODELS]): StateCreator<PlaygroundState, [], [], SettingsSlice> {
   return (set, get) => {
-    const change = (settings: PlaygroundSettings) => {
-      set({ settings });
+    const change = (settings: Settings) => {
+      set({ settings, resolved: resolveSettings(settings, get().catalogue) });
       void get().requestRun();
       scheduleSave(runtime, set, get);
     };
     return {
       settings: DEFAULT_SETTINGS,
+      resolved: resolveSettings(DEFAULT_SETTINGS, catalogue),
+      catalogue,
+      nextTurn: "",
       saveStatus: "idle",
       saveError: null,
 
-      updateSettings(changes: Partial<PlaygroundSettings>) {
-        change({ ...get().settings, ...changes });
+      updateSettings(changes: Partial<Settings>) {
+        change(mergeSettings(get().settings, changes));
       },
 
-      replaceSettings(settings: PlaygroundSettings) {
+      replaceSettings(settings: Settings) {
         if (settings !== get().settings) change(settings);
       },
 
       applyMode(mode: AutomationMode) {
-        // A preset sets the mode's thresholds; sizes, budget, model and processors stay as tuned.
-        const { mode: _previous, historyRounds: _rounds, summaryThreshold: _summary, offloadThreshold: _offload, ...kept } = get().settings;
-        change(settingsForMode(mode, kept));
+        // A preset sets the mode's rounds and thresholds; sizes, budget, model and processors stay as tuned.
+        change(mergeSettings(get().settings, { mode }));
       },
 
-      toggleProcessor(kind: ProcessorKind) {
-        const processors = get().settings.processors.map((entry) => (entry.kind === kind ? { ...entry, enabled: !entry.enabled } : entry));
-        change({ ...get().settings, processors });
+      chooseModel(model: string) {
+        change(mergeSettings(get().settings, { model, contextWindow: null, maxOutputTokens: null, encoding: null }));
       },
 
-      moveProcessor(kind: ProcessorKind, index: number) {
-        const processors = [...get().settings.processors];
-        const from = processors.findIndex((entry) => entry.kind === kind);
-        const to = Math.max(0, Math.min(processors.length - 1, index));
-        if (from < 0 || from === to) return;
-        const [entry] = processors.splice(from, 1);
-        processors.splice(to, 0, entry);
-        change({ ...get().settings, processors });
+      setNextTurn(text: string) {
+        if (text === get().nextTurn) return;
+        set({ nextTurn: text });
+        void get().requestRun();
       },
 
-      resetSettings() {
-        change(DEFAULT_SETTINGS);
+      setCatalogue(entries: ModelEntry[]) {
+        set({ catalogue: entries, resolved: resolveSettings(get().settings, entries) });
+        void get().requestRun();
       },
     };
   };

@@ -4,8 +4,10 @@ import { describe, expect, it, vi } from "vitest";
 import { sharedCounter, type EncodingName, type Message, type ToolDefinition } from "@/lib/context";
 import type { BranchRecord, BranchTreeNode, ConversationRecord, MessageRecord } from "@/lib/db";
 import { PipelineHost } from "@/lib/playground/pipeline-host";
-import type { RunResult } from "@/lib/playground/protocol";
-import type { PlaygroundSettings } from "@/lib/playground/settings";
+import type { RunInput, RunResult } from "@/lib/playground/protocol";
+import { emptySnapshot } from "@/lib/request";
+import { moveProcessor, toggleProcessor } from "@/lib/settings";
+import { runInput } from "./run-slice";
 import { createPlaygroundStore, forkPositionOf, forkPositionOfSelection, type PlaygroundPipeline, type PlaygroundServices } from "./index";
 
 const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
@@ -16,9 +18,9 @@ const records = (messages: Message[], branchId = "main"): MessageRecord[] =>
   messages.map((message, position) => ({ id: `m${position}`, branchId, position, tokens: 1, createdAt: conversation.createdAt, metadata: null, message }));
 
 /** The worker's host, called asynchronously like the Web Worker's client; with `history`, it reads branches itself (`open`). */
-function hostPipeline(history?: (branchId: string) => Promise<MessageRecord[]>): PlaygroundPipeline & { runs: PlaygroundSettings[] } {
+function hostPipeline(history?: (branchId: string) => Promise<MessageRecord[]>): PlaygroundPipeline & { runs: RunInput[] } {
   const host = new PipelineHost();
-  const runs: PlaygroundSettings[] = [];
+  const runs: RunInput[] = [];
   // Requests are taken in order, as the worker takes them: a run asked for during an open waits for it.
   let queue: Promise<unknown> = Promise.resolve();
   const inTurn = <T,>(work: () => Promise<T> | T): Promise<T> => {
@@ -28,12 +30,12 @@ function hostPipeline(history?: (branchId: string) => Promise<MessageRecord[]>):
   };
   return {
     runs,
-    load: (title, messages, tools, encoding) => inTurn(() => host.load(title, messages, tools, encoding)),
+    load: (title, messages, tools, encoding, snapshot) => inTurn(() => host.load(title, messages, tools, encoding, snapshot)),
     ...(history ? { open: (branchId: string, title: string, tools?: ToolDefinition[], encoding?: EncodingName) => inTurn(async () => host.loadStored(title, await history(branchId), tools, encoding)) } : {}),
-    run: (settings) =>
+    run: (input) =>
       inTurn(() => {
-        runs.push(settings);
-        return host.run(settings);
+        runs.push(input);
+        return host.run(input);
       }),
     stepHistories: async (step) => host.stepHistories(step),
     reload: async (handle) => host.reload(handle),
@@ -45,6 +47,7 @@ function fakeServices(overrides: Partial<PlaygroundServices> = {}): PlaygroundSe
     saveSettings: vi.fn(async () => undefined),
     getBranch: vi.fn(async (id: string) => branch(id, 4, "main")),
     getBranchMessages: vi.fn(async (id: string) => records(sample[0].traj.slice(0, 4), id)),
+    getBranchMemory: vi.fn(async (id: string) => emptySnapshot(id)),
     getBranchTree: vi.fn(async (): Promise<BranchTreeNode[]> => [{ ...branch("main", 32), children: [] }]),
     forkBranch: vi.fn(async (_parent: string, position: number) => branch("child", position, "main")),
     ...overrides,
@@ -76,7 +79,7 @@ describe("createPlaygroundStore: conversation and run", () => {
     store.getState().updateSettings({ historyRounds: 3 });
     store.getState().updateSettings({ historyRounds: 1 });
     await vi.waitFor(() => expect(store.getState().running).toBe(false), { timeout: 8_000 });
-    expect(pipeline.runs.at(-1)?.historyRounds).toBe(1);
+    expect(pipeline.runs.at(-1)?.settings.policy.historyRounds).toBe(1);
     const window = store.getState().result?.steps.find((step) => step.processor === "round_window");
     expect(window?.messagesAfter).toBeLessThan(window?.messagesBefore ?? 0);
   });
@@ -91,7 +94,7 @@ describe("createPlaygroundStore: conversation and run", () => {
     const second = store.getState().setConversation({ conversation: { ...conversation, id: "c2" }, branch: branch("other", 6), records: records(sample[5].traj) });
     waiting[0]({ revision: 99 } as RunResult);
     await vi.waitFor(() => expect(waiting).toHaveLength(2), { timeout: 8_000 });
-    waiting[1](await host.run(store.getState().settings));
+    waiting[1](await host.run(runInput(store.getState())));
     await second;
     expect(store.getState().result?.revision).not.toBe(99);
     expect(store.getState().result?.kept).toHaveLength(6);
@@ -149,6 +152,27 @@ describe("createPlaygroundStore: conversation and run", () => {
 });
 
 describe("createPlaygroundStore: settings", () => {
+  it("[ST4] choosing a model gives the window, reserve and encoding back to it, and every count follows", async () => {
+    const { store, pipeline } = await loadedStore();
+    store.getState().updateSettings({ contextWindow: 50_000, encoding: "o200k_base" });
+    store.getState().chooseModel("gpt-4");
+    await vi.waitFor(() => expect(store.getState().running).toBe(false), { timeout: 8_000 });
+    expect(store.getState().settings).toMatchObject({ model: "gpt-4", contextWindow: null, maxOutputTokens: null, encoding: null });
+    expect(store.getState().resolved.policy).toMatchObject({ contextWindow: 8_192, encoding: "cl100k_base" });
+    expect(pipeline.runs.at(-1)?.settings.policy.encoding).toBe("cl100k_base");
+    expect(store.getState().result?.request.verdict.contextWindow).toBe(8_192);
+    expect(store.getState().result?.tokens).toEqual(sharedCounter("cl100k_base").countEach(store.getState().result?.history ?? []));
+  });
+
+  it("[RB1] a typed next turn goes into every build, and clearing it takes it out", async () => {
+    const { store, pipeline } = await loadedStore();
+    store.getState().setNextTurn("what about my bags?");
+    await vi.waitFor(() => expect(store.getState().result?.history.at(-1)?.content).toBe("what about my bags?"), { timeout: 8_000 });
+    expect(pipeline.runs.at(-1)?.userTurn).toBe("what about my bags?");
+    store.getState().setNextTurn("");
+    await vi.waitFor(() => expect(store.getState().result?.history.at(-1)?.content).not.toBe("what about my bags?"), { timeout: 8_000 });
+  });
+
   it("applies a mode preset without losing the tuned sizes and budget", async () => {
     const { store } = await loadedStore();
     store.getState().updateSettings({ tokenBudget: 1234, maxMessageSize: 777 });
@@ -158,8 +182,8 @@ describe("createPlaygroundStore: settings", () => {
 
   it("toggles and reorders processors and the next run follows the order", async () => {
     const { store } = await loadedStore();
-    store.getState().toggleProcessor("summarize");
-    store.getState().moveProcessor("token_budget", 0);
+    const { settings } = store.getState();
+    store.getState().replaceSettings({ ...settings, processors: moveProcessor(toggleProcessor(settings.processors, "summarize"), "token_budget", 0) });
     await vi.waitFor(() => expect(store.getState().running).toBe(false), { timeout: 8_000 });
     expect(store.getState().settings.processors.map((entry) => entry.kind)[0]).toBe("token_budget");
     expect(store.getState().result?.steps.map((step) => step.processor)).toEqual(["token_budget", "message_offloader", "dialogue_compressor", "round_window"]);
@@ -319,7 +343,7 @@ describe("createPlaygroundStore: the page's first screen, then the whole branch"
     release();
     await appended;
     await vi.waitFor(() => expect(store.getState().running).toBe(false), { timeout: 8_000 });
-    expect(pipeline.runs.at(-1)?.historyRounds).toBe(2);
+    expect(pipeline.runs.at(-1)?.settings.policy.historyRounds).toBe(2);
     expect(store.getState().records.map((record) => record.position)).toEqual([...all, ...turn].map((record) => record.position));
     expect(store.getState().messages.at(-1)?.content).toBe("one more thing");
     expect(store.getState().result?.kept).toHaveLength(all.length + 1);

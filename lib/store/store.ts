@@ -4,6 +4,7 @@ import { conversationState, createConversationSlice } from "./conversation-slice
 import { createRunSlice } from "./run-slice";
 import { createRuntime, type PlaygroundPipeline, type PlaygroundServices } from "./runtime";
 import { createSettingsSlice } from "./settings-slice";
+import type { ModelEntry } from "@/lib/models";
 import type { ConversationInput, PanelTab, PlaygroundState, Theme } from "./types";
 import { createUiSlice } from "./ui-slice";
 
@@ -18,6 +19,8 @@ export interface CreatePlaygroundStoreOptions {
   view?: PlaygroundState["view"];
   /** Debounce of settings saves; default 600 ms. */
   saveDelayMs?: number;
+  /** The model catalogue with the users' entries; default the built-in one. */
+  catalogue?: ModelEntry[];
 }
 
 export type PlaygroundStore = StoreApi<PlaygroundState>;
@@ -27,12 +30,12 @@ export function createPlaygroundStore(options: CreatePlaygroundStoreOptions = {}
   const runtime = createRuntime(options);
   const store = createStore<PlaygroundState>()((...args) => ({
     ...createConversationSlice(runtime)(...args),
-    ...createSettingsSlice(runtime)(...args),
+    ...createSettingsSlice(runtime, options.catalogue)(...args),
     ...createRunSlice(runtime)(...args),
     ...createUiSlice(options.theme ?? "light")(...args),
     ...createBranchesSlice(runtime)(...args),
   }));
-  const initial: Partial<PlaygroundState> = options.conversation ? conversationState(options.conversation, false, true) : {};
+  const initial: Partial<PlaygroundState> = options.conversation ? conversationState(options.conversation, false, true, store.getState().catalogue) : {};
   if (options.tab) initial.tab = options.tab;
   if (options.selectedStep !== undefined) initial.selectedStep = options.selectedStep;
   if (options.view) initial.view = options.view;

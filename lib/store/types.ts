@@ -1,8 +1,9 @@
-import type { HistoryRepair, Message, ProcessorKind, ToolDefinition } from "@/lib/context";
+import type { HistoryRepair, Message, ToolDefinition } from "@/lib/context";
 import type { BranchRecord, BranchTreeNode, ConversationRecord, MessageRecord } from "@/lib/db";
 import type { OffloadMarker } from "@/lib/import";
+import type { ModelEntry } from "@/lib/models";
 import type { RunResult } from "@/lib/playground/protocol";
-import type { PlaygroundSettings } from "@/lib/playground/settings";
+import type { ResolvedSettings, Settings } from "@/lib/settings";
 import type { AutomationMode } from "@/lib/context";
 import type { PlaygroundPipeline } from "./runtime";
 
@@ -46,6 +47,8 @@ export interface ConversationSlice {
   loadError: string | null;
   /** Takes a stored conversation on a branch, hands it to the worker and runs the pipeline. */
   setConversation(input: ConversationInput): Promise<void>;
+  /** Loads the current branch again (after a compaction wrote a summary, say): its memory is read anew. */
+  reloadBranch(): Promise<void>;
   /** Loads another branch of the same conversation through the API. */
   switchBranch(branchId: string): Promise<void>;
   /** Messages recorded on a branch meanwhile (live updates): the current branch takes them and runs again. */
@@ -53,18 +56,24 @@ export interface ConversationSlice {
 }
 
 export interface SettingsSlice {
-  settings: PlaygroundSettings;
+  settings: Settings;
+  /** The settings made concrete with the model catalogue: what requests are built with. */
+  resolved: ResolvedSettings;
+  /** The model catalogue: built-in entries with the users' over them. */
+  catalogue: ModelEntry[];
+  /** A user turn typed but not sent: every view shows the request as if it came next. */
+  nextTurn: string;
   saveStatus: SaveStatus;
   saveError: string | null;
-  /** Merges a change into the settings (a slider's value, say). */
-  updateSettings(changes: Partial<PlaygroundSettings>): void;
-  /** Takes whole new settings (the threshold panel hands over every field, an unset encoding included). */
-  replaceSettings(settings: PlaygroundSettings): void;
+  /** Merges a change into the settings (a slider's value, say); `null` clears a field back to the model's value. */
+  updateSettings(changes: Partial<Settings>): void;
+  /** Takes whole new settings. */
+  replaceSettings(settings: Settings): void;
   applyMode(mode: AutomationMode): void;
-  toggleProcessor(kind: ProcessorKind): void;
-  /** Moves a processor to `index` in the pipeline order. */
-  moveProcessor(kind: ProcessorKind, index: number): void;
-  resetSettings(): void;
+  /** Picks a model: its window, reply reserve and encoding apply until set by hand again. */
+  chooseModel(model: string): void;
+  setNextTurn(text: string): void;
+  setCatalogue(catalogue: ModelEntry[]): void;
 }
 
 export interface StepHistories {

@@ -36,18 +36,20 @@ test("a smaller token budget trims the oldest rounds; one below the smallest val
   await page.goto(`/c/${conversationId}`);
   await workspace.ready();
   const budget = await workspace.traceCounts("token_budget");
+  // No hard budget until one is set: the window is the limit.
+  await page.getByRole("checkbox", { name: "Token budget: none" }).click();
   const field = page.getByRole("spinbutton", { name: "Token budget" });
   await field.fill("2000");
   await field.press("Enter");
   await expect.poll(async () => (await workspace.traceCounts("token_budget")).tokens[1]).toBeLessThan(budget.tokens[1]);
   expect((await workspace.traceCounts("token_budget")).tokens[1]).toBeLessThanOrEqual(2000);
-  await expect(workspace.budgetBar).toHaveAttribute("aria-label", /Token budget 2,000/);
+  await expect(workspace.budgetBar).toHaveAttribute("aria-label", /tokens sent of a 2,000-token limit/);
   await page.screenshot({ path: test.info().outputPath("budget-trimmed.png") });
 
   await field.fill("500");
   await field.press("Enter");
   const verdict = page.getByRole("region", { name: "Token budget" });
-  await expect(verdict).toContainText("no model call would be made");
+  await expect(verdict).toContainText("Over budget: nothing would be sent.");
   await page.screenshot({ path: test.info().outputPath("budget-exceeded.png") });
 });
 

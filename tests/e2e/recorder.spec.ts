@@ -111,7 +111,7 @@ test("the recorder shows an upstream 429 with its retry-after and retries; a bud
   await composer.fill("Please list every fee that applies to my reservation, one by one, with the amounts.");
   await composer.press("Enter");
   const stop = recorder.getByRole("alert", { name: "Budget stop" });
-  await expect(stop).toContainText("Budget stop: no model call was made.");
+  await expect(stop).toContainText("Budget stop: nothing was sent.");
   await expect(stop).toContainText("over the limit of 20");
   expect((await fakeUpstream.requests()).length).toBe(before);
   await page.screenshot({ path: test.info().outputPath("recorder-5-budget-stop.png") });

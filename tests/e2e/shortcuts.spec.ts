@@ -40,7 +40,7 @@ test("keyboard: j/k select, b flips before/after, [ ] walk the trace, 1 opens a 
   await expect(workspace.shortcutsSheet).toBeHidden();
 
   // Typing in a field is not a shortcut.
-  await page.getByRole("spinbutton", { name: "Token budget" }).focus();
+  await page.getByRole("spinbutton", { name: "History rounds" }).focus();
   await page.keyboard.press("b");
   await expect(workspace.loaded).toBeVisible();
 });

@@ -78,10 +78,11 @@ describe.each(TEST_PROVIDERS)("proxy: live events over SSE (%s)", (provider) => 
   it("drops a tab's subscription when it disconnects", async () => {
     // Tabs of earlier tests finish closing first.
     await vi.waitFor(() => expect(getLiveBus().listenerCount()).toBe(0));
-    const tab = await subscribe(`${harness.server.url}/api/live/conversations/some-id`);
-    expect(getLiveBus().listenerCount("some-id")).toBe(1);
+    const { conversation } = await createConversation(test.db, { title: "closing", source: "proxy" });
+    const tab = await subscribe(`${harness.server.url}/api/live/conversations/${conversation.id}`);
+    expect(getLiveBus().listenerCount(conversation.id)).toBe(1);
     tab.close();
-    await vi.waitFor(() => expect(getLiveBus().listenerCount("some-id")).toBe(0));
+    await vi.waitFor(() => expect(getLiveBus().listenerCount(conversation.id)).toBe(0));
     expect(getLiveBus().listenerCount()).toBe(0);
   });
 });

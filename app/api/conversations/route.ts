@@ -1,6 +1,6 @@
 import { createConversationFromRequest } from "@/lib/api/conversations";
 import { database } from "@/lib/api/database";
-import { json, readJsonBody, readQuery, route } from "@/lib/api/http";
+import { json, readJsonBody, readQuery, route, otherMethods } from "@/lib/api/http";
 import { getConversations } from "@/lib/db";
 import { createConversationSchema, listConversationsQuerySchema } from "./schema";
 
@@ -18,3 +18,5 @@ export const POST = route(async (request) => {
   const { conversation, branch, messages } = await createConversationFromRequest(database(), body);
   return json({ conversation, branch, messages }, 201);
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { messagesSchema, settingsChangesSchema, queryInteger, toolsSchema } from "@/lib/api/schemas";
+import { settingsChangesSchema } from "@/lib/settings";
+import { messagesSchema, queryInteger, toolsSchema } from "@/lib/api/schemas";
 
 export const createConversationSchema = z.strictObject({
   title: z.string({ error: "title is required" }).trim().min(1, "title must not be empty").max(500),

@@ -1,6 +1,6 @@
 import { database } from "@/lib/api/database";
-import { describeError } from "@/lib/api/errors";
-import { json, route } from "@/lib/api/http";
+import { describeError, RETRY_AFTER_SECONDS } from "@/lib/api/errors";
+import { json, route, otherMethods } from "@/lib/api/http";
 import { describeDatabase, getConversations } from "@/lib/db";
 
 export const runtime = "nodejs";
@@ -15,6 +15,10 @@ export const GET = route(async () => {
     return json({ ok: true, database: provider });
   } catch (error) {
     const { status, body } = describeError(error);
-    return json({ ok: false, database: provider, ...body }, status);
+    const response = json({ ok: false, database: provider, ...body }, status);
+    if (status === 503) response.headers.set("retry-after", String(RETRY_AFTER_SECONDS));
+    return response;
   }
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

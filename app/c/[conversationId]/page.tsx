@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import {
+  DatabaseUnavailableError,
   NotFoundError,
   getBranchById,
   getBranchTreeByConversationId,
@@ -9,7 +10,9 @@ import {
   getHistoryByBranchId,
   getRootBranchByConversationId,
 } from "@/lib/db";
+import { loadCatalogue } from "@/lib/models/server";
 import { Workspace } from "@/components/workspace/workspace";
+import { DatabaseStatus } from "@/components/ui/database-status";
 import { readWorkspaceLocation } from "@/components/workspace/workspace-url";
 
 /**
@@ -32,8 +35,12 @@ async function loadWorkspace(conversationId: string, branchId: string | undefine
     // A branch of another conversation, or one deleted since the link was shared, opens the root instead.
     const asked = branchId ? await getBranchById(db, branchId).catch((error: unknown) => (NotFoundError.isInstance(error) ? null : Promise.reject(error))) : null;
     const branch = asked && asked.conversationId === conversationId ? asked : await getRootBranchByConversationId(db, conversationId);
-    const [records, tree] = await Promise.all([getHistoryByBranchId(db, branch.id, { toPosition: FIRST_SCREEN }), getBranchTreeByConversationId(db, conversationId)]);
-    return { conversation, branch, records, tree, partial: records.length < branch.length };
+    const [records, tree, catalogue] = await Promise.all([
+      getHistoryByBranchId(db, branch.id, { toPosition: FIRST_SCREEN }),
+      getBranchTreeByConversationId(db, conversationId),
+      loadCatalogue(db),
+    ]);
+    return { conversation, branch, records, tree, catalogue, partial: records.length < branch.length };
   } catch (error) {
     if (NotFoundError.isInstance(error)) notFound();
     throw error;
@@ -54,6 +61,18 @@ export async function generateMetadata({ params }: WorkspacePageProps): Promise<
 export default async function WorkspacePage({ params, searchParams }: WorkspacePageProps) {
   const [{ conversationId }, search] = await Promise.all([params, searchParams]);
   const location = readWorkspaceLocation(search);
-  const data = await loadWorkspace(conversationId, location.branch);
-  return <Workspace key={data.conversation.id} {...data} location={{ ...location, branch: data.branch.id }} />;
+  let data: Awaited<ReturnType<typeof loadWorkspace>>;
+  try {
+    data = await loadWorkspace(conversationId, location.branch);
+  } catch (error) {
+    // Shown and retried in place: production would otherwise hide the reason behind a generic error page.
+    if (!DatabaseUnavailableError.isInstance(error)) throw error;
+    return <DatabaseStatus initial={{ database: error.database, message: error.message }} />;
+  }
+  return (
+    <>
+      <DatabaseStatus />
+      <Workspace key={data.conversation.id} {...data} location={{ ...location, branch: data.branch.id }} />
+    </>
+  );
 }

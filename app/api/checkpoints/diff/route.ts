@@ -1,6 +1,6 @@
 import { database } from "@/lib/api/database";
 import { diffValues } from "@/lib/api/diff";
-import { json, readQuery, route } from "@/lib/api/http";
+import { json, readQuery, route, otherMethods } from "@/lib/api/http";
 import { getCheckpointById, type CheckpointRecord } from "@/lib/db";
 import { checkpointDiffQuerySchema } from "./schema";
 
@@ -18,3 +18,5 @@ export const GET = route(async (request) => {
   const to = await getCheckpointById(db, query.to);
   return json({ from: header(from), to: header(to), diff: diffValues(from.values, to.values) });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,6 +1,6 @@
 import { updateConversationFromRequest } from "@/lib/api/conversations";
 import { database } from "@/lib/api/database";
-import { json, noContent, readJsonBody, route } from "@/lib/api/http";
+import { json, noContent, readJsonBody, route, otherMethods } from "@/lib/api/http";
 import { deleteConversationById, getBranchTreeByConversationId, getConversationById } from "@/lib/db";
 import { updateConversationSchema } from "./schema";
 
@@ -26,3 +26,5 @@ export const DELETE = route<Params>(async (_request, { id }) => {
   await deleteConversationById(database(), id);
   return noContent();
 });
+
+export const { POST, PUT, OPTIONS } = otherMethods("GET", "PATCH", "DELETE");

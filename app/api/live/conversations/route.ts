@@ -1,3 +1,4 @@
+import { otherMethods } from "@/lib/api/http";
 import { ALL_CONVERSATIONS, liveEventResponse } from "@/lib/live";
 
 export const runtime = "nodejs";
@@ -7,3 +8,5 @@ export const dynamic = "force-dynamic";
 export function GET(request: Request): Response {
   return liveEventResponse(request, ALL_CONVERSATIONS);
 }
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,4 +1,4 @@
-import { json, readJsonBody, route } from "@/lib/api/http";
+import { json, readJsonBody, route, otherMethods } from "@/lib/api/http";
 import { describeUpstream, saveUpstreamSettings } from "@/lib/proxy";
 import { upstreamSettingsSchema } from "./schema";
 
@@ -12,3 +12,5 @@ export const PUT = route(async (request) => {
   const changes = await readJsonBody(request, upstreamSettingsSchema);
   return json(saveUpstreamSettings(changes));
 });
+
+export const { POST, PATCH, DELETE, OPTIONS } = otherMethods("GET", "PUT");

@@ -1,4 +1,4 @@
-import { readJsonBody, route } from "@/lib/api/http";
+import { readJsonBody, route, otherMethods } from "@/lib/api/http";
 import { answerChatRequest } from "@/lib/recorder";
 import { chatRequestSchema } from "./schema";
 
@@ -12,3 +12,5 @@ export const POST = route<Params>(async (request, { branchId }) => {
   const input = await readJsonBody(request, chatRequestSchema);
   return answerChatRequest(request, branchId, input);
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -1,5 +1,5 @@
 import { database } from "@/lib/api/database";
-import { json, route } from "@/lib/api/http";
+import { json, route, otherMethods } from "@/lib/api/http";
 import { getCheckpointsByBranchId } from "@/lib/db";
 
 export const runtime = "nodejs";
@@ -10,3 +10,5 @@ export const GET = route<{ branchId: string }>(async (_request, { branchId }) =>
   const checkpoints = await getCheckpointsByBranchId(database(), branchId, { inherited: true });
   return json({ checkpoints: checkpoints.map((checkpoint) => ({ ...checkpoint, inherited: checkpoint.branchId !== branchId })) });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,5 +1,5 @@
 import { database } from "@/lib/api/database";
-import { json, readJsonBody, route } from "@/lib/api/http";
+import { json, readJsonBody, route, otherMethods } from "@/lib/api/http";
 import { compactBranch } from "@/lib/memory";
 import { compactBranchSchema } from "./schema";
 
@@ -11,3 +11,5 @@ export const POST = route<{ branchId: string }>(async (request, { branchId }) =>
   const { force, settings } = await readJsonBody(request, compactBranchSchema);
   return json({ compaction: await compactBranch(database(), branchId, { force, settings }) });
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

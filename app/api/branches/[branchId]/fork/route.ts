@@ -1,5 +1,5 @@
 import { database } from "@/lib/api/database";
-import { json, readJsonBody, route } from "@/lib/api/http";
+import { json, readJsonBody, route, otherMethods } from "@/lib/api/http";
 import { forkBranch } from "@/lib/db";
 import { publishBranchCreated } from "@/lib/live";
 import { forkBranchSchema } from "./schema";
@@ -13,3 +13,5 @@ export const POST = route<{ branchId: string }>(async (request, { branchId }) =>
   publishBranchCreated(branch);
   return json({ branch }, 201);
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

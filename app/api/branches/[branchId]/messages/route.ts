@@ -1,5 +1,5 @@
 import { database } from "@/lib/api/database";
-import { json, readJsonBody, readQuery, route } from "@/lib/api/http";
+import { json, readJsonBody, readQuery, route, otherMethods } from "@/lib/api/http";
 import { getBranchById, getConversationById, getHistoryByBranchId, type JsonObject } from "@/lib/db";
 import { publishAppended } from "@/lib/live";
 import { recordMessages } from "@/lib/memory";
@@ -24,3 +24,5 @@ export const POST = route<Params>(async (request, { branchId }) => {
   publishAppended(await getConversationById(db, branch.conversationId), branchId, result.messages);
   return json(result, 201);
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

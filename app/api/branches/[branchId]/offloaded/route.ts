@@ -1,5 +1,5 @@
 import { database } from "@/lib/api/database";
-import { json, route } from "@/lib/api/http";
+import { json, route, otherMethods } from "@/lib/api/http";
 import { getOffloadedContentsByBranchId } from "@/lib/db";
 
 export const runtime = "nodejs";
@@ -11,3 +11,5 @@ export const GET = route<{ branchId: string }>(async (_request, { branchId }) =>
   const offloaded = records.map(({ content: _content, ...header }) => ({ ...header, inherited: header.branchId !== branchId }));
   return json({ offloaded });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,5 +1,5 @@
 import { database } from "@/lib/api/database";
-import { json, route } from "@/lib/api/http";
+import { json, route, otherMethods } from "@/lib/api/http";
 import { getSummariesByBranchId } from "@/lib/db";
 
 export const runtime = "nodejs";
@@ -10,3 +10,5 @@ export const GET = route<{ branchId: string }>(async (_request, { branchId }) =>
   const summaries = await getSummariesByBranchId(database(), branchId, { inherited: true });
   return json({ summaries: summaries.map((summary) => ({ ...summary, inherited: summary.branchId !== branchId })) });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,5 +1,5 @@
 import { database } from "@/lib/api/database";
-import { json, route } from "@/lib/api/http";
+import { json, route, otherMethods } from "@/lib/api/http";
 import { getBranchTreeByConversationId } from "@/lib/db";
 
 export const runtime = "nodejs";
@@ -8,3 +8,5 @@ export const dynamic = "force-dynamic";
 export const GET = route<{ id: string }>(async (_request, { id }) => {
   return json({ branches: await getBranchTreeByConversationId(database(), id) });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

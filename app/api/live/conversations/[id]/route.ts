@@ -1,10 +1,16 @@
+import { database } from "@/lib/api/database";
+import { otherMethods, route } from "@/lib/api/http";
+import { getConversationById } from "@/lib/db";
 import { liveEventResponse } from "@/lib/live";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** One conversation's live events (EventSource): conversation-updated, branch-created, exchange-started, exchange-recorded. */
-export async function GET(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
-  const { id } = await context.params;
+export const GET = route<{ id: string }>(async (request, { id }) => {
+  // An unknown id answers 404 rather than an event stream that never says anything.
+  await getConversationById(database(), id);
   return liveEventResponse(request, id);
-}
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,5 +1,5 @@
 import { database } from "@/lib/api/database";
-import { json, route } from "@/lib/api/http";
+import { json, route, otherMethods } from "@/lib/api/http";
 import { getArtifactById } from "@/lib/db";
 
 export const runtime = "nodejs";
@@ -8,3 +8,5 @@ export const dynamic = "force-dynamic";
 export const GET = route<{ branchId: string; artifactId: string }>(async (_request, { branchId, artifactId }) => {
   return json({ artifact: await getArtifactById(database(), branchId, artifactId) });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,5 +1,5 @@
 import { database } from "@/lib/api/database";
-import { json, route } from "@/lib/api/http";
+import { json, route, otherMethods } from "@/lib/api/http";
 import { reloadOffloadedContent } from "@/lib/memory";
 
 export const runtime = "nodejs";
@@ -9,3 +9,5 @@ export const dynamic = "force-dynamic";
 export const GET = route<{ branchId: string; handle: string }>(async (_request, { branchId, handle }) => {
   return json({ offloaded: await reloadOffloadedContent(database(), branchId, handle) });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,0 +1,6 @@
+import * as z from "zod";
+import { SERIALIZE_FORMATS } from "@/lib/import";
+
+export const exportQuerySchema = z.object({
+  format: z.enum(SERIALIZE_FORMATS as [string, ...string[]], { error: `format must be one of ${SERIALIZE_FORMATS.join(", ")}` }).default("openai"),
+});

@@ -1,0 +1,38 @@
+import { ApiError } from "@/lib/api/errors";
+import { database } from "@/lib/api/database";
+import { json, noContent, readJsonBody, route } from "@/lib/api/http";
+import { deleteCustomModelById, putCustomModel } from "@/lib/db";
+import { customEntry, modelIdSchema } from "@/lib/models";
+import { forgetCatalogue } from "@/lib/models/server";
+import { saveModelSchema } from "./schema";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+type Params = { id: string };
+
+function modelId(raw: string): string {
+  const parsed = modelIdSchema.safeParse(decodeURIComponent(raw));
+  if (!parsed.success) throw new ApiError(400, "invalid_request", `model id: ${parsed.error.issues[0].message}`, { issues: [{ path: "id", message: parsed.error.issues[0].message }] });
+  return parsed.data;
+}
+
+/** Adds a model to the catalogue, or edits one (a built-in entry is replaced by the user's until deleted). */
+export const PUT = route<Params>(async (request, params) => {
+  const id = modelId(params.id);
+  const input = await readJsonBody(request, saveModelSchema);
+  const db = database();
+  const entry = customEntry(id, input, new Date().toISOString().slice(0, 10));
+  await putCustomModel(db, id, entry);
+  forgetCatalogue(db);
+  return json({ model: entry });
+});
+
+/** Removes the user's entry: a built-in model with this id applies again. */
+export const DELETE = route<Params>(async (_request, params) => {
+  const id = modelId(params.id);
+  const db = database();
+  await deleteCustomModelById(db, id);
+  forgetCatalogue(db);
+  return noContent();
+});

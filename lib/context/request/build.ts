@@ -1,0 +1,121 @@
+import type { Context } from "../context";
+import { buildPipeline } from "../default-pipeline";
+import type { HandleFactory } from "../handles";
+import { OFFLOAD_MARKER_PATTERN } from "../handles";
+import type { Message, ToolDefinition } from "../messages";
+import type { PipelineTrace } from "../pipeline";
+import { processHistory } from "../run";
+import type { Summarizer } from "../summarizer";
+import { sharedCounter } from "../tokens/counter";
+import { getContextTools } from "../tools";
+import { retrievedMessage, summaryMessage, type PersistedMemory, type PersistedSummary, type RetrievedMemory } from "./memory";
+import { policyToEngine, type RequestPolicy } from "./policy";
+import { requestSections, type RequestSection } from "./sections";
+import { budgetVerdict, requestTokens, type BudgetVerdict } from "./verdict";
+
+/** What the next request is built from. */
+export interface BuildRequestOptions {
+  /** The raw history: all of it, or (with `memory.summary`) what follows the summary. */
+  history: readonly Message[];
+  policy: RequestPolicy;
+  /** Persisted summaries and retrieved memories (server-side state, passed in). */
+  memory?: PersistedMemory;
+  /** A new turn not in `history` yet (the user's next message). */
+  current?: Message | null;
+  tools?: readonly ToolDefinition[];
+  /** Default: the engine's offline extractive summarizer. */
+  summarizer?: Summarizer;
+  createHandle?: HandleFactory;
+  /** A context whose state the run reads (never writes), as `processHistory`'s. */
+  parent?: Context;
+  taskId?: string;
+  now?: () => number;
+}
+
+/** What the assembly put in front of the processors. */
+export interface RequestAssembly {
+  summary: PersistedSummary | null;
+  retrieved: RetrievedMemory[];
+  /** The candidate history the processors received. */
+  candidate: readonly Message[];
+}
+
+/** The next request exactly as it will be sent, with how it came to be. */
+export interface BuiltRequest {
+  model: string;
+  /** The reply's limit (`max_tokens`). */
+  maxTokens: number;
+  messages: Message[];
+  /** The request's tools, `reload_offloaded` included when offloaded content is sent (RB5). */
+  tools: ToolDefinition[];
+  sections: RequestSection[];
+  assembly: RequestAssembly;
+  /** One step per processor that ran, in order. */
+  trace: PipelineTrace;
+  verdict: BudgetVerdict;
+  /** Handle → original content of what this request offloaded. */
+  offloaded: Readonly<Record<string, string>>;
+  context: Context;
+}
+
+const RELOAD_TOOL = getContextTools().find((tool) => tool.definition.function.name === "reload_offloaded")!.definition;
+
+function withReloadTool(tools: readonly ToolDefinition[]): ToolDefinition[] {
+  return tools.some((tool) => tool.function.name === RELOAD_TOOL.function.name) ? [...tools] : [...tools, RELOAD_TOOL];
+}
+
+function carriesMarker(messages: readonly Message[], handles: ReadonlySet<string>): boolean {
+  if (handles.size === 0) return false;
+  return messages.some((message) => {
+    if (message.content === null) return false;
+    for (const match of message.content.matchAll(OFFLOAD_MARKER_PATTERN)) if (handles.has(match[1])) return true;
+    return false;
+  });
+}
+
+/**
+ * Builds the next request (RB1–RB5): the persisted memory first (system
+ * messages of the summarised part, the latest summary, retrieved memories),
+ * then the raw history and the current turn, as one candidate history; the
+ * policy's enabled processors run on it in their order; the one budget
+ * verdict says whether it may be sent. Every surface that shows or sends a
+ * request calls this, so they cannot disagree.
+ * @example const request = await buildRequest({ history, policy, tools })
+ */
+export async function buildRequest(options: BuildRequestOptions): Promise<BuiltRequest> {
+  const { policy, memory = {} } = options;
+  const summary = memory.summary ?? null;
+  const retrieved = (memory.retrieved ?? []).slice(0, policy.retrievedMemories);
+  const current = options.current ?? null;
+  const persisted = summary ? summaryMessage(summary) : null;
+  const candidate: Message[] = [
+    ...(summary ? (memory.system ?? []) : []),
+    ...(persisted ? [persisted] : []),
+    ...retrieved.map(retrievedMessage),
+    ...options.history,
+    ...(current ? [current] : []),
+  ];
+  const { config, spec, dependencies } = policyToEngine(policy);
+  const pipeline = buildPipeline(spec, config, { ...dependencies, summarizer: options.summarizer, createHandle: options.createHandle, now: options.now });
+  const baseTools = options.tools ?? [];
+  const mayOffload = spec.some((entry) => entry.enabled && entry.kind === "message_offloader");
+  // RB5: the budget is enforced with the reload tool counted whenever something may be offloaded, so adding it never breaks the fit.
+  const budgetTools = mayOffload ? withReloadTool(baseTools) : [...baseTools];
+  const result = await processHistory(candidate, { config, pipeline, tools: budgetTools, parent: options.parent, taskId: options.taskId });
+  const messages = [...result.history];
+  const tools = carriesMarker(messages, new Set(Object.keys(result.offloaded))) ? withReloadTool(baseTools) : [...baseTools];
+  const counter = sharedCounter(policy.encoding);
+  const verdict = budgetVerdict(requestTokens(messages, tools, counter), { contextWindow: policy.contextWindow, reserve: policy.maxOutputTokens, budget: policy.tokenBudget });
+  return {
+    model: policy.model,
+    maxTokens: policy.maxOutputTokens,
+    messages,
+    tools,
+    sections: requestSections(messages, tools, counter, { current, summary, summaryMessage: persisted, retrieved }),
+    assembly: { summary, retrieved, candidate },
+    trace: result.trace,
+    verdict,
+    offloaded: result.offloaded,
+    context: result.context,
+  };
+}

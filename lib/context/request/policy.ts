@@ -1,0 +1,69 @@
+import { makeConfig, type AutomationMode, type ContextConfig } from "../config";
+import type { PipelineDependencies } from "../default-pipeline";
+import type { ProcessorKind, ProcessorSpec } from "../pipeline-spec";
+import type { EncodingName } from "../tokens/encoding-names";
+
+/**
+ * Everything that decides the next request, as plain data: the mode's
+ * rounds and thresholds, the processors in order, the model with its window,
+ * reply reserve and encoding, the optional hard budget, and the builder's own
+ * options. Apps resolve their stored settings into one; a script writes one
+ * by hand. Serialisable, so it crosses to a Web Worker and into exports.
+ */
+export interface RequestPolicy {
+  mode: AutomationMode;
+  historyRounds: number;
+  summaryThreshold: number | null;
+  offloadThreshold: number | null;
+  /** Characters a message may hold before the message offloader replaces it. */
+  maxMessageSize: number;
+  /** Characters a tool result may hold before the tool-result offloader truncates it. */
+  maxToolResultSize: number;
+  /** The processors in the order they run, each on or off. */
+  processors: readonly ProcessorSpec[];
+  model: string;
+  encoding: EncodingName;
+  /** The model's input capacity. */
+  contextWindow: number;
+  /** Reserved for the reply and sent as its limit (`max_tokens`). */
+  maxOutputTokens: number;
+  /** Hard limit on everything sent (messages and tools); null: the window alone limits. */
+  tokenBudget: number | null;
+  /** Offer `reload_offloaded` when offloaded content is sent; off: nothing is offloaded (RB5). */
+  reloadTool: boolean;
+  /** Retrieved memories a request may carry (RB2). */
+  retrievedMemories: number;
+}
+
+/** The processors that shape a request: those on `pre_llm_call`. */
+const PRE_CALL: ReadonlySet<ProcessorKind> = new Set(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget"]);
+
+/** The engine config, processor spec and pipeline dependencies a policy stands for. */
+export function policyToEngine(policy: RequestPolicy): { config: ContextConfig; spec: ProcessorSpec[]; dependencies: PipelineDependencies } {
+  const config = makeConfig(policy.mode, {
+    historyRounds: policy.historyRounds,
+    summaryThreshold: policy.summaryThreshold,
+    offloadThreshold: policy.offloadThreshold,
+    extra: {
+      ...(policy.tokenBudget === null ? {} : { token_budget: policy.tokenBudget }),
+      token_encoding: policy.encoding,
+      context_window: policy.contextWindow,
+      max_output_tokens: policy.maxOutputTokens,
+    },
+  });
+  // RB5: without the reload tool a marker would point the model at content it cannot read.
+  const spec = policy.processors.filter((entry) => PRE_CALL.has(entry.kind) && (policy.reloadTool || entry.kind !== "message_offloader"));
+  return {
+    config,
+    spec,
+    // Without a hard budget the window is the only limit: the budget processor trims to it (B4).
+    dependencies: {
+      maxMessageSize: policy.maxMessageSize,
+      maxToolResultSize: policy.maxToolResultSize,
+      maxTokens: policy.tokenBudget ?? policy.contextWindow,
+      encoding: policy.encoding,
+      // RB6: what the model is working on is never hidden.
+      keepIncompleteRound: true,
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_PROCESSOR_ORDER } from "@/lib/context/light";
+import { BUILT_IN_MODELS, type ModelEntry } from "@/lib/models";
+import { DEFAULT_SETTINGS, mergeSettings, normalizeSettings, resolveSettings, settingsChangesSchema, settingsForMode, settingsSchema } from ".";
+
+const issuesOf = (value: unknown) => {
+  const result = settingsChangesSchema.safeParse(value);
+  return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+};
+
+describe("settings schema", () => {
+  it("[ST1] refuses duplicates, unknown processors, a budget of 0 and unknown fields, naming the field", () => {
+    expect(issuesOf({ processors: [{ kind: "round_window", enabled: true }, { kind: "round_window", enabled: false }] })).toEqual([
+      "processors.1.kind: 'round_window' is listed twice: each processor appears once",
+    ]);
+    expect(issuesOf({ processors: [{ kind: "shredder", enabled: true }] })[0]).toMatch(/^processors\.0\.kind: unknown processor/);
+    expect(issuesOf({ tokenBudget: 0 })).toEqual(["tokenBudget: must be at least 1"]);
+    expect(issuesOf({ colour: "blue" })[0]).toMatch(/colour/);
+    expect(issuesOf({ historyRounds: 2.5 })).toEqual(["historyRounds: expected a whole number"]);
+  });
+
+  it("[ST1] the defaults are valid settings", () => {
+    expect(settingsSchema.parse(DEFAULT_SETTINGS)).toEqual(DEFAULT_SETTINGS);
+    for (const mode of ["pilot", "copilot", "navigator"] as const) expect(settingsSchema.safeParse(settingsForMode(mode)).success).toBe(true);
+  });
+});
+
+describe("normalizeSettings", () => {
+  it("[ST2] leaves settings in the current shape as they are", () => {
+    expect(normalizeSettings(DEFAULT_SETTINGS)).toEqual({ settings: DEFAULT_SETTINGS, repairs: [] });
+  });
+
+  it("[ST2] an old row: duplicates dropped, missing processors appended switched off, the old fixed window and reserve follow the model, Auto encoding stays auto", () => {
+    const old = {
+      mode: "navigator",
+      historyRounds: 4,
+      tokenBudget: 0,
+      contextWindow: 128_000,
+      maxOutputTokens: 4_096,
+      model: "gpt-4.1",
+      processors: [
+        { kind: "round_window", enabled: true },
+        { kind: "round_window", enabled: false },
+        { kind: "token_budget", enabled: true },
+      ],
+      applyPipeline: true,
+    };
+    const { settings, repairs } = normalizeSettings(old);
+    expect(settings).toMatchObject({ mode: "navigator", historyRounds: 4, summaryThreshold: 5, tokenBudget: null, contextWindow: null, maxOutputTokens: null, encoding: null, model: "gpt-4.1", applyPipeline: true });
+    expect(settings.processors.map((entry) => entry.kind)).toEqual(["round_window", "token_budget", ...DEFAULT_PROCESSOR_ORDER.filter((kind) => kind !== "round_window" && kind !== "token_budget")]);
+    expect(settings.processors.filter((entry) => entry.enabled).map((entry) => entry.kind)).toEqual(["round_window", "token_budget"]);
+    expect(repairs).toEqual([{ field: "processors[1]", message: "'round_window' was listed twice: the first place kept" }]);
+  });
+
+  it("[ST2] invalid fields fall back to the mode's preset or the default, each reported; never throws", () => {
+    const { settings, repairs } = normalizeSettings({ mode: "navigator", historyRounds: -3, summaryThreshold: "five", encoding: "p50k", extra: 1 });
+    expect(settings).toEqual(settingsForMode("navigator"));
+    expect(repairs.map((repair) => repair.field)).toEqual(["historyRounds", "summaryThreshold", "encoding", "extra"]);
+    expect(normalizeSettings("nonsense").settings).toEqual(DEFAULT_SETTINGS);
+    expect(normalizeSettings(undefined)).toEqual({ settings: DEFAULT_SETTINGS, repairs: [] });
+  });
+});
+
+describe("mergeSettings", () => {
+  it("[ST3] a new mode brings its preset unless the change sets the field; null clears", () => {
+    const merged = mergeSettings({ ...DEFAULT_SETTINGS, contextWindow: 50_000 }, { mode: "navigator", summaryThreshold: 7, contextWindow: null });
+    expect(merged).toMatchObject({ mode: "navigator", historyRounds: 10, summaryThreshold: 7, offloadThreshold: 20, contextWindow: null });
+  });
+
+  it("[ST3] a partial processor list is completed with the rest switched off", () => {
+    const merged = mergeSettings(DEFAULT_SETTINGS, { processors: [{ kind: "token_budget", enabled: true }] });
+    expect(merged.processors[0]).toEqual({ kind: "token_budget", enabled: true });
+    expect(merged.processors).toHaveLength(DEFAULT_PROCESSOR_ORDER.length);
+    expect(merged.processors.slice(1).every((entry) => !entry.enabled)).toBe(true);
+  });
+});
+
+describe("resolveSettings", () => {
+  it("[ST4] window, reserve and encoding follow the model unless set", () => {
+    const gpt41 = resolveSettings({ ...DEFAULT_SETTINGS, model: "gpt-4.1-2025-04-14" });
+    expect(gpt41.policy).toMatchObject({ contextWindow: 1_047_576, maxOutputTokens: 8_192, encoding: "o200k_base" });
+    expect(gpt41).toMatchObject({ exact: true, sources: { contextWindow: "model", maxOutputTokens: "model", encoding: "model" } });
+    const set = resolveSettings({ ...DEFAULT_SETTINGS, model: "gpt-4", contextWindow: 6_000, maxOutputTokens: 500 });
+    expect(set.policy).toMatchObject({ contextWindow: 6_000, maxOutputTokens: 500, encoding: "cl100k_base" });
+  });
+
+  it("[ST4] counts for Claude, Gemini, unknown models and hand-picked encodings are labelled approximate", () => {
+    expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "claude-sonnet-4-5-20250929" })).toMatchObject({ exact: false, approximation: expect.stringContaining("Claude") });
+    expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "gemini-2.5-pro" }).exact).toBe(false);
+    expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "my-local-model" })).toMatchObject({ exact: false, model: { match: "fallback" } });
+    expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "gpt-4o", encoding: "cl100k_base" })).toMatchObject({ exact: false, approximation: expect.stringContaining("chosen by hand") });
+  });
+
+  it("[ST4] a user's catalogue entry wins over the built-in one", () => {
+    const custom: ModelEntry = { ...BUILT_IN_MODELS.find((entry) => entry.id === "gpt-4o")!, contextWindow: 64_000, origin: "custom" };
+    const resolved = resolveSettings({ ...DEFAULT_SETTINGS, model: "gpt-4o" }, [...BUILT_IN_MODELS.filter((entry) => entry.id !== "gpt-4o"), custom]);
+    expect(resolved.policy.contextWindow).toBe(64_000);
+  });
+});

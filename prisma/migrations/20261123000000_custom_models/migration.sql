@@ -1,0 +1,7 @@
+-- CreateTable
+CREATE TABLE "CustomModel" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "entry" TEXT NOT NULL,
+    "updatedAt" DATETIME NOT NULL
+);
+
