@@ -10,7 +10,6 @@ export interface OutcomeNoticeProps {
   outcome: ChatTurnOutcome | null;
   error: ApiError | null;
   /** Checkpoints the turn wrote before a failure cut the call short. */
-  turnCheckpoints: WrittenCheckpoint[];
   outcomeAt: number | null;
   busy: boolean;
   onRetry(): void;
@@ -81,14 +80,13 @@ function UpstreamFailure({ error, secondsLeft, busy, onRetry, onOpenSettings }: 
 }
 
 /** What the last call did: the checkpoint it wrote, the budget stop, the upstream's error, a refusal. */
-export function OutcomeNotice({ outcome, error, turnCheckpoints, outcomeAt, busy, onRetry, onOpenSettings }: OutcomeNoticeProps) {
+export function OutcomeNotice({ outcome, error, outcomeAt, busy, onRetry, onOpenSettings }: OutcomeNoticeProps) {
   const upstreamError = outcome?.status === "error" ? outcome.error : null;
   const secondsLeft = useSecondsLeft(upstreamError?.retryAfter ?? null, outcomeAt);
   if (error) {
     const retryable = error.code === "aborted" || error.code === "network_error";
     return (
       <div className={styles.notices}>
-        <Checkpoints checkpoints={turnCheckpoints} />
         <div role="alert" className={ui.notice} data-tone={error.code === "aborted" ? "warning" : "danger"}>
           <p className={styles.noticeLine}>{error.message}</p>
           {error.code === "upstream_not_configured" ? (

@@ -27,7 +27,7 @@ describe("RecorderPanel", () => {
     const reply = done(2, { role: "assistant", content: "Hello there!" });
     const chat = () =>
       streamResponse(
-        [sse("turn-recorded", { recorded: [user], checkpoints: [] }), sse("delta", { type: "text", text: "Hello" }), sse("delta", { type: "text", text: " there!" }), sse("done", reply)],
+        [sse("turn-recorded", { recorded: [user] }), sse("delta", { type: "text", text: "Hello" }), sse("delta", { type: "text", text: " there!" }), sse("done", reply)],
         async (index) => {
           if (index === 2) await held;
         },
@@ -56,8 +56,8 @@ describe("RecorderPanel", () => {
   it("shows the reply's tool calls as forms and sends the pasted results together", async () => {
     const calling = done(2, { role: "assistant", content: null, tool_calls: [lookup] });
     const chats = [
-      () => streamResponse([sse("turn-recorded", { recorded: [record(1, { role: "user", content: "Look it up" })], checkpoints: [] }), sse("delta", { type: "tool-call", index: 0, id: "call_1", name: "get_reservation_details", arguments: '{"reservation_id":' }), sse("delta", { type: "tool-call", index: 0, id: null, name: null, arguments: '"8JX2WO"}' }), sse("done", calling)]),
-      () => streamResponse([sse("turn-recorded", { recorded: [record(3, { role: "tool", tool_call_id: "call_1", content: '{"origin":"BOS"}' })], checkpoints: [] }), sse("done", done(4, { role: "assistant", content: "It leaves from Boston." }))]),
+      () => streamResponse([sse("turn-recorded", { recorded: [record(1, { role: "user", content: "Look it up" })] }), sse("delta", { type: "tool-call", index: 0, id: "call_1", name: "get_reservation_details", arguments: '{"reservation_id":' }), sse("delta", { type: "tool-call", index: 0, id: null, name: null, arguments: '"8JX2WO"}' }), sse("done", calling)]),
+      () => streamResponse([sse("turn-recorded", { recorded: [record(3, { role: "tool", tool_call_id: "call_1", content: '{"origin":"BOS"}' })] }), sse("done", done(4, { role: "assistant", content: "It leaves from Boston." }))]),
     ];
     const { composer, calls } = setup(chats);
     await userEvent.type(composer(), "Look it up{Enter}");
@@ -84,9 +84,9 @@ describe("RecorderPanel", () => {
   });
 
   it("names the checkpoint a turn created and an upstream summarizer that fell back", async () => {
-    const checkpoint = { checkpointId: "c3", version: 3, branchId: "b1", summaryId: "s3", fromPosition: 1, toPosition: 9, reason: "threshold", when: "turn" as const };
+    const checkpoint = { checkpointId: "c3", version: 3, branchId: "b1", summaryId: "s3", fromPosition: 1, toPosition: 9, reason: "threshold", when: "prompt" as const };
     const reply = done(12, { role: "assistant", content: "ok" }, { checkpoints: [checkpoint], summarizer: { kind: "upstream", calls: 1, fallbacks: [{ reason: "500 server_error: down" }] } });
-    const { composer } = setup([() => streamResponse([sse("turn-recorded", { recorded: [], checkpoints: [checkpoint] }), sse("done", reply)])]);
+    const { composer } = setup([() => streamResponse([sse("turn-recorded", { recorded: [] }), sse("done", reply)])]);
     await userEvent.type(composer(), "Next{Enter}");
     expect(await screen.findByText("Checkpoint v3 created (threshold, when the new turn): messages 1–8 summarised.")).toBeTruthy();
     expect(screen.getByText("The upstream summarizer failed (500 server_error: down); the extractive summary was written instead.")).toBeTruthy();
@@ -94,7 +94,7 @@ describe("RecorderPanel", () => {
 
   it("explains the budget stop: no model call, the numbers and the reason", async () => {
     const stop = { ...WRITTEN, status: "budget_exceeded" as const, budget: 12, tokens: 40, reason: "the request needs 40 tokens besides system messages and tools, but the limit is 12: no model call should be made" };
-    const { composer } = setup([() => streamResponse([sse("turn-recorded", { recorded: [], checkpoints: [] }), sse("budget-exceeded", stop)])]);
+    const { composer } = setup([() => streamResponse([sse("turn-recorded", { recorded: [] }), sse("budget-exceeded", stop)])]);
     await userEvent.type(composer(), "Long question{Enter}");
     const alert = await screen.findByRole("alert", { name: "Budget stop" });
     expect(alert.textContent).toContain("Budget stop: nothing was sent. The request needs 40 tokens, over the limit of 12.");
@@ -109,8 +109,8 @@ describe("RecorderPanel", () => {
       error: { source: "upstream" as const, status: 429, type: "requests", code: "rate_limit_exceeded", message: "Rate limit reached.", body: null, retryAfter: 0, headers: { "retry-after": "0" } },
     };
     const { composer, calls } = setup([
-      () => streamResponse([sse("turn-recorded", { recorded: [], checkpoints: [] }), sse("error", failed)]),
-      () => streamResponse([sse("turn-recorded", { recorded: [], checkpoints: [] }), sse("done", done(2, { role: "assistant", content: "Back." }))]),
+      () => streamResponse([sse("turn-recorded", { recorded: [] }), sse("error", failed)]),
+      () => streamResponse([sse("turn-recorded", { recorded: [] }), sse("done", done(2, { role: "assistant", content: "Back." }))]),
     ]);
     await userEvent.type(composer(), "Hello{Enter}");
     const alert = await screen.findByRole("alert");
@@ -123,7 +123,7 @@ describe("RecorderPanel", () => {
 
   it("counts down a retry-after before Retry is possible", async () => {
     const failed = { ...WRITTEN, status: "error" as const, exchangeId: "x1", error: { source: "upstream" as const, status: 429, type: "requests", code: null, message: "Slow down.", body: null, retryAfter: 30, headers: {} } };
-    const { composer } = setup([() => streamResponse([sse("turn-recorded", { recorded: [], checkpoints: [] }), sse("error", failed)])]);
+    const { composer } = setup([() => streamResponse([sse("turn-recorded", { recorded: [] }), sse("error", failed)])]);
     await userEvent.type(composer(), "Hello{Enter}");
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toMatch(/Retry in (30|29) s\./);
@@ -166,7 +166,7 @@ describe("RecorderPanel", () => {
         if (signal.aborted) reject(new DOMException("aborted", "AbortError"));
         signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
       });
-    const chat = () => streamResponse([sse("turn-recorded", { recorded: [], checkpoints: [] }), sse("delta", { type: "text", text: "Once" }), "never"], async (index) => (index === 2 ? aborted() : undefined));
+    const chat = () => streamResponse([sse("turn-recorded", { recorded: [] }), sse("delta", { type: "text", text: "Once" }), "never"], async (index) => (index === 2 ? aborted() : undefined));
     const scripted = setup([chat]);
     calls = scripted.calls;
     await userEvent.type(scripted.composer(), "Tell a story{Enter}");

@@ -79,7 +79,6 @@ export function RecorderPanel({ branchId, messages, model, api = chatApi, onReco
           <OutcomeNotice
             outcome={recorder.outcome}
             error={recorder.error}
-            turnCheckpoints={recorder.turn?.checkpoints ?? []}
             outcomeAt={recorder.outcomeAt}
             busy={busy}
             onRetry={() => void recorder.send({})}

@@ -89,7 +89,7 @@ export function useChatRecorder({ api, branchId, onRecorded, onSettled }: UseCha
           signal: abort.signal,
           onEvent: (event) => {
             if (event.name === "turn-recorded") {
-              recordedSomething = event.data.recorded.length > 0 || event.data.checkpoints.length > 0;
+              recordedSomething = event.data.recorded.length > 0;
               if (event.data.recorded.length > 0) callbacks.current.onRecorded?.(event.data.recorded);
               setState((current) => ({ ...current, phase: "streaming", turn: event.data, draft: { text: "", toolCalls: [] } }));
             } else if (event.name === "delta") {

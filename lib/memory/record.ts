@@ -43,6 +43,8 @@ export interface RecordMessagesOptions {
   expectedLength?: number;
   /** Metadata to store with each message, by index (the memory layer adds `artifactId`, `handle`, `originalSize` to offloaded results). */
   metadata?: JsonObject[];
+  /** Default true. False: store the messages only; a caller about to build a request compacts then, if it will be sent (RB7). */
+  compact?: boolean;
 }
 
 /** What `recordMessages` stored. */
@@ -93,7 +95,7 @@ async function recordNow(db: Database, branchId: string, messages: Message[], op
     const prepared = await prepareMessages(db, state.scope, messagesOf(tail.records), messages, settings, options.metadata);
     // Stage 1 is computed against the history as it will be, before any write: a failing summarizer leaves nothing behind.
     const after = withAppended(state, virtualRecords(state, prepared));
-    const plan = (await isCompactionDue(db, after, settings)) ? await planCompaction(db, after, settings, options.summarizer) : null;
+    const plan = options.compact !== false && (await isCompactionDue(db, after, settings)) ? await planCompaction(db, after, settings, options.summarizer) : null;
     const facts = plan ? await compactionFacts(db, after, plan) : null;
     const result = await inTransaction(db, async (joined) => {
       // The messages before the first artifact are appended by the check itself: one lock, not two.

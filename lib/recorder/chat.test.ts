@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractiveSummarizer, type Message } from "@/lib/context";
-import { createConversation, getCheckpointsByBranchId, getExchangesByConversationId, getHistoryByBranchId, getSummariesByBranchId, type Database } from "@/lib/db";
+import { createConversation, getCheckpointsByBranchId, getExchangesByConversationId, getHistoryByBranchId, getSummariesByBranchId, updateConversationById, type Database } from "@/lib/db";
 import { POST as chatRoute } from "@/app/api/branches/[branchId]/chat/route";
 import { TEST_PROVIDERS } from "@/tests/support/db";
 import { AIRLINE_TOOLS, assistant, user } from "@/tests/support/memory-fixtures";
@@ -97,10 +97,9 @@ describe.each(TEST_PROVIDERS)("POST /api/branches/[branchId]/chat (%s)", (provid
 
     // The fifth raw message makes the branch due: the user turn is recorded, then compacted before the model is asked.
     const third = await postChat(branchId, { userTurn: "Question three about baggage?" });
-    expect(third.events[0].data.checkpoints).toEqual([expect.objectContaining({ version: 1, branchId, reason: "threshold", when: "turn", fromPosition: 0, toPosition: 3 })]);
     const done = outcomeOf(third);
     expect(done.status).toBe("ok");
-    expect(done.checkpoints).toHaveLength(1);
+    expect(done.checkpoints).toEqual([expect.objectContaining({ version: 1, branchId, reason: "threshold", when: "prompt", fromPosition: 0, toPosition: 3 })]);
     expect(done.summarizer).toEqual({ kind: "upstream", calls: 1, fallbacks: [] });
     const checkpoints = await getCheckpointsByBranchId(harness.db, branchId);
     expect(checkpoints.map((checkpoint) => checkpoint.version)).toEqual([1]);
@@ -147,6 +146,19 @@ describe.each(TEST_PROVIDERS)("POST /api/branches/[branchId]/chat (%s)", (provid
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ status: "budget_exceeded", budget: stop.budget, tokens: stop.tokens, reason: stop.reason, recorded: [] });
     expect(harness.fake.requests).toHaveLength(0);
+  });
+
+  it("[RB7] stops at the budget on a branch due for compaction without calling the summarizing model or writing a summary", async () => {
+    const { conversationId, branchId } = await conversation(harness.db, { summaryThreshold: 2 });
+    for (const text of ["First", "Second"]) expect(outcomeOf(await postChat(branchId, { userTurn: `${text} question?` })).status).toBe("ok");
+    const calls = harness.fake.requests.length;
+    await updateConversationById(harness.db, conversationId, { settings: { mode: "pilot", summaryThreshold: 2, tokenBudget: 12 } });
+    const stop = outcomeOf(await postChat(branchId, { userTurn: "Third question, about everything on my reservation to Seattle?" }));
+    expect(stop).toMatchObject({ status: "budget_exceeded", budget: 12, checkpoints: [] });
+    expect(harness.fake.requests).toHaveLength(calls);
+    expect(harness.summaryRequests()).toHaveLength(0);
+    expect(await getSummariesByBranchId(harness.db, branchId)).toHaveLength(0);
+    expect(await getCheckpointsByBranchId(harness.db, branchId)).toHaveLength(0);
   });
 
   it("passes upstream errors through as sent (429 with retry-after, 401), keeps the user turn, and answers on retry", async () => {

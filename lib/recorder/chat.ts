@@ -98,7 +98,7 @@ export class ChatTurn {
 
   private async run(onDelta?: (delta: ChatDelta) => void): Promise<ChatTurnOutcome> {
     const { db, branchId, summarizing } = this;
-    const checkpoints = [...this.turn.checkpoints];
+    const checkpoints: WrittenCheckpoint[] = [];
     const recorded = [...this.turn.recorded];
     const soFar = () => ({ recorded, checkpoints, summarizer: summarizing.report });
     // What the playground shows as the next request is what is sent: the same builder, here allowed to compact.
@@ -168,15 +168,15 @@ export async function startChatTurn(db: Database, branchId: string, input: ChatT
     );
     const settings = await conversationSettings(db, conversation);
     const summarizing = createRecorderSummarizer(upstream, settings.policy.model, options.signal);
-    const turn: ChatTurnRecorded = { recorded: [], checkpoints: [] };
+    const turn: ChatTurnRecorded = { recorded: [] };
     if (messages.length > 0) {
+      // The turn is stored as it is; the request compacts when due, and not at all when it will be refused (RB7).
       const result = await recordMessages(db, branchId, messages, {
-        summarizer: summarizing.summarizer,
+        compact: false,
         expectedLength: history.length,
         metadata: messages.map(() => ({ recorder: "chat" })),
       });
       turn.recorded = result.messages;
-      if (result.compaction) turn.checkpoints.push(written(result.compaction, "turn"));
       publishAppended(conversation, branchId, result.messages);
     }
     return new ChatTurn(db, branchId, conversation, upstream, summarizing, history.length + messages.length, turn, input.stream !== false, options.signal);

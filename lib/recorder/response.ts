@@ -19,7 +19,7 @@ function internalFailure(turn: ChatTurn, error: unknown): ChatTurnFailed {
     error: { source: "recorder", status, type: body.error.code, code: body.error.code, message: body.error.message, body: null, retryAfter: null, headers: {} },
     exchangeId: null,
     recorded: turn.turn.recorded,
-    checkpoints: turn.turn.checkpoints,
+    checkpoints: [],
     summarizer: { kind: "extractive", calls: 0, fallbacks: [] },
     prompt: null,
   };

@@ -33,8 +33,8 @@ export interface WrittenCheckpoint {
   toPosition: number;
   /** Why: a threshold crossed, or compacting to get under the budget. */
   reason: string;
-  /** Which write crossed it: the new turn, the prompt's assembly, or the assistant's reply. */
-  when: "turn" | "prompt" | "reply";
+  /** Which write crossed it: the prompt's assembly (the new turn made the branch due) or the assistant's reply. */
+  when: "prompt" | "reply";
 }
 
 /** The request's numbers: what the playground shows as the next request is what was sent. */
@@ -115,7 +115,6 @@ export type ChatTurnOutcome = ChatTurnDone | ChatTurnBudgetExceeded | ChatTurnFa
 /** The recorded turn, before the model is asked. */
 export interface ChatTurnRecorded {
   recorded: MessageRecord[];
-  checkpoints: WrittenCheckpoint[];
 }
 
 /** The events of the answer stream, by their SSE `event:` name. */

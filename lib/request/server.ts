@@ -14,7 +14,7 @@ import {
   type SummaryRecord,
 } from "@/lib/db";
 import { compactBranch, persistPlan, planCompaction, type CompactionPlan, type CompactionResult } from "@/lib/memory/compaction";
-import { loadBranchState, RAW_WINDOW, retryOnStale } from "@/lib/memory/state";
+import { isCompactionDue, loadBranchState, RAW_WINDOW, retryOnStale } from "@/lib/memory/state";
 import type { ResolvedSettings, SettingsChanges } from "@/lib/settings";
 import { conversationSettings } from "@/lib/settings/server";
 import { nextRequest, type NextRequest } from "./next";
@@ -153,18 +153,36 @@ async function budgetCompaction(db: Database, branchId: string, state: RequestSt
 }
 
 /**
- * The next request of a branch (RB1–RB6), the one every server surface sends
+ * Whether the request `compact` would make fits, tried with the deterministic
+ * summarizer and writing nothing: after the compaction due by threshold, or
+ * else after the one a budget stop would try (RB7).
+ */
+async function wouldFit(db: Database, branchId: string, state: RequestState, options: PrepareNextRequestOptions): Promise<boolean> {
+  const due = await loadBranchState(db, branchId, options.settings);
+  const threshold = (await isCompactionDue(db, due, due.settings)) ? await planCompaction(db, due, due.settings) : null;
+  const snapshot = threshold ? await plannedSnapshot(db, state.scope, state.snapshot, threshold) : state.snapshot;
+  if ((await build({ ...state, snapshot }, state.records, options)).verdict.ok) return true;
+  const full = await loadBranchState(db, branchId, options.settings, { window: RAW_WINDOW });
+  const rescue = full.length === state.length ? await planCompaction(db, full, full.settings) : null;
+  return rescue !== null && (await build({ ...state, snapshot: await plannedSnapshot(db, state.scope, state.snapshot, rescue) }, state.records, options)).verdict.ok;
+}
+
+/**
+ * The next request of a branch (RB1–RB7), the one every server surface sends
  * or shows. With `compact`, a branch past its summary threshold is compacted
  * first; a request over budget gets a compaction that is persisted only if
- * the request then fits (a refused request leaves the branch as it was). The
- * same stored state and options always give the same request.
+ * the request then fits. A request that would be refused whatever is
+ * compacted leaves the branch as it was and calls no summarizing model (RB7).
+ * The same stored state and options always give the same request.
  */
 export async function prepareNextRequest(db: Database, branchId: string, options: PrepareNextRequestOptions = {}): Promise<PreparedRequest> {
   return retryOnStale(async () => {
-    let compaction = options.compact ? await compactBranch(db, branchId, { summarizer: options.summarizer, settings: options.settings }) : null;
-    let state = await loadRequestState(db, branchId, options.settings);
+    const before = await loadRequestState(db, branchId, options.settings);
+    const compact = options.compact === true && (await wouldFit(db, branchId, before, options));
+    let compaction = compact ? await compactBranch(db, branchId, { summarizer: options.summarizer, settings: options.settings }) : null;
+    let state = compaction ? await loadRequestState(db, branchId, options.settings) : before;
     let request = await build(state, state.records, options);
-    if (!request.verdict.ok && options.compact) {
+    if (!request.verdict.ok && compact) {
       const rescue = await budgetCompaction(db, branchId, state, options);
       if (rescue) {
         compaction = rescue;
