@@ -1,5 +1,5 @@
 import "server-only";
-import { sanitizeHistory, sharedCounter, type Message, type ToolDefinition } from "@/lib/context";
+import { policyCounter, sanitizeHistory, type Message, type ToolDefinition } from "@/lib/context";
 import {
   createConversation,
   updateConversationById,
@@ -48,7 +48,7 @@ export async function createConversationFromRequest(db: Database, request: Creat
   const messages = request.messages ?? [];
   requireIntactToolPairs(messages);
   const settings = mergeSettings(DEFAULT_SETTINGS, request.settings ?? {});
-  const counter = sharedCounter((await conversationSettings(db, { settings })).policy.encoding);
+  const counter = policyCounter((await conversationSettings(db, { settings })).policy);
   return createConversation(db, {
     title: request.title,
     source: "api",

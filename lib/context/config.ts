@@ -1,5 +1,6 @@
 import { ContextError } from "./errors";
 import { isEncodingName, type EncodingName } from "./tokens/encoding-names";
+import { isMediaRule, type MediaRule } from "./tokens/media";
 
 /** How much the engine does on its own: seed 001's automation modes. */
 export type AutomationMode = "pilot" | "copilot" | "navigator";
@@ -8,6 +9,8 @@ export type AutomationMode = "pilot" | "copilot" | "navigator";
 export interface ContextExtra {
   token_budget?: number;
   token_encoding?: EncodingName;
+  /** Whose rule counts images, audio and documents (T6). */
+  token_media_rule?: MediaRule;
   context_window?: number;
   max_output_tokens?: number;
   [key: string]: unknown;
@@ -89,6 +92,7 @@ function checkOverrides(overrides: ContextConfigOptions): void {
   checkCount("extra.context_window", extra.context_window, 0, "the model's input tokens; 0 for the default");
   checkCount("extra.max_output_tokens", extra.max_output_tokens, 0, "tokens reserved for the answer");
   if (extra.token_encoding !== undefined && !isEncodingName(extra.token_encoding)) refuse("extra.token_encoding", "cl100k_base or o200k_base", extra.token_encoding);
+  if (extra.token_media_rule !== undefined && !isMediaRule(extra.token_media_rule)) refuse("extra.token_media_rule", "openai, anthropic or gemini", extra.token_media_rule);
 }
 
 /** A copy of `config` with some fields replaced; the result is frozen too. */

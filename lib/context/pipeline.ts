@@ -4,8 +4,7 @@ import type { IndexRanges } from "./history/ranges";
 import { indexOf } from "./history/index-of";
 import type { Message } from "./messages";
 import { STATE_KEYS } from "./state";
-import { sharedCounter } from "./tokens/counter";
-import { resolveEncoding } from "./tokens/resolve";
+import { resolveCounter } from "./tokens/resolve";
 
 /** The events processors register on (seed 000 §2). */
 export type ContextEvent = "pre_llm_call" | "post_tool_call";
@@ -158,7 +157,7 @@ export class ProcessorPipeline {
    * run with a `ProcessorError` that carries the trace so far.
    */
   async fire(event: ContextEvent, ctx: Context, payload: object = {}): Promise<PipelineTrace> {
-    const counter = sharedCounter(resolveEncoding(ctx.config));
+    const counter = resolveCounter(ctx.config);
     // PL2: the step totals come from the history indexes' running totals, never a recount of whole histories.
     const tokensOf = (history: readonly Message[]) => indexOf(history).tokens(counter);
     const trace: PipelineTrace = { event, steps: [] };

@@ -1,5 +1,5 @@
 import "server-only";
-import { ContextError, extractiveSummarizer, isFinalAnswer, sharedCounter, type Summarizer } from "@/lib/context";
+import { ContextError, extractiveSummarizer, isFinalAnswer, policyCounter, type Summarizer } from "@/lib/context";
 import {
   createCheckpoint,
   createSummary,
@@ -89,7 +89,7 @@ export async function planCompaction(db: Database, state: BranchState, settings:
     fromPosition: from,
     toPosition: to,
     text,
-    tokens: sharedCounter(settings.policy.encoding).countText(text),
+    tokens: policyCounter(settings.policy).countText(text),
     previous,
     summarized: covered.length,
     summarizedTokens: covered.reduce((sum, record) => sum + record.tokens, 0),

@@ -5,7 +5,7 @@ import {
   ContextError,
   isToolCallMessage,
   sanitizeHistory,
-  sharedCounter,
+  policyCounter,
   ToolResultOffloader,
   type HistoryRepair,
   type Message,
@@ -151,7 +151,7 @@ async function prepareMessages(
   settings: ResolvedSettings,
   metadata: JsonObject[] | undefined,
 ): Promise<PreparedMessage[]> {
-  const counter = sharedCounter(settings.policy.encoding);
+  const counter = policyCounter(settings.policy);
   // Handles the branch already sees holding other content: a pointer must never resolve to someone else's text.
   const blocked = new Set<string>();
   // The engine's own offloader words the pointer, so stored turns read like the pipeline's (O3); one context keeps handles unique within the turn.

@@ -1,10 +1,10 @@
-import type { EncodingName } from "@/lib/context/light";
+import type { EncodingName, MediaRule } from "@/lib/context/light";
 
 /** Who serves a model: decides how media are counted and which wire format it speaks natively. */
 export type ModelProvider = "openai" | "anthropic" | "google" | "deepseek" | "meta" | "mistral" | "qwen" | "other";
 
-/** The media token rules a provider publishes (images, audio, documents). */
-export type MediaRule = "openai" | "anthropic" | "gemini";
+/** The media token rules a provider publishes (images, audio, documents): the engine's. */
+export type { MediaRule };
 
 /** How a model's tokens are counted here. */
 export interface ModelTokenizer {

@@ -1,4 +1,4 @@
-import { Context, ContextError, DEFAULT_ENCODING, reloadOffloaded, sanitizeHistory, sharedCounter, type EncodingName, type Message, type ToolDefinition, type TraceStep } from "@/lib/context";
+import { Context, ContextError, DEFAULT_ENCODING, reloadOffloaded, policyCounter, sanitizeHistory, sharedCounter, type EncodingName, type Message, type ToolDefinition, type TraceStep } from "@/lib/context";
 import { loadEncoding } from "@/lib/context/tokens/encodings";
 import { createApiClient } from "@/lib/client/api";
 import type { MessageRecord } from "@/lib/db";
@@ -134,7 +134,7 @@ export class PipelineHost {
       taskId: `run ${this.revision + 1}`,
     });
     this.lastRun = { steps: request.trace.steps, context: request.context };
-    const counter = sharedCounter(settings.policy.encoding);
+    const counter = policyCounter(settings.policy);
     const history = request.messages;
     const { kept, marks } = followMessages(conversation.messages, request.assembly.candidate, request.trace.steps, history, conversation.snapshot.coveredUntil > 0 ? coveredBy(conversation) : new Set());
     const offloaded: OffloadedEntry[] = Object.entries(request.offloaded).map(([handle, content]) => ({

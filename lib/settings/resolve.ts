@@ -53,6 +53,7 @@ export function resolveSettings(settings: Settings, catalogue: readonly ModelEnt
       processors: settings.processors,
       model: settings.model,
       encoding,
+      mediaRule: entry.mediaRule,
       contextWindow: settings.contextWindow ?? entry.contextWindow,
       maxOutputTokens: settings.maxOutputTokens ?? defaultReserve(entry),
       tokenBudget: settings.tokenBudget,

@@ -84,6 +84,12 @@ describe("resolveSettings", () => {
     expect(set.policy).toMatchObject({ contextWindow: 6_000, maxOutputTokens: 500, encoding: "cl100k_base" });
   });
 
+  it("[ST4] images, audio and documents count by the model's provider's rule", () => {
+    expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "gpt-4o" }).policy.mediaRule).toBe("openai");
+    expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "claude-sonnet-4-5-20250929" }).policy.mediaRule).toBe("anthropic");
+    expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "gemini-2.5-pro" }).policy.mediaRule).toBe("gemini");
+  });
+
   it("[ST4] counts for Claude, Gemini, unknown models and hand-picked encodings are labelled approximate", () => {
     expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "claude-sonnet-4-5-20250929" })).toMatchObject({ exact: false, approximation: expect.stringContaining("Claude") });
     expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "gemini-2.5-pro" }).exact).toBe(false);

@@ -8,8 +8,9 @@ import type { Message, ToolDefinition } from "../messages";
 import { ContextProcessor, type MessageEffect, type ProcessorResult } from "../pipeline";
 import { STATE_KEYS, type TokenBudgetExceeded, type TokenBudgetTrimmed } from "../state";
 import { computeHistoryBudget } from "../tokens/budget";
-import { sharedCounter, type TiktokenCounter } from "../tokens/counter";
-import { isEncodingName, type EncodingName } from "../tokens/encoding-names";
+import type { TiktokenCounter } from "../tokens/counter";
+import type { EncodingName } from "../tokens/encoding-names";
+import { resolveCounter } from "../tokens/resolve";
 import { OutcomeCache } from "./outcome-cache";
 import { giveWaySummaries, type KeptMessage } from "./summary-giveway";
 
@@ -62,8 +63,9 @@ export class TokenBudgetProcessor extends ContextProcessor<TokenBudgetPayload> {
    */
   resolveBudget(ctx: Context, tools?: readonly ToolDefinition[]): ResolvedTokenBudget {
     const extra = ctx.config.extra;
-    const encoding = isEncodingName(extra.token_encoding) ? extra.token_encoding : this.encoding;
-    const toolTokens = sharedCounter(encoding).countTools(tools);
+    const counter = resolveCounter(ctx.config, this.encoding);
+    const { encoding } = counter;
+    const toolTokens = counter.countTools(tools);
     const configured = (typeof extra.token_budget === "number" ? extra.token_budget : this.maxTokens) - toolTokens;
     if (typeof extra.context_window !== "number" || extra.context_window <= 0) return { budget: configured, encoding, limitedByWindow: false };
     // System messages live in the history here, so only tools and the reserve come off the window.
@@ -71,16 +73,17 @@ export class TokenBudgetProcessor extends ContextProcessor<TokenBudgetPayload> {
       contextWindow: extra.context_window,
       maxOutputTokens: typeof extra.max_output_tokens === "number" ? extra.max_output_tokens : 0,
       tools,
-      counter: sharedCounter(encoding),
+      counter,
     });
     return window.history < configured ? { budget: window.history, encoding, limitedByWindow: true } : { budget: configured, encoding, limitedByWindow: false };
   }
 
   process(ctx: Context, payload: TokenBudgetPayload): ProcessorResult {
     const history = ctx.state.get(STATE_KEYS.history) ?? [];
-    const { budget, encoding } = this.resolveBudget(ctx, payload?.tools);
-    const key = `${budget}:${encoding}`;
-    const outcome = outcomes.get(history, key) ?? outcomes.set(history, key, fitToBudget(history, budget, sharedCounter(encoding)));
+    const { budget } = this.resolveBudget(ctx, payload?.tools);
+    const counter = resolveCounter(ctx.config, this.encoding);
+    const key = `${budget}:${counter.encoding}:${counter.mediaRule}`;
+    const outcome = outcomes.get(history, key) ?? outcomes.set(history, key, fitToBudget(history, budget, counter));
     if (outcome.history !== history) ctx.state.set(STATE_KEYS.history, outcome.history);
     ctx.state.set(STATE_KEYS.tokenBudgetTrimmed, outcome.trimmed);
     if (!outcome.exceeded) {

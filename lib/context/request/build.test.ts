@@ -84,6 +84,23 @@ describe("buildRequest", () => {
     expect(first.messages[0]).toBe(second.messages[0]);
   });
 
+  it("[RB3][M7] images count by the model's media rule in the verdict, and the token budget processor trims by the same rule", async () => {
+    // A PNG header stating 1024×1024: OpenAI's tiles make it 765 tokens at high detail, Anthropic's rule ⌈1024²/750⌉ = 1,399.
+    const be32 = (value: number) => [(value >>> 24) & 255, (value >>> 16) & 255, (value >>> 8) & 255, value & 255];
+    const data = btoa(String.fromCharCode(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...be32(1024), ...be32(1024), 8, 6, 0, 0, 0));
+    const look: Message = { role: "user", content: "look", parts: [{ type: "text", text: "look" }, { type: "image", source: { type: "base64", mediaType: "image/png", data }, detail: "high" }] };
+    const history = [system("policy"), look];
+    const openai = await buildRequest({ history, policy: policy({ processors: allOff }) });
+    const anthropic = await buildRequest({ history, policy: policy({ processors: allOff, mediaRule: "anthropic" }) });
+    expect(openai.verdict.tokens.total).toBe(sharedCounter("o200k_base").countMessages(history));
+    expect(anthropic.verdict.tokens.total).toBe(sharedCounter("o200k_base", "anthropic").countMessages(history));
+    expect(anthropic.verdict.tokens.total - openai.verdict.tokens.total).toBe(1399 - 765);
+    // A budget between the two: under OpenAI's rule the image fits, under Anthropic's the request is refused.
+    const budget = openai.verdict.tokens.total + 10;
+    expect((await buildRequest({ history, policy: policy({ tokenBudget: budget }) })).verdict.ok).toBe(true);
+    expect((await buildRequest({ history, policy: policy({ tokenBudget: budget, mediaRule: "anthropic" }) })).verdict.ok).toBe(false);
+  });
+
   it("[RB3] a request within the window fits; the token budget covers tools too", async () => {
     const history = [system("policy"), user("hello")];
     const counter = sharedCounter("o200k_base");

@@ -6,10 +6,9 @@ import type { Message, ToolDefinition } from "../messages";
 import type { PipelineTrace } from "../pipeline";
 import { processHistory } from "../run";
 import type { Summarizer } from "../summarizer";
-import { sharedCounter } from "../tokens/counter";
 import { getContextTools } from "../tools";
 import { retrievedMessage, summaryMessage, type PersistedMemory, type PersistedSummary, type RetrievedMemory } from "./memory";
-import { policyToEngine, type RequestPolicy } from "./policy";
+import { policyCounter, policyToEngine, type RequestPolicy } from "./policy";
 import { requestSections, type RequestSection } from "./sections";
 import { budgetVerdict, requestTokens, type BudgetVerdict } from "./verdict";
 
@@ -104,7 +103,7 @@ export async function buildRequest(options: BuildRequestOptions): Promise<BuiltR
   const result = await processHistory(candidate, { config, pipeline, tools: budgetTools, parent: options.parent, taskId: options.taskId });
   const messages = [...result.history];
   const tools = carriesMarker(messages, new Set(Object.keys(result.offloaded))) ? withReloadTool(baseTools) : [...baseTools];
-  const counter = sharedCounter(policy.encoding);
+  const counter = policyCounter(policy);
   const verdict = budgetVerdict(requestTokens(messages, tools, counter), { contextWindow: policy.contextWindow, reserve: policy.maxOutputTokens, budget: policy.tokenBudget });
   return {
     model: policy.model,

@@ -2,6 +2,8 @@ import { makeConfig, type AutomationMode, type ContextConfig } from "../config";
 import type { PipelineDependencies } from "../default-pipeline";
 import type { ProcessorKind, ProcessorSpec } from "../pipeline-spec";
 import type { EncodingName } from "../tokens/encoding-names";
+import { sharedCounter, type TiktokenCounter } from "../tokens/counter";
+import type { MediaRule } from "../tokens/media";
 
 /**
  * Everything that decides the next request, as plain data: the mode's
@@ -23,6 +25,8 @@ export interface RequestPolicy {
   processors: readonly ProcessorSpec[];
   model: string;
   encoding: EncodingName;
+  /** Whose published rule counts images, audio and documents (the model's provider); default OpenAI's (T6). */
+  mediaRule?: MediaRule;
   /** The model's input capacity. */
   contextWindow: number;
   /** Reserved for the reply and sent as its limit (`max_tokens`). */
@@ -33,6 +37,11 @@ export interface RequestPolicy {
   reloadTool: boolean;
   /** Retrieved memories a request may carry (RB2). */
   retrievedMemories: number;
+}
+
+/** The shared counter a policy counts with: its encoding and its model's media rule. */
+export function policyCounter(policy: Pick<RequestPolicy, "encoding" | "mediaRule">): TiktokenCounter {
+  return sharedCounter(policy.encoding, policy.mediaRule);
 }
 
 /** The processors that shape a request: those on `pre_llm_call`. */
@@ -47,6 +56,7 @@ export function policyToEngine(policy: RequestPolicy): { config: ContextConfig; 
     extra: {
       ...(policy.tokenBudget === null ? {} : { token_budget: policy.tokenBudget }),
       token_encoding: policy.encoding,
+      token_media_rule: policy.mediaRule ?? "openai",
       context_window: policy.contextWindow,
       max_output_tokens: policy.maxOutputTokens,
     },

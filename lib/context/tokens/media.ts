@@ -10,6 +10,12 @@ import { HEADER_BYTES, base64Bytes, imageSizeOf, wavSeconds, type ImageSize } fr
 /** Whose counting rule applies: the provider of the model the context is for. */
 export type MediaRule = "openai" | "anthropic" | "gemini";
 
+const MEDIA_RULES: ReadonlySet<unknown> = new Set<MediaRule>(["openai", "anthropic", "gemini"]);
+
+export function isMediaRule(value: unknown): value is MediaRule {
+  return MEDIA_RULES.has(value);
+}
+
 /** A medium's cost; `approximate` when a default or an estimate stood in for a published rule. */
 export interface MediaTokens {
   tokens: number;
