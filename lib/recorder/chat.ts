@@ -186,9 +186,3 @@ export async function startChatTurn(db: Database, branchId: string, input: ChatT
   }
 }
 
-/** Records one chat turn and its reply (the whole answer at once; the route streams it instead). */
-export async function runChatTurn(db: Database, branchId: string, input: ChatTurnInput, options: ChatTurnOptions & { onDelta?: (delta: ChatDelta) => void } = {}): Promise<ChatTurnOutcome> {
-  const turn = await startChatTurn(db, branchId, input, options);
-  return turn.answer(options.onDelta);
-}
-

@@ -3,7 +3,7 @@ import "server-only";
 // The chat recorder (issue 5): a user turn typed in the playground, tool
 // results pasted by hand, the reply from the configured upstream, each turn
 // recorded through lib/memory and published live. See README.md.
-export { startChatTurn, runChatTurn, ChatTurn, type ChatTurnOptions } from "./chat";
+export { startChatTurn, ChatTurn, type ChatTurnOptions } from "./chat";
 export { answerChatRequest, formatChatEvent } from "./response";
 export { createRecorderSummarizer, summaryRequest, transcriptOf, type RecorderSummarizer } from "./summarizer";
 export { callUpstream, deltasOfChunk, retryAfterSeconds, type UpstreamResult, type CallUpstreamOptions } from "./upstream";
