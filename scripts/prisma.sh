@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs Prisma 6 offline with its WebAssembly engines (see ../shared/STACK.md):
+# Runs Prisma 6 offline with its WebAssembly engines (README: Requirements):
 # the CLI checks these two paths exist before it starts, and never runs them in
 # this mode, so any existing file stops it from trying to download engines.
 set -euo pipefail

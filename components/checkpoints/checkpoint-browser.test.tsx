@@ -118,7 +118,7 @@ describe("CheckpointBrowser > empty", () => {
   it("explains when checkpoints appear and offers Checkpoint now", async () => {
     const onCheckpointNow = vi.fn();
     render(<CheckpointBrowser checkpoints={[]} branchNames={BRANCH_NAMES} onCheckpointNow={onCheckpointNow} checkpointMessage="Nothing to checkpoint yet" />);
-    expect(screen.getByRole("status").textContent).toMatch(/past its summary threshold \(seed 002, stage 1\)/);
+    expect(screen.getByRole("status").textContent).toMatch(/past its summary threshold:/);
     await userEvent.click(screen.getByRole("button", { name: "Checkpoint now" }));
     expect(onCheckpointNow).toHaveBeenCalledOnce();
     expect(screen.getByText("Nothing to checkpoint yet")).toBeTruthy();

@@ -8,13 +8,13 @@ export interface CheckpointsEmptyProps {
   message?: string | null;
 }
 
-/** No checkpoints yet: when they appear (seed 002) and a way to write one now. */
+/** No checkpoints yet: when they appear and a way to write one now. */
 export function CheckpointsEmpty({ onCheckpointNow, pending = false, message }: CheckpointsEmptyProps) {
   return (
     <div className={styles.empty} role="status">
       <h3>No checkpoints on this branch yet</h3>
       <p>
-        A checkpoint is written when a turn takes the branch past its summary threshold (seed 002, stage 1): everything older than the 2 most recent rounds
+        A checkpoint is written when a turn takes the branch past its summary threshold: everything older than the 2 most recent rounds
         is summarised, and the checkpoint records the resulting state, its token usage and the artifacts it refers to. A fork inherits its parent&apos;s
         checkpoints up to the fork point and writes its own from then on.
       </p>

@@ -2,10 +2,10 @@ import { ContextError } from "./errors";
 import { isEncodingName, type EncodingName } from "./tokens/encoding-names";
 import { isMediaRule, type MediaRule } from "./tokens/media";
 
-/** How much the engine does on its own: seed 001's automation modes. */
+/** How much the engine does on its own: the automation modes (CFG1). */
 export type AutomationMode = "pilot" | "copilot" | "navigator";
 
-/** Settings the token budget reads from `extra` (seed 000 §7, seed 003). */
+/** Settings the token budget reads from `extra` (B1, B4). */
 export interface ContextExtra {
   token_budget?: number;
   token_encoding?: EncodingName;
@@ -33,7 +33,7 @@ export type ContextConfigOptions = Partial<Omit<ContextConfig, "extra" | "neuron
   neuronNames?: readonly string[];
 };
 
-/** The mode presets of ENGINE.md. */
+/** The mode presets (CFG1). */
 export const MODE_PRESETS: Readonly<Record<AutomationMode, Pick<ContextConfig, "historyRounds" | "summaryThreshold" | "offloadThreshold">>> =
   Object.freeze({
     pilot: Object.freeze({ historyRounds: 100, summaryThreshold: null, offloadThreshold: null }),

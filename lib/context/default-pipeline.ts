@@ -68,7 +68,7 @@ export function buildPipeline(spec: readonly ProcessorSpec[], config: ContextCon
 }
 
 /**
- * The recommended pipeline (seed 000 §8) for a config.
+ * The recommended pipeline (PL4) for a config.
  * @example const trace = await defaultPipeline(makeConfig("navigator")).fire("pre_llm_call", ctx)
  */
 export function defaultPipeline(config: ContextConfig, dependencies: PipelineDependencies = {}): ProcessorPipeline {

@@ -1,3 +1,5 @@
+import { cyrb53 } from "./hash";
+
 /** The marker that replaces offloaded content: `[[OFFLOADED: handle=off_<12 hex>]]`. */
 export const OFFLOAD_MARKER_PATTERN = /\[\[OFFLOADED: handle=(off_[0-9a-f]{12})\]\]/g;
 
@@ -25,7 +27,7 @@ export const contentHandle: HandleFactory = (content, taken) => {
   }
 };
 
-/** Random handles (seed 000: `off_{uuid4().hex[:12]}`), for callers that want them. */
+/** Random handles (`off_` and 12 hex digits), for callers that want them. */
 export const randomHandle: HandleFactory = (_content, taken) => {
   for (;;) {
     const bytes = globalThis.crypto.getRandomValues(new Uint8Array(6));
@@ -34,16 +36,7 @@ export const randomHandle: HandleFactory = (_content, taken) => {
   }
 };
 
-// cyrb53's two 32-bit lanes (public domain); 12 hex digits of them.
+/** 48 bits of cyrb53 as 12 hex digits. */
 function hash48(text: string, seed: number): string {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return ((h2 >>> 0) & 0xffff).toString(16).padStart(4, "0") + (h1 >>> 0).toString(16).padStart(8, "0");
+  return (cyrb53(text, seed) % 2 ** 48).toString(16).padStart(12, "0");
 }

@@ -1,4 +1,4 @@
-// The engine's only public entry (ENGINE.md). Isomorphic: no Node built-ins, Prisma or React.
+// The engine's only public entry (SPEC.md). Isomorphic: no Node built-ins, Prisma or React.
 // The tokenizer-free part lives in ./light (the page's main thread imports that, I2); this adds
 // state, contexts, processors and token counting on top of it.
 export * from "./light";

@@ -16,7 +16,7 @@ describe("splitRounds", () => {
     ]);
   });
 
-  it("[R1] keeps a multi-step tool sequence (seed 000 §6, round 3) inside one round", () => {
+  it("[R1] keeps a multi-step tool sequence (a multi-step round) inside one round", () => {
     const history = [user("q"), calls(toolCall("a")), result("a", "r"), calls(toolCall("b")), result("b", "r"), answer("done")];
     expect(splitRounds(history)).toHaveLength(1);
     expect(splitRounds(history)[0].indices).toEqual([0, 1, 2, 3, 4, 5]);

@@ -18,7 +18,7 @@ export interface ProcessorSpec {
   enabled: boolean;
 }
 
-/** Seed 000 §8's recommended order: offload, compress, window, summarize, budget; then the post-tool offloader. */
+/** The recommended order (PL4): offload, compress, window, summarize, budget; then the post-tool offloader. */
 export const DEFAULT_PROCESSOR_ORDER: readonly ProcessorKind[] = Object.freeze([
   "message_offloader",
   "dialogue_compressor",

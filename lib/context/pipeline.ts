@@ -6,7 +6,7 @@ import type { Message } from "./messages";
 import { STATE_KEYS } from "./state";
 import { resolveCounter } from "./tokens/resolve";
 
-/** The events processors register on (seed 000 §2). */
+/** The events processors register on (PL1). */
 export type ContextEvent = "pre_llm_call" | "post_tool_call";
 
 export const CONTEXT_EVENTS: readonly ContextEvent[] = Object.freeze(["pre_llm_call", "post_tool_call"]);

@@ -140,7 +140,7 @@ function processorOf(kind: (typeof KINDS)[number], settings: Settings): ContextP
   }
 }
 
-describe("any composition of processors (seed 000 §8: any subset, any order)", () => {
+describe("any composition of processors (any subset, any order)", () => {
   it("[P1][R2][O2] keeps tool pairs, system messages and the incomplete round, and every handle reloads", async () => {
     await fc.assert(
       fc.asyncProperty(conversationArbitrary, settingsArbitrary, fc.shuffledSubarray([...KINDS]), async (input, settings, kinds) => {

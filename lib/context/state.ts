@@ -3,7 +3,7 @@ import { ContextError } from "./errors";
 import { deepFreeze } from "./freeze";
 import type { Message } from "./messages";
 
-/** The state keys the engine reads and writes (ENGINE.md). */
+/** The state keys the engine reads and writes. */
 export const STATE_KEYS = Object.freeze({
   history: "history",
   offloadedMessages: "offloaded_messages",

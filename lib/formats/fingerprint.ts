@@ -6,6 +6,7 @@
  * result answers, the name. Not compared: `developer` vs `system`, `null` vs
  * `""` assistant text, cache marks, provider extras, provider item ids.
  */
+import { cyrb53 } from "@/lib/context/hash";
 import type { ContentPart, Message } from "@/lib/context/messages";
 
 /** Tool arguments compare as JSON values when they parse: `{"a": 1}` and `{"a":1}` are one call. */
@@ -69,18 +70,4 @@ export function sameMessage(left: Message, right: Message): boolean {
 export function messageFingerprint(message: Message): string {
   const key = messageKey(message);
   return `${cyrb53(key, 0x9e3779b9).toString(36)}.${cyrb53(key, 0x85ebca6b).toString(36)}`;
-}
-
-/** cyrb53: a fast, well-mixed 53-bit string hash (public domain). */
-function cyrb53(text: string, seed: number): number {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }

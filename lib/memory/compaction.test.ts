@@ -27,7 +27,7 @@ function countedFigures(history: readonly MessageRecord[], toPosition: number) {
 describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
   const test = useTestDatabase(provider);
 
-  it("[seed 002 stage 1] persists a summary and a checkpoint after the turn that crosses the threshold, and not before", async () => {
+  it("[MEM4][MEM5] persists a summary and a checkpoint after the turn that crosses the threshold, and not before", async () => {
     const { branch } = await memoryConversation(test.db, { summaryThreshold: 6, artifactThreshold: 1_000 });
     const recorded: Message[] = [];
     for (const turn of turnsOf(tauBench(2))) {
@@ -55,7 +55,7 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
     throw new Error("the trajectory never crossed the threshold");
   });
 
-  it("[seed 002 stage 1] keeps the 2 most recent rounds raw, cut where no tool pair is split", async () => {
+  it("[MEM4] keeps the 2 most recent rounds raw, cut where no tool pair is split", async () => {
     const { branch } = await memoryConversation(test.db, { summaryThreshold: 4 });
     const turns = turnsOf(tauBench(27));
     for (const turn of turns) await recordMessages(test.db, branch.id, turn);
@@ -68,7 +68,7 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
     for (const summary of chain) expect(history[summary.toPosition].role).toBe("user");
   });
 
-  it("[seed 002 stage 1] extends the chain across compactions: linked, contiguous, each checkpoint on its summary", async () => {
+  it("[MEM5] extends the chain across compactions: linked, contiguous, each checkpoint on its summary", async () => {
     const previous: (string | undefined)[] = [];
     const summarizer: Summarizer = async (messages, options) => {
       previous.push(options?.previousSummary);
@@ -90,7 +90,7 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
     expect(checkpoints.map((checkpoint) => checkpoint.summaryId)).toEqual(chain.map((summary) => summary.id));
   });
 
-  it("[seed 002 stage 1] writes a checkpoint whose values are a readable, diffable context state", async () => {
+  it("[MEM5] writes a checkpoint whose values are a readable, diffable context state", async () => {
     const { branch } = await memoryConversation(test.db, { summaryThreshold: 6, artifactThreshold: 1_000, model: "gpt-4" });
     for (const turn of turnsOf(tauBench(2))) await recordMessages(test.db, branch.id, turn);
     // Turn 7–8 crossed the threshold, then turn 9–61 again: the second checkpoint holds the large results' artifacts.
@@ -134,7 +134,7 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
     expect(checkpoint.metadata).toMatchObject({ source: "lib/memory", reason: "threshold" });
   });
 
-  it("[seed 002 stage 1] counts every checkpoint's history figures as the whole history would, across forks, without reading it", async () => {
+  it("[MEM5] counts every checkpoint's history figures as the whole history would, across forks, without reading it", async () => {
     const { branch } = await memoryConversation(test.db, { mode: "navigator", artifactThreshold: 1_000 });
     const trajectories = [0, 12, 2, 41, 27, 44].map((task) => turnsOf(tauBench(task)));
     for (const [index, turns] of trajectories.entries()) {
@@ -163,7 +163,7 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
     }
   });
 
-  it("[seed 002 stage 1] compacts exactly when a raw part longer than one read crosses the threshold", async () => {
+  it("[MEM4] compacts exactly when a raw part longer than one read crosses the threshold", async () => {
     const { branch } = await memoryConversation(test.db, { summaryThreshold: 300 });
     const dialogue = Array.from({ length: 150 }, (_, index) => [user(`question ${index}`), assistant(`answer ${index}`)]).flat();
     for (let start = 0; start < dialogue.length; start += 60) {

@@ -60,7 +60,7 @@ export interface CompactionPlan {
   raw: MessageRecord[];
 }
 
-/** Raw rounds stage 1 never summarises: the 2 most recent, an incomplete one included (seed 002 stage 1). */
+/** Raw rounds stage 1 never summarises: the 2 most recent, an incomplete one included (MEM4). */
 export const KEPT_ROUNDS = 2;
 
 /**
@@ -75,7 +75,7 @@ export async function planCompaction(db: Database, state: BranchState, settings:
   const rounds = roundsOf(raw);
   if (rounds.length <= KEPT_ROUNDS) return null;
   const to = from + rounds[rounds.length - KEPT_ROUNDS].start;
-  // System messages are static and sent whole with every request (seed 002: static first), so they are not summarised.
+  // System messages are static and sent whole with every request (MEM4), so they are not summarised.
   const covered = raw.slice(0, to - from).filter((record) => record.message.role !== "system");
   if (covered.length === 0) return null;
   const previous = latestSummary(state);
@@ -283,7 +283,7 @@ export interface CompactBranchOptions {
 }
 
 /**
- * Stage 1 of seed 002 on demand: when the branch is due (or `force`),
+ * A compaction on demand (MEM4, MEM5): when the branch is due (or `force`),
  * persists the next summary and a checkpoint; null when nothing is due. The
  * summarizer runs before the write transaction, so a slow model never holds
  * the branch's lock; a branch that moved meanwhile is read and summarised again.

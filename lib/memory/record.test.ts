@@ -32,7 +32,7 @@ async function footprint(db: Database, branchId: string) {
 describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
   const test = useTestDatabase(provider);
 
-  it("[seed 002 stage 1] stores each message with its tokens counted in the conversation's encoding", async () => {
+  it("[MEM1] stores each message with its tokens counted in the conversation's encoding", async () => {
     const messages = tauBench(12).slice(0, 8);
     for (const [model, encoding] of [["gpt-4", "cl100k_base"], ["gpt-4o", "o200k_base"]] as const) {
       const { branch } = await memoryConversation(test.db, { model });
@@ -44,7 +44,7 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
     }
   });
 
-  it("[seed 002 step 4] turns a large tool result into an artifact and offloaded content, keeping a pointer in the raw turn", async () => {
+  it("[MEM2] turns a large tool result into an artifact and offloaded content, keeping a pointer in the raw turn", async () => {
     const trajectory = tauBench(2);
     const { branch } = await memoryConversation(test.db, { artifactThreshold: 2_000 });
     await recordMessages(test.db, branch.id, trajectory.slice(0, 38));
@@ -122,7 +122,7 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
     }
   });
 
-  it("[seed 002 stage 1] a failing summarizer leaves nothing of the call behind", async () => {
+  it("[MEM3] a failing summarizer leaves nothing of the call behind", async () => {
     const { branch } = await memoryConversation(test.db, { summaryThreshold: 4, artifactThreshold: 1_000 });
     const turns = turnsOf(tauBench(2));
     await recordMessages(test.db, branch.id, [...turns[0], ...turns[1], ...turns[2]]);
@@ -223,7 +223,7 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
     expect(await getHistoryByBranchId(test.db, branch.id)).toHaveLength(1);
   });
 
-  it("[seed 002 stage 1] never rewrites raw turns, through artifacts and compactions", async () => {
+  it("[MEM1] never rewrites raw turns, through artifacts and compactions", async () => {
     const { branch } = await memoryConversation(test.db, { mode: "navigator", artifactThreshold: 1_000 });
     const returned = [];
     let compactions = 0;

@@ -64,7 +64,7 @@ interface PreparedMessage {
 }
 
 /**
- * Records a turn's messages on a branch (seed 002 stage 1 and example step 4):
+ * Records a turn's messages on a branch (MEM1–MEM3):
  * checks they keep tool pairs intact against the branch's tail, turns tool
  * results over `artifactThreshold` into an artifact plus offloaded content and
  * stores a pointer (head + `[[OFFLOADED: handle=...]]`) in their place, counts

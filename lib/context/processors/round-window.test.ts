@@ -56,7 +56,7 @@ describe("RoundWindowProcessor", () => {
     expect(historyOf(one)).toEqual(history.slice(-3));
   });
 
-  it("[W1][P1] drops whole rounds: tool sequences inside go together (seed 000 §6 mixed sequences)", () => {
+  it("[W1][P1] drops whole rounds: tool sequences inside go together (mixed sequences)", () => {
     const history = [
       system("policy"),
       ...toolRound("q1", "call_0", "r1", "a1"),

@@ -24,7 +24,7 @@ export interface TokenBudgetOptions {
 
 /** Optional `pre_llm_call` payload fields the budget reads. */
 export interface TokenBudgetPayload {
-  /** The request's tool definitions: their tokens come out of the window too (seed 003). */
+  /** The request's tool definitions: their tokens come out of the window too (B1). */
   tools?: readonly ToolDefinition[];
 }
 

@@ -33,7 +33,7 @@ describe("computeHistoryBudget", () => {
     expect(budget.history).toBe(130_072);
   });
 
-  it("[B1] context window and max output tokens are separate settings (seed 003 §A)", () => {
+  it("[B1] context window and max output tokens are separate settings", () => {
     const small = computeHistoryBudget({ contextWindow: 128_000, maxOutputTokens: 1_000 });
     const large = computeHistoryBudget({ contextWindow: 128_000, maxOutputTokens: 32_768 });
     expect(small.contextWindow).toBe(large.contextWindow);

@@ -1,5 +1,5 @@
-// Seed 000 §11, "Test Strategy": every case of its table, then the integration
-// test with all processors composed in the recommended order (§8).
+// The reference scenarios: each processor's basic cases, then one integration
+// test with all processors composed in the recommended order (PL4).
 import { describe, expect, it, vi } from "vitest";
 import { makeConfig } from "./config";
 import { defaultPipeline } from "./default-pipeline";
@@ -15,7 +15,7 @@ import { reloadOffloaded } from "./tools";
 
 const MARKER = /^\[\[OFFLOADED: handle=(off_[0-9a-f]{12})\]\]$/;
 
-describe("seed 000 §11: MessageOffloader", () => {
+describe("reference: MessageOffloader", () => {
   it("[O1] within-limit untouched", () => {
     const history = [user("short"), answer("short too")];
     const ctx = contextWith(history);
@@ -44,7 +44,7 @@ describe("seed 000 §11: MessageOffloader", () => {
   });
 });
 
-describe("seed 000 §11: DialogueCompressor", () => {
+describe("reference: DialogueCompressor", () => {
   const summarizer = () => vi.fn<Summarizer>(async (messages) => `${messages.length} messages`);
 
   it("[R3] chain detection", () => {
@@ -74,9 +74,9 @@ describe("seed 000 §11: DialogueCompressor", () => {
   });
 });
 
-describe("seed 000 §11: RoundWindowProcessor", () => {
+describe("reference: RoundWindowProcessor", () => {
   it("[R1] round boundary detection", () => {
-    // Seed 000 §6's three example rounds.
+    // Three example rounds: a plain answer, a multi-step tool sequence, an answer after tools.
     const history = [
       ...toolRound("r1", "a", "r", "a1"),
       user("r2"),
@@ -111,7 +111,7 @@ describe("seed 000 §11: RoundWindowProcessor", () => {
   });
 });
 
-describe("seed 000 §11: TokenBudgetProcessor", () => {
+describe("reference: TokenBudgetProcessor", () => {
   const history = [system("policy"), ...Array.from({ length: 5 }, (_, index) => [user(`q${index} ${longText(200)}`), answer(`a${index}`)]).flat(), user("last")];
 
   it("[B2] under-budget no-op", () => {
@@ -143,7 +143,7 @@ describe("seed 000 §11: TokenBudgetProcessor", () => {
   });
 });
 
-describe("seed 000 §11: reload_offloaded", () => {
+describe("reference: reload_offloaded", () => {
   it("[O2] valid handle returns content", async () => {
     const ctx = contextWith([user(longText(50))]);
     new MessageOffloader({ maxMessageSize: 20 }).process(ctx);
@@ -155,7 +155,7 @@ describe("seed 000 §11: reload_offloaded", () => {
   });
 });
 
-describe("seed 000 §11: integration, all processors in the recommended order", () => {
+describe("reference: integration, all processors in the recommended order", () => {
   const POLICY = system("# Airline Agent Policy\nHelp users book, modify or cancel reservations.");
   const BIG_RESULT = `{"flights": [${Array.from({ length: 60 }, (_, index) => `{"flight_number": "HAT${100 + index}", "price": ${200 + index}}`).join(", ")}]}`;
   const BIG_QUESTION = `Here is my whole itinerary: ${longText(1_500, "itinerary")}`;
