@@ -10,7 +10,7 @@ import {
 } from "@/lib/db";
 import { DEFAULT_SETTINGS, mergeSettings, normalizeSettings, type SettingsChanges } from "@/lib/settings";
 import { conversationSettings } from "@/lib/settings/server";
-import { ApiError } from "./errors";
+import { HttpError } from "./errors";
 
 export interface CreateConversationRequest {
   title: string;
@@ -30,7 +30,7 @@ export function requireIntactToolPairs(messages: readonly Message[]): void {
   const { repairs } = sanitizeHistory(messages, { allowPendingToolCalls: true });
   if (repairs.length === 0) return;
   const issues = repairs.map((repair) => ({ path: `messages[${repair.index}]`, message: repair.message, messageIndex: repair.index }));
-  throw new ApiError(
+  throw new HttpError(
     422,
     "tool_pairing",
     `the messages break tool pairing: ${repairs[0].message}${repairs.length > 1 ? ` (and ${repairs.length - 1} more)` : ""}; every tool result must answer a call of the assistant message right before it`,

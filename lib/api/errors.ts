@@ -3,6 +3,7 @@ import * as z from "zod";
 import { BudgetExceededError, ContextError } from "@/lib/context";
 import { ConflictError, DatabaseError, DatabaseUnavailableError, InvalidArgumentError, NotFoundError } from "@/lib/db";
 import { ImportError, type ImportIssue } from "@/lib/import";
+import { MarkedError } from "@/lib/context/light";
 
 /** One located problem of a request: a body field, a query parameter, a line of an import. */
 export interface ApiIssue {
@@ -38,11 +39,9 @@ export interface ApiErrorBody {
   error: { code: ApiErrorCode; message: string; issues?: ApiIssue[] } & Record<string, unknown>;
 }
 
-const apiMarker = Symbol.for("context-lab.api.error");
-
 /** An error a handler raises on purpose, already in HTTP terms. */
-export class ApiError extends Error {
-  private readonly [apiMarker] = true;
+export class HttpError extends MarkedError {
+  static override readonly marker: symbol = Symbol.for("context-lab.api.error");
   readonly status: number;
   readonly code: ApiErrorCode;
   readonly issues?: ApiIssue[];
@@ -51,15 +50,11 @@ export class ApiError extends Error {
 
   constructor(status: number, code: ApiErrorCode, message: string, options: { issues?: ApiIssue[]; details?: Record<string, unknown> } = {}) {
     super(message);
-    this.name = "ApiError";
+    this.name = "HttpError";
     this.status = status;
     this.code = code;
     this.issues = options.issues;
     this.details = options.details;
-  }
-
-  static isInstance(error: unknown): error is ApiError {
-    return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[apiMarker] === true;
   }
 }
 
@@ -96,9 +91,9 @@ export function describeIssues(what: string, issues: readonly ApiIssue[]): strin
 }
 
 /** A 400 for a request that failed its zod schema. */
-export function validationError(error: z.ZodError, what: string, prefix: readonly PropertyKey[] = []): ApiError {
+export function validationError(error: z.ZodError, what: string, prefix: readonly PropertyKey[] = []): HttpError {
   const issues = issuesOfZodError(error, prefix);
-  return new ApiError(400, "invalid_request", describeIssues(what, issues), { issues });
+  return new HttpError(400, "invalid_request", describeIssues(what, issues), { issues });
 }
 
 function importIssue(issue: ImportIssue): ApiIssue {
@@ -121,7 +116,7 @@ function body(code: ApiErrorCode, message: string, extra: Record<string, unknown
 
 /** Status and body for anything a handler threw; unexpected errors are logged here, never swallowed. */
 export function describeError(error: unknown): { status: number; body: ApiErrorBody } {
-  if (ApiError.isInstance(error)) {
+  if (HttpError.isInstance(error)) {
     return { status: error.status, body: body(error.code, error.message, { ...error.details, ...(error.issues ? { issues: error.issues } : {}) }) };
   }
   if (error instanceof z.ZodError) {

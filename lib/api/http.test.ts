@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { ApiError, describeError } from "./errors";
+import { HttpError, describeError } from "./errors";
 import { MAX_JSON_BODY_BYTES, lineAndColumn, otherMethods, parseJsonText, readBodyText, readJsonBody, readQuery, route } from "./http";
 
 function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
@@ -17,14 +17,14 @@ function streamedRequest(chunks: Uint8Array[], headers: Record<string, string> =
   return new Request("http://localhost/x", { method: "POST", body: streamOf(chunks), headers, duplex: "half" } as RequestInit);
 }
 
-async function thrown(work: () => Promise<unknown> | unknown): Promise<ApiError> {
+async function thrown(work: () => Promise<unknown> | unknown): Promise<HttpError> {
   try {
     await work();
   } catch (error) {
-    if (ApiError.isInstance(error)) return error;
+    if (HttpError.isInstance(error)) return error;
     throw error;
   }
-  throw new Error("expected an ApiError");
+  throw new Error("expected an HttpError");
 }
 
 describe("readBodyText", () => {
@@ -72,7 +72,7 @@ describe("parseJsonText", () => {
       try {
         parseJsonText(text);
       } catch (caught) {
-        return caught as ApiError;
+        return caught as HttpError;
       }
       throw new Error("parsed");
     })();
@@ -111,7 +111,7 @@ describe("readJsonBody and readQuery", () => {
 describe("route and describeError", () => {
   it("hands the handler awaited params and maps what it throws", async () => {
     const handler = route<{ id: string }>(async (_request, { id }) => {
-      throw new ApiError(409, "conflict", `busy ${id}`);
+      throw new HttpError(409, "conflict", `busy ${id}`);
     });
     const response = await handler(new Request("http://localhost/x"), { params: Promise.resolve({ id: "b1" }) });
     expect(response.status).toBe(409);
@@ -145,8 +145,8 @@ describe("parseJsonText: input limits", () => {
       parseJsonText('{"messages":[{"role":"user","content":"\\ud83d"}]}');
       throw new Error("expected a refusal");
     } catch (error) {
-      expect(ApiError.isInstance(error) && error.status).toBe(400);
-      expect((error as ApiError).issues).toEqual([expect.objectContaining({ path: "messages[0].content" })]);
+      expect(HttpError.isInstance(error) && error.status).toBe(400);
+      expect((error as HttpError).issues).toEqual([expect.objectContaining({ path: "messages[0].content" })]);
     }
   });
 });

@@ -3,7 +3,7 @@ import * as z from "zod";
 import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/import";
 // Not re-exported by lib/import's index; a pure, isomorphic function, so reused rather than copied.
 import { findSyntaxError, offsetFromEngineMessage } from "@/lib/import/syntax";
-import { ApiError, errorResponse, issuesOfZodError, describeIssues, validationError } from "./errors";
+import { HttpError, errorResponse, issuesOfZodError, describeIssues, validationError } from "./errors";
 import { findExcessiveNesting, findLoneSurrogate } from "./json-input";
 
 /** Import bodies (pasted or dropped text) over this many bytes are refused with 413: 20 MB, the import parser's own limit. */
@@ -76,13 +76,13 @@ function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-function tooLarge(bytes: number, limit: number, what: string, exact: boolean): ApiError {
+function tooLarge(bytes: number, limit: number, what: string, exact: boolean): HttpError {
   // Near the limit both round alike ("20 MB, over the 20 MB limit"): then say the bytes.
   const size = formatBytes(bytes) === formatBytes(limit) ? `${bytes} bytes` : formatBytes(bytes);
   const message = exact
     ? `the ${what} is ${size}, over the ${formatBytes(limit)} limit (${limit} bytes)`
     : `the ${what} is larger than the ${formatBytes(limit)} limit (${limit} bytes)`;
-  return new ApiError(413, "payload_too_large", message, { details: { bytes, limit } });
+  return new HttpError(413, "payload_too_large", message, { details: { bytes, limit } });
 }
 
 /**
@@ -116,7 +116,7 @@ export async function readBodyText(request: Request, limit: number, what = "requ
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(whole);
   } catch {
-    throw new ApiError(400, "invalid_request", `the ${what} is not valid UTF-8 text`, { issues: [{ path: "", message: "not valid UTF-8" }] });
+    throw new HttpError(400, "invalid_request", `the ${what} is not valid UTF-8 text`, { issues: [{ path: "", message: "not valid UTF-8" }] });
   }
 }
 
@@ -143,7 +143,7 @@ export function parseJsonText(text: string, what = "request body"): unknown {
   if (nesting) {
     const { line, column } = lineAndColumn(text, nesting.offset ?? 0);
     const message = `the ${what} ${nesting.message} (line ${line}, column ${column})`;
-    throw new ApiError(400, "invalid_json", message, { issues: [{ path: "", message: nesting.message, line, column }] });
+    throw new HttpError(400, "invalid_json", message, { issues: [{ path: "", message: nesting.message, line, column }] });
   }
   let value: unknown;
   try {
@@ -154,12 +154,12 @@ export function parseJsonText(text: string, what = "request body"): unknown {
     const problem = findSyntaxError(text) ?? { offset: offsetFromEngineMessage(text, reason) ?? text.length, message: reason };
     const { line, column } = lineAndColumn(text, problem.offset);
     const message = `the ${what} is not valid JSON: ${problem.message} (line ${line}, column ${column})`;
-    throw new ApiError(400, "invalid_json", message, { issues: [{ path: "", message: problem.message, line, column }] });
+    throw new HttpError(400, "invalid_json", message, { issues: [{ path: "", message: problem.message, line, column }] });
   }
   const surrogate = findLoneSurrogate(value);
   if (surrogate) {
     const where = surrogate.path === "" ? `the ${what}` : `${surrogate.path}`;
-    throw new ApiError(400, "invalid_request", `${where} ${surrogate.message}`, { issues: [{ path: surrogate.path, message: surrogate.message }] });
+    throw new HttpError(400, "invalid_request", `${where} ${surrogate.message}`, { issues: [{ path: surrogate.path, message: surrogate.message }] });
   }
   return value;
 }
@@ -182,7 +182,7 @@ export function readQuery<Schema extends z.ZodType>(request: Request, schema: Sc
   const result = schema.safeParse(query);
   if (!result.success) {
     const issues = issuesOfZodError(result.error);
-    throw new ApiError(400, "invalid_request", describeIssues("invalid query parameters", issues), { issues });
+    throw new HttpError(400, "invalid_request", describeIssues("invalid query parameters", issues), { issues });
   }
   return result.data;
 }

@@ -16,7 +16,7 @@ import { parseConversations, type ImportedConversation, type ImportFormat, type 
 import { DEFAULT_SETTINGS, mergeSettings, resolveSettings, type Settings } from "@/lib/settings";
 import { loadCatalogue } from "@/lib/models/server";
 import type { ModelEntry } from "@/lib/models";
-import { ApiError } from "./errors";
+import { HttpError } from "./errors";
 import { findLoneSurrogate } from "./json-input";
 
 /** Messages written per transaction while an import is staged (one INSERT): other requests run between slices. */
@@ -81,12 +81,12 @@ function selectConversations(all: ImportedConversation[], choice: ImportConversa
   if (typeof choice === "number") {
     if (choice >= all.length) {
       const message = `conversation ${choice} does not exist: the input holds ${all.length} (0 to ${all.length - 1})`;
-      throw new ApiError(400, "invalid_request", message, { issues: [{ path: "conversation", message }] });
+      throw new HttpError(400, "invalid_request", message, { issues: [{ path: "conversation", message }] });
     }
     return [all[choice]];
   }
   if (all.length > MAX_IMPORT_CONVERSATIONS) {
-    throw new ApiError(
+    throw new HttpError(
       413,
       "too_many_conversations",
       `the input holds ${all.length} conversations; one import creates at most ${MAX_IMPORT_CONVERSATIONS}: split the file, or pass ?conversation=<n> to import one`,
@@ -125,7 +125,7 @@ function requireWellFormed(item: PreparedConversation, conversationIndex: number
   const path = `messages${problem.path}`;
   const messageIndex = Number(/^\[(\d+)\]/.exec(problem.path)?.[1] ?? 0);
   const message = `conversation ${conversationIndex}, ${path}: ${problem.message}`;
-  throw new ApiError(400, "import_failed", message, { issues: [{ path, message: problem.message, messageIndex, conversationIndex }] });
+  throw new HttpError(400, "import_failed", message, { issues: [{ path, message: problem.message, messageIndex, conversationIndex }] });
 }
 
 /**

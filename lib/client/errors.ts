@@ -1,20 +1,24 @@
-// The server's own type (erased at build time: nothing server-only reaches the browser).
-import type { ApiIssue } from "@/lib/api/errors";
+// The server's own types (erased at build time: nothing server-only reaches the browser).
+import type { ApiIssue, ApiErrorCode as ServerErrorCode } from "@/lib/api/errors";
+import { MarkedError } from "@/lib/context/light";
+import type { RecorderErrorCode } from "@/lib/recorder/errors";
 
 export type { ApiIssue };
 
 /**
- * The API's codes (`not_found`, `conflict`, `invalid_request`, ...) plus the
- * client's own: `network_error` (no response), `invalid_response` (a body
- * that is not the JSON promised) and `aborted` (the caller's signal fired).
+ * The API's codes (`not_found`, `conflict`, `invalid_request`, ...) and the
+ * chat recorder's, as the server declares them, plus the client's own:
+ * `network_error` (no response), `invalid_response` (a body that is not the
+ * JSON promised) and `aborted` (the caller's signal fired).
  */
-export type ApiErrorCode = string;
+export type ApiErrorCode = ServerErrorCode | RecorderErrorCode | ClientErrorCode;
 
-const clientMarker = Symbol.for("context-lab.client.api-error");
+/** The client's own codes; `http_<status>` for an error response without the API's body. */
+type ClientErrorCode = "network_error" | "invalid_response" | "aborted" | "client_error" | `http_${number}`;
 
 /** Every failure of the API client: an error response, a network failure, an unreadable body, an abort. */
-export class ApiError extends Error {
-  private readonly [clientMarker] = true;
+export class ApiError extends MarkedError {
+  static override readonly marker: symbol = Symbol.for("context-lab.client.api-error");
   /** HTTP status; 0 when no response arrived. */
   readonly status: number;
   readonly code: ApiErrorCode;
@@ -29,10 +33,6 @@ export class ApiError extends Error {
     this.code = code;
     this.issues = options.issues ?? [];
     this.details = options.details ?? {};
-  }
-
-  static isInstance(error: unknown): error is ApiError {
-    return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[clientMarker] === true;
   }
 
   /** True for the error a fired abort signal produced: callers usually ignore it. */
@@ -70,7 +70,7 @@ export function errorFromBody(status: number, statusText: string, bodyText: stri
   const error = isRecord(parsed) && isRecord(parsed.error) ? parsed.error : undefined;
   if (error && typeof error.message === "string") {
     const { code, message, issues, ...details } = error;
-    return new ApiError(status, typeof code === "string" ? code : `http_${status}`, message, { issues: readIssues(issues), details });
+    return new ApiError(status, typeof code === "string" ? (code as ApiErrorCode) : `http_${status}`, message, { issues: readIssues(issues), details });
   }
   const text = bodyText.trim().slice(0, 200);
   const reason = text === "" ? statusText || "no body" : text;

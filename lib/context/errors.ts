@@ -1,18 +1,10 @@
-/**
- * Named engine errors. Each carries a `Symbol.for` marker so `isInstance`
- * holds across bundles (a Web Worker and the page load separate copies).
- */
+/** Named engine errors: `X.isInstance(error)` holds across bundles (MarkedError). */
+import { MarkedError } from "./marked-error";
 import type { PipelineTrace } from "./pipeline";
 
-const contextMarker = Symbol.for("context-lab.error.context");
-
-function hasMarker(error: unknown, marker: symbol): boolean {
-  return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[marker] === true;
-}
-
 /** Base class of every engine error. */
-export class ContextError extends Error {
-  private readonly [contextMarker] = true;
+export class ContextError extends MarkedError {
+  static override readonly marker: symbol = Symbol.for("context-lab.error.context");
   /** Where the problem is, when known (message index, state key, handle). */
   readonly where?: string;
 
@@ -21,17 +13,11 @@ export class ContextError extends Error {
     this.name = "ContextError";
     this.where = options?.where;
   }
-
-  static isInstance(error: unknown): error is ContextError {
-    return hasMarker(error, contextMarker);
-  }
 }
-
-const processorMarker = Symbol.for("context-lab.error.processor");
 
 /** A processor failed; names the processor and the event it ran on. */
 export class ProcessorError extends ContextError {
-  private readonly [processorMarker] = true;
+  static override readonly marker: symbol = Symbol.for("context-lab.error.processor");
   readonly processor: string;
   readonly event: string;
   /** The steps that ran before the failure. */
@@ -44,33 +30,21 @@ export class ProcessorError extends ContextError {
     this.processor = processor;
     this.event = event;
   }
-
-  static isInstance(error: unknown): error is ProcessorError {
-    return hasMarker(error, processorMarker);
-  }
 }
-
-const checkpointMarker = Symbol.for("context-lab.error.checkpoint");
 
 /** A checkpoint version that does not exist, or a store used wrongly. */
 export class CheckpointError extends ContextError {
-  private readonly [checkpointMarker] = true;
+  static override readonly marker: symbol = Symbol.for("context-lab.error.checkpoint");
 
   constructor(message: string, options?: { cause?: unknown; where?: string }) {
     super(message, options);
     this.name = "CheckpointError";
   }
-
-  static isInstance(error: unknown): error is CheckpointError {
-    return hasMarker(error, checkpointMarker);
-  }
 }
-
-const budgetMarker = Symbol.for("context-lab.error.budget");
 
 /** Even the smallest valid history does not fit the budget: the caller must stop. */
 export class BudgetExceededError extends ContextError {
-  private readonly [budgetMarker] = true;
+  static override readonly marker: symbol = Symbol.for("context-lab.error.budget");
   readonly budget: number;
   readonly tokens: number;
   /** Set when the pipeline stopped on it: the steps that ran, the budget processor's included. */
@@ -81,9 +55,5 @@ export class BudgetExceededError extends ContextError {
     this.name = "BudgetExceededError";
     this.budget = budget;
     this.tokens = tokens;
-  }
-
-  static isInstance(error: unknown): error is BudgetExceededError {
-    return hasMarker(error, budgetMarker);
   }
 }

@@ -49,6 +49,7 @@ export {
 } from "./tokens/media";
 export { sanitizeHistory, hasIntactToolPairs, type HistoryRepair, type SanitizeResult, type SanitizeOptions } from "./sanitize";
 export { ContextError, ProcessorError, CheckpointError, BudgetExceededError } from "./errors";
+export { MarkedError } from "./marked-error";
 export {
   makeConfig,
   withConfig,

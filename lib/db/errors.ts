@@ -1,36 +1,24 @@
 import "server-only";
+import { MarkedError } from "@/lib/context/light";
 
 /**
- * Named storage errors. Each carries a `Symbol.for` marker so `isInstance`
- * holds across bundles (route handlers and server actions can load separate
- * copies of this module). `mapDatabaseError` is the one place where Prisma and
- * driver errors become these.
+ * Named storage errors (`X.isInstance(error)` holds across bundles: MarkedError).
+ * `mapDatabaseError` is the one place where Prisma and driver errors become these.
  */
-const databaseMarker = Symbol.for("context-lab.db.error");
-
-function hasMarker(error: unknown, marker: symbol): boolean {
-  return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[marker] === true;
-}
 
 /** Base class of every storage error. */
-export class DatabaseError extends Error {
-  private readonly [databaseMarker] = true;
+export class DatabaseError extends MarkedError {
+  static override readonly marker: symbol = Symbol.for("context-lab.db.error");
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "DatabaseError";
   }
-
-  static isInstance(error: unknown): error is DatabaseError {
-    return hasMarker(error, databaseMarker);
-  }
 }
-
-const notFoundMarker = Symbol.for("context-lab.db.error.not-found");
 
 /** A row that does not exist, or is not visible from the branch asked about. */
 export class NotFoundError extends DatabaseError {
-  private readonly [notFoundMarker] = true;
+  static override readonly marker: symbol = Symbol.for("context-lab.db.error.not-found");
   readonly resource: string;
   readonly id: string;
 
@@ -40,17 +28,11 @@ export class NotFoundError extends DatabaseError {
     this.resource = resource;
     this.id = id;
   }
-
-  static isInstance(error: unknown): error is NotFoundError {
-    return hasMarker(error, notFoundMarker);
-  }
 }
-
-const conflictMarker = Symbol.for("context-lab.db.error.conflict");
 
 /** A write that collides with existing data or with a concurrent writer. */
 export class ConflictError extends DatabaseError {
-  private readonly [conflictMarker] = true;
+  static override readonly marker: symbol = Symbol.for("context-lab.db.error.conflict");
   readonly resource: string;
   /** A serialization failure or deadlock: the transaction was rolled back whole and may simply run again. */
   readonly retryable: boolean;
@@ -61,17 +43,11 @@ export class ConflictError extends DatabaseError {
     this.resource = resource;
     this.retryable = options?.retryable ?? false;
   }
-
-  static isInstance(error: unknown): error is ConflictError {
-    return hasMarker(error, conflictMarker);
-  }
 }
-
-const invalidArgumentMarker = Symbol.for("context-lab.db.error.invalid-argument");
 
 /** An argument the storage layer cannot accept (a fork position past the history, say). */
 export class InvalidArgumentError extends DatabaseError {
-  private readonly [invalidArgumentMarker] = true;
+  static override readonly marker: symbol = Symbol.for("context-lab.db.error.invalid-argument");
   readonly argument: string;
 
   constructor(argument: string, message: string) {
@@ -79,17 +55,11 @@ export class InvalidArgumentError extends DatabaseError {
     this.name = "InvalidArgumentError";
     this.argument = argument;
   }
-
-  static isInstance(error: unknown): error is InvalidArgumentError {
-    return hasMarker(error, invalidArgumentMarker);
-  }
 }
-
-const unavailableMarker = Symbol.for("context-lab.db.error.unavailable");
 
 /** The database cannot be reached, opened or used; the message says which and what to check. */
 export class DatabaseUnavailableError extends DatabaseError {
-  private readonly [unavailableMarker] = true;
+  static override readonly marker: symbol = Symbol.for("context-lab.db.error.unavailable");
   /** The database, credentials removed: `sqlite:/abs/path.db` or `postgres://host:port/db?schema=s`. */
   readonly database: string;
 
@@ -97,10 +67,6 @@ export class DatabaseUnavailableError extends DatabaseError {
     super(message, options);
     this.name = "DatabaseUnavailableError";
     this.database = database;
-  }
-
-  static isInstance(error: unknown): error is DatabaseUnavailableError {
-    return hasMarker(error, unavailableMarker);
   }
 }
 

@@ -1,6 +1,5 @@
 import type { JsonPath, WireFormat } from "./types";
-
-const formatMarker = Symbol.for("context-lab.error.format");
+import { MarkedError } from "@/lib/context/light";
 
 /** One precise problem with wire input. */
 export interface FormatIssue {
@@ -53,8 +52,8 @@ function summarize(format: WireFormat, issues: readonly FormatIssue[], truncated
  * Wire input a reader refused: which format it was read as and every problem
  * found (up to `MAX_FORMAT_ISSUES`), each with its path.
  */
-export class FormatError extends Error {
-  private readonly [formatMarker] = true;
+export class FormatError extends MarkedError {
+  static override readonly marker: symbol = Symbol.for("context-lab.error.format");
   readonly format: WireFormat;
   readonly issues: readonly FormatIssue[];
   /** True when more problems were found than `issues` lists. */
@@ -71,9 +70,5 @@ export class FormatError extends Error {
   /** The first problem's path as text, for errors that name one field. */
   get path(): string {
     return this.issues[0]?.pathText ?? "";
-  }
-
-  static isInstance(error: unknown): error is FormatError {
-    return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[formatMarker] === true;
   }
 }

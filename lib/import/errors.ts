@@ -1,9 +1,5 @@
-/**
- * The import's one error class. Like the engine's errors it carries a
- * `Symbol.for` marker so `isInstance` holds across bundles (the paste box and
- * a route handler may load separate copies).
- */
-const importMarker = Symbol.for("context-lab.error.import");
+// The import's one error class; `ImportError.isInstance` holds across bundles (MarkedError).
+import { MarkedError } from "@/lib/context/light";
 
 /** At most this many issues are reported; past it the error says there are more. */
 export const MAX_IMPORT_ISSUES = 20;
@@ -52,8 +48,8 @@ function summarize(issues: readonly ImportIssue[], truncated: boolean): string {
 }
 
 /** The input could not be imported; `issues` says what and where, at most `MAX_IMPORT_ISSUES` of them. */
-export class ImportError extends Error {
-  private readonly [importMarker] = true;
+export class ImportError extends MarkedError {
+  static override readonly marker: symbol = Symbol.for("context-lab.error.import");
   readonly issues: readonly ImportIssue[];
   /** True when more problems were found than `issues` lists. */
   readonly truncated: boolean;
@@ -67,9 +63,5 @@ export class ImportError extends Error {
     this.issues = issues;
     this.truncated = truncated;
     this.tooLarge = options?.tooLarge;
-  }
-
-  static isInstance(error: unknown): error is ImportError {
-    return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[importMarker] === true;
   }
 }

@@ -144,19 +144,13 @@ export function withAppended(state: BranchState, records: MessageRecord[]): Bran
   return { ...state, branch: { ...state.branch, length }, length, recent: [...state.recent, ...records] };
 }
 
-const staleMarker = Symbol.for("context-lab.memory.stale-state");
-
 /** The branch moved (a message appended, a summary written) between reading its state and writing: compute again. */
 export class StaleStateError extends ConflictError {
-  private readonly [staleMarker] = true;
+  static override readonly marker: symbol = Symbol.for("context-lab.memory.stale-state");
 
   constructor(message: string) {
     super("branch", message);
     this.name = "StaleStateError";
-  }
-
-  static isInstance(error: unknown): error is StaleStateError {
-    return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[staleMarker] === true;
   }
 }
 

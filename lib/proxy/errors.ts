@@ -1,5 +1,6 @@
 import { ContextError } from "@/lib/context";
 import { DatabaseUnavailableError } from "@/lib/db/errors";
+import { MarkedError } from "@/lib/context/light";
 
 /**
  * Errors the proxy answers itself, in OpenAI's error format so agents' SDKs
@@ -26,11 +27,9 @@ export function openAIErrorResponse(status: number, type: string, message: strin
   return Response.json(openAIErrorBody(type, message, options), { status, headers: options.headers });
 }
 
-const requestMarker = Symbol.for("context-lab.proxy.error.request");
-
 /** The agent's request cannot be read as a chat completion request (400, `invalid_request_error`). */
-export class ProxyRequestError extends Error {
-  private readonly [requestMarker] = true;
+export class ProxyRequestError extends MarkedError {
+  static override readonly marker: symbol = Symbol.for("context-lab.proxy.error.request");
   /** The request field at fault: `messages[3].role`. */
   readonly param: string | null;
 
@@ -38,10 +37,6 @@ export class ProxyRequestError extends Error {
     super(message);
     this.name = "ProxyRequestError";
     this.param = param;
-  }
-
-  static isInstance(error: unknown): error is ProxyRequestError {
-    return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[requestMarker] === true;
   }
 }
 

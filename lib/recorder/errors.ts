@@ -1,15 +1,14 @@
 import "server-only";
 import type { ApiIssue } from "@/lib/api/errors";
 import { errorResponse } from "@/lib/api/errors";
+import { MarkedError } from "@/lib/context/light";
 
 /** The recorder's own refusals, beside lib/api's codes. */
 export type RecorderErrorCode = "upstream_not_configured" | "tool_results_mismatch" | "nothing_to_answer" | "chat_in_progress";
 
-const recorderMarker = Symbol.for("context-lab.recorder.error");
-
 /** A chat request the recorder refuses before anything is written; answered as `{ error: { code, message, issues? } }`. */
-export class RecorderError extends Error {
-  private readonly [recorderMarker] = true;
+export class RecorderError extends MarkedError {
+  static override readonly marker: symbol = Symbol.for("context-lab.recorder.error");
   readonly status: number;
   readonly code: RecorderErrorCode;
   readonly issues?: ApiIssue[];
@@ -20,10 +19,6 @@ export class RecorderError extends Error {
     this.status = status;
     this.code = code;
     this.issues = issues;
-  }
-
-  static isInstance(error: unknown): error is RecorderError {
-    return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[recorderMarker] === true;
   }
 }
 

@@ -1,4 +1,4 @@
-import { ApiError, errorResponse } from "@/lib/api/errors";
+import { HttpError, errorResponse } from "@/lib/api/errors";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 // Any /api path no route serves: a JSON 404 in the API's error shape, not Next's HTML page.
 async function notFound(request: Request): Promise<Response> {
   const { pathname } = new URL(request.url);
-  return errorResponse(new ApiError(404, "not_found", `${request.method} ${pathname}: there is no such API route`, { details: { path: pathname } }));
+  return errorResponse(new HttpError(404, "not_found", `${request.method} ${pathname}: there is no such API route`, { details: { path: pathname } }));
 }
 
 export const GET = notFound;

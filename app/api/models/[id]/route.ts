@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/api/errors";
 import { database } from "@/lib/api/database";
 import { json, noContent, readJsonBody, route } from "@/lib/api/http";
 import { deleteCustomModelById, putCustomModel } from "@/lib/db";
@@ -13,7 +13,7 @@ type Params = { id: string };
 
 function modelId(raw: string): string {
   const parsed = modelIdSchema.safeParse(decodeURIComponent(raw));
-  if (!parsed.success) throw new ApiError(400, "invalid_request", `model id: ${parsed.error.issues[0].message}`, { issues: [{ path: "id", message: parsed.error.issues[0].message }] });
+  if (!parsed.success) throw new HttpError(400, "invalid_request", `model id: ${parsed.error.issues[0].message}`, { issues: [{ path: "id", message: parsed.error.issues[0].message }] });
   return parsed.data;
 }
 
