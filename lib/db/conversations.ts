@@ -4,26 +4,13 @@ import { toBranchRecord, type BranchRecord } from "./branches";
 import type { Database } from "./client";
 import { NotFoundError } from "./errors";
 import type { Conversation as ConversationRow } from "./generated/sqlite/client";
-import { fromJsonText, fromNullableJsonText, toJsonObjectText, toNullableJsonText, type JsonObject } from "./json";
+import { toConversationRecord, type ConversationRecord } from "./conversation-record";
+import { fromJsonText, toJsonObjectText, toNullableJsonText, type JsonObject } from "./json";
 import { insertMessages, type MessageRecord, type NewMessage } from "./messages";
 import { isRecordNotFound, runQuery, runTransaction } from "./run";
 import { PUBLISHED_ONLY } from "./staging";
 
-/** A conversation as route handlers return it. */
-export interface ConversationRecord {
-  id: string;
-  title: string;
-  /** "import:openai" | "import:anthropic" | "import:tau-bench" | "proxy" | "recorder" | ... */
-  source: string;
-  /** Engine mode, thresholds, model, budget, `applyPipeline` for the proxy. */
-  settings: JsonObject;
-  /** OpenAI tool definitions the conversation's agent offers. */
-  tools: ToolDefinition[] | null;
-  /** The proxy finds its conversation by this key. */
-  recordKey: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export { toConversationRecord, type ConversationRecord };
 
 /** A row of the conversation list. */
 export interface ConversationOverview extends ConversationRecord {
@@ -60,19 +47,6 @@ export interface ConversationListOptions {
   /** Default 100. */
   limit?: number;
   offset?: number;
-}
-
-export function toConversationRecord(row: ConversationRow): ConversationRecord {
-  return {
-    id: row.id,
-    title: row.title,
-    source: row.source,
-    settings: fromJsonText<JsonObject>(row.settings),
-    tools: fromNullableJsonText<ToolDefinition[]>(row.tools),
-    recordKey: row.recordKey,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
 }
 
 /** Creates a conversation, its root branch and the branch's initial messages, all or nothing. */

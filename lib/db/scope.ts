@@ -1,7 +1,7 @@
 import "server-only";
 import { toBranchRecord, type BranchRecord } from "./branches";
 import type { Database, Transaction } from "./client";
-import { toConversationRecord, type ConversationRecord } from "./conversations";
+import { toConversationRecord, type ConversationRecord } from "./conversation-record";
 import { NotFoundError } from "./errors";
 import { lineageFrom, loadLineage, type Lineage } from "./lineage";
 import { runQuery } from "./run";
