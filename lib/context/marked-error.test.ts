@@ -23,4 +23,10 @@ describe("MarkedError", () => {
     expect(foreign instanceof ContextError).toBe(false);
     expect(ContextError.isInstance(foreign)).toBe(true);
   });
+
+  it("[E1] the guard works unbound, as a callback", () => {
+    const errors: unknown[] = [new BudgetExceededError(10, 12), new Error("plain"), new ContextError("bad")];
+    expect(errors.filter(ContextError.isInstance)).toHaveLength(2);
+    expect(errors.filter(BudgetExceededError.isInstance)).toEqual([errors[0]]);
+  });
 });

@@ -17,8 +17,20 @@ export class MarkedError extends Error {
     }
   }
 
-  /** Whether `error` is this class or a subclass, whichever bundle made it. */
+  /** Whether `error` is this class or a subclass, whichever bundle made it. Works unbound too: `.filter(NotFoundError.isInstance)`. */
   static isInstance<T extends MarkedError>(this: { readonly marker: symbol; readonly prototype: T }, error: unknown): error is T {
-    return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[this.marker] === true;
+    return isMarked(error, this.marker);
   }
 }
+
+function isMarked(error: unknown, marker: symbol): boolean {
+  return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+}
+
+// Read as `X.isInstance`, the guard is bound to X's marker, so it can be passed around unbound.
+Object.defineProperty(MarkedError, "isInstance", {
+  get(this: typeof MarkedError) {
+    const { marker } = this;
+    return (error: unknown) => isMarked(error, marker);
+  },
+});
