@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import type { Message } from "@/lib/context";
-import type { Database } from "@/lib/db";
 import { buildConversation } from "./corpus";
 import { allowServerOnly, createBenchDatabaseFile, createBenchSchema, percentile } from "./proxy";
 import { formatMs, machine, median, table, writeSection } from "./results";

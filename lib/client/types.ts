@@ -12,7 +12,6 @@ import type {
   SummaryRecord,
 } from "@/lib/db";
 import type { ValuesDiff } from "@/lib/api/diff";
-import type { ImportConversationsResult } from "@/lib/api/import";
 import type { CompactionResult, RecordMessagesResult, RetrievalHit } from "@/lib/memory";
 import type { MemorySnapshot, PromptResponse, SectionView } from "@/lib/request";
 import type { ModelEntry, ModelEntryInput } from "@/lib/models";

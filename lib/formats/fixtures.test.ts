@@ -23,7 +23,7 @@ const samples: Sample[] = [
     // Message items and the instructions: reasoning, calls and outputs are items of their own.
     messages: (read) => read.messages.filter((message) => message.role !== "tool" && message.content !== null).length,
   },
-  { file: "gemini-contents.json", format: "gemini", messages: (read, raw) => (raw.systemInstruction === undefined ? 0 : 1) + (raw.contents as unknown[]).length },
+  { file: "gemini-contents.json", format: "gemini", messages: (_read, raw) => (raw.systemInstruction === undefined ? 0 : 1) + (raw.contents as unknown[]).length },
 ];
 
 describe("wire-format samples", () => {

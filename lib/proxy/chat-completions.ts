@@ -1,7 +1,7 @@
 import "server-only";
 import type { ToolDefinition } from "@/lib/context";
 import { database } from "@/lib/api/database";
-import type { ConversationRecord, Database, JsonObject, JsonValue } from "@/lib/db";
+import type { ConversationRecord, Database, JsonObject } from "@/lib/db";
 import { outcomeOfCompletion } from "./assemble";
 import { RecordedCall } from "./call";
 import { toCanonicalMessages, type CanonicalMessage } from "./canonical";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { ConversationRecord, ExchangeRecord, MessageRecord } from "@/lib/db";
+import type { ExchangeRecord } from "@/lib/db";
 import { publishLiveEvent, type ExchangeSummary } from "@/lib/live";
 
 const now = () => new Date().toISOString();

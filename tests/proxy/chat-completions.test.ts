@@ -2,7 +2,7 @@ import type OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { createConversation } from "@/lib/db";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
-import { recordedFor, useProxyHarness, UPSTREAM_KEY, type ProxyHarness } from "./support/harness";
+import { recordedFor, useProxyHarness, UPSTREAM_KEY } from "./support/harness";
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 

@@ -1,7 +1,7 @@
 /** Gemini `tools` (`functionDeclarations`, built-in tools such as `googleSearch`) ↔ canonical (T1 in SPEC.md). */
 import type { ToolDefinition } from "@/lib/context/messages";
 import { extrasOf, withExtras } from "../canonical";
-import { isRecord, otherFields, type ConversionContext } from "../context";
+import { otherFields, type ConversionContext } from "../context";
 import { builtinTool, functionTool, readFunctionFields, readToolList, writeToolList } from "../tools";
 import type { JsonPath } from "../types";
 import { field } from "./parts";
