@@ -1,22 +1,12 @@
 import type * as z from "zod";
 import { MAX_IMPORT_ISSUES } from "./errors";
+import { formatPath } from "@/lib/formats/errors";
+import type { JsonPath } from "@/lib/formats/types";
 import type { ImportWarning, ImportWarningCode } from "./types";
 
-/** A JSON path as segments: numbers index arrays, strings name object keys. */
-export type JsonPath = readonly (string | number)[];
-
-const identifier = /^[A-Za-z_$][\w$]*$/;
-
-/** `["messages", 14, "tool_call_id"]` → `messages[14].tool_call_id`; `[]` → `""`. */
-export function formatPath(path: JsonPath): string {
-  let text = "";
-  for (const segment of path) {
-    if (typeof segment === "number") text += `[${segment}]`;
-    else if (identifier.test(segment)) text += text === "" ? segment : `.${segment}`;
-    else text += `[${JSON.stringify(segment)}]`;
-  }
-  return text;
-}
+// One path syntax for every located error: the wire formats'.
+export { formatPath };
+export type { JsonPath };
 
 /** An issue before its line is known. */
 export interface PendingIssue {

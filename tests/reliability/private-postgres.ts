@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { migrationSql } from "@/tests/support/db";
 import { closedLoopbackPort } from "@/tests/support/loopback";
 
 /**
@@ -34,16 +35,6 @@ function asPostgres(command: string, args: string[]): void {
   execFileSync(file, fullArgs, { stdio: "pipe", timeout: 60_000 });
 }
 
-function migrationSql(): string[] {
-  const folder = path.resolve(import.meta.dirname, "..", "..", "prisma", "postgres", "migrations");
-  return fs
-    .readdirSync(folder, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort()
-    .map((name) => fs.readFileSync(path.join(folder, name, "migration.sql"), "utf8"));
-}
-
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const bin = binaries();
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), "context-lab-pg-"));
@@ -63,7 +54,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   await admin.end();
   const lab = new pg.Client({ connectionString: `postgresql://postgres@127.0.0.1:${port}/lab` });
   await lab.connect();
-  for (const sql of migrationSql()) await lab.query(sql);
+  for (const sql of migrationSql("postgres")) await lab.query(sql);
   await lab.end();
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/lab`,

@@ -27,7 +27,7 @@ const START_POSTGRES = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgr
 const root = path.resolve(import.meta.dirname, "..", "..");
 
 /** The committed migrations' SQL, oldest first: tests run what deployments run. */
-function migrationSql(provider: TestProvider): string[] {
+export function migrationSql(provider: TestProvider): string[] {
   const folder = path.join(root, "prisma", ...(provider === "postgres" ? ["postgres"] : []), "migrations");
   return fs
     .readdirSync(folder, { withFileTypes: true })
