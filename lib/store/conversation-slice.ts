@@ -5,7 +5,7 @@ import type { LoadedConversation } from "@/lib/playground/protocol";
 // The module, not the entry: the page must not load the parsers (and zod) for the marker scan.
 import { collectOffloadMarkers } from "@/lib/import/markers";
 import { normalizeSettings, resolveSettings } from "@/lib/settings";
-import { acceptRun, runInput } from "./run-slice";
+import { acceptRun, runInput } from "./runs";
 import { errorText, type PlaygroundRuntime } from "./runtime";
 import type { ConversationInput, ConversationSlice, PlaygroundState } from "./types";
 

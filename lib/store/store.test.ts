@@ -7,7 +7,7 @@ import { PipelineHost } from "@/lib/playground/pipeline-host";
 import type { RunInput, RunResult } from "@/lib/playground/protocol";
 import { emptySnapshot } from "@/lib/request";
 import { moveProcessor, toggleProcessor } from "@/lib/settings";
-import { runInput } from "./run-slice";
+import { runInput } from "./runs";
 import { createPlaygroundStore, forkPositionOf, forkPositionOfSelection, type PlaygroundPipeline, type PlaygroundServices } from "./index";
 
 const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
