@@ -17,7 +17,7 @@ export interface OutcomeNoticeProps {
 }
 
 const number = (value: number) => value.toLocaleString("en");
-const WHEN = { turn: "the new turn", prompt: "assembling the prompt", reply: "the reply" } as const;
+const WHEN = { prompt: "the new turn made the branch due", reply: "the reply" } as const;
 
 /** Seconds left until `retryAfter` seconds past `since`, ticking. */
 function useSecondsLeft(retryAfter: number | null, since: number | null): number {

@@ -88,7 +88,7 @@ describe("RecorderPanel", () => {
     const reply = done(12, { role: "assistant", content: "ok" }, { checkpoints: [checkpoint], summarizer: { kind: "upstream", calls: 1, fallbacks: [{ reason: "500 server_error: down" }] } });
     const { composer } = setup([() => streamResponse([sse("turn-recorded", { recorded: [] }), sse("done", reply)])]);
     await userEvent.type(composer(), "Next{Enter}");
-    expect(await screen.findByText("Checkpoint v3 created (threshold, when the new turn): messages 1–8 summarised.")).toBeTruthy();
+    expect(await screen.findByText("Checkpoint v3 created (threshold, when the new turn made the branch due): messages 1–8 summarised.")).toBeTruthy();
     expect(screen.getByText("The upstream summarizer failed (500 server_error: down); the extractive summary was written instead.")).toBeTruthy();
   });
 
