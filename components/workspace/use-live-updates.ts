@@ -38,6 +38,8 @@ export function useLiveUpdates(store: PlaygroundStore, conversationId: string): 
       void store.getState().appendRecords(update.appended.branchId, update.appended.branchLength, update.appended.messages);
       refreshBranchesSoon();
     });
+    // A call's outcome (an answer, a 429) is recorded after its turns: the calls view and the failed-call markers reload.
+    source.addEventListener("exchange-recorded", () => store.getState().bumpCallsRevision());
     source.addEventListener("branch-created", (event) => {
       if (read<BranchCreated>((event as MessageEvent<string>).data)) refreshBranchesSoon();
     });

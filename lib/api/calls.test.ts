@@ -50,7 +50,7 @@ describe.each(TEST_PROVIDERS)("calls API (%s)", (provider) => {
 
   it("[C1][C2][C5] lists the calls oldest first: the 429 with its error and retry advice, its retry, the next turn with usage and cost", async () => {
     const { conversationId, ids } = await setUp();
-    const { status, body } = await call<CallPage>(callsRoute.GET, { params: { id: conversationId } });
+    const { status, body } = await call<CallPage, { id: string }>(callsRoute.GET, { params: { id: conversationId } });
     expect(status).toBe(200);
     expect(body.nextCursor).toBeNull();
     expect(body.calls.map((item) => item.id)).toEqual(ids);
@@ -66,7 +66,7 @@ describe.each(TEST_PROVIDERS)("calls API (%s)", (provider) => {
 
   it("[C3][C4] splits each call's input tokens against the call before it", async () => {
     const { conversationId } = await setUp();
-    const { body } = await call<CallPage>(callsRoute.GET, { params: { id: conversationId } });
+    const { body } = await call<CallPage, { id: string }>(callsRoute.GET, { params: { id: conversationId } });
     const [limited, retried, next] = body.calls;
     expect(limited.requestMessages).toBe(2);
     expect(next.requestMessages).toBe(4);
@@ -81,21 +81,21 @@ describe.each(TEST_PROVIDERS)("calls API (%s)", (provider) => {
 
   it("pages with a cursor, newest last, and filters the failed calls", async () => {
     const { conversationId, ids } = await setUp();
-    const first = await call<CallPage>(callsRoute.GET, { params: { id: conversationId }, url: "/api/test?limit=2" });
+    const first = await call<CallPage, { id: string }>(callsRoute.GET, { params: { id: conversationId }, url: "/api/test?limit=2" });
     expect(first.body.calls.map((item) => item.id)).toEqual(ids.slice(0, 2));
     expect(first.body.nextCursor).toBe(ids[1]);
-    const second = await call<CallPage>(callsRoute.GET, { params: { id: conversationId }, url: `/api/test?limit=2&after=${ids[1]}` });
+    const second = await call<CallPage, { id: string }>(callsRoute.GET, { params: { id: conversationId }, url: `/api/test?limit=2&after=${ids[1]}` });
     expect(second.body.calls.map((item) => item.id)).toEqual([ids[2]]);
     expect(second.body.nextCursor).toBeNull();
     // The page's first call still splits against the call before the page.
     expect(second.body.calls[0].tokens!.history).toBeGreaterThan(0);
-    const failed = await call<CallPage>(callsRoute.GET, { params: { id: conversationId }, url: "/api/test?failed=true" });
+    const failed = await call<CallPage, { id: string }>(callsRoute.GET, { params: { id: conversationId }, url: "/api/test?failed=true" });
     expect(failed.body.calls.map((item) => [item.id, item.status])).toEqual([[ids[0], 429]]);
   });
 
   it("gives one call's bodies and the messages of the call before it", async () => {
     const { ids } = await setUp();
-    const { status, body } = await call<CallDetail>(callRoute.GET, { params: { callId: ids[2] } });
+    const { status, body } = await call<CallDetail, { callId: string }>(callRoute.GET, { params: { callId: ids[2] } });
     expect(status).toBe(200);
     expect(body.request).toEqual({ model: "gpt-4o", messages: SECOND });
     expect(body.sent).toBeNull();
@@ -103,7 +103,7 @@ describe.each(TEST_PROVIDERS)("calls API (%s)", (provider) => {
     expect(body.messages.map((message) => message.content)).toEqual(SECOND.map((message) => message.content));
     expect(body.previous?.id).toBe(ids[1]);
     expect(body.previous?.messages).toHaveLength(2);
-    const firstCall = await call<CallDetail>(callRoute.GET, { params: { callId: ids[0] } });
+    const firstCall = await call<CallDetail, { callId: string }>(callRoute.GET, { params: { callId: ids[0] } });
     expect(firstCall.body.previous).toBeNull();
     expect(firstCall.body.error).toMatchObject({ status: 429, headers: { "retry-after": "2" } });
   });
