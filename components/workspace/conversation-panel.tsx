@@ -5,6 +5,9 @@ import { roundOfEachMessage } from "@/lib/context/light";
 import type { RunResult } from "@/lib/playground/protocol";
 import { forkPositionOf } from "@/lib/store";
 import { usePlaygroundStore, usePlaygroundStoreApi } from "@/lib/store/provider";
+import { apiClient } from "@/lib/client";
+import { failedCallsByPosition } from "@/components/calls/failed-markers";
+import { useCalls } from "@/components/calls/use-calls";
 import { ConversationView } from "@/components/conversation/conversation-view";
 import { ConversationSearch } from "@/components/conversation/conversation-search";
 import { MarkLegend } from "@/components/conversation/mark-legend";
@@ -50,6 +53,13 @@ export function ConversationPanel({ footer }: { footer?: ReactNode }) {
   const forkAt = usePlaygroundStore((state) => state.forkAt);
   const store = usePlaygroundStoreApi();
   const canFork = usePlaygroundStore((state) => state.branch !== null && !state.forking);
+  const conversationId = usePlaygroundStore((state) => state.conversation?.id ?? null);
+  const branchId = usePlaygroundStore((state) => state.branch?.id ?? null);
+  const tree = usePlaygroundStore((state) => state.tree);
+  const callsRevision = usePlaygroundStore((state) => state.callsRevision);
+  const setTab = usePlaygroundStore((state) => state.setTab);
+  const failed = useCalls(apiClient, conversationId, callsRevision, true).calls;
+  const failedCalls = useMemo(() => (branchId === null || failed.length === 0 ? undefined : failedCallsByPosition(failed, branchId, tree)), [failed, branchId, tree]);
 
   const fork = useCallback(
     (index: number) => {
@@ -120,6 +130,8 @@ export function ConversationPanel({ footer }: { footer?: ReactNode }) {
             onHoverCall={setHoveredCall}
             onOpenHandle={openHandle}
             onFork={canFork ? fork : undefined}
+            failedCalls={after ? undefined : failedCalls}
+            onOpenCalls={() => setTab("calls")}
           />
         )}
       </div>
