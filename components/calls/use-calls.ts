@@ -20,7 +20,7 @@ const PAGE = 100;
  * The conversation's calls, a page at a time in call order; `revision`
  * reloads what is shown (a call was recorded) without losing loaded pages.
  */
-export function useCalls(client: ApiClient, conversationId: string | null, revision: number, failedOnly = false): CallsState {
+export function useCalls(client: ApiClient | null, conversationId: string | null, revision: number, failedOnly = false): CallsState {
   const [state, setState] = useState<{ key: string; calls: CallSummary[]; cursor: string | null; pages: number }>({ key: "", calls: [], cursor: null, pages: 1 });
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -28,7 +28,7 @@ export function useCalls(client: ApiClient, conversationId: string | null, revis
   const pages = state.key === key ? state.pages : 1;
 
   useEffect(() => {
-    if (conversationId === null) return;
+    if (client === null || conversationId === null) return;
     const controller = new AbortController();
     setLoading(true);
     (async () => {

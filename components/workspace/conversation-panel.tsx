@@ -5,7 +5,7 @@ import { roundOfEachMessage } from "@/lib/context/light";
 import type { RunResult } from "@/lib/playground/protocol";
 import { forkPositionOf } from "@/lib/store";
 import { usePlaygroundStore, usePlaygroundStoreApi } from "@/lib/store/provider";
-import { apiClient } from "@/lib/client";
+import type { ApiClient } from "@/lib/client";
 import { failedCallsByPosition } from "@/components/calls/failed-markers";
 import { useCalls } from "@/components/calls/use-calls";
 import { ConversationView } from "@/components/conversation/conversation-view";
@@ -31,8 +31,12 @@ function SentTokens({ request }: { request: RunResult["request"] }) {
   return <span title={request.tokenizer.approximation}>{` → ${approx}${number(request.verdict.tokens.total)} sent`}</span>;
 }
 
-/** The conversation column: before/after toggle, counts, find, legend and the virtualised messages, wired to the store; `footer` under them (the chat recorder). */
-export function ConversationPanel({ footer }: { footer?: ReactNode }) {
+/**
+ * The conversation column: before/after toggle, counts, find, legend and the
+ * virtualised messages, wired to the store; `footer` under them (the chat
+ * recorder). With `callsClient`, failed model calls are marked where they were made.
+ */
+export function ConversationPanel({ footer, callsClient }: { footer?: ReactNode; callsClient?: ApiClient }) {
   const view = usePlaygroundStore((state) => state.view);
   const messages = usePlaygroundStore((state) => state.messages);
   // While only the page's first screen is here, the counts are the branch's; rounds and tokens wait for the rest.
@@ -58,7 +62,7 @@ export function ConversationPanel({ footer }: { footer?: ReactNode }) {
   const tree = usePlaygroundStore((state) => state.tree);
   const callsRevision = usePlaygroundStore((state) => state.callsRevision);
   const setTab = usePlaygroundStore((state) => state.setTab);
-  const failed = useCalls(apiClient, conversationId, callsRevision, true).calls;
+  const failed = useCalls(callsClient ?? null, callsClient ? conversationId : null, callsRevision, true).calls;
   const failedCalls = useMemo(() => (branchId === null || failed.length === 0 ? undefined : failedCallsByPosition(failed, branchId, tree)), [failed, branchId, tree]);
 
   const fork = useCallback(

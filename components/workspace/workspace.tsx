@@ -73,7 +73,7 @@ function WorkspaceShell(props: WorkspaceProps) {
     <div className={styles.workspace}>
       <WorkspaceHeader />
       <main className={styles.body}>
-        <ConversationPanel footer={<WorkspaceRecorder />} />
+        <ConversationPanel footer={<WorkspaceRecorder />} callsClient={apiClient} />
         <aside className={styles.panel} aria-label="Inspector">
           <Tabs label="Inspector panels" tabs={TABS} selected={shownTab} onSelect={setTab} panelClassName={styles.panelBody}>
             <PanelContent tab={shownTab} />
