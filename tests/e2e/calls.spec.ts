@@ -67,8 +67,8 @@ test("an agent's 429 and its retry are both in the calls view, with the error, t
   await expect(diff.getByLabel("Diff summary")).toContainText("2 added");
   await expect(diff.getByRole("listitem", { name: /^added user message/ })).toContainText("Is it a direct flight?");
   await expect(diff.getByRole("listitem", { name: /^added assistant message/ })).toContainText("from Boston to Seattle");
-  await detail.getByText("Request as the agent sent it").click();
-  await expect(detail.getByLabel("Request as the agent sent it")).toContainText('"content": "Is it a direct flight?"');
+  await detail.getByText("Request as the agent sent it", { exact: true }).click();
+  await expect(detail.getByLabel("Request as the agent sent it", { exact: true })).toContainText('"content": "Is it a direct flight?"');
   await page.screenshot({ path: test.info().outputPath("calls-2-diff.png") });
 
   // The 429's own detail: the retry sent the same messages, and the error as recorded.
