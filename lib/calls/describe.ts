@@ -131,11 +131,11 @@ export function describeCalls(calls: readonly StoredCall[], earlier: readonly St
   all.forEach((call, index) => {
     const protocol = protocolOfCall(call.request, call.response);
     const read = readBody(protocol, forwardedBody(call));
-    const asked = protocol === null ? null : readBody(protocol, call.request);
     const before = all[index - 1];
     // C2: the same body as a failed call just before it is a retry of that call.
     const retries = before && outcomeOf(before) === "failed" && JSON.stringify(before.request) === JSON.stringify(call.request) ? previousRetries + 1 : 0;
     if (index >= earlier.length) {
+      const asked = call.sent === null || call.sent === undefined ? read : readBody(protocol, call.request);
       const { asked: askedModel, answered } = modelOf(call);
       const entry = findModel(askedModel ?? answered ?? "", catalogue).entry;
       const usage = usageOf(call.response);
