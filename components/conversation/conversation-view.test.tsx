@@ -121,3 +121,32 @@ describe("ConversationView", () => {
     expect(screen.getByRole("listitem", { name: "Message 2, assistant" }).getAttribute("data-gone")).toBe("true");
   });
 });
+
+describe("ConversationView failed calls", () => {
+  const messages: Message[] = [
+    { role: "system", content: "You are a travel agent." },
+    { role: "user", content: "Where does 8JX2WO go?" },
+    { role: "assistant", content: "Boston to Seattle." },
+  ];
+
+  it("[C3] marks a failed call before the message at its position, and after the last one at the history's length", async () => {
+    const { rateLimitedCall } = await import("@/components/calls/test-calls");
+    const onOpenCalls = vi.fn();
+    const failedCalls = new Map([
+      [2, [rateLimitedCall("a")]],
+      [3, [rateLimitedCall("b", { status: null, error: { source: "proxy", type: "upstream_timeout", message: "the upstream sent nothing for 600000 ms", code: null }, retryAfter: null, retries: 1 })]],
+    ]);
+    view({ messages, failedCalls, onOpenCalls });
+    const notes = screen.getAllByRole("note");
+    expect(notes.map((note) => note.getAttribute("aria-label"))).toEqual(["Failed call: 429", "Failed call: upstream_timeout"]);
+    expect(notes[0].textContent).toContain("Rate limit reached for gpt-4o (retry after 2 s)");
+    expect(notes[1].textContent).toContain("retry 1");
+    // The 429 sits above the assistant's answer that its retry brought.
+    const slot = notes[0].closest("[data-index]");
+    expect(slot?.getAttribute("data-index")).toBe("2");
+    expect(slot?.textContent).toContain("Boston to Seattle.");
+    expect(notes[1].closest("[data-index]")).toBeNull();
+    fireEvent.click(within(notes[0]).getByRole("button", { name: "Show calls" }));
+    expect(onOpenCalls).toHaveBeenCalledOnce();
+  });
+});

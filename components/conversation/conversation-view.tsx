@@ -2,7 +2,9 @@
 
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { CallSummary } from "@/lib/calls/types";
 import type { Message } from "@/lib/context";
+import { FailedCallMarkers } from "./failed-call-marker";
 import { MessageRow } from "./message-row";
 import type { RowEffect } from "./row-marks";
 import { layoutRows } from "./row-layout";
@@ -22,6 +24,9 @@ export interface ConversationViewProps {
   onHoverCall: (key: string | null) => void;
   onOpenHandle?: (handle: string) => void;
   onFork?: (index: number) => void;
+  /** Failed model calls by the history position they were made at: shown before that message (after the last one at the history's length). */
+  failedCalls?: ReadonlyMap<number, readonly CallSummary[]>;
+  onOpenCalls?: () => void;
 }
 
 const NO_KEYS: readonly string[] = [];
@@ -45,7 +50,7 @@ function estimateHeight(message: Message): number {
  * DOM and each is measured, so ten thousand messages of any length scroll
  * smoothly. Rounds are banded, tool chains coloured, calls linked to results.
  */
-export function ConversationView({ label, messages, tokens, effects, selected, hoveredCall, onSelect, onHoverCall, onOpenHandle, onFork }: ConversationViewProps) {
+export function ConversationView({ label, messages, tokens, effects, selected, hoveredCall, onSelect, onHoverCall, onOpenHandle, onFork, failedCalls, onOpenCalls }: ConversationViewProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const layout = useMemo(() => layoutRows(messages), [messages]);
   const links = useMemo(() => linkToolCalls(messages), [messages]);
@@ -100,6 +105,7 @@ export function ConversationView({ label, messages, tokens, effects, selected, h
       <div className={styles.canvas} style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => (
           <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={styles.slot} style={{ transform: `translateY(${item.start}px)` }}>
+            {failedCalls?.has(item.index) ? <FailedCallMarkers calls={failedCalls.get(item.index)!} onOpenCalls={onOpenCalls} /> : null}
             <MessageRow
               index={item.index}
               message={messages[item.index]}
@@ -122,6 +128,7 @@ export function ConversationView({ label, messages, tokens, effects, selected, h
           </div>
         ))}
       </div>
+      {failedCalls?.has(messages.length) ? <FailedCallMarkers calls={failedCalls.get(messages.length)!} onOpenCalls={onOpenCalls} /> : null}
     </div>
   );
 }

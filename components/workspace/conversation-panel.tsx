@@ -5,6 +5,9 @@ import { roundOfEachMessage } from "@/lib/context/light";
 import type { RunResult } from "@/lib/playground/protocol";
 import { forkPositionOf } from "@/lib/store";
 import { usePlaygroundStore, usePlaygroundStoreApi } from "@/lib/store/provider";
+import type { ApiClient } from "@/lib/client";
+import { failedCallsByPosition } from "@/components/calls/failed-markers";
+import { useCalls } from "@/components/calls/use-calls";
 import { ConversationView } from "@/components/conversation/conversation-view";
 import { ConversationSearch } from "@/components/conversation/conversation-search";
 import { MarkLegend } from "@/components/conversation/mark-legend";
@@ -28,8 +31,12 @@ function SentTokens({ request }: { request: RunResult["request"] }) {
   return <span title={request.tokenizer.approximation}>{` → ${approx}${number(request.verdict.tokens.total)} sent`}</span>;
 }
 
-/** The conversation column: before/after toggle, counts, find, legend and the virtualised messages, wired to the store; `footer` under them (the chat recorder). */
-export function ConversationPanel({ footer }: { footer?: ReactNode }) {
+/**
+ * The conversation column: before/after toggle, counts, find, legend and the
+ * virtualised messages, wired to the store; `footer` under them (the chat
+ * recorder). With `callsClient`, failed model calls are marked where they were made.
+ */
+export function ConversationPanel({ footer, callsClient }: { footer?: ReactNode; callsClient?: ApiClient }) {
   const view = usePlaygroundStore((state) => state.view);
   const messages = usePlaygroundStore((state) => state.messages);
   // While only the page's first screen is here, the counts are the branch's; rounds and tokens wait for the rest.
@@ -50,6 +57,13 @@ export function ConversationPanel({ footer }: { footer?: ReactNode }) {
   const forkAt = usePlaygroundStore((state) => state.forkAt);
   const store = usePlaygroundStoreApi();
   const canFork = usePlaygroundStore((state) => state.branch !== null && !state.forking);
+  const conversationId = usePlaygroundStore((state) => state.conversation?.id ?? null);
+  const branchId = usePlaygroundStore((state) => state.branch?.id ?? null);
+  const tree = usePlaygroundStore((state) => state.tree);
+  const callsRevision = usePlaygroundStore((state) => state.callsRevision);
+  const setTab = usePlaygroundStore((state) => state.setTab);
+  const failed = useCalls(callsClient ?? null, callsClient ? conversationId : null, callsRevision, true).calls;
+  const failedCalls = useMemo(() => (branchId === null || failed.length === 0 ? undefined : failedCallsByPosition(failed, branchId, tree)), [failed, branchId, tree]);
 
   const fork = useCallback(
     (index: number) => {
@@ -120,6 +134,8 @@ export function ConversationPanel({ footer }: { footer?: ReactNode }) {
             onHoverCall={setHoveredCall}
             onOpenHandle={openHandle}
             onFork={canFork ? fork : undefined}
+            failedCalls={after ? undefined : failedCalls}
+            onOpenCalls={() => setTab("calls")}
           />
         )}
       </div>

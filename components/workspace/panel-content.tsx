@@ -5,6 +5,7 @@ import { apiClient } from "@/lib/client";
 import type { PanelTab } from "@/lib/store";
 import { forkPositionOfSelection } from "@/lib/store";
 import { usePlaygroundStore } from "@/lib/store/provider";
+import { CallsPanel } from "@/components/calls/calls-panel";
 import { BranchesPanel } from "@/components/branches/branches-panel";
 import { CheckpointsPanel } from "@/components/checkpoints/checkpoints-panel";
 import { HandleViewer } from "@/components/handles";
@@ -86,6 +87,12 @@ function PromptTab() {
   return <PromptPanel branchId={branchId} view={view} running={running} nextTurn={nextTurn} onNextTurnChange={setNextTurn} onCompacted={() => void reloadBranch()} />;
 }
 
+function CallsTab() {
+  const conversationId = usePlaygroundStore((state) => state.conversation?.id ?? null);
+  const revision = usePlaygroundStore((state) => state.callsRevision);
+  return <CallsPanel conversationId={conversationId} revision={revision} />;
+}
+
 /** The open inspector panel, wired to the store. */
 export function PanelContent({ tab }: { tab: PanelTab }) {
   switch (tab) {
@@ -99,6 +106,8 @@ export function PanelContent({ tab }: { tab: PanelTab }) {
       return <CheckpointsTab />;
     case "prompt":
       return <PromptTab />;
+    case "calls":
+      return <CallsTab />;
     default:
       return <PipelineTab />;
   }

@@ -16,7 +16,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ["["], description: "Previous trace step (its diff)", group: "Pipeline" },
   { keys: ["]"], description: "Next trace step (its diff)", group: "Pipeline" },
   { keys: ["p"], description: "Cycle mode presets: pilot → copilot → navigator", group: "Pipeline" },
-  { keys: ["1", "…", "6"], description: "Open a panel: Pipeline, Handles, State, Branches, Checkpoints, Prompt", group: "Panels" },
+  { keys: ["1", "…", "7"], description: "Open a panel: Pipeline, Handles, State, Branches, Checkpoints, Prompt, Calls", group: "Panels" },
   { keys: ["t"], description: "Toggle light / dark theme", group: "General" },
   { keys: ["?"], description: "Show this sheet", group: "General" },
 ];

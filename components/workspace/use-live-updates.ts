@@ -38,11 +38,22 @@ export function useLiveUpdates(store: PlaygroundStore, conversationId: string): 
       void store.getState().appendRecords(update.appended.branchId, update.appended.branchLength, update.appended.messages);
       refreshBranchesSoon();
     });
+    // A call starting and its outcome (an answer, a 429): the calls view and the failed-call markers reload, at most twice a second.
+    let callsChanged: ReturnType<typeof setTimeout> | undefined;
+    const reloadCallsSoon = () => {
+      callsChanged ??= setTimeout(() => {
+        callsChanged = undefined;
+        store.getState().bumpCallsRevision();
+      }, 500);
+    };
+    source.addEventListener("exchange-started", reloadCallsSoon);
+    source.addEventListener("exchange-recorded", reloadCallsSoon);
     source.addEventListener("branch-created", (event) => {
       if (read<BranchCreated>((event as MessageEvent<string>).data)) refreshBranchesSoon();
     });
     return () => {
       if (refresh) clearTimeout(refresh);
+      if (callsChanged) clearTimeout(callsChanged);
       source.close();
     };
   }, [store, conversationId]);

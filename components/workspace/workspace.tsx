@@ -33,7 +33,7 @@ export interface WorkspaceProps {
   catalogue: ModelEntry[];
 }
 
-const TAB_LABELS: Record<PanelTab, string> = { pipeline: "Pipeline", handles: "Handles", state: "State", branches: "Branches", checkpoints: "Checkpoints", prompt: "Prompt" };
+const TAB_LABELS: Record<PanelTab, string> = { pipeline: "Pipeline", handles: "Handles", state: "State", branches: "Branches", checkpoints: "Checkpoints", prompt: "Prompt", calls: "Calls" };
 const AVAILABLE: readonly PanelTab[] = PANEL_TABS;
 const TABS: readonly TabItem<PanelTab>[] = PANEL_TABS.map((id, index) => ({ id, label: TAB_LABELS[id], shortcut: String(index + 1) })).filter((tab) => AVAILABLE.includes(tab.id));
 
@@ -73,7 +73,7 @@ function WorkspaceShell(props: WorkspaceProps) {
     <div className={styles.workspace}>
       <WorkspaceHeader />
       <main className={styles.body}>
-        <ConversationPanel footer={<WorkspaceRecorder />} />
+        <ConversationPanel footer={<WorkspaceRecorder />} callsClient={apiClient} />
         <aside className={styles.panel} aria-label="Inspector">
           <Tabs label="Inspector panels" tabs={TABS} selected={shownTab} onSelect={setTab} panelClassName={styles.panelBody}>
             <PanelContent tab={shownTab} />

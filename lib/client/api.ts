@@ -1,4 +1,5 @@
 import { apiPath, sendRequest, type RequestOptions, type RequestTransportOptions } from "./request";
+import type { CallDetail, CallPage } from "@/lib/calls/types";
 import type {
   AppendMessagesInput,
   ArtifactEntry,
@@ -85,6 +86,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** The conversation's branch tree, roots first. */
     getBranchTree: async (conversationId: string, request?: RequestOptions) =>
       (await get<{ branches: BranchTreeNode[] }>(apiPath`/api/conversations/${conversationId}/branches`, request)).branches,
+
+    /** A page of the conversation's recorded model calls, oldest first; `after` is the previous page's `nextCursor`. */
+    listCalls: (conversationId: string, page: { after?: string; limit?: number; failed?: boolean } = {}, request: RequestOptions = {}) =>
+      get<CallPage>(apiPath`/api/conversations/${conversationId}/calls`, { query: page, ...request }),
+    /** One call: the body the agent sent, the body forwarded, the answer, and the previous call's messages. */
+    getCall: (callId: string, request?: RequestOptions) => get<CallDetail>(apiPath`/api/calls/${callId}`, request),
 
     getBranch: (branchId: string, request?: RequestOptions) => get<BranchDetail>(apiPath`/api/branches/${branchId}`, request),
     /** The branch's full history (inherited and own), or the `[from, to)` slice of it. */

@@ -13,6 +13,8 @@ import * as promptRoute from "@/app/api/branches/[branchId]/prompt/route";
 import * as branchRoute from "@/app/api/branches/[branchId]/route";
 import * as searchRoute from "@/app/api/branches/[branchId]/search/route";
 import * as summariesRoute from "@/app/api/branches/[branchId]/summaries/route";
+import * as callRoute from "@/app/api/calls/[callId]/route";
+import * as callsRoute from "@/app/api/conversations/[id]/calls/route";
 import * as checkpointRoute from "@/app/api/checkpoints/[id]/route";
 import * as diffRoute from "@/app/api/checkpoints/diff/route";
 import * as treeRoute from "@/app/api/conversations/[id]/branches/route";
@@ -36,6 +38,8 @@ const ROUTES: [RegExp, string[], RouteModule][] = [
   [/^\/api\/conversations\/import$/, [], asRoute(importRoute)],
   [/^\/api\/conversations$/, [], asRoute(conversationsRoute)],
   [/^\/api\/conversations\/([^/]+)\/branches$/, ["id"], asRoute(treeRoute)],
+  [/^\/api\/conversations\/([^/]+)\/calls$/, ["id"], asRoute(callsRoute)],
+  [/^\/api\/calls\/([^/]+)$/, ["callId"], asRoute(callRoute)],
   [/^\/api\/conversations\/([^/]+)$/, ["id"], asRoute(conversationRoute)],
   [/^\/api\/checkpoints\/diff$/, [], asRoute(diffRoute)],
   [/^\/api\/checkpoints\/([^/]+)$/, ["id"], asRoute(checkpointRoute)],
@@ -138,6 +142,9 @@ describe("the API client against the route handlers (sqlite)", () => {
     expect(tight.verdict.reason).toMatch(/over the token budget of 1/);
     expect(await client.listCheckpoints(child.id)).toHaveLength(2);
 
+    // An imported conversation made no model calls.
+    await expect(client.listCalls(conversation.id, { limit: 10 })).resolves.toEqual({ calls: [], nextCursor: null });
+
     await client.updateConversation(conversation.id, { title: "Trip 2" });
     await client.deleteConversation(conversation.id);
     expect((await client.listConversations()).conversations).toEqual([]);
@@ -146,6 +153,8 @@ describe("the API client against the route handlers (sqlite)", () => {
   it("turns the API's errors into ApiErrors with their code and issues", async () => {
     const missing = await client.getBranch("nope").catch((error: unknown) => error);
     expect(ApiError.isInstance(missing) && missing.status === 404 && missing.code === "not_found").toBe(true);
+    const noCall = await client.getCall("nope").catch((error: unknown) => error);
+    expect(noCall).toMatchObject({ status: 404, code: "not_found" });
     const imported = await client.importConversations(trajectories, { conversation: 0 });
     const bad = (await client.forkBranch(imported.conversations[0].branch.id, { position: -1 }).catch((error: unknown) => error)) as ApiError;
     expect(bad).toMatchObject({ status: 400, code: "invalid_request" });

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Database } from "./client";
-import { NotFoundError } from "./errors";
+import { InvalidArgumentError, NotFoundError } from "./errors";
 import type { Exchange as ExchangeRow } from "./generated/sqlite/client";
 import { fromJsonText, fromNullableJsonText, toJsonText, toNullableJsonText, type JsonValue } from "./json";
 import { isRecordNotFound, runQuery } from "./run";
@@ -118,5 +118,85 @@ export async function getExchangesByConversationId(
       skip: options.offset ?? 0,
     });
     return rows.map(toExchangeRecord);
+  });
+}
+
+export interface ExchangePageOptions {
+  /** The id of the last exchange of the previous page: this page starts after it. */
+  after?: string;
+  /** Default 50. */
+  limit?: number;
+  /** Only calls that failed: an error recorded, or an HTTP status of 400 or more. */
+  failedOnly?: boolean;
+  /** Also return up to this many exchanges just before the page, newest last (default 0). */
+  before?: number;
+}
+
+export interface ExchangePageResult {
+  /** Oldest first. */
+  exchanges: ExchangeRecord[];
+  /** Up to `before` exchanges just before the page (of every outcome), oldest first. */
+  earlier: ExchangeRecord[];
+  /** The cursor of the next page; null on the last one. */
+  nextCursor: string | null;
+}
+
+const FAILED = { OR: [{ error: { not: null } }, { status: { gte: 400 } }] };
+
+/**
+ * A page of a conversation's exchanges in call order (created time, then
+ * id), read from a cursor: an exchange id, so a page never shifts when new
+ * calls arrive after it.
+ */
+export async function getExchangePageByConversationId(
+  db: Database,
+  conversationId: string,
+  options: ExchangePageOptions = {},
+): Promise<ExchangePageResult> {
+  const limit = options.limit ?? 50;
+  return runQuery(db, async () => {
+    const conversation = await db.conversation.findUnique({ where: { id: conversationId }, select: { id: true } });
+    if (!conversation) throw new NotFoundError("conversation", conversationId);
+    let start: { createdAt: Date; id: string } | null = null;
+    if (options.after !== undefined) {
+      start = await db.exchange.findFirst({ where: { id: options.after, conversationId }, select: { createdAt: true, id: true } });
+      if (!start) throw new InvalidArgumentError("after", `cursor ${options.after} is not a call of conversation ${conversationId}`);
+    }
+    const afterStart = start ? { OR: [{ createdAt: { gt: start.createdAt } }, { createdAt: start.createdAt, id: { gt: start.id } }] } : {};
+    const rows = await db.exchange.findMany({
+      where: { conversationId, AND: [afterStart, options.failedOnly ? FAILED : {}] },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      take: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    let earlier: ExchangeRow[] = [];
+    if ((options.before ?? 0) > 0 && page.length > 0) {
+      const first = page[0];
+      earlier = await db.exchange.findMany({
+        where: { conversationId, OR: [{ createdAt: { lt: first.createdAt } }, { createdAt: first.createdAt, id: { lt: first.id } }] },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: options.before,
+      });
+      earlier.reverse();
+    }
+    return {
+      exchanges: page.map(toExchangeRecord),
+      earlier: earlier.map(toExchangeRecord),
+      nextCursor: rows.length > limit ? page[page.length - 1].id : null,
+    };
+  });
+}
+
+/** An exchange and up to `before` exchanges of its conversation just before it, oldest first. */
+export async function getExchangeWithEarlierById(db: Database, exchangeId: string, before: number): Promise<{ exchange: ExchangeRecord; earlier: ExchangeRecord[] }> {
+  return runQuery(db, async () => {
+    const row = await db.exchange.findUnique({ where: { id: exchangeId } });
+    if (!row) throw new NotFoundError("exchange", exchangeId);
+    const earlier = await db.exchange.findMany({
+      where: { conversationId: row.conversationId, OR: [{ createdAt: { lt: row.createdAt } }, { createdAt: row.createdAt, id: { lt: row.id } }] },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: before,
+    });
+    return { exchange: toExchangeRecord(row), earlier: earlier.reverse().map(toExchangeRecord) };
   });
 }

@@ -38,6 +38,11 @@ export function createBranchesSlice(runtime: PlaygroundRuntime): StateCreator<Pl
       set({ dataRevision: get().dataRevision + 1 });
     },
 
+    callsRevision: 0,
+    bumpCallsRevision() {
+      set({ callsRevision: get().callsRevision + 1 });
+    },
+
     async refreshBranches() {
       const { services } = runtime;
       const conversationId = get().conversation?.id;

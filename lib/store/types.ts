@@ -11,7 +11,7 @@ export type LoadStatus = "empty" | "loading" | "ready" | "error";
 export type SaveStatus = "idle" | "pending" | "saving" | "saved" | "error";
 /** The loaded conversation with marks, or the processed history the model would get. */
 export type HistoryView = "before" | "after";
-export const PANEL_TABS = ["pipeline", "handles", "state", "branches", "checkpoints", "prompt"] as const;
+export const PANEL_TABS = ["pipeline", "handles", "state", "branches", "checkpoints", "prompt", "calls"] as const;
 export type PanelTab = (typeof PANEL_TABS)[number];
 export type Theme = "light" | "dark";
 export type Dialog = "shortcuts" | null;
@@ -136,6 +136,9 @@ export interface BranchesSlice {
   /** Bumped when stored data changed behind the views (a fork, a compaction, a checkpoint): panels that load from the API reload. */
   dataRevision: number;
   bumpDataRevision(): void;
+  /** Bumped when the proxy recorded a model call of the conversation: the calls view and the failed-call markers reload. */
+  callsRevision: number;
+  bumpCallsRevision(): void;
   refreshBranches(): Promise<void>;
   /** Forks the current branch: the child inherits the first `position` stored messages; then switches to it. */
   forkAt(position: number, name?: string): Promise<BranchRecord | null>;
