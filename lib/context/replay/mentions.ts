@@ -55,9 +55,36 @@ function matches(text: string, pattern: RegExp): string[] {
   return [...text.matchAll(pattern)].map((match) => match[0]);
 }
 
-/** The text a message shows the model: its content and its calls' names and arguments. */
+const texts = new WeakMap<Message, string>();
+
+/** The text a message shows the model: its content and its calls' names and arguments; cached per message (M1). */
 export function searchableText(message: Message): string {
-  const calls = message.tool_calls;
-  if (!calls || calls.length === 0) return message.content ?? "";
-  return [message.content ?? "", ...calls.map((call) => `${call.function.name} ${call.function.arguments}`)].join("\n");
+  let text = texts.get(message);
+  if (text === undefined) {
+    const calls = message.tool_calls ?? [];
+    text = calls.length === 0 ? (message.content ?? "") : [message.content ?? "", ...calls.map((call) => `${call.function.name} ${call.function.arguments}`)].join("\n");
+    texts.set(message, text);
+  }
+  return text;
+}
+
+const occurrences = new WeakMap<readonly Message[], Map<string, readonly number[]>>();
+
+/** Indices of the conversation's messages whose text holds `text`, ascending; found once per conversation and text. */
+export function occurrencesOf(messages: readonly Message[], text: string): readonly number[] {
+  let byText = occurrences.get(messages);
+  if (!byText) {
+    byText = new Map();
+    occurrences.set(messages, byText);
+  }
+  let found = byText.get(text);
+  if (!found) {
+    const indices: number[] = [];
+    messages.forEach((message, index) => {
+      if (searchableText(message).includes(text)) indices.push(index);
+    });
+    found = indices;
+    byText.set(text, found);
+  }
+  return found;
 }

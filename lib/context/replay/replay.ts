@@ -6,7 +6,7 @@ import { buildRequest } from "../request/build";
 import { isUserSystemMessage } from "../request/verdict";
 import { sharedCounter, TOKENS_PER_MESSAGE, type TiktokenCounter } from "../tokens/counter";
 import { addCosts, costOfTokens, ZERO_COST } from "./cost";
-import { mentionsOf, searchableText } from "./mentions";
+import { mentionsOf, occurrencesOf, searchableText } from "./mentions";
 import type { CallCache, CallTokens, ProcessorTouch, RecallRisk, ReplayCall, ReplayOptions, ReplayResult, ReplayStep, ReplayTotals } from "./types";
 
 const DEFAULT_YIELD_EVERY = 8;
@@ -225,44 +225,24 @@ function recallRisks(messages: readonly Message[], firstNew: number, at: number,
   if (fates.size === 0) return [];
   const risks: RecallRisk[] = [];
   const seen = new Set<string>();
-  let known: { text: string; ends: number[]; positions: Map<Message, number> } | null = null;
+  let positions: Map<Message, number> | null = null;
   for (let turn = firstNew; turn <= at; turn += 1) {
     const message = messages[turn];
     if (message.role !== "user" && message.role !== "assistant") continue;
     for (const mention of mentionsOf(message)) {
       if (seen.has(mention.text)) continue;
-      const source = lostSource(messages, mention.text, turn, fates);
+      const source = occurrencesOf(messages, mention.text).find((index) => index < turn && fates.has(index));
       if (source === undefined) continue;
-      known ??= knownText(request);
+      positions ??= new Map(request.map((sent, position) => [sent, position]));
       // What the model could read before the mention: the request up to that turn (all of it for the reply).
-      const position = known.positions.get(message);
-      const limit = position === undefined ? known.text.length : known.ends[position] - searchableText(message).length - 1;
-      const found = known.text.indexOf(mention.text);
-      if (found !== -1 && found < limit) continue;
+      const before = positions.get(message) ?? request.length;
+      if (request.some((sent, position) => position < before && searchableText(sent).includes(mention.text))) continue;
       seen.add(mention.text);
       const fate = fates.get(source)!;
       risks.push({ mention: mention.text, kind: mention.kind, turnIndex: turn, sourceIndex: source, lostBy: fate.kind, processor: fate.processor });
     }
   }
   return risks;
-}
-
-/** The earliest message before `turn` holding `text` that the policy had taken out, if any. */
-function lostSource(messages: readonly Message[], text: string, turn: number, fates: ReadonlyMap<number, Fate>): number | undefined {
-  for (let index = 0; index < turn; index += 1) if (fates.has(index) && searchableText(messages[index]).includes(text)) return index;
-  return undefined;
-}
-
-/** The request's text joined, with where each message's text ends, for "is it in there before this turn". */
-function knownText(request: readonly Message[]): { text: string; ends: number[]; positions: Map<Message, number> } {
-  const texts = request.map(searchableText);
-  const ends: number[] = [];
-  let length = 0;
-  for (const text of texts) {
-    length += text.length + 1;
-    ends.push(length);
-  }
-  return { text: texts.join("\n") + "\n", ends, positions: new Map(request.map((message, position) => [message, position])) };
 }
 
 function totalsOf(calls: readonly ReplayCall[], priced: boolean): ReplayTotals {
