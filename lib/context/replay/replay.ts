@@ -5,6 +5,7 @@ import type { MessageEffectKind, TraceStep } from "../pipeline";
 import { buildRequest } from "../request/build";
 import { isUserSystemMessage } from "../request/verdict";
 import { sharedCounter, TOKENS_PER_MESSAGE, type TiktokenCounter } from "../tokens/counter";
+import { loadEncoding } from "../tokens/encodings";
 import { addCosts, costOfTokens, ZERO_COST } from "./cost";
 import { mentionsOf, occurrencesOf, searchableText } from "./mentions";
 import type { CallCache, CallTokens, ProcessorTouch, RecallRisk, ReplayCall, ReplayOptions, ReplayResult, ReplayStep, ReplayTotals } from "./types";
@@ -48,6 +49,8 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
   const { messages, policy, signal } = options;
   const tools = options.tools ?? [];
   const points = callPoints(messages);
+  // In a Web Worker the ranks load on demand (I2); elsewhere they are loaded already.
+  await loadEncoding(policy.encoding);
   const counter = sharedCounter(policy.encoding);
   const yieldEvery = Math.max(1, options.yieldEvery ?? DEFAULT_YIELD_EVERY);
   const keepMessages = options.keepMessages ?? true;
@@ -105,8 +108,21 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
   return { policy, encoding: policy.encoding, calls, totals: totalsOf(calls, options.prices !== undefined && options.prices !== null) };
 }
 
+/**
+ * Lets the page or the worker's other messages run. A message through a fresh
+ * channel is not throttled as nested timers are (4 ms each in browsers); a
+ * timer is the fallback where there is no MessageChannel.
+ */
 function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  if (typeof MessageChannel !== "function") return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
 }
 
 function indexMessages(messages: readonly Message[]): Map<Message, number> {
