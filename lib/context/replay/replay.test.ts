@@ -5,7 +5,8 @@ import { ContextError, ReplayCancelledError } from "../errors";
 import type { Message, ToolDefinition } from "../messages";
 import type { RequestPolicy } from "../request/policy";
 import { answer, calls, result, system, toolCall, user } from "../test-support/conversation";
-import { sampleTrajectories } from "../test-support/tau-bench";
+import { hasIntactToolPairs } from "../sanitize";
+import { allTrajectories, hasAllTrajectories, sampleTrajectories } from "../test-support/tau-bench";
 import { sharedCounter, TOKENS_PER_MESSAGE } from "../tokens/counter";
 import { getTextEncoder } from "../tokens/encodings";
 import { getContextTools } from "../tools";
@@ -196,6 +197,31 @@ describe("replayConversation", () => {
       spy.mockRestore();
     }
   });
+});
+
+describe(`every model call of the ${hasAllTrajectories ? 200 : "sample"} tau-bench trajectories, replayed`, () => {
+  const strategies: RequestPolicy = {
+    ...presetPolicy("pilot", { model: "gpt-4o", encoding: "o200k_base", contextWindow: 6_000, maxOutputTokens: 1_000 }),
+    processors: ["clear_tool_uses", "observation_masking", "auto_compact", "token_window", "token_budget"].map((kind) => ({ kind: kind as RequestPolicy["processors"][number]["kind"], enabled: true })),
+    tuning: { clear_tool_uses: { triggerTokens: 2_000, keepToolUses: 2, clearToolInputs: true }, observation_masking: { keepObservations: 3 }, auto_compact: { fraction: 0.7, keepRounds: 2 }, token_window: { maxTokens: 4_500 } },
+  };
+
+  it("[RP1][RP3][P1][CS6] raw sends the prefixes; under every strategy at once each request's tokens are its own count, pairs stay whole and the active round is sent as it is", async () => {
+    for (const { taskId, messages } of allTrajectories()) {
+      const raw = await replayConversation({ messages, tools, policy: PRESETS.raw.policy, recallRisk: false });
+      for (const call of raw.calls) expect(call.messages.length === call.at && call.messages.every((message, index) => message === messages[index]), `task ${taskId} call ${call.call}`).toBe(true);
+      const replay = await replayConversation({ messages, tools, policy: strategies });
+      for (const call of replay.calls) {
+        const sent = call.toolNames.map((name) => [...tools, RELOAD_TOOL].find((tool) => tool.function.name === name)!);
+        expect(call.tokens.total, `task ${taskId} call ${call.call}`).toBe(counter.countMessages(call.messages) + counter.countTools(sent));
+        expect(hasIntactToolPairs(call.messages), `task ${taskId} call ${call.call}: pairs`).toBe(true);
+        const lastUser = messages.slice(0, call.at).findLastIndex((message) => message.role === "user");
+        const active = messages.slice(lastUser, call.at);
+        const tail = call.messages.slice(call.messages.length - active.length);
+        expect(tail.every((message, index) => message === active[index]), `task ${taskId} call ${call.call}: active round`).toBe(true);
+      }
+    }
+  }, 120_000);
 });
 
 /** An order id that only a tool result holds, asked about ten turns later. */
