@@ -19,7 +19,9 @@ import { callPoints, replayConversation } from "./replay";
 const counter = sharedCounter("o200k_base");
 const RELOAD_TOOL = getContextTools().find((tool) => tool.definition.function.name === "reload_offloaded")!.definition;
 const sample = sampleTrajectories();
-const longest = [...sample].sort((a, b) => b.messages.length - a.messages.length)[0].messages;
+/** The sample trajectory with the most rounds (then tool results): the one most strategies have something to do in. */
+const turnsOf = (messages: readonly Message[], role: Message["role"]) => messages.filter((message) => message.role === role).length;
+const richest = [...sample].sort((a, b) => turnsOf(b.messages, "user") - turnsOf(a.messages, "user") || turnsOf(b.messages, "tool") - turnsOf(a.messages, "tool"))[0].messages;
 
 const tools: ToolDefinition[] = [
   { type: "function", function: { name: "get_reservation_details", description: "Get the details of a reservation.", parameters: { type: "object", properties: { reservation_id: { type: "string" } }, required: ["reservation_id"] } } },
@@ -64,10 +66,10 @@ describe("replayConversation", () => {
   });
 
   it("[RP2][CS6] carries the policy's edits forward: a masked result stays masked, the active round never is", async () => {
-    const replay = await replayConversation({ messages: longest, tools, policy: masking(1) });
+    const replay = await replayConversation({ messages: richest, tools, policy: masking(1) });
     for (const call of replay.calls) {
-      const lastUser = longest.slice(0, call.at).findLastIndex((message) => message.role === "user");
-      const active = longest.slice(lastUser, call.at);
+      const lastUser = richest.slice(0, call.at).findLastIndex((message) => message.role === "user");
+      const active = richest.slice(lastUser, call.at);
       expect(call.messages.slice(call.messages.length - active.length)).toEqual(active);
       const shown = call.messages.filter((message) => message.role === "tool" && message.content !== "[earlier tool result omitted]");
       const activeResults = active.filter((message) => message.role === "tool").length;
@@ -76,13 +78,13 @@ describe("replayConversation", () => {
   });
 
   it("[RP5] raw keeps the cache warm: each call reads the whole previous request; masking breaks it and says who", async () => {
-    const raw = await replayConversation({ messages: longest, tools, policy: PRESETS.raw.policy });
+    const raw = await replayConversation({ messages: richest, tools, policy: PRESETS.raw.policy });
     for (const call of raw.calls.slice(1)) {
       const previous = raw.calls[call.call - 1];
       expect(call.cache).toEqual({ cachedTokens: counter.countTools(tools) + previous.messages.reduce((sum, message) => sum + counter.countMessage(message), 0), sharedMessages: previous.messageCount, broken: false });
     }
     expect(raw.totals.cacheBreaks).toBe(0);
-    const masked = await replayConversation({ messages: longest, tools, policy: masking(1) });
+    const masked = await replayConversation({ messages: richest, tools, policy: masking(1) });
     const broken = masked.calls.filter((call) => call.cache.broken);
     expect(broken.length).toBeGreaterThan(0);
     for (const call of broken) {
@@ -95,24 +97,24 @@ describe("replayConversation", () => {
   });
 
   it("[RP6][RP7] costs each call from the prices: input, cached input, and the recorded turn as output", async () => {
-    const replay = await replayConversation({ messages: longest, tools, policy: PRESETS.copilot.policy, prices });
+    const replay = await replayConversation({ messages: richest, tools, policy: PRESETS.copilot.policy, prices });
     let total = 0;
     for (const call of replay.calls) {
-      const reply = longest[call.at];
+      const reply = richest[call.at];
       expect(call.outputTokens).toBe(counter.countMessage(reply) - TOKENS_PER_MESSAGE - counter.countText("assistant"));
       expect(call.cost).toEqual(costOfTokens({ input: call.tokens.total, cachedInput: call.cache.cachedTokens, output: call.outputTokens }, prices));
       total += call.cost!.total;
     }
     expect(replay.totals.cost!.total).toBeCloseTo(total, 12);
     expect(replay.totals.inputTokens).toBe(replay.calls.reduce((sum, call) => sum + call.tokens.total, 0));
-    const unpriced = await replayConversation({ messages: longest, tools, policy: PRESETS.copilot.policy });
+    const unpriced = await replayConversation({ messages: richest, tools, policy: PRESETS.copilot.policy });
     expect(unpriced.calls.every((call) => call.cost === null)).toBe(true);
     expect(unpriced.totals.cost).toBeNull();
   });
 
   it("[RP7][RB3] counts budget stops: calls whose request does not fit", async () => {
     const tight = { ...PRESETS.raw.policy, contextWindow: 3_000, maxOutputTokens: 500 };
-    const replay = await replayConversation({ messages: longest, tools, policy: tight });
+    const replay = await replayConversation({ messages: richest, tools, policy: tight });
     const stops = replay.calls.filter((call) => !call.verdict.ok);
     expect(stops.length).toBeGreaterThan(0);
     expect(replay.totals.budgetStops).toBe(stops.length);
@@ -120,11 +122,11 @@ describe("replayConversation", () => {
   });
 
   it("[RP4] records what each processor touched, in conversation indices", async () => {
-    const replay = await replayConversation({ messages: longest, tools, policy: masking(1) });
+    const replay = await replayConversation({ messages: richest, tools, policy: masking(1) });
     // Carried forward: each call masks only what became old since the previous one.
     const everMasked = replay.calls.flatMap((call) => call.touched.flatMap((entry) => entry.conversation.flatMap(([start, end]) => Array.from({ length: end - start }, (_, offset) => start + offset))));
     expect(new Set(everMasked).size).toBe(everMasked.length);
-    for (const index of everMasked) expect(longest[index].role).toBe("tool");
+    for (const index of everMasked) expect(richest[index].role).toBe("tool");
     expect(replay.calls.flatMap((call) => call.touched.map((entry) => `${entry.processor} ${entry.kind}`))).toContain("observation_masking masked");
     expect(replay.calls.some((call) => call.steps[0]?.effects.masked)).toBe(true);
   });
@@ -133,7 +135,7 @@ describe("replayConversation", () => {
     const controller = new AbortController();
     const seen: number[] = [];
     const run = replayConversation({
-      messages: longest,
+      messages: richest,
       tools,
       policy: PRESETS.navigator.policy,
       signal: controller.signal,
@@ -148,7 +150,7 @@ describe("replayConversation", () => {
     expect((error as ReplayCancelledError).cause).toEqual(new Error("user closed the panel"));
     expect(seen).toEqual([0, 1, 2, 3]);
     const aborted = AbortSignal.abort();
-    await expect(replayConversation({ messages: longest, policy: PRESETS.raw.policy, signal: aborted })).rejects.toBeInstanceOf(ContextError);
+    await expect(replayConversation({ messages: richest, policy: PRESETS.raw.policy, signal: aborted })).rejects.toBeInstanceOf(ContextError);
   });
 
   it("[RP2] yields to the event loop every few calls: a timer set before the replay fires before it ends", async () => {
@@ -158,7 +160,7 @@ describe("replayConversation", () => {
     }, 0);
     let firedMidway = false;
     await replayConversation({
-      messages: longest,
+      messages: richest,
       policy: PRESETS.raw.policy,
       yieldEvery: 2,
       onProgress: ({ done, total }) => {
@@ -168,14 +170,17 @@ describe("replayConversation", () => {
     expect(firedMidway).toBe(true);
   });
 
-  it("[RP3][T6] counts each conversation message once across replays and policies; a warm replay encodes nothing", async () => {
-    const messages = fresh(longest);
+  /** The texts counting a message encodes (T1): role, content, name, call id, each call's name and arguments. */
+  const texts = (message: Message) =>
+    [message.role, message.content, message.name, message.tool_call_id, ...(message.tool_calls ?? []).flatMap((call) => [call.function.name, call.function.arguments])].filter((text): text is string => typeof text === "string" && text.length > 0);
+
+  it("[RP3][T6] counts each conversation message once across replays and policies, and each copy a processor writes once per replay, not per call", async () => {
+    const messages = fresh(richest);
     const encoder = getTextEncoder("o200k_base");
     const spy = vi.spyOn(encoder, "count");
     try {
       const toolsCopy = JSON.parse(JSON.stringify(tools)) as ToolDefinition[];
       await replayConversation({ messages, tools: toolsCopy, policy: PRESETS.raw.policy });
-      const texts = (message: Message) => [message.role, message.content, message.name, message.tool_call_id, ...(message.tool_calls ?? []).flatMap((call) => [call.function.name, call.function.arguments])].filter((text): text is string => typeof text === "string" && text.length > 0);
       const toolTexts = 2 * 2; // per tool: "name:description" and one property
       const roleOfOutput = 1;
       // The role text of the reply's output is counted once per encoding and role for the process: at most once here.
@@ -184,15 +189,19 @@ describe("replayConversation", () => {
       spy.mockClear();
       await replayConversation({ messages, tools: toolsCopy, policy: PRESETS.raw.policy });
       expect(spy.mock.calls.length).toBe(0);
-      // Under masking only the placeholder copies are new: each is counted once, however many calls carry it.
-      await replayConversation({ messages, tools: toolsCopy, policy: masking(1) });
-      const results = messages.filter((message) => message.role === "tool").length;
-      const perPlaceholder = 4; // role, placeholder text, tool call id, name
-      expect(spy.mock.calls.length).toBeLessThanOrEqual(results * perPlaceholder);
       spy.mockClear();
-      await replayConversation({ messages, tools: toolsCopy, policy: masking(1) });
+      // Under masking only the placeholder copies are new: each is encoded once, however many calls carry it.
+      const replayed = await replayConversation({ messages, tools: toolsCopy, policy: masking(1) });
+      const masked = new Set(replayed.calls.flatMap((call) => call.touched.flatMap((touch) => touch.conversation.flatMap(([start, end]) => Array.from({ length: end - start }, (_, offset) => start + offset)))));
+      expect(masked.size).toBeGreaterThan(3);
+      const copies = [...masked].map((index) => ({ ...messages[index], content: "[earlier tool result omitted]" }));
+      expect(spy.mock.calls.length).toBe(copies.reduce((sum, message) => sum + texts(message).length, 0));
+      // Again: the conversation's messages are never encoded again; the copies once per replay (their counts live in the history indexes, I3).
+      spy.mockClear();
       await replayConversation({ messages, tools: toolsCopy, policy: PRESETS.raw.policy });
       expect(spy.mock.calls.length).toBe(0);
+      await replayConversation({ messages, tools: toolsCopy, policy: masking(1) });
+      expect(spy.mock.calls.length).toBe(copies.reduce((sum, message) => sum + texts(message).length, 0));
     } finally {
       spy.mockRestore();
     }
@@ -277,7 +286,7 @@ describe("comparePolicies", () => {
   it("[RP9] replays raw first and the policies after, with cumulative sums and savings against raw", async () => {
     const progress: string[] = [];
     const compared = await comparePolicies({
-      messages: longest,
+      messages: richest,
       tools,
       prices,
       policies: [
@@ -290,7 +299,7 @@ describe("comparePolicies", () => {
     });
     expect(compared.runs.map((run) => run.id)).toEqual(["raw", "mask", "navigator"]);
     expect(progress).toEqual(["raw 1/3", "mask 2/3", "navigator 3/3"]);
-    expect(compared.callPoints).toEqual(callPoints(longest));
+    expect(compared.callPoints).toEqual(callPoints(richest));
     expect(compared.runs[0].replay.policy).toEqual(rawPolicy(masking(2)));
     for (const run of compared.runs) {
       expect(run.cumulative).toHaveLength(compared.callPoints.length);
@@ -303,10 +312,10 @@ describe("comparePolicies", () => {
 
   it("[RP9] refuses more than 3 policies, none, and repeated ids", async () => {
     const entry = (id: string) => ({ id, label: id, policy: masking(1) });
-    await expect(comparePolicies({ messages: longest, policies: ["a", "b", "c", "d"].map(entry) })).rejects.toThrow(/at most 3 policies/);
-    await expect(comparePolicies({ messages: longest, policies: [] })).rejects.toThrow(ContextError);
-    await expect(comparePolicies({ messages: longest, policies: [entry("a"), entry("a")] })).rejects.toThrow(/policy 1: id 'a' is taken/);
-    await expect(comparePolicies({ messages: longest, policies: [entry("raw")] })).rejects.toThrow(/'raw' is the baseline's/);
+    await expect(comparePolicies({ messages: richest, policies: ["a", "b", "c", "d"].map(entry) })).rejects.toThrow(/at most 3 policies/);
+    await expect(comparePolicies({ messages: richest, policies: [] })).rejects.toThrow(ContextError);
+    await expect(comparePolicies({ messages: richest, policies: [entry("a"), entry("a")] })).rejects.toThrow(/policy 1: id 'a' is taken/);
+    await expect(comparePolicies({ messages: richest, policies: [entry("raw")] })).rejects.toThrow(/'raw' is the baseline's/);
   });
 });
 
@@ -317,8 +326,8 @@ describe("PRESETS", () => {
     for (const id of PRESET_IDS) {
       const policy = presetPolicy(id, { model: "gpt-4.1", encoding: "cl100k_base", contextWindow: 8_000, maxOutputTokens: 1_000 });
       expect(policy).toMatchObject({ model: "gpt-4.1", encoding: "cl100k_base", contextWindow: 8_000, maxOutputTokens: 1_000 });
-      const replay = await replayConversation({ messages: longest, tools, policy });
-      expect(replay.calls).toHaveLength(callPoints(longest).length);
+      const replay = await replayConversation({ messages: richest, tools, policy });
+      expect(replay.calls).toHaveLength(callPoints(richest).length);
     }
   });
 });

@@ -1,4 +1,5 @@
 import { ReplayCancelledError } from "../errors";
+import { indexOf } from "../history/index-of";
 import { rangesSize, toRanges } from "../history/ranges";
 import type { Message, ToolDefinition } from "../messages";
 import type { MessageEffectKind, TraceStep } from "../pipeline";
@@ -76,10 +77,14 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
     const built = await buildRequest({ history, policy, tools, summarizer: options.summarizer, taskId: `replay-${call}` });
     const firstNew = call === 0 ? 0 : points[call - 1] + 1;
     const newTurns = new Set(messages.slice(firstNew, at).filter((message) => !isUserSystemMessage(message)));
+    const processed = built.trace.steps.at(-1)?.historyAfter ?? built.assembly.candidate;
+    // I3: the processed history's index has every message's count, those the processors wrote included: read, never encode again.
+    const index = indexOf(processed);
+    const tokensAt = (position: number) => index.tokensAt(counter, position);
     const touched = touchedBy(built.trace.steps, conversationIndex);
     for (const touch of touched) for (const [start, end] of touch.conversation) for (let index = start; index < end; index += 1) if (!fates.has(index)) fates.set(index, { kind: touch.kind, processor: touch.processor });
-    const tokens = tokensOf(built.messages, built.verdict.tokens, newTurns, counter);
-    const cache = cacheOf(previous, built.messages, built.tools, built.trace.steps, counter);
+    const tokens = tokensOf(built.messages, built.verdict.tokens, newTurns, tokensAt);
+    const cache = cacheOf(previous, built.messages, built.tools, built.trace.steps, tokensAt, counter);
     const reply = messages[at];
     const outputTokens = replyTokens(reply, counter);
     calls.push({
@@ -98,7 +103,6 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
       cost: options.prices ? costOfTokens({ input: tokens.total, cachedInput: cache.cachedTokens, output: outputTokens }, options.prices) : null,
       recallRisks: recall ? recallRisks(messages, firstNew, at, built.messages, fates) : [],
     });
-    const processed = built.trace.steps.at(-1)?.historyAfter ?? built.assembly.candidate;
     counter.countMessage(reply);
     carried = [...processed, reply];
     consumed = at + 1;
@@ -134,9 +138,11 @@ function indexMessages(messages: readonly Message[]): Map<Message, number> {
 }
 
 /** RP3: system, tools, older history and the turns since the previous call; they add up to the verdict's total. */
-function tokensOf(request: readonly Message[], verdict: { system: number; tools: number; history: number; total: number }, newTurns: ReadonlySet<Message>, counter: TiktokenCounter): CallTokens {
+function tokensOf(request: readonly Message[], verdict: { system: number; tools: number; history: number; total: number }, newTurns: ReadonlySet<Message>, tokensAt: (position: number) => number): CallTokens {
   let fresh = 0;
-  for (const message of request) if (newTurns.has(message)) fresh += counter.countMessage(message);
+  request.forEach((message, position) => {
+    if (newTurns.has(message)) fresh += tokensAt(position);
+  });
   return { system: verdict.system, tools: verdict.tools, history: verdict.history - fresh, newTurns: fresh, total: verdict.total };
 }
 
@@ -176,13 +182,20 @@ function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): 
  * when the previous request is not a prefix of this one: the processors whose
  * edits reached into what was sent before broke it.
  */
-function cacheOf(previous: SentRequest | null, request: readonly Message[], tools: readonly ToolDefinition[], steps: readonly TraceStep[], counter: TiktokenCounter): CallCache {
+function cacheOf(
+  previous: SentRequest | null,
+  request: readonly Message[],
+  tools: readonly ToolDefinition[],
+  steps: readonly TraceStep[],
+  tokensAt: (position: number) => number,
+  counter: TiktokenCounter,
+): CallCache {
   if (previous === null) return { cachedTokens: 0, sharedMessages: 0, broken: false };
   if (!sameTools(previous.tools, tools)) return { cachedTokens: 0, sharedMessages: 0, broken: true, brokenAt: -1, brokenBy: breakers(previous, steps) };
   let shared = 0;
   let cachedTokens = counter.countTools(tools);
   while (shared < previous.messages.length && shared < request.length && sameMessage(previous.messages[shared], request[shared])) {
-    cachedTokens += counter.countMessage(request[shared]);
+    cachedTokens += tokensAt(shared);
     shared += 1;
   }
   if (shared === previous.messages.length) return { cachedTokens, sharedMessages: shared, broken: false };

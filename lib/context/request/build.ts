@@ -1,6 +1,7 @@
 import type { Context } from "../context";
 import { buildPipeline } from "../default-pipeline";
 import type { HandleFactory } from "../handles";
+import { indexOf } from "../history/index-of";
 import { OFFLOAD_MARKER_PATTERN } from "../handles";
 import type { Message, ToolDefinition } from "../messages";
 import type { PipelineTrace } from "../pipeline";
@@ -119,13 +120,16 @@ export async function buildRequest(options: BuildRequestOptions): Promise<BuiltR
   const messages = [...result.history];
   const tools = toolList(baseTools, carriesMarker(messages, new Set(Object.keys(result.offloaded))));
   const counter = sharedCounter(policy.encoding);
-  const verdict = budgetVerdict(requestTokens(messages, tools, counter), { contextWindow: policy.contextWindow, reserve: policy.maxOutputTokens, budget: policy.tokenBudget });
+  // I3: the processed history's index has counted every message, those the processors wrote too: read, never encode again.
+  const index = indexOf(result.history);
+  const tokensOf = (_message: Message, position: number) => index.tokensAt(counter, position);
+  const verdict = budgetVerdict(requestTokens(messages, tools, counter, tokensOf), { contextWindow: policy.contextWindow, reserve: policy.maxOutputTokens, budget: policy.tokenBudget });
   return {
     model: policy.model,
     maxTokens: policy.maxOutputTokens,
     messages,
     tools,
-    sections: requestSections(messages, tools, counter, { current, summary, summaryMessage: persisted, retrieved }),
+    sections: requestSections(messages, tools, counter, { current, summary, summaryMessage: persisted, retrieved }, tokensOf),
     assembly: { summary, retrieved, candidate },
     trace: result.trace,
     verdict,
