@@ -26,4 +26,5 @@ export function addCosts(a: CallCost, b: CallCost): CallCost {
   return { input: a.input + b.input, cachedInput: a.cachedInput + b.cachedInput, cacheWrite: a.cacheWrite + b.cacheWrite, output: a.output + b.output, total: a.total + b.total };
 }
 
+/** No cost: where sums start. */
 export const ZERO_COST: Readonly<CallCost> = Object.freeze({ input: 0, cachedInput: 0, cacheWrite: 0, output: 0, total: 0 });

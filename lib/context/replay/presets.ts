@@ -1,6 +1,7 @@
 // Named policies (RP10): the strategies other agents use, and the modes' defaults, as
 // RequestPolicy values. Tokenizer-free: the page's main thread lists them.
 import { MODE_PRESETS, type AutomationMode } from "../config";
+import { deepFreeze } from "../freeze";
 import { DEFAULT_PROCESSOR_ORDER, PROCESSOR_KINDS, STRATEGY_DEFAULTS, type ProcessorKind, type ProcessorSpec, type ProcessorTuning } from "../pipeline-spec";
 import type { RequestPolicy } from "../request/policy";
 import type { PolicyModel, PolicyPreset, PresetId } from "./types";
@@ -33,8 +34,9 @@ function policy(mode: AutomationMode, enabled: readonly ProcessorKind[], tuning?
 
 const MODE_PROCESSORS = DEFAULT_PROCESSOR_ORDER.filter((kind) => kind !== "tool_result_offloader");
 
+/** Presets are values shared by every caller: frozen through, so a change is a copy (M1). */
 function preset(id: PresetId, label: string, description: string, value: RequestPolicy): PolicyPreset {
-  return Object.freeze({ id, label, description, policy: value });
+  return deepFreeze({ id, label, description, policy: value });
 }
 
 /**
@@ -68,6 +70,7 @@ export const PRESETS: Readonly<Record<PresetId, PolicyPreset>> = Object.freeze({
   navigator: preset("navigator", "Navigator", "The navigator mode's defaults: the same pipeline, tighter: 10 rounds, summaries from 5 messages.", policy("navigator", MODE_PROCESSORS)),
 });
 
+/** The presets' ids, in the order a list shows them. */
 export const PRESET_IDS: readonly PresetId[] = Object.freeze(Object.keys(PRESETS) as PresetId[]);
 
 /** A preset's policy for a model: the preset with the model's name, encoding, window and reply reserve. */

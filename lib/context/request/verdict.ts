@@ -1,5 +1,6 @@
 import type { Message, ToolDefinition } from "../messages";
-import { TOKENS_TO_PRIME_REPLY, type TiktokenCounter } from "../tokens/counter";
+import { TOKENS_TO_PRIME_REPLY } from "../tokens/accounting";
+import type { TiktokenCounter } from "../tokens/counter";
 
 /** A request's tokens, split as the window is split (RB3). */
 export interface RequestTokens {

@@ -4,10 +4,10 @@ import { DEFAULT_ENCODING, encodingForModel, type EncodingName } from "./encodin
 import { getTextEncoder, type TextEncoder } from "./encodings";
 import { partTokens, type MediaRule } from "./media";
 
+import { TOKENS_PER_MESSAGE, TOKENS_PER_NAME, TOKENS_TO_PRIME_REPLY } from "./accounting";
+
 /** OpenAI cookbook constants (T1): every message costs 3, a name 1 more, the reply is primed with 3. */
-export const TOKENS_PER_MESSAGE = 3;
-export const TOKENS_PER_NAME = 1;
-export const TOKENS_TO_PRIME_REPLY = 3;
+export { TOKENS_PER_MESSAGE, TOKENS_PER_NAME, TOKENS_TO_PRIME_REPLY };
 
 /** The cookbook's `num_tokens_for_tools` constants per model family (T3). */
 interface ToolTokenConstants {
