@@ -77,6 +77,16 @@ describe("replayConversation", () => {
     }
   });
 
+  it("[RP2][RB5] offloads carry forward: every request that sends a marker offers reload_offloaded", async () => {
+    const offloading: RequestPolicy = { ...PRESETS.copilot.policy, maxMessageSize: 300, offloadThreshold: 0 };
+    const replay = await replayConversation({ messages: richest, tools, policy: offloading });
+    const withMarkers = replay.calls.filter((call) => call.messages.some((message) => /^\[\[OFFLOADED: handle=off_[0-9a-f]{12}\]\]$/.test(message.content ?? "")));
+    expect(withMarkers.length).toBeGreaterThan(2);
+    // Later calls carry markers made earlier: without the store they would go without the tool.
+    for (const call of withMarkers) expect(call.toolNames).toContain("reload_offloaded");
+    expect(replay.calls.filter((call) => call.touched.some((touch) => touch.kind === "offloaded")).length).toBeLessThan(withMarkers.length);
+  });
+
   it("[RP5] raw keeps the cache warm: each call reads the whole previous request; masking breaks it and says who", async () => {
     const raw = await replayConversation({ messages: richest, tools, policy: PRESETS.raw.policy });
     for (const call of raw.calls.slice(1)) {

@@ -1,3 +1,4 @@
+import { Context } from "../context";
 import { ReplayCancelledError } from "../errors";
 import { indexOf } from "../history/index-of";
 import { rangesSize, toRanges } from "../history/ranges";
@@ -5,6 +6,7 @@ import type { Message, ToolDefinition } from "../messages";
 import type { MessageEffectKind, TraceStep } from "../pipeline";
 import { buildRequest } from "../request/build";
 import { isUserSystemMessage } from "../request/verdict";
+import { STATE_KEYS } from "../state";
 import { sharedCounter, TOKENS_PER_MESSAGE, type TiktokenCounter } from "../tokens/counter";
 import { loadEncoding } from "../tokens/encodings";
 import { addCosts, costOfTokens, ZERO_COST } from "./cost";
@@ -12,6 +14,7 @@ import { mentionsOf, occurrencesOf, searchableText } from "./mentions";
 import type { CallCache, CallTokens, ProcessorTouch, RecallRisk, ReplayCall, ReplayOptions, ReplayResult, ReplayStep, ReplayTotals } from "./types";
 
 const DEFAULT_YIELD_EVERY = 8;
+const NOTHING_OFFLOADED: Readonly<Record<string, string>> = Object.freeze({});
 
 /** Conversation indices of the model calls (RP1): every assistant turn. */
 export function callPoints(messages: readonly Message[]): number[] {
@@ -62,6 +65,8 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
   let carried: readonly Message[] = [];
   let consumed = 0;
   let previous: SentRequest | null = null;
+  // RP2: what the agent offloaded on earlier calls stays in its store: later requests carry the markers, and the reload tool with them (RB5).
+  const store = new Context("replay");
   options.onProgress?.({ done: 0, total: points.length });
   for (const [call, at] of points.entries()) {
     if (signal?.aborted) throw new ReplayCancelledError(call, signal.reason);
@@ -74,7 +79,8 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
     for (const message of added) counter.countMessage(message);
     // RP2: the live agent's history is what it sent last time, the reply it got, and the turns since.
     const history = consumed === 0 ? added : [...carried, ...added];
-    const built = await buildRequest({ history, policy, tools, summarizer: options.summarizer, taskId: `replay-${call}` });
+    const built = await buildRequest({ history, policy, tools, summarizer: options.summarizer, parent: store, taskId: `replay-${call}` });
+    if (built.offloaded !== (store.state.get(STATE_KEYS.offloadedMessages) ?? NOTHING_OFFLOADED) && Object.keys(built.offloaded).length > 0) store.state.set(STATE_KEYS.offloadedMessages, built.offloaded);
     const firstNew = call === 0 ? 0 : points[call - 1] + 1;
     const newTurns = new Set(messages.slice(firstNew, at).filter((message) => !isUserSystemMessage(message)));
     const processed = built.trace.steps.at(-1)?.historyAfter ?? built.assembly.candidate;
