@@ -80,7 +80,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
     // RP2: the live agent's history is what it sent last time, the reply it got, and the turns since.
     const history = consumed === 0 ? added : [...carried, ...added];
     const built = await buildRequest({ history, policy, tools, summarizer: options.summarizer, parent: store, taskId: `replay-${call}` });
-    if (built.offloaded !== (store.state.get(STATE_KEYS.offloadedMessages) ?? NOTHING_OFFLOADED) && Object.keys(built.offloaded).length > 0) store.state.set(STATE_KEYS.offloadedMessages, built.offloaded);
+    keepOffloads(store, built.offloaded);
     const firstNew = call === 0 ? 0 : points[call - 1] + 1;
     const newTurns = new Set(messages.slice(firstNew, at).filter((message) => !isUserSystemMessage(message)));
     const processed = built.trace.steps.at(-1)?.historyAfter ?? built.assembly.candidate;
@@ -88,7 +88,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
     const index = indexOf(processed);
     const tokensAt = (position: number) => index.tokensAt(counter, position);
     const touched = touchedBy(built.trace.steps, conversationIndex);
-    for (const touch of touched) for (const [start, end] of touch.conversation) for (let index = start; index < end; index += 1) if (!fates.has(index)) fates.set(index, { kind: touch.kind, processor: touch.processor });
+    recordFates(fates, touched);
     const tokens = tokensOf(built.messages, built.verdict.tokens, newTurns, tokensAt);
     const cache = cacheOf(previous, built.messages, built.tools, built.trace.steps, tokensAt, counter);
     const reply = messages[at];
@@ -109,13 +109,28 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
       cost: options.prices ? costOfTokens({ input: tokens.total, cachedInput: cache.cachedTokens, output: outputTokens }, options.prices) : null,
       recallRisks: recall ? recallRisks(messages, firstNew, at, built.messages, fates) : [],
     });
-    counter.countMessage(reply);
     carried = [...processed, reply];
     consumed = at + 1;
-    previous = { messages: built.messages, tools: built.tools, members: new Set(built.messages) };
+    // RP5: a request that is not sent leaves the provider's cache as the last one sent left it.
+    if (built.verdict.ok) previous = { messages: built.messages, tools: built.tools, members: new Set(built.messages) };
     options.onProgress?.({ done: call + 1, total: points.length });
   }
   return { policy, encoding: policy.encoding, calls, totals: totalsOf(calls, options.prices !== undefined && options.prices !== null) };
+}
+
+/** RP2: the agent's offload store takes what this call offloaded (its request's store holds the earlier ones too). */
+function keepOffloads(store: Context, offloaded: Readonly<Record<string, string>>): void {
+  const known = store.state.get(STATE_KEYS.offloadedMessages) ?? NOTHING_OFFLOADED;
+  if (offloaded !== known && Object.keys(offloaded).length > Object.keys(known).length) store.state.set(STATE_KEYS.offloadedMessages, offloaded);
+}
+
+/** RP8: the first thing done to each conversation message is what it lost; later calls only carry it on. */
+function recordFates(fates: Map<number, Fate>, touched: readonly ProcessorTouch[]): void {
+  for (const touch of touched) {
+    for (const [start, end] of touch.conversation) {
+      for (let index = start; index < end; index += 1) if (!fates.has(index)) fates.set(index, { kind: touch.kind, processor: touch.processor });
+    }
+  }
 }
 
 /**
