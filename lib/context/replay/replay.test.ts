@@ -14,6 +14,7 @@ import { comparePolicies } from "./compare";
 import { costOfTokens } from "./cost";
 import { mentionsOf } from "./mentions";
 import { presetPolicy, PRESET_IDS, PRESETS, rawPolicy } from "./presets";
+import { policySnippet } from "./snippet";
 import { callPoints, replayConversation } from "./replay";
 
 const counter = sharedCounter("o200k_base");
@@ -339,5 +340,17 @@ describe("PRESETS", () => {
       const replay = await replayConversation({ messages: richest, tools, policy });
       expect(replay.calls).toHaveLength(callPoints(richest).length);
     }
+  });
+});
+
+describe("policySnippet", () => {
+  it("[RP11] imports the packed engine and holds the policy as a TypeScript literal that reads back as the policy", () => {
+    const policy: RequestPolicy = { ...presetPolicy("clear_tool_uses"), tuning: { clear_tool_uses: { excludeTools: ["get user", "lookup"], placeholder: '[cleared "result"]' } } };
+    const snippet = policySnippet(policy);
+    expect(snippet).toContain('from "@context-lab/engine";');
+    expect(policySnippet(policy, { packageName: "my-engine" })).toContain('from "my-engine";');
+    const literal = /export const policy: RequestPolicy = ([\s\S]*?);\n\n/.exec(snippet)![1];
+    expect(new Function(`return (${literal});`)()).toEqual(policy);
+    expect(snippet).toContain("export function prepareRequest(history: readonly Message[], tools: readonly ToolDefinition[] = []): Promise<BuiltRequest>");
   });
 });
