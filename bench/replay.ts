@@ -1,3 +1,4 @@
+import os from "node:os";
 import { callPoints, comparePolicies, presetPolicy, type ComparedPolicy, type Message } from "@/lib/context";
 import { buildConversation } from "./corpus";
 import { formatMs, machine, median, table, writeSection } from "./results";
@@ -37,6 +38,7 @@ async function timed(run: () => Promise<unknown>): Promise<{ wall: number; cpu: 
  * as when the user changes one policy's setting and compares again).
  */
 export async function benchReplay(): Promise<void> {
+  const load = os.loadavg()[0];
   const conversation = conversationWithCalls(CALLS);
   const compare = (messages: readonly Message[]) => comparePolicies({ messages, policies: POLICIES, prices: PRICES, keepMessages: false });
   const cold: { wall: number; cpu: number }[] = [];
@@ -51,7 +53,7 @@ export async function benchReplay(): Promise<void> {
   const markdown = [
     "## Replay: one conversation, raw and three policies",
     "",
-    `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}. A conversation of ${conversation.length} real tau-bench messages (MIT) with ${CALLS} assistant turns, replayed call by call under raw, observation masking, tool-result clearing (8,000-token trigger) and navigator with \`comparePolicies\`; medians of ${REPEATS}.`,
+    `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}, load average ${load.toFixed(1)} at the start (wall time stretches with it; CPU time much less). A conversation of ${conversation.length} real tau-bench messages (MIT) with ${CALLS} assistant turns, replayed call by call under raw, observation masking, tool-result clearing (8,000-token trigger) and navigator with \`comparePolicies\`; medians of ${REPEATS}.`,
     "",
     table(["run", "wall ms", "CPU ms"], [
       ["cold (new message objects: every message counted once)", formatMs(median(cold.map((run) => run.wall))), formatMs(median(cold.map((run) => run.cpu)))],

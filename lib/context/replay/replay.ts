@@ -86,11 +86,12 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
     const processed = built.trace.steps.at(-1)?.historyAfter ?? built.assembly.candidate;
     // I3: the processed history's index has every message's count, those the processors wrote included: read, never encode again.
     const index = indexOf(processed);
-    const tokensAt = (position: number) => index.tokensAt(counter, position);
+    const tokensAt = (position: number) => counter.cachedCount(processed[position]) ?? index.tokensAt(counter, position);
+    const tokensBefore = (position: number) => index.tokensBefore(counter, position);
     const touched = touchedBy(built.trace.steps, conversationIndex);
     recordFates(fates, touched);
     const tokens = tokensOf(built.messages, built.verdict.tokens, newTurns, tokensAt);
-    const cache = cacheOf(previous, built.messages, built.tools, built.trace.steps, tokensAt, counter);
+    const cache = cacheOf(previous, built.messages, built.tools, built.trace.steps, tokensBefore, counter);
     const reply = messages[at];
     const outputTokens = replyTokens(reply, counter);
     calls.push({
@@ -208,17 +209,14 @@ function cacheOf(
   request: readonly Message[],
   tools: readonly ToolDefinition[],
   steps: readonly TraceStep[],
-  tokensAt: (position: number) => number,
+  tokensBefore: (position: number) => number,
   counter: TiktokenCounter,
 ): CallCache {
   if (previous === null) return { cachedTokens: 0, sharedMessages: 0, broken: false };
   if (!sameTools(previous.tools, tools)) return { cachedTokens: 0, sharedMessages: 0, broken: true, brokenAt: -1, brokenBy: breakers(previous, steps) };
   let shared = 0;
-  let cachedTokens = counter.countTools(tools);
-  while (shared < previous.messages.length && shared < request.length && sameMessage(previous.messages[shared], request[shared])) {
-    cachedTokens += tokensAt(shared);
-    shared += 1;
-  }
+  while (shared < previous.messages.length && shared < request.length && sameMessage(previous.messages[shared], request[shared])) shared += 1;
+  const cachedTokens = counter.countTools(tools) + tokensBefore(shared);
   if (shared === previous.messages.length) return { cachedTokens, sharedMessages: shared, broken: false };
   return { cachedTokens, sharedMessages: shared, broken: true, brokenAt: shared, brokenBy: breakers(previous, steps) };
 }

@@ -120,9 +120,9 @@ export async function buildRequest(options: BuildRequestOptions): Promise<BuiltR
   const messages = [...result.history];
   const tools = toolList(baseTools, carriesMarker(messages, new Set(Object.keys(result.offloaded))));
   const counter = sharedCounter(policy.encoding);
-  // I3: the processed history's index has counted every message, those the processors wrote too: read, never encode again.
+  // T6/I3: a message's cached count, else the processed history's index, which has counted what the processors wrote: read, never encode again.
   const index = indexOf(result.history);
-  const tokensOf = (_message: Message, position: number) => index.tokensAt(counter, position);
+  const tokensOf = (message: Message, position: number) => counter.cachedCount(message) ?? index.tokensAt(counter, position);
   const verdict = budgetVerdict(requestTokens(messages, tools, counter, tokensOf), { contextWindow: policy.contextWindow, reserve: policy.maxOutputTokens, budget: policy.tokenBudget });
   return {
     model: policy.model,

@@ -82,6 +82,11 @@ export class TiktokenCounter {
     return this.messageCounts.get(message) ?? this.measure(message);
   }
 
+  /** The cached count of a message, if it has one: nothing is encoded. */
+  cachedCount(message: Message): number | undefined {
+    return this.messageCounts.get(message);
+  }
+
   /** The count itself (T1), media parts by the provider's rule (M7). */
   private measure(message: Message): number {
     let tokens = TOKENS_PER_MESSAGE + this.countText(message.role) + this.countText(message.content);
