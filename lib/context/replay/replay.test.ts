@@ -7,7 +7,7 @@ import type { RequestPolicy } from "../request/policy";
 import { answer, calls, result, system, toolCall, user } from "../test-support/conversation";
 import { hasIntactToolPairs } from "../sanitize";
 import { allTrajectories, hasAllTrajectories, sampleTrajectories } from "../test-support/tau-bench";
-import { sharedCounter, TOKENS_PER_MESSAGE } from "../tokens/counter";
+import { sharedCounter, TOKENS_PER_MESSAGE, TOKENS_TO_PRIME_REPLY } from "../tokens/counter";
 import { getTextEncoder } from "../tokens/encodings";
 import { getContextTools } from "../tools";
 import { comparePolicies } from "./compare";
@@ -130,6 +130,10 @@ describe("replayConversation", () => {
     expect(stops.length).toBeGreaterThan(0);
     expect(replay.totals.budgetStops).toBe(stops.length);
     expect(stops.every((call) => call.stopped && call.tokens.total > 2_500)).toBe(true);
+    // RP5: a request that is not sent leaves the cache as the last sent one left it.
+    const afterStop = replay.calls.find((call) => call.call > 0 && replay.calls[call.call - 1].stopped)!;
+    const lastSent = replay.calls.slice(0, afterStop.call).findLast((call) => !call.stopped)!;
+    expect(afterStop.cache).toEqual({ cachedTokens: counter.countTools(tools) + counter.countMessages(lastSent.messages) - TOKENS_TO_PRIME_REPLY, sharedMessages: lastSent.messageCount, broken: false });
   });
 
   it("[RP4] records what each processor touched, in conversation indices", async () => {
