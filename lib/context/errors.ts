@@ -57,3 +57,16 @@ export class BudgetExceededError extends ContextError {
     this.tokens = tokens;
   }
 }
+
+/** A replay or comparison was cancelled through its `AbortSignal` (RP2); `cause` is the signal's reason. */
+export class ReplayCancelledError extends ContextError {
+  static override readonly marker: symbol = Symbol.for("context-lab.error.replay-cancelled");
+  /** Calls replayed before the cancellation was seen. */
+  readonly done: number;
+
+  constructor(done: number, reason?: unknown) {
+    super(`replay cancelled after ${done} call${done === 1 ? "" : "s"}`, { cause: reason, where: `call ${done}` });
+    this.name = "ReplayCancelledError";
+    this.done = done;
+  }
+}

@@ -26,7 +26,7 @@ interface IndexParts {
 
 /**
  * What the engine knows about one history array (I3): its rounds, system
- * messages and running token totals per encoding, kept per array identity.
+ * messages and running token totals per counter (encoding and media rule), kept per array identity.
  * A history that extends one already indexed (an appended turn) reuses its
  * arrays and counts only what is new; a history a processor made from
  * another reads the part they share from that one. So a run costs what
@@ -170,14 +170,14 @@ export class HistoryIndex {
   }
 
   /**
-   * The running totals of this index's own positions for an encoding. Those
+   * The running totals of this index's own positions for a counter. Those
    * of the history it extends are extended; only a cold start counts every
    * message into the counter's cache (T6); warm counts of new messages stay
    * out of it, so a run never grows that process-wide WeakMap, whose rehash
    * after a collection costs milliseconds.
    */
   private sumsFor(counter: TiktokenCounter): TokenSums {
-    const known = this.sums.get(counter.encoding);
+    const known = this.sums.get(counter.key);
     if (known) return known;
     const before = this.extended?.deref();
     let sums: TokenSums;
@@ -191,7 +191,7 @@ export class HistoryIndex {
     }
     sums.owner = this;
     this.fillSums(counter, sums.values, done, before !== undefined);
-    this.sums.set(counter.encoding, sums);
+    this.sums.set(counter.key, sums);
     return sums;
   }
 

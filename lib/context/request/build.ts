@@ -1,6 +1,7 @@
 import type { Context } from "../context";
 import { buildPipeline } from "../default-pipeline";
 import type { HandleFactory } from "../handles";
+import { indexOf } from "../history/index-of";
 import { OFFLOAD_MARKER_PATTERN } from "../handles";
 import type { Message, ToolDefinition } from "../messages";
 import type { PipelineTrace } from "../pipeline";
@@ -59,8 +60,22 @@ export interface BuiltRequest {
 
 const RELOAD_TOOL = getContextTools().find((tool) => tool.definition.function.name === "reload_offloaded")!.definition;
 
-function withReloadTool(tools: readonly ToolDefinition[]): ToolDefinition[] {
-  return tools.some((tool) => tool.function.name === RELOAD_TOOL.function.name) ? [...tools] : [...tools, RELOAD_TOOL];
+const toolLists = new WeakMap<readonly ToolDefinition[], { plain: ToolDefinition[]; withReload?: ToolDefinition[] }>();
+const NO_TOOLS: readonly ToolDefinition[] = Object.freeze([]);
+
+/**
+ * The request's tool list: the same array for the same tools on every build,
+ * so its count stays cached (T6) and a replay never measures it twice.
+ */
+function toolList(tools: readonly ToolDefinition[], reload: boolean): ToolDefinition[] {
+  let lists = toolLists.get(tools);
+  if (!lists) {
+    lists = { plain: [...tools] };
+    toolLists.set(tools, lists);
+  }
+  if (!reload) return lists.plain;
+  lists.withReload ??= tools.some((tool) => tool.function.name === RELOAD_TOOL.function.name) ? lists.plain : [...tools, RELOAD_TOOL];
+  return lists.withReload;
 }
 
 function carriesMarker(messages: readonly Message[], handles: ReadonlySet<string>): boolean {
@@ -96,21 +111,24 @@ export async function buildRequest(options: BuildRequestOptions): Promise<BuiltR
   ];
   const { config, spec, dependencies } = policyToEngine(policy);
   const pipeline = buildPipeline(spec, config, { ...dependencies, summarizer: options.summarizer, createHandle: options.createHandle, now: options.now });
-  const baseTools = options.tools ?? [];
+  const baseTools = options.tools ?? NO_TOOLS;
   const mayOffload = spec.some((entry) => entry.enabled && entry.kind === "message_offloader");
   // RB5: the budget is enforced with the reload tool counted whenever something may be offloaded, so adding it never breaks the fit.
-  const budgetTools = mayOffload ? withReloadTool(baseTools) : [...baseTools];
+  const budgetTools = toolList(baseTools, mayOffload);
   const result = await processHistory(candidate, { config, pipeline, tools: budgetTools, parent: options.parent, taskId: options.taskId });
   const messages = [...result.history];
-  const tools = carriesMarker(messages, new Set(Object.keys(result.offloaded))) ? withReloadTool(baseTools) : [...baseTools];
+  const tools = toolList(baseTools, carriesMarker(messages, new Set(Object.keys(result.offloaded))));
   const counter = policyCounter(policy);
-  const verdict = budgetVerdict(requestTokens(messages, tools, counter), { contextWindow: policy.contextWindow, reserve: policy.maxOutputTokens, budget: policy.tokenBudget });
+  // T6/I3: a message's cached count, else the processed history's index, which has counted what the processors wrote: read, never encode again.
+  const index = indexOf(result.history);
+  const tokensOf = (message: Message, position: number) => counter.cachedCount(message) ?? index.tokensAt(counter, position);
+  const verdict = budgetVerdict(requestTokens(messages, tools, counter, tokensOf), { contextWindow: policy.contextWindow, reserve: policy.maxOutputTokens, budget: policy.tokenBudget });
   return {
     model: policy.model,
     maxTokens: policy.maxOutputTokens,
     messages,
     tools,
-    sections: requestSections(messages, tools, counter, { current, summary, summaryMessage: persisted, retrieved }),
+    sections: requestSections(messages, tools, counter, { current, summary, summaryMessage: persisted, retrieved }, tokensOf),
     assembly: { summary, retrieved, candidate },
     trace: result.trace,
     verdict,

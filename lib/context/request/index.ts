@@ -2,4 +2,4 @@ export { buildRequest, type BuildRequestOptions, type BuiltRequest, type Request
 export { policyCounter, policyToEngine, type RequestPolicy } from "./policy";
 export { positionsLabel, retrievedMessage, summaryMessage, type PersistedMemory, type PersistedSummary, type RetrievedMemory } from "./memory";
 export { requestSections, type RequestSection, type RequestSectionKind } from "./sections";
-export { budgetVerdict, isUserSystemMessage, requestTokens, type BudgetVerdict, type RequestTokens } from "./verdict";
+export { budgetVerdict, isUserSystemMessage, requestTokens, type BudgetVerdict, type MessageTokens, type RequestTokens } from "./verdict";

@@ -1,7 +1,7 @@
 import type { Message, ToolDefinition } from "../messages";
 import { TOKENS_TO_PRIME_REPLY, type TiktokenCounter } from "../tokens/counter";
 import type { PersistedSummary, RetrievedMemory } from "./memory";
-import { isUserSystemMessage } from "./verdict";
+import { isUserSystemMessage, type MessageTokens } from "./verdict";
 
 /** The parts of a request, in the order providers' prompt caches want them: static first. */
 export type RequestSectionKind = "system" | "tools" | "summary" | "retrieved" | "recent" | "current";
@@ -67,6 +67,7 @@ export function requestSections(
   tools: readonly ToolDefinition[],
   counter: TiktokenCounter,
   context: SectionContext,
+  tokensOf: MessageTokens = (message) => counter.countMessage(message),
 ): RequestSection[] {
   const byKind = new Map<RequestSectionKind, RequestSection>();
   messages.forEach((message, index) => {
@@ -78,7 +79,7 @@ export function requestSections(
     }
     section.messages.push(message);
     section.indices.push(index);
-    section.tokens += counter.countMessage(message);
+    section.tokens += tokensOf(message, index);
   });
   if (tools.length > 0) byKind.set("tools", { kind: "tools", label: "", messages: [], indices: [], tokens: counter.countTools(tools) });
   const sections = ORDER.flatMap((kind) => byKind.get(kind) ?? []);

@@ -1,4 +1,5 @@
 import type { Message, ToolDefinition } from "../messages";
+import { TOKENS_TO_PRIME_REPLY } from "../tokens/accounting";
 import type { TiktokenCounter } from "../tokens/counter";
 
 /** A request's tokens, split as the window is split (RB3). */
@@ -34,11 +35,22 @@ export function isUserSystemMessage(message: Message): boolean {
   return message.role === "system" && message.engine === undefined;
 }
 
+/**
+ * A message's tokens at its place in the request: by default the counter's
+ * cached count; the request builder reads them from the processed history's
+ * index, which has counted the messages the processors wrote (I3).
+ */
+export type MessageTokens = (message: Message, position: number) => number;
+
 /** Splits a request's tokens: system, tools, history (reply priming included), total. */
-export function requestTokens(messages: readonly Message[], tools: readonly ToolDefinition[], counter: TiktokenCounter): RequestTokens {
-  const total = counter.countMessages(messages);
+export function requestTokens(messages: readonly Message[], tools: readonly ToolDefinition[], counter: TiktokenCounter, tokensOf: MessageTokens = (message) => counter.countMessage(message)): RequestTokens {
+  let total = messages.length === 0 ? 0 : TOKENS_TO_PRIME_REPLY;
   let system = 0;
-  for (const message of messages) if (isUserSystemMessage(message)) system += counter.countMessage(message);
+  messages.forEach((message, position) => {
+    const tokens = tokensOf(message, position);
+    total += tokens;
+    if (isUserSystemMessage(message)) system += tokens;
+  });
   const toolTokens = counter.countTools(tools);
   return { system, tools: toolTokens, history: total - system, total: total + toolTokens };
 }

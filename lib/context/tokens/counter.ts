@@ -4,10 +4,10 @@ import { DEFAULT_ENCODING, encodingForModel, type EncodingName } from "./encodin
 import { getTextEncoder, type TextEncoder } from "./encodings";
 import { partTokens, type MediaRule } from "./media";
 
+import { TOKENS_PER_MESSAGE, TOKENS_PER_NAME, TOKENS_TO_PRIME_REPLY } from "./accounting";
+
 /** OpenAI cookbook constants (T1): every message costs 3, a name 1 more, the reply is primed with 3. */
-export const TOKENS_PER_MESSAGE = 3;
-export const TOKENS_PER_NAME = 1;
-export const TOKENS_TO_PRIME_REPLY = 3;
+export { TOKENS_PER_MESSAGE, TOKENS_PER_NAME, TOKENS_TO_PRIME_REPLY };
 
 /** The cookbook's `num_tokens_for_tools` constants per model family (T3). */
 interface ToolTokenConstants {
@@ -42,6 +42,8 @@ export type TiktokenCounterOptions = ({ encoding?: EncodingName; model?: undefin
 export class TiktokenCounter {
   readonly encoding: EncodingName;
   readonly mediaRule: MediaRule;
+  /** What tells counts of this counter from another's: `<encoding>:<media rule>`. */
+  readonly key: string;
   private readonly encoder: TextEncoder;
   private readonly messageCounts = new WeakMap<Message, number>();
   private readonly toolCounts = new WeakMap<readonly ToolDefinition[], number>();
@@ -50,6 +52,7 @@ export class TiktokenCounter {
     this.encoding = options.model !== undefined ? encodingForModel(options.model) : (options.encoding ?? DEFAULT_ENCODING);
     this.encoder = getTextEncoder(this.encoding);
     this.mediaRule = options.mediaRule ?? "openai";
+    this.key = `${this.encoding}:${this.mediaRule}`;
   }
 
   /** Tokens of plain text; never throws on special-token text (T2). */
@@ -80,6 +83,11 @@ export class TiktokenCounter {
    */
   countMessageUncached(message: Message): number {
     return this.messageCounts.get(message) ?? this.measure(message);
+  }
+
+  /** The cached count of a message, if it has one: nothing is encoded. */
+  cachedCount(message: Message): number | undefined {
+    return this.messageCounts.get(message);
   }
 
   /** The count itself (T1), media parts by the provider's rule (M7). */
@@ -154,7 +162,7 @@ const sharedCounters = new Map<string, TiktokenCounter>();
 
 /** One counter per encoding and media rule, shared so every processor and trace step reuses its cache. */
 export function sharedCounter(encoding: EncodingName = DEFAULT_ENCODING, mediaRule: MediaRule = "openai"): TiktokenCounter {
-  const key = `${encoding}:${mediaRule}`;
+  const key = `${encoding}:${mediaRule}`; // TiktokenCounter.key
   let counter = sharedCounters.get(key);
   if (!counter) {
     counter = new TiktokenCounter({ encoding, mediaRule });

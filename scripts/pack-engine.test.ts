@@ -1,0 +1,80 @@
+// The packed engine in an empty project: installed from its tarball offline, a
+// policySnippet compiled with tsc and run, giving the in-repo engine's request.
+// History: a tau-bench GPT-4o airline trajectory (sierra-research/tau-bench, MIT;
+// see lib/context/test-support/tau-bench.ts).
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildRequest, callPoints, policySnippet, presetPolicy, PROCESSOR_KINDS, type Message, type RequestPolicy, type ToolDefinition } from "@/lib/context";
+import { sampleTrajectories } from "@/lib/context/test-support/tau-bench";
+import { packEngine } from "./pack-engine";
+
+const ROOT = path.join(import.meta.dirname, "..");
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "engine-pack-"));
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+const trajectory = [...sampleTrajectories()].sort((a, b) => b.messages.length - a.messages.length)[0].messages;
+const history: Message[] = trajectory.slice(0, callPoints(trajectory).at(-1));
+const tools: ToolDefinition[] = [{ type: "function", function: { name: "get_reservation_details", description: "Get the details of a reservation.", parameters: { type: "object", properties: { reservation_id: { type: "string" } } } } }];
+
+/** Every strategy at work at once: masking, clearing with inputs, a token window, and the navigator's pipeline. */
+const policy: RequestPolicy = {
+  ...presetPolicy("navigator", { model: "gpt-4o", encoding: "o200k_base", contextWindow: 6_000, maxOutputTokens: 1_000 }),
+  processors: PROCESSOR_KINDS.filter((kind) => kind !== "tool_result_offloader" && kind !== "auto_compact").map((kind) => ({ kind, enabled: true })),
+  maxMessageSize: 600,
+  offloadThreshold: 4,
+  tuning: { observation_masking: { keepObservations: 2 }, clear_tool_uses: { triggerTokens: 1_000, keepToolUses: 1, clearToolInputs: true }, token_window: { maxTokens: 4_000 } },
+};
+
+function run(command: string, args: string[], cwd: string): string {
+  return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+describe("npm run pack:engine", () => {
+  it("[RP11] installs offline into an empty project, where the generated policy snippet compiles under strict and builds the same request as the in-repo engine", async () => {
+    const { directory, tarball } = await packEngine({ outDir: path.join(work, "dist") });
+    const manifest = JSON.parse(fs.readFileSync(path.join(directory, "package.json"), "utf8"));
+    expect(manifest).toMatchObject({ name: "@context-lab/engine", type: "module", exports: { ".": { types: "./types/index.d.ts", import: "./index.js" } } });
+    expect(manifest.dependencies).toBeUndefined();
+    // No Next, no Prisma, no Node built-ins in what ships (I1).
+    const shipped = fs.readdirSync(directory).filter((file) => file.endsWith(".js")).map((file) => fs.readFileSync(path.join(directory, file), "utf8")).join("\n");
+    expect(shipped).not.toMatch(/from ["'](next|@prisma\/client|node:[a-z]+)["']/);
+
+    const project = path.join(work, "project");
+    fs.mkdirSync(project);
+    fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+    run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", tarball], project);
+    expect(fs.existsSync(path.join(project, "node_modules", "@context-lab", "engine", "index.js"))).toBe(true);
+
+    fs.writeFileSync(path.join(project, "policy.ts"), policySnippet(policy));
+    fs.writeFileSync(path.join(project, "history.json"), JSON.stringify({ history, tools }));
+    fs.writeFileSync(
+      path.join(project, "main.ts"),
+      `import { readFileSync } from "node:fs";
+import type { Message, ToolDefinition } from "@context-lab/engine";
+import { prepareRequest } from "./policy.js";
+
+const { history, tools } = JSON.parse(readFileSync(new URL("../history.json", import.meta.url), "utf8")) as { history: Message[]; tools: ToolDefinition[] };
+const request = await prepareRequest(history, tools);
+process.stdout.write(JSON.stringify({ messages: request.messages, tools: request.tools, tokens: request.verdict.tokens, steps: request.trace.steps.map((step) => step.processor) }));
+`,
+    );
+    fs.writeFileSync(
+      path.join(project, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", lib: ["ES2023", "DOM"], types: ["node"], typeRoots: [path.join(ROOT, "node_modules", "@types")], skipLibCheck: false, outDir: "out" }, files: ["policy.ts", "main.ts"] }),
+    );
+    run(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], project);
+    const packed = JSON.parse(run(process.execPath, [path.join("out", "main.js")], project));
+
+    const expected = await buildRequest({ history, tools, policy });
+    expect(packed.steps).toEqual(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget", "clear_tool_uses", "observation_masking", "token_window"]);
+    expect(packed.steps).toEqual(expected.trace.steps.map((step) => step.processor));
+    expect(packed.messages).toEqual(JSON.parse(JSON.stringify(expected.messages)));
+    expect(packed.tools).toEqual(JSON.parse(JSON.stringify(expected.tools)));
+    expect(packed.tokens).toEqual(expected.verdict.tokens);
+    // The policy did something: the request is not the history.
+    expect(expected.messages.length).toBeLessThan(history.length);
+  }, 180_000);
+});
