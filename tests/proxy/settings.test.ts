@@ -29,6 +29,7 @@ describe("proxy: upstream settings and whose key is forwarded", () => {
       timeoutMs: 600_000,
       timeoutSource: "default",
       configured: true,
+      anthropic: { baseUrl: harness.fake.anthropicBaseUrl, baseUrlSource: "environment", apiKey: { set: true, last4: "5432", source: "environment" }, configured: true },
     });
   });
 

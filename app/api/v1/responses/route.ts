@@ -1,0 +1,8 @@
+import { handleResponses } from "@/lib/proxy";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export function POST(request: Request): Promise<Response> {
+  return handleResponses(request);
+}
