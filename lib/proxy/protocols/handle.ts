@@ -9,7 +9,7 @@ import { describeProxyError, openAIErrorBody, ProxyRequestError } from "../error
 import { CallWatch, describeUpstreamError, networkErrorOf, parseMaybeJson, passthroughHeaders } from "../forward";
 import { identifyAgent, type AgentIdentity } from "../identify";
 import { runPipeline, wantsPipeline } from "../pipeline";
-import { passStream } from "../stream";
+import { passStream, type StreamAssembler } from "../stream";
 import type { UpstreamConfig } from "../upstream-settings";
 import { continuedMessages } from "./continuation";
 import { errorResponseIn, ownErrorIn } from "./errors";
@@ -106,7 +106,7 @@ export async function handleProtocol(protocol: Protocol, request: Request): Prom
   try {
     const upstream = protocol.upstream();
     if (!upstream) return fail(call, ownErrorIn(protocol.errorShape, 503, notConfiguredBody(protocol), "proxy"));
-    return await forward(protocol, request, call, identity, upstream, outgoing ? JSON.stringify(outgoing.body) : prepared.text);
+    return await forward(protocol, request, call, identity, upstream, outgoing ? JSON.stringify(outgoing.body) : prepared.text, read.body);
   } catch (error) {
     // A bug or a broken configuration (an invalid base URL in the environment): answered, and recorded like any failure.
     const { status, body } = describeProxyError(error);
@@ -123,7 +123,33 @@ function fail(call: RecordedCall, failure: Failure): Response {
   return failure.response;
 }
 
-async function forward(protocol: Protocol, request: Request, call: RecordedCall, identity: AgentIdentity, upstream: UpstreamConfig, payload: string): Promise<Response> {
+/** The assembler, telling `onAnswer` the answer when the stream completed without error. */
+function noticed(assembler: StreamAssembler, onAnswer: (answer: Record<string, unknown>) => void): StreamAssembler {
+  return {
+    get chunks() {
+      return assembler.chunks;
+    },
+    get streamError() {
+      return assembler.streamError;
+    },
+    add: (message) => assembler.add(message),
+    response: () => assembler.response(),
+    outcome() {
+      onAnswer(assembler.response());
+      return assembler.outcome();
+    },
+  };
+}
+
+async function forward(
+  protocol: Protocol,
+  request: Request,
+  call: RecordedCall,
+  identity: AgentIdentity,
+  upstream: UpstreamConfig,
+  payload: string,
+  body: Record<string, unknown>,
+): Promise<Response> {
   const watch = new CallWatch(request.signal, upstream.timeoutMs);
   let response: Response;
   try {
@@ -138,7 +164,7 @@ async function forward(protocol: Protocol, request: Request, call: RecordedCall,
     return fail(call, callFailure(protocol, upstream, watch, error));
   }
   const eventStream = (response.headers.get("content-type") ?? "").includes("text/event-stream");
-  if (response.ok && eventStream && response.body) return passStream(call, watch, response, protocol.assembler());
+  if (response.ok && eventStream && response.body) return passStream(call, watch, response, noticed(protocol.assembler(), (answer) => protocol.answered?.(call.db, body, answer)));
   let text: string;
   try {
     text = await response.text();
@@ -154,6 +180,7 @@ async function forward(protocol: Protocol, request: Request, call: RecordedCall,
     error: response.ok ? null : { ...describeUpstreamError(response.status, answer, response.headers) },
     completion: response.ok ? protocol.outcome(answer) : null,
   });
+  if (response.ok) protocol.answered?.(call.db, body, answer);
   return new Response(text, { status: response.status, statusText: response.statusText, headers: passthroughHeaders(response.headers) });
 }
 

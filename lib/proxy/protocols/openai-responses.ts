@@ -6,6 +6,7 @@ import { upstreamRequestHeaders } from "../forward";
 import type { SseMessage } from "../sse";
 import type { StreamAssembler } from "../stream";
 import { resolveUpstream } from "../upstream-settings";
+import { rememberResponse } from "./continuation";
 import { requestErrorOf } from "./errors";
 import { oneReply } from "./merge";
 import type { Protocol, ReadRequest } from "./types";
@@ -118,6 +119,7 @@ export const openAIResponses: Protocol = {
   headers: upstreamRequestHeaders,
   outcome: outcomeOfResponse,
   assembler: () => new ResponsesStreamAssembler(),
+  answered: rememberResponse,
   withMessages(body, messages, tools: ToolDefinition[]) {
     const written = writeResponsesRequest({ messages: messages.map(({ message }) => message), tools }).value;
     // The processed history is whole: continuing a stored response as well would send it twice.

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from "@/lib/context";
+import type { Database } from "@/lib/db";
 import type { CompletionOutcome } from "../assemble";
 import type { CanonicalMessage } from "../canonical";
 import type { AgentIdentity } from "../identify";
@@ -35,6 +36,8 @@ export interface Protocol {
   headers(incoming: Headers, upstream: UpstreamConfig, identity: AgentIdentity): Headers;
   outcome(body: unknown): CompletionOutcome;
   assembler(): StreamAssembler;
+  /** Called with each successful answer (whole, or completed stream) before the agent can act on it. */
+  answered?(db: Database, request: Record<string, unknown>, response: unknown): void;
   /** The request body with `messages` and `tools` written in the protocol's form (the context pipeline's output). */
   withMessages(body: Record<string, unknown>, messages: CanonicalMessage[], tools: ToolDefinition[]): Record<string, unknown>;
 }
