@@ -67,6 +67,8 @@ export type FakeScript =
 export interface FakeRequest {
   method: string;
   path: string;
+  /** The query string, `?beta=true`, when there was one. */
+  search?: string;
   headers: http.IncomingHttpHeaders;
   body: Record<string, unknown> | null;
 }
@@ -263,7 +265,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 
   const server = http.createServer(async (incoming, response) => {
     const path = (incoming.url ?? "/").replace(/\?.*$/, "");
-    const request: FakeRequest = { method: incoming.method ?? "GET", path, headers: incoming.headers, body: await readBody(incoming) };
+    const search = (incoming.url ?? "").slice(path.length);
+    const request: FakeRequest = { method: incoming.method ?? "GET", path, search, headers: incoming.headers, body: await readBody(incoming) };
     let open = true;
     response.on("close", () => (open = false));
     if (!authorized(options, request, response)) return;
