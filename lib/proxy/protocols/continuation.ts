@@ -50,25 +50,60 @@ export function rememberResponse(db: Database, request: unknown, response: unkno
   recent.set(response.id, { request, response });
 }
 
+/** Every output item of the stored responses, by item id, for `item_reference`s. */
+function itemsOf(stored: Map<string, StoredResponse>): Map<string, unknown> {
+  const items = new Map<string, unknown>();
+  for (const { response } of stored.values()) {
+    const output = isRecord(response) && Array.isArray(response.output) ? response.output : [];
+    for (const item of output) if (isRecord(item) && typeof item.id === "string") items.set(item.id, item);
+  }
+  return items;
+}
+
+function isReference(item: unknown): item is { type: "item_reference"; id: string } {
+  return isRecord(item) && item.type === "item_reference" && typeof item.id === "string";
+}
+
+/** A request with its `item_reference`s replaced by the items they name; null when one is unknown. */
+function expanded(request: unknown, items: Map<string, unknown>): unknown {
+  if (!isRecord(request) || !Array.isArray(request.input) || !request.input.some(isReference)) return request;
+  const input = request.input.map((item: unknown) => (isReference(item) ? (items.get(item.id) ?? null) : item));
+  return input.includes(null) ? null : { ...request, input };
+}
+
 /**
  * The messages a stored response continued from, then its output, resolved
- * through the exchanges the proxy recorded (P-R4). A response the agent sent
- * with `store: false`, or that failed, cannot be continued, as upstream.
+ * through the responses the proxy saw (P-R4). A response the agent sent with
+ * `store: false`, or that failed, cannot be continued, as upstream.
  */
-function historyOf(byResponseId: Map<string, StoredResponse>, responseId: string): Message[] | null {
+function historyOf(stored: Map<string, StoredResponse>, items: Map<string, unknown>, responseId: string): Message[] | null {
   const chain: StoredResponse[] = [];
   for (let id: unknown = responseId; typeof id === "string" && chain.length < MAX_CHAIN; ) {
-    const exchange = byResponseId.get(id);
-    if (!exchange) return null;
-    chain.unshift(exchange);
-    id = isRecord(exchange.request) ? exchange.request.previous_response_id : undefined;
+    const link = stored.get(id);
+    if (!link) return null;
+    chain.unshift(link);
+    id = isRecord(link.request) ? link.request.previous_response_id : undefined;
   }
   const history: Message[] = [];
-  for (const exchange of chain) {
-    history.push(...readResponsesRequest(exchange.request).messages.filter((message) => !fromInstructions(message)));
-    history.push(...readResponsesOutput(exchange.response).messages);
+  for (const link of chain) {
+    const request = expanded(link.request, items);
+    if (request === null) return null;
+    history.push(...readResponsesRequest(request).messages.filter((message) => !fromInstructions(message)));
+    history.push(...readResponsesOutput(link.response).messages);
   }
   return history;
+}
+
+/** The request's messages with its references and its previous responses resolved from `stored`; null when something is unknown. */
+function resolve(stored: Map<string, StoredResponse>, body: Record<string, unknown>): Message[] | null {
+  const items = itemsOf(stored);
+  const request = expanded(body, items);
+  if (request === null) return null;
+  const previous = body.previous_response_id;
+  const history = typeof previous === "string" ? historyOf(stored, items, previous) : [];
+  if (history === null) return null;
+  const messages = readResponsesRequest(request).messages;
+  return [...messages.filter(fromInstructions), ...history, ...messages.filter((message) => !fromInstructions(message))];
 }
 
 /** The responses recorded in the conversation (and those answered in this process), by id. */
@@ -85,23 +120,22 @@ async function recordedResponses(db: Database, conversation: ConversationRecord 
 }
 
 /**
- * P-R4: a request that continues `previous_response_id` is recorded as the
- * whole conversation the model sees: the stored responses' inputs and
- * outputs (their instructions excepted, which apply to their own request),
- * then this request's instructions and input. Null when the proxy did not
- * record that response (the upstream decides; only the new input is recorded).
+ * P-R4: a request that continues `previous_response_id`, or names earlier
+ * output items by `item_reference` (the AI SDK's default with `store`), is
+ * recorded as the conversation the model sees: the stored responses' inputs
+ * and outputs (their instructions excepted: they apply to their own request),
+ * then this request's instructions and input, references replaced by the
+ * items. Null when nothing is to resolve, or the proxy did not see what is
+ * named (the upstream decides; the request is recorded as it came).
  */
-export async function continuedMessages(db: Database, conversation: ConversationRecord | null, body: Record<string, unknown>, messages: CanonicalMessage[]): Promise<CanonicalMessage[] | null> {
-  const previous = body.previous_response_id;
-  if (typeof previous !== "string") return null;
-  let history: Message[] | null;
+export async function continuedMessages(db: Database, conversation: ConversationRecord | null, body: Record<string, unknown>): Promise<CanonicalMessage[] | null> {
+  const references = Array.isArray(body.input) && body.input.some(isReference);
+  if (typeof body.previous_response_id !== "string" && !references) return null;
   try {
-    history = historyOf(recentOf(db), previous) ?? historyOf(await recordedResponses(db, conversation), previous);
+    const messages = resolve(recentOf(db), body) ?? resolve(await recordedResponses(db, conversation), body);
+    return messages ? messages.map((message) => ({ message })) : null;
   } catch {
+    // A stored request or response the converter cannot read: record the request as it came.
     return null;
   }
-  if (!history) return null;
-  const instructions = messages.filter(({ message }) => fromInstructions(message));
-  const input = messages.filter(({ message }) => !fromInstructions(message));
-  return [...instructions, ...history.map((message) => ({ message })), ...input];
 }

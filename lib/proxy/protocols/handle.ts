@@ -11,7 +11,6 @@ import { identifyAgent, type AgentIdentity } from "../identify";
 import { runPipeline, wantsPipeline } from "../pipeline";
 import { passStream, type StreamAssembler } from "../stream";
 import type { UpstreamConfig } from "../upstream-settings";
-import { continuedMessages } from "./continuation";
 import { errorResponseIn, ownErrorIn } from "./errors";
 import { conversationKeyOf } from "./session";
 import type { Protocol, ReadRequest } from "./types";
@@ -29,7 +28,7 @@ interface Prepared {
   conversation: ConversationRecord | null;
 }
 
-/** Reads the body, finds the agent's conversation and, for a continued response, the history it continues. */
+/** Reads the body, finds the agent's conversation and, for a request that continues stored responses, the history it continues. */
 async function prepare(protocol: Protocol, request: Request, identity: AgentIdentity): Promise<Prepared> {
   const text = await request.text();
   let body: unknown;
@@ -42,7 +41,7 @@ async function prepare(protocol: Protocol, request: Request, identity: AgentIden
   const db = database();
   const key = await conversationKeyOf(db, identity, read.messages);
   const conversation = await lookupConversation(db, key);
-  const continued = await continuedMessages(db, conversation, read.body, read.messages);
+  const continued = (await protocol.continued?.(db, conversation, read.body)) ?? null;
   return { db, text, read: continued ? { ...read, messages: continued } : read, key, conversation };
 }
 

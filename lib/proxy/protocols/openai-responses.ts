@@ -6,7 +6,7 @@ import { upstreamRequestHeaders } from "../forward";
 import type { SseMessage } from "../sse";
 import type { StreamAssembler } from "../stream";
 import { resolveUpstream } from "../upstream-settings";
-import { rememberResponse } from "./continuation";
+import { continuedMessages, rememberResponse } from "./continuation";
 import { requestErrorOf } from "./errors";
 import { oneReply } from "./merge";
 import type { Protocol, ReadRequest } from "./types";
@@ -119,6 +119,7 @@ export const openAIResponses: Protocol = {
   headers: upstreamRequestHeaders,
   outcome: outcomeOfResponse,
   assembler: () => new ResponsesStreamAssembler(),
+  continued: continuedMessages,
   answered: rememberResponse,
   withMessages(body, messages, tools: ToolDefinition[]) {
     const written = writeResponsesRequest({ messages: messages.map(({ message }) => message), tools }).value;

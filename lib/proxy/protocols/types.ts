@@ -1,5 +1,5 @@
 import type { ToolDefinition } from "@/lib/context";
-import type { Database } from "@/lib/db";
+import type { ConversationRecord, Database } from "@/lib/db";
 import type { CompletionOutcome } from "../assemble";
 import type { CanonicalMessage } from "../canonical";
 import type { AgentIdentity } from "../identify";
@@ -36,6 +36,8 @@ export interface Protocol {
   headers(incoming: Headers, upstream: UpstreamConfig, identity: AgentIdentity): Headers;
   outcome(body: unknown): CompletionOutcome;
   assembler(): StreamAssembler;
+  /** The whole conversation a request continues (stored responses, references), or null when it stands alone. */
+  continued?(db: Database, conversation: ConversationRecord | null, body: Record<string, unknown>): Promise<CanonicalMessage[] | null>;
   /** Called with each successful answer (whole, or completed stream) before the agent can act on it. */
   answered?(db: Database, request: Record<string, unknown>, response: unknown): void;
   /** The request body with `messages` and `tools` written in the protocol's form (the context pipeline's output). */

@@ -24,16 +24,35 @@ function inputItems(request: FakeRequest): Item[] {
   return Array.isArray(input) ? (input as Item[]) : [];
 }
 
-/** The whole item list the model sees: the previous responses' items, then this input. */
+/** The input with each `item_reference` replaced by the stored item it names; an unknown one is a 404-like 400. */
+function resolvedInput(request: FakeRequest, store: ResponseStore): Item[] | { error: { status: number; body: unknown } } {
+  const stored = new Map<string, Item>();
+  for (const items of store.values()) for (const item of items) if (typeof item.id === "string") stored.set(item.id, item);
+  const input: Item[] = [];
+  for (const item of inputItems(request)) {
+    if (item.type !== "item_reference") {
+      input.push(item);
+      continue;
+    }
+    const found = stored.get(String(item.id));
+    if (!found) return { error: { status: 400, body: { error: { message: `Item with id '${String(item.id)}' not found.`, type: "invalid_request_error", param: "input", code: null } } } };
+    input.push(found);
+  }
+  return input;
+}
+
+/** The whole item list the model sees: the previous responses' items, then this input (references resolved). */
 export function conversationItems(request: FakeRequest, store: ResponseStore): Item[] | { error: { status: number; body: unknown } } {
+  const input = resolvedInput(request, store);
+  if (!Array.isArray(input)) return input;
   const previous = request.body?.previous_response_id;
-  if (typeof previous !== "string") return inputItems(request);
+  if (typeof previous !== "string") return input;
   const before = store.get(previous);
   if (!before) {
     const error = { message: `Previous response with id '${previous}' not found.`, type: "invalid_request_error", param: "previous_response_id", code: "previous_response_not_found" };
     return { error: { status: 400, body: { error: error } } };
   }
-  return [...before, ...inputItems(request)];
+  return [...before, ...input];
 }
 
 /** The 400 the Responses API answers when a call and its output do not pair, or null. */
