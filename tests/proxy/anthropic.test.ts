@@ -168,4 +168,18 @@ describe.each(TEST_PROVIDERS)("proxy: Anthropic Messages with @anthropic-ai/sdk 
     expect(body.error.message).toContain("Anthropic Messages");
     expect(body.error.message).toContain("messages[0]");
   });
+
+  it("[P-A2] records what arrived of a stream the upstream dropped, and ends the agent's stream the same way", async () => {
+    harness.fake.enqueue({ kind: "drop", afterChunks: 6, reply: { content: "This answer is cut short somewhere.", chunkSize: 4 } });
+    const stream = client("proxy", "dropped").messages.stream({ model: "fake-claude", max_tokens: 64, messages: [{ role: "user", content: "hi" }] });
+    const text: string[] = [];
+    stream.on("text", (delta) => text.push(delta));
+    await expect(stream.finalMessage()).rejects.toThrow();
+    await harness.recorded();
+    const recorded = await recordedFor(test.db, "dropped");
+    const [exchange] = recorded.exchanges;
+    expect(exchange.error).toMatchObject({ source: "upstream", type: "stream_dropped", chunks: 6 });
+    expect(exchange.response).toMatchObject({ id: "msg_fake_1", content: [{ type: "text", text: text.join("") }] });
+    expect(recorded.histories.get(recorded.branches[0].id)!.map((message) => message.role)).toEqual(["user"]);
+  });
 });

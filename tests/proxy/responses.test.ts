@@ -163,4 +163,19 @@ describe.each(TEST_PROVIDERS)("proxy: OpenAI Responses with the openai client (%
     expect(body.error.message).toContain("OpenAI Responses");
     expect(harness.fake.requests).toHaveLength(0);
   });
+
+  it("[P-R3] records what arrived of a stream the upstream dropped", async () => {
+    harness.fake.enqueue({ kind: "drop", afterChunks: 5, reply: { content: "Half of an answer.", chunkSize: 4 } });
+    const stream = await harness.agent("cut").responses.create({ model: "fake-gpt", input: "hi", stream: true });
+    const deltas: string[] = [];
+    await expect(
+      (async () => {
+        for await (const event of stream) if (event.type === "response.output_text.delta") deltas.push(event.delta);
+      })(),
+    ).rejects.toThrow();
+    await harness.recorded();
+    const [exchange] = (await recordedFor(test.db, "cut")).exchanges;
+    expect(exchange.error).toMatchObject({ source: "upstream", type: "stream_dropped", chunks: 5 });
+    expect(exchange.response).toMatchObject({ id: "resp_fake_1", output: [{ type: "message", content: [{ type: "output_text", text: deltas.join("") }] }] });
+  });
 });
