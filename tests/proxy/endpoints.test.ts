@@ -33,6 +33,16 @@ describe.each(TEST_PROVIDERS)("proxy: endpoints, sessions and the context pipeli
     expect(String((error as Error).message)).toContain("GET /api/v1/files");
   });
 
+  it("[P-E2] answers a served path asked with another method with a 405 in the protocol's shape", async () => {
+    const openai = await fetch(`${harness.baseUrl}/responses`);
+    expect(openai.status).toBe(405);
+    expect(openai.headers.get("allow")).toBe("POST");
+    expect((await openai.json()).error).toMatchObject({ type: "invalid_request_error", code: "method_not_allowed" });
+    const anthropic = await fetch(`${harness.baseUrl}/messages`, { headers: { "anthropic-version": "2023-06-01" } });
+    expect(anthropic.status).toBe(405);
+    expect(await anthropic.json()).toEqual({ type: "error", error: { type: "invalid_request_error", message: "GET /api/v1/messages is not served: use POST" } });
+  });
+
   it("[P-P1] passes embeddings through unrecorded", async () => {
     const { direct, proxied } = await directAndProxied(harness.fake, [], (target) =>
       (target === "direct" ? new OpenAI({ baseURL: harness.fake.baseUrl, apiKey: UPSTREAM_KEY }) : harness.agent("embedder")).embeddings.create({ model: "fake-embed", input: ["a", "bb"] }),

@@ -4,7 +4,7 @@ import { handleProtocol } from "./handle";
 import { openAIResponses } from "./openai-responses";
 import { passThrough } from "./passthrough";
 
-export { unsupportedEndpoint, PROXY_ENDPOINTS } from "./unsupported";
+export { unsupportedEndpoint, methodNotAllowed, PROXY_ENDPOINTS } from "./unsupported";
 export { anthropicMessages, AnthropicStreamAssembler } from "./anthropic";
 export { openAIResponses, ResponsesStreamAssembler } from "./openai-responses";
 export { handleProtocol } from "./handle";

@@ -18,9 +18,20 @@ export const PROXY_ENDPOINTS: readonly string[] = [
  * Next's HTML page, which an SDK would report as an unreadable body.
  */
 export function unsupportedEndpoint(request: Request): Response {
-  const { pathname } = new URL(request.url);
-  const anthropic = request.headers.has("anthropic-version") || request.headers.has("x-api-key");
-  const message = `${request.method} ${pathname} is not served by Context Lab's recording proxy; it serves ${PROXY_ENDPOINTS.join(", ")}`;
-  const body = openAIErrorBody("invalid_request_error", message, { code: "unknown_endpoint" });
-  return errorResponseIn(anthropic ? "anthropic" : "openai", 404, body);
+  const message = `${request.method} ${new URL(request.url).pathname} is not served by Context Lab's recording proxy; it serves ${PROXY_ENDPOINTS.join(", ")}`;
+  return errorResponseIn(shapeOf(request), 404, openAIErrorBody("invalid_request_error", message, { code: "unknown_endpoint" }));
+}
+
+function shapeOf(request: Request): "anthropic" | "openai" {
+  return request.headers.has("anthropic-version") || request.headers.has("x-api-key") ? "anthropic" : "openai";
+}
+
+/** P-E2: a served path asked with another method: 405 in the protocol's shape, with `Allow`. */
+export function methodNotAllowed(allowed: string): (request: Request) => Response {
+  return (request) => {
+    const message = `${request.method} ${new URL(request.url).pathname} is not served: use ${allowed}`;
+    const response = errorResponseIn(shapeOf(request), 405, openAIErrorBody("invalid_request_error", message, { code: "method_not_allowed" }));
+    response.headers.set("allow", allowed);
+    return response;
+  };
 }

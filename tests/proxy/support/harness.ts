@@ -24,9 +24,9 @@ import { GET as getUpstreamSettings, PUT as putUpstreamSettings } from "@/app/ap
 import { POST as chatCompletions } from "@/app/api/v1/chat/completions/route";
 import { POST as embeddings } from "@/app/api/v1/embeddings/route";
 import { POST as countTokens } from "@/app/api/v1/messages/count_tokens/route";
-import { POST as messages } from "@/app/api/v1/messages/route";
+import { GET as messagesGet, POST as messages } from "@/app/api/v1/messages/route";
 import { GET as listModels } from "@/app/api/v1/models/route";
-import { POST as responses } from "@/app/api/v1/responses/route";
+import { GET as responsesGet, POST as responses } from "@/app/api/v1/responses/route";
 import { GET as unsupported } from "@/app/api/v1/[...path]/route";
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from "@/tests/support/fake-openai";
 import { startRouteServer, type RouteHandler, type RouteServer } from "./route-server";
@@ -90,6 +90,8 @@ export async function startProxyHarness(db: Database, options: HarnessOptions = 
     { method: "GET", path: "/api/v1/models", handler: listModels },
     { method: "POST", path: "/api/v1/responses", handler: responses },
     { method: "POST", path: "/api/v1/messages", handler: messages },
+    { method: "GET", path: "/api/v1/responses", handler: responsesGet },
+    { method: "GET", path: "/api/v1/messages", handler: messagesGet },
     { method: "POST", path: "/api/v1/messages/count_tokens", handler: countTokens },
     { method: "POST", path: "/api/v1/embeddings", handler: embeddings },
     { method: "GET", path: "/api/live/conversations", handler: liveAll },
