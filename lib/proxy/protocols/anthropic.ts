@@ -28,7 +28,6 @@ function readRequest(body: unknown): ReadRequest {
     body,
     messages: read.messages.map((message) => ({ message })),
     tools: read.tools ?? null,
-    model: typeof body.model === "string" ? body.model : null,
     stream: body.stream === true,
   };
 }

@@ -4,11 +4,7 @@ import { handleProtocol } from "./handle";
 import { openAIResponses } from "./openai-responses";
 import { passThrough } from "./passthrough";
 
-export { unsupportedEndpoint, methodNotAllowed, PROXY_ENDPOINTS } from "./unsupported";
-export { anthropicMessages, AnthropicStreamAssembler } from "./anthropic";
-export { openAIResponses, ResponsesStreamAssembler } from "./openai-responses";
-export { handleProtocol } from "./handle";
-export type { Protocol, ReadRequest } from "./types";
+export { unsupportedEndpoint, methodNotAllowed } from "./unsupported";
 
 /** `POST /v1/responses` (OpenAI Responses), recorded. */
 export function handleResponses(request: Request): Promise<Response> {

@@ -12,7 +12,6 @@ export interface ReadRequest {
   body: Record<string, unknown>;
   messages: CanonicalMessage[];
   tools: ToolDefinition[] | null;
-  model: string | null;
   stream: boolean;
 }
 
