@@ -15,6 +15,7 @@ export const CONFIGURED: UpstreamSettingsView = {
   timeoutMs: 600_000,
   timeoutSource: "default",
   configured: true,
+  anthropic: { baseUrl: null, baseUrlSource: null, apiKey: { set: false, last4: null, source: null }, configured: false },
 };
 
 export const UNCONFIGURED: UpstreamSettingsView = {
@@ -24,6 +25,7 @@ export const UNCONFIGURED: UpstreamSettingsView = {
   timeoutMs: 600_000,
   timeoutSource: "default",
   configured: false,
+  anthropic: { baseUrl: null, baseUrlSource: null, apiKey: { set: false, last4: null, source: null }, configured: false },
 };
 
 export const WRITTEN: ChatTurnWritten = {

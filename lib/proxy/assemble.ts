@@ -1,5 +1,6 @@
 import type { Message } from "@/lib/context";
 import { toCanonical } from "./canonical";
+import type { SseMessage } from "./sse";
 
 /** What the recorder keeps of a model's answer, streamed or not. */
 export interface CompletionOutcome {
@@ -47,6 +48,18 @@ export class CompletionAssembler {
   done = false;
   /** An `{error}` object the upstream sent inside the stream. */
   streamError: unknown = null;
+
+  add(message: SseMessage): void {
+    this.addData(message.data);
+  }
+
+  response(): Record<string, unknown> {
+    return this.completion();
+  }
+
+  outcome(): CompletionOutcome {
+    return outcomeOfCompletion(this.completion());
+  }
 
   /** Adds one `data:` payload; `[DONE]` and unparseable data are noted, never thrown. */
   addData(data: string): void {

@@ -10,6 +10,7 @@ import { describeProxyError, openAIErrorBody, ProxyRequestError, type OpenAIErro
 import { CallWatch, describeUpstreamError, networkErrorOf, parseMaybeJson, passthroughHeaders, upstreamRequestHeaders } from "./forward";
 import { identifyAgent, type AgentIdentity } from "./identify";
 import { runPipeline, wantsPipeline } from "./pipeline";
+import { conversationKeyOf } from "./protocols/session";
 import { passStream } from "./stream";
 import { resolveUpstream, type UpstreamConfig } from "./upstream-settings";
 
@@ -43,6 +44,8 @@ interface Prepared {
   db: Database;
   text: string;
   parsed: ReturnType<typeof parseBody>;
+  /** The record key of the request's conversation (P-S2). */
+  key: string;
   conversation: ConversationRecord | null;
 }
 
@@ -51,7 +54,8 @@ async function prepare(request: Request, identity: AgentIdentity): Promise<Prepa
   const text = await request.text();
   const parsed = parseBody(text);
   const db = database();
-  return { db, text, parsed, conversation: await lookupConversation(db, identity.key) };
+  const key = await conversationKeyOf(db, identity, parsed.messages);
+  return { db, text, parsed, key, conversation: await lookupConversation(db, key) };
 }
 
 /** The processed body, or the refusal to send, when the conversation applies the context pipeline. */
@@ -89,7 +93,7 @@ export async function handleChatCompletions(request: Request): Promise<Response>
   const call = new RecordedCall(
     db,
     {
-      key: identity.key,
+      key: prepared.key,
       request: parsed.body,
       messages: parsed.messages,
       tools: parsed.tools,

@@ -29,4 +29,16 @@ describe("identifyAgent", () => {
     expect(identifyAgent(headers({}))).toEqual({ key: "anonymous", via: "anonymous", agentApiKey: null });
     expect(identifyAgent(headers({ authorization: "Bearer ctxlab-" })).via).toBe("anonymous");
   });
+
+  it("[P-A3] reads an Anthropic agent's x-api-key like a bearer key", () => {
+    expect(identifyAgent(headers({ "x-api-key": "ctxlab-claude" }))).toEqual({ key: "claude", via: "api-key", agentApiKey: null });
+    const real = identifyAgent(headers({ "x-api-key": "sk-ant-real-key" }));
+    expect(real).toMatchObject({ via: "agent-key", agentApiKey: "sk-ant-real-key" });
+    expect(identifyAgent(headers({ authorization: "Bearer ctxlab-bearer", "x-api-key": "ctxlab-other" })).key).toBe("bearer");
+  });
+
+  it("[P-S1] puts the X-Context-Lab-Session header after the key", () => {
+    expect(identifyAgent(headers({ authorization: "Bearer ctxlab-nightly", "x-context-lab-session": " run-7 " })).key).toBe("nightly/run-7");
+    expect(identifyAgent(headers({ "x-context-lab-session": "run-7" })).key).toBe("anonymous/run-7");
+  });
 });

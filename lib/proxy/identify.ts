@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 
 /** Names the conversation to record into: a recordKey or a conversation id. */
 export const CONVERSATION_HEADER = "x-context-lab-conversation";
+/** Starts a conversation of its own for one run of an agent: recordKey `<key>/<session>`. */
+export const SESSION_HEADER = "x-context-lab-session";
 /** API keys of this form name their conversation: `ctxlab-<label>` records into recordKey `<label>`. */
 export const LABEL_KEY_PREFIX = "ctxlab-";
 /** Record keys are stored as given; longer ones are refused. */
@@ -17,19 +19,34 @@ export interface AgentIdentity {
   agentApiKey: string | null;
 }
 
-function bearerOf(headers: Headers): string | null {
+/** The agent's key: `Authorization: Bearer` (OpenAI), else `x-api-key` (Anthropic). */
+function agentKeyOf(headers: Headers): string | null {
   const authorization = headers.get("authorization");
   const match = authorization ? /^Bearer\s+(.+)$/i.exec(authorization.trim()) : null;
-  return match ? match[1].trim() : null;
+  if (match) return match[1].trim();
+  const apiKey = headers.get("x-api-key")?.trim();
+  return apiKey ? apiKey : null;
+}
+
+/** P-S1: `X-Context-Lab-Session` gives a run a conversation of its own under the agent's key. */
+function withSession(identity: AgentIdentity, headers: Headers): AgentIdentity {
+  const session = headers.get(SESSION_HEADER)?.trim();
+  if (!session) return identity;
+  return { ...identity, key: `${identity.key}/${session}`.slice(0, MAX_KEY_LENGTH) };
 }
 
 /**
  * Finds the agent's conversation key: the `X-Context-Lab-Conversation` header,
- * else the label of a `ctxlab-<label>` API key, else a fingerprint of the
- * agent's own API key (never the key itself), else "anonymous".
+ * else the label of a `ctxlab-<label>` API key (bearer or `x-api-key`), else
+ * a fingerprint of the agent's own API key (never the key itself), else
+ * "anonymous"; followed by `/<session>` when `X-Context-Lab-Session` is sent.
  */
 export function identifyAgent(headers: Headers): AgentIdentity {
-  const bearer = bearerOf(headers);
+  return withSession(identifyCaller(headers), headers);
+}
+
+function identifyCaller(headers: Headers): AgentIdentity {
+  const bearer = agentKeyOf(headers);
   // The request guard removes Context Lab's access token before routes run; should one slip through, it is never an upstream key.
   const accessToken = process.env.CONTEXT_LAB_TOKEN?.trim();
   const agentApiKey = bearer && !bearer.startsWith(LABEL_KEY_PREFIX) && bearer !== accessToken ? bearer : null;

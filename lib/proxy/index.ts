@@ -3,11 +3,13 @@ import "server-only";
 // The OpenAI-compatible recording proxy (README.md). Route handlers import from here.
 export { handleChatCompletions } from "./chat-completions";
 export { handleModels } from "./models";
+export { handleResponses, handleMessages, handleCountTokens, handleEmbeddings, unsupportedEndpoint, methodNotAllowed } from "./protocols";
 export { getProxyRecorder, ProxyRecorder, type RecordedRequest } from "./recorder";
 export { findConversation, lookupConversation, CONVERSATION_CACHE_MS } from "./conversations";
-export { identifyAgent, CONVERSATION_HEADER, LABEL_KEY_PREFIX, type AgentIdentity } from "./identify";
+export { identifyAgent, CONVERSATION_HEADER, SESSION_HEADER, LABEL_KEY_PREFIX, type AgentIdentity } from "./identify";
 export {
   resolveUpstream,
+  resolveAnthropicUpstream,
   describeUpstream,
   saveUpstreamSettings,
   normalizeBaseUrl,
@@ -15,6 +17,7 @@ export {
   DEFAULT_UPSTREAM_TIMEOUT_MS,
   type UpstreamConfig,
   type UpstreamSettingsView,
+  type AnthropicUpstreamView,
   type UpstreamSettingsChanges,
 } from "./upstream-settings";
 export { toCanonical, toCanonicalMessages, messageFingerprint, type CanonicalMessage } from "./canonical";

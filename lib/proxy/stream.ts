@@ -1,9 +1,21 @@
 import "server-only";
 import type { JsonObject, JsonValue } from "@/lib/db";
-import { CompletionAssembler, outcomeOfCompletion } from "./assemble";
+import { CompletionAssembler, type CompletionOutcome } from "./assemble";
 import type { RecordedCall } from "./call";
 import { AbortReason, networkErrorOf, passthroughHeaders, type CallWatch } from "./forward";
-import { SseParser } from "./sse";
+import { SseParser, type SseMessage } from "./sse";
+
+/** Reads one protocol's event stream on the side: the answer so far, in the protocol's non-streamed shape, and its outcome. */
+export interface StreamAssembler {
+  /** Events added (`[DONE]` excluded). */
+  readonly chunks: number;
+  /** An error the upstream sent inside the stream, or null. */
+  readonly streamError: unknown;
+  add(message: SseMessage): void;
+  /** The answer assembled so far, as the upstream would have answered it whole. */
+  response(): Record<string, unknown>;
+  outcome(): CompletionOutcome;
+}
 
 /**
  * Passes an event stream through chunk by chunk as the upstream sends it,
@@ -11,23 +23,22 @@ import { SseParser } from "./sse";
  * upstream drops, or that stalls past the timeout, ends the agent's
  * connection the same way after the chunks received so far.
  */
-export function passStream(call: RecordedCall, watch: CallWatch, response: Response): Response {
+export function passStream(call: RecordedCall, watch: CallWatch, response: Response, assembler: StreamAssembler = new CompletionAssembler()): Response {
   const reader = response.body!.getReader();
   const parser = new SseParser();
-  const assembler = new CompletionAssembler();
   let settled = false;
   const settle = (error: JsonObject | null) => {
     if (settled) return;
     settled = true;
     watch.dispose();
-    for (const message of parser.end()) assembler.addData(message.data);
-    const completion = assembler.completion();
+    for (const message of parser.end()) assembler.add(message);
+    const completion = assembler.response();
     const streamError = assembler.streamError;
     call.finish({
       status: response.status,
       response: completion as JsonObject,
       error: error ?? (streamError ? { source: "upstream", type: "stream_error", message: "the upstream sent an error inside the stream", body: streamError as JsonValue } : null),
-      completion: error || streamError ? null : outcomeOfCompletion(completion),
+      completion: error || streamError ? null : assembler.outcome(),
     });
   };
   const cut = (error: unknown): JsonObject => {
@@ -48,7 +59,7 @@ export function passStream(call: RecordedCall, watch: CallWatch, response: Respo
           }
           watch.touch();
           controller.enqueue(value);
-          for (const message of parser.push(value)) assembler.addData(message.data);
+          for (const message of parser.push(value)) assembler.add(message);
         } catch (error) {
           settle(cut(error));
           // Erroring ends the agent's connection; a tick later, so the chunks just written leave the socket first.

@@ -28,6 +28,16 @@ export interface UpstreamSettingsView {
   timeoutSource: SettingSource | "default";
   /** True when a chat completion can be forwarded. */
   configured: boolean;
+  /** Where `/v1/messages` goes (P-A3); it shares the timeout. */
+  anthropic: AnthropicUpstreamView;
+}
+
+/** The Anthropic upstream as the settings endpoint shows it: never the key. */
+export interface AnthropicUpstreamView {
+  baseUrl: string | null;
+  baseUrlSource: SettingSource;
+  apiKey: { set: boolean; last4: string | null; source: SettingSource };
+  configured: boolean;
 }
 
 /** Fields saved from the settings page; `null` clears one. */
@@ -35,12 +45,14 @@ export interface UpstreamSettingsChanges {
   baseUrl?: string | null;
   apiKey?: string | null;
   timeoutMs?: number | null;
+  anthropic?: { baseUrl?: string | null; apiKey?: string | null };
 }
 
 interface StoredSettings {
   baseUrl?: string;
   apiKey?: string;
   timeoutMs?: number;
+  anthropic?: { baseUrl?: string; apiKey?: string };
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 600_000;
@@ -95,6 +107,8 @@ function environment() {
     baseUrl: process.env.CONTEXT_LAB_UPSTREAM_BASE_URL?.trim() || undefined,
     apiKey: process.env.CONTEXT_LAB_UPSTREAM_API_KEY?.trim() || undefined,
     timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
+    anthropicBaseUrl: process.env.CONTEXT_LAB_ANTHROPIC_BASE_URL?.trim() || undefined,
+    anthropicApiKey: process.env.CONTEXT_LAB_ANTHROPIC_API_KEY?.trim() || undefined,
   };
 }
 
@@ -107,6 +121,23 @@ export function resolveUpstream(): UpstreamConfig | null {
   return {
     baseUrl: normalizeBaseUrl(baseUrl),
     apiKey: env.apiKey ?? stored.apiKey ?? null,
+    timeoutMs: env.timeoutMs ?? stored.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+  };
+}
+
+/**
+ * The Anthropic upstream (`CONTEXT_LAB_ANTHROPIC_BASE_URL`, `CONTEXT_LAB_ANTHROPIC_API_KEY`,
+ * else the settings page's), or null. Its base URL ends before `/v1/messages`,
+ * as the Anthropic SDK's does: `https://api.anthropic.com`.
+ */
+export function resolveAnthropicUpstream(): UpstreamConfig | null {
+  const env = environment();
+  const stored = readStored();
+  const baseUrl = env.anthropicBaseUrl ?? stored.anthropic?.baseUrl;
+  if (!baseUrl) return null;
+  return {
+    baseUrl: normalizeBaseUrl(baseUrl),
+    apiKey: env.anthropicApiKey ?? stored.anthropic?.apiKey ?? null,
     timeoutMs: env.timeoutMs ?? stored.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
   };
 }
@@ -133,6 +164,18 @@ export function describeUpstream(): UpstreamSettingsView {
     timeoutMs: env.timeoutMs ?? stored.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     timeoutSource: timeoutSource ?? "default",
     configured: baseUrl !== null,
+    anthropic: describeAnthropic(env, stored),
+  };
+}
+
+function describeAnthropic(env: ReturnType<typeof environment>, stored: StoredSettings): AnthropicUpstreamView {
+  const apiKey = env.anthropicApiKey ?? stored.anthropic?.apiKey ?? null;
+  const baseUrl = env.anthropicBaseUrl ?? stored.anthropic?.baseUrl ?? null;
+  return {
+    baseUrl,
+    baseUrlSource: sourceOf(env.anthropicBaseUrl, stored.anthropic?.baseUrl),
+    apiKey: { set: apiKey !== null, last4: lastFour(apiKey), source: sourceOf(env.anthropicApiKey, stored.anthropic?.apiKey) },
+    configured: baseUrl !== null,
   };
 }
 
@@ -154,6 +197,8 @@ export function saveUpstreamSettings(changes: UpstreamSettingsChanges): Upstream
     if (changes.timeoutMs === null) delete next.timeoutMs;
     else next.timeoutMs = changes.timeoutMs;
   }
+  if (changes.anthropic !== undefined) next.anthropic = anthropicChanged(next.anthropic ?? {}, changes.anthropic);
+  if (next.anthropic && Object.keys(next.anthropic).length === 0) delete next.anthropic;
   const file = upstreamSettingsFile();
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
@@ -161,4 +206,17 @@ export function saveUpstreamSettings(changes: UpstreamSettingsChanges): Upstream
   fs.renameSync(temporary, file);
   delete globalForSettings[CACHE_KEY];
   return describeUpstream();
+}
+
+function anthropicChanged(current: NonNullable<StoredSettings["anthropic"]>, changes: NonNullable<UpstreamSettingsChanges["anthropic"]>) {
+  const next = { ...current };
+  if (changes.baseUrl !== undefined) {
+    if (changes.baseUrl === null || changes.baseUrl.trim() === "") delete next.baseUrl;
+    else next.baseUrl = normalizeBaseUrl(changes.baseUrl);
+  }
+  if (changes.apiKey !== undefined) {
+    if (changes.apiKey === null || changes.apiKey.trim() === "") delete next.apiKey;
+    else next.apiKey = changes.apiKey.trim();
+  }
+  return next;
 }

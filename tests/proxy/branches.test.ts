@@ -1,5 +1,6 @@
 import type OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { getConversations } from "@/lib/db";
 import type { BranchCreatedEvent } from "@/lib/live";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { collectLiveEvents, recordedFor, useProxyHarness } from "./support/harness";
@@ -56,12 +57,27 @@ describe.each(TEST_PROVIDERS)("proxy: branches from diverging histories (%s)", (
   });
 
   it("forks at position 0 when the first message changes", async () => {
-    await send("prompt-tuner", [S, user("hi")]);
-    await send("prompt-tuner", [{ role: "system", content: "You plan trips. Be brief." }, user("hi")]);
+    await send("prompt-tuner", [user("hi")]);
+    await send("prompt-tuner", [user("hello")]);
     await harness.recorded();
     const { branches, histories } = await recordedFor(test.db, "prompt-tuner");
     expect(branches.map((branch) => branch.forkPosition)).toEqual([null, 0]);
-    expect(histories.get(branches[1].id)).toEqual([{ role: "system", content: "You plan trips. Be brief." }, user("hi"), echo("hi")]);
+    expect(histories.get(branches[1].id)).toEqual([user("hello"), echo("hello")]);
+  });
+
+  it("[P-S2] starts a conversation of its own when the first system prompt changes", async () => {
+    await send("prompt-tuner", [S, user("hi")]);
+    await send("prompt-tuner", [{ role: "system", content: "You plan trips. Be brief." }, user("hi")]);
+    await send("prompt-tuner", [S, user("hi"), echo("hi"), user("again")]);
+    await harness.recorded();
+    const first = await recordedFor(test.db, "prompt-tuner");
+    expect(first.branches).toHaveLength(1);
+    expect(first.histories.get(first.branches[0].id)).toEqual([S, user("hi"), echo("hi"), user("again"), echo("again")]);
+    const conversations = await getConversations(test.db);
+    const second = conversations.find((conversation) => conversation.recordKey?.startsWith("prompt-tuner#"));
+    expect(second?.recordKey).toMatch(/^prompt-tuner#[0-9a-f]{8}$/);
+    const other = await recordedFor(test.db, second!.recordKey!);
+    expect(other.histories.get(other.branches[0].id)).toEqual([{ role: "system", content: "You plan trips. Be brief." }, user("hi"), echo("hi")]);
   });
 
   it("forks at the reply when a retried request is answered differently, and adds nothing when it is answered the same", async () => {

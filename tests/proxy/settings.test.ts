@@ -1,3 +1,4 @@
+import Anthropic from "@anthropic-ai/sdk";
 import fs from "node:fs";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
@@ -29,6 +30,7 @@ describe("proxy: upstream settings and whose key is forwarded", () => {
       timeoutMs: 600_000,
       timeoutSource: "default",
       configured: true,
+      anthropic: { baseUrl: harness.fake.anthropicBaseUrl, baseUrlSource: "environment", apiKey: { set: true, last4: "5432", source: "environment" }, configured: true },
     });
   });
 
@@ -82,5 +84,23 @@ describe("proxy: upstream settings and whose key is forwarded", () => {
     const keys = (await getConversations(test.db)).map((conversation) => conversation.recordKey).sort();
     expect(keys).toEqual(["labelled", expect.stringMatching(/^key-[0-9a-f]{12}$/)].sort());
     expect(JSON.stringify(await getConversations(test.db))).not.toContain("sk-agent-own-key");
+  });
+
+  it("[P-A3] saves the Anthropic upstream apart, never showing its key, and forwards Messages with it", async () => {
+    harness = await startProxyHarness(test.db);
+    delete process.env.CONTEXT_LAB_ANTHROPIC_BASE_URL;
+    delete process.env.CONTEXT_LAB_ANTHROPIC_API_KEY;
+    const saved = await put({ anthropic: { baseUrl: `${harness.fake.anthropicBaseUrl}/`, apiKey: "sk-ant-stored-key-wxyz" } });
+    expect(saved.status).toBe(200);
+    const view = await saved.json();
+    expect(view.anthropic).toEqual({ baseUrl: harness.fake.anthropicBaseUrl, baseUrlSource: "settings", apiKey: { set: true, last4: "wxyz", source: "settings" }, configured: true });
+    expect(JSON.stringify(view)).not.toContain("sk-ant-stored");
+    const client = new Anthropic({ baseURL: harness.anthropicBaseUrl, apiKey: "ctxlab-settings", maxRetries: 0 });
+    await client.messages.create({ model: "fake-claude", max_tokens: 16, messages: [{ role: "user", content: "hi" }] });
+    expect(harness.fake.requests.at(-1)!.headers["x-api-key"]).toBe("sk-ant-stored-key-wxyz");
+
+    const refused = await put({ anthropic: { baseUrl: "ftp://example.com" } });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.issues[0].path).toBe("anthropic.baseUrl");
   });
 });

@@ -1,12 +1,30 @@
 import http from "node:http";
+import { anthropicErrorBody, anthropicMessageBody, anthropicPairingError, anthropicStreamPayloads, countTokensBody, lastAnthropicUserText } from "./fake-upstream/anthropic";
+import { chatPairingError } from "./fake-upstream/chat";
+import {
+  conversationItems,
+  lastResponsesUserText,
+  outputItems,
+  responseBody,
+  responseId,
+  responsesPairingError,
+  responsesStreamPayloads,
+  type ResponseStore,
+} from "./fake-upstream/responses";
+import { pieces } from "./fake-upstream/text";
 import { listenOnLoopback } from "./loopback";
 
 /**
- * A real HTTP server on 127.0.0.1 that speaks enough of OpenAI's API to stand
- * for an upstream: chat completions (whole or streamed, with tool-call
- * deltas split across chunks and the usage chunk), the model list, scripted
- * errors, slow answers, answers that never come, and streams dropped half way.
- * Each chat request takes the next queued script, else the responder's.
+ * A real HTTP server on 127.0.0.1 that speaks enough of OpenAI's and
+ * Anthropic's APIs to stand for an upstream: chat completions (whole or
+ * streamed, with tool-call deltas split across chunks and the usage chunk),
+ * Responses (`/v1/responses`, events, `previous_response_id` chains) and
+ * Anthropic Messages (`/v1/messages`, events, `count_tokens`), the model
+ * list, scripted errors, slow answers, answers that never come, and streams
+ * dropped half way. Each model request, whatever its protocol, takes the next
+ * queued script, else the responder's; one reply script (text, reasoning,
+ * tool calls) is written in each protocol's own shape. Like the real APIs it
+ * answers 400 to a history whose tool calls and results do not pair.
  */
 
 export interface FakeToolCall {
@@ -30,6 +48,8 @@ export interface FakeReply {
   chunkDelayMs?: number;
   /** Streaming: characters of content (and of tool arguments) per chunk; default 4. */
   chunkSize?: number;
+  /** Reasoning before the answer: a Responses reasoning summary, an Anthropic thinking block (chat has no field for it). */
+  reasoning?: string;
 }
 
 export type FakeScript =
@@ -47,33 +67,66 @@ export type FakeScript =
 export interface FakeRequest {
   method: string;
   path: string;
+  /** The query string, `?beta=true`, when there was one. */
+  search?: string;
   headers: http.IncomingHttpHeaders;
   body: Record<string, unknown> | null;
 }
 
 export type FakeResponder = (request: FakeRequest) => FakeScript;
 
+/** Which API a request to the fake speaks, by its path. */
+export type FakeProtocol = "chat" | "responses" | "anthropic" | "count-tokens" | "embeddings" | "models";
+
+const PROTOCOL_PATHS: Record<string, FakeProtocol> = {
+  "POST /v1/chat/completions": "chat",
+  "POST /v1/responses": "responses",
+  "POST /v1/messages": "anthropic",
+  "POST /v1/messages/count_tokens": "count-tokens",
+  "POST /v1/embeddings": "embeddings",
+  "GET /v1/models": "models",
+};
+
+export function protocolOf(request: Pick<FakeRequest, "method" | "path">): FakeProtocol | null {
+  return PROTOCOL_PATHS[`${request.method} ${request.path}`] ?? null;
+}
+
+/** One server-sent event: `event:` (Responses, Anthropic) and `data:`. */
+export interface SsePayload {
+  event?: string;
+  data: string;
+}
+
 export interface FakeOpenAI {
   /** The base URL an OpenAI client takes: `http://127.0.0.1:<port>/v1`. */
   baseUrl: string;
-  /** Chat and model requests, in arrival order. */
+  /** The base URL an Anthropic client takes: `http://127.0.0.1:<port>`. */
+  anthropicBaseUrl: string;
+  /** Every request it answered, in arrival order. */
   readonly requests: FakeRequest[];
-  /** Queues scripts for the next chat requests, in order. */
+  /** Queues scripts for the next model requests, in order. */
   enqueue(...scripts: FakeScript[]): void;
-  /** Answers chat requests once the queue is empty (default: `echoReply`). */
+  /** Answers model requests once the queue is empty (default: `echoReply`). */
   respondWith(responder: FakeResponder): void;
+  /** Numbers the next answer 1 again, so a call repeated through the proxy gets the ids and timestamps a direct one got. */
+  rewind(): void;
   close(): Promise<void>;
 }
 
 export interface FakeOpenAIOptions {
-  /** Answers 401 unless `Authorization: Bearer <apiKey>`. */
+  /** Answers 401 unless `Authorization: Bearer <apiKey>` (OpenAI paths). */
   apiKey?: string;
+  /** Answers 401 unless `x-api-key: <anthropicApiKey>` (Anthropic paths). */
+  anthropicApiKey?: string;
   responder?: FakeResponder;
 }
 
 const MODEL = "fake-gpt";
 
 function lastUserText(request: FakeRequest): string {
+  const protocol = protocolOf(request);
+  if (protocol === "responses") return lastResponsesUserText(request);
+  if (protocol === "anthropic") return lastAnthropicUserText(request);
   const messages = Array.isArray(request.body?.messages) ? (request.body.messages as { role?: string; content?: unknown }[]) : [];
   const last = [...messages].reverse().find((message) => message.role === "user");
   return typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? null);
@@ -114,12 +167,6 @@ function completionBody(reply: FakeReply, request: FakeRequest, serial: number) 
     ],
     usage: usageOf(reply, request),
   };
-}
-
-function pieces(text: string, size: number): string[] {
-  const parts: string[] = [];
-  for (let index = 0; index < text.length; index += size) parts.push(text.slice(index, index + size));
-  return parts;
 }
 
 /** The `data:` payloads of a streamed answer, `[DONE]` last: role, content pieces, each tool call's head then argument pieces, finish, usage. */
@@ -166,7 +213,7 @@ async function readBody(request: http.IncomingMessage): Promise<Record<string, u
   }
 }
 
-async function writeStream(response: http.ServerResponse, payloads: string[], reply: FakeReply, stopAfter: number | null, isOpen: () => boolean) {
+async function writeStream(response: http.ServerResponse, payloads: SsePayload[], reply: FakeReply, stopAfter: number | null, isOpen: () => boolean) {
   response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-request-id": "req_fake_stream" });
   response.flushHeaders();
   for (let index = 0; index < payloads.length; index += 1) {
@@ -174,56 +221,99 @@ async function writeStream(response: http.ServerResponse, payloads: string[], re
     if (!isOpen()) return "closed";
     if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
     // Waiting for the write to reach the socket keeps a drop that follows from discarding it (http corks writes until the next tick).
-    await new Promise<void>((resolve) => response.write(`data: ${payloads[index]}\n\n`, () => resolve()));
+    const { event, data } = payloads[index];
+    await new Promise<void>((resolve) => response.write(`${event ? `event: ${event}\n` : ""}data: ${data}\n\n`, () => resolve()));
   }
   response.end();
   return "done";
+}
+
+function sendJson(response: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+}
+
+/** Checks the credentials each API expects; false when it answered 401. */
+function authorized(options: FakeOpenAIOptions, request: FakeRequest, response: http.ServerResponse): boolean {
+  const anthropic = request.path.startsWith("/v1/messages");
+  if (anthropic && options.anthropicApiKey !== undefined && request.headers["x-api-key"] !== options.anthropicApiKey) {
+    sendJson(response, 401, anthropicErrorBody(401, "invalid x-api-key"));
+    return false;
+  }
+  if (!anthropic && options.apiKey !== undefined && request.headers.authorization !== `Bearer ${options.apiKey}`) {
+    sendJson(response, 401, errorBody(401));
+    return false;
+  }
+  return true;
+}
+
+/** The 400 the request's API answers for its history, or null when it is well formed. */
+function refusalOf(protocol: FakeProtocol, request: FakeRequest, store: ResponseStore): unknown {
+  if (protocol === "chat") return chatPairingError(request.body?.messages);
+  if (protocol === "anthropic") return anthropicPairingError(request);
+  const items = conversationItems(request, store);
+  if (!Array.isArray(items)) return items.error.body;
+  return responsesPairingError(items);
 }
 
 /** Starts the fake on 127.0.0.1 at a free port. */
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const queue: FakeScript[] = [];
   const requests: FakeRequest[] = [];
+  const store: ResponseStore = new Map();
   let responder = options.responder ?? echoReply;
   let serial = 0;
 
   const server = http.createServer(async (incoming, response) => {
     const path = (incoming.url ?? "/").replace(/\?.*$/, "");
-    const request: FakeRequest = { method: incoming.method ?? "GET", path, headers: incoming.headers, body: await readBody(incoming) };
+    const search = (incoming.url ?? "").slice(path.length);
+    const request: FakeRequest = { method: incoming.method ?? "GET", path, search, headers: incoming.headers, body: await readBody(incoming) };
     let open = true;
     response.on("close", () => (open = false));
-    if (options.apiKey !== undefined && incoming.headers.authorization !== `Bearer ${options.apiKey}`) {
-      response.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify(errorBody(401)));
-      return;
-    }
-    if (request.method === "GET" && path === "/v1/models") {
-      requests.push(request);
-      response.writeHead(200, { "content-type": "application/json", "x-request-id": "req_fake_models" });
-      response.end(JSON.stringify({ object: "list", data: [{ id: MODEL, object: "model", created: 1_700_000_000, owned_by: "context-lab-tests" }] }));
-      return;
-    }
-    if (request.method !== "POST" || path !== "/v1/chat/completions") {
-      response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no route ${path}`, type: "invalid_request_error", param: null, code: null } }));
+    if (!authorized(options, request, response)) return;
+    const protocol = protocolOf(request);
+    if (protocol === null) {
+      sendJson(response, 404, { error: { message: `no route ${path}`, type: "invalid_request_error", param: null, code: null } });
       return;
     }
     requests.push(request);
+    if (protocol === "models") {
+      sendJson(response, 200, { object: "list", data: [{ id: MODEL, object: "model", created: 1_700_000_000, owned_by: "context-lab-tests" }] }, { "x-request-id": "req_fake_models" });
+      return;
+    }
+    if (protocol === "count-tokens") {
+      sendJson(response, 200, countTokensBody(request), { "request-id": "req_fake_count" });
+      return;
+    }
+    if (protocol === "embeddings") {
+      const input = request.body?.input;
+      const texts = Array.isArray(input) ? input : [input];
+      const data = texts.map((text, index) => ({ object: "embedding", index, embedding: [String(text).length, index, 0.5] }));
+      sendJson(response, 200, { object: "list", data, model: request.body?.model ?? MODEL, usage: { prompt_tokens: texts.length, total_tokens: texts.length } });
+      return;
+    }
+    const refusal = refusalOf(protocol, request, store);
+    if (refusal !== null) {
+      sendJson(response, 400, refusal, { "x-request-id": "req_fake_refused" });
+      return;
+    }
     serial += 1;
     const script = queue.shift() ?? responder(request);
-    await answer(script, request, response, serial, () => open);
+    await answer(script, protocol, request, response, serial, () => open);
   });
 
-  async function answer(script: FakeScript, request: FakeRequest, response: http.ServerResponse, number: number, isOpen: () => boolean) {
+  async function answer(script: FakeScript, protocol: FakeProtocol, request: FakeRequest, response: http.ServerResponse, number: number, isOpen: () => boolean) {
     if (script.kind === "hang") return;
     if ("delayMs" in script && script.delayMs) await sleep(script.delayMs);
     if (!isOpen()) return;
     if (script.kind === "error") {
-      response.writeHead(script.status, { "content-type": "application/json", "x-request-id": `req_fake_${number}`, ...script.headers });
-      response.end(JSON.stringify(script.body ?? errorBody(script.status)));
+      const body = script.body ?? (protocol === "anthropic" ? anthropicErrorBody(script.status) : errorBody(script.status));
+      sendJson(response, script.status, body, { "x-request-id": `req_fake_${number}`, ...script.headers });
       return;
     }
     const reply: FakeReply = script.kind === "drop" || script.kind === "stall" ? (script.reply ?? { content: "a reply that will not arrive whole" }) : script;
+    if (protocol === "responses") remember(reply, request, number);
     if (request.body?.stream === true) {
-      const payloads = streamPayloads(reply, request, number);
+      const payloads = protocol === "responses" ? responsesStreamPayloads(reply, request, number) : protocol === "anthropic" ? anthropicStreamPayloads(reply, request, number) : streamPayloads(reply, request, number).map((data) => ({ data }));
       const stopAfter = script.kind === "drop" || script.kind === "stall" ? script.afterChunks : null;
       const result = await writeStream(response, payloads, reply, stopAfter, isOpen);
       if (result === "stopped" && script.kind === "drop") response.socket?.destroy();
@@ -234,18 +324,29 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       return;
     }
     if (script.kind === "stall") return;
-    response.writeHead(200, { "content-type": "application/json", "x-request-id": `req_fake_${number}` });
-    response.end(JSON.stringify(completionBody(reply, request, number)));
+    const body = protocol === "responses" ? responseBody(reply, request, number) : protocol === "anthropic" ? anthropicMessageBody(reply, request, number) : completionBody(reply, request, number);
+    sendJson(response, 200, body, { "x-request-id": `req_fake_${number}` });
+  }
+
+  /** Keeps a response for `previous_response_id`, unless the request said `store: false`. */
+  function remember(reply: FakeReply, request: FakeRequest, number: number) {
+    if (request.body?.store === false) return;
+    const items = conversationItems(request, store);
+    if (Array.isArray(items)) store.set(responseId(number), [...items, ...outputItems(reply, number)]);
   }
 
   const { port, close } = await listenOnLoopback(server);
 
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
+    anthropicBaseUrl: `http://127.0.0.1:${port}`,
     requests,
     enqueue: (...scripts) => queue.push(...scripts),
     respondWith: (next) => {
       responder = next;
+    },
+    rewind: () => {
+      serial = 0;
     },
     close,
   };

@@ -22,18 +22,27 @@ import { GET as liveAll } from "@/app/api/live/conversations/route";
 import { GET as liveConversation } from "@/app/api/live/conversations/[id]/route";
 import { GET as getUpstreamSettings, PUT as putUpstreamSettings } from "@/app/api/settings/upstream/route";
 import { POST as chatCompletions } from "@/app/api/v1/chat/completions/route";
+import { POST as embeddings } from "@/app/api/v1/embeddings/route";
+import { POST as countTokens } from "@/app/api/v1/messages/count_tokens/route";
+import { GET as messagesGet, POST as messages } from "@/app/api/v1/messages/route";
 import { GET as listModels } from "@/app/api/v1/models/route";
+import { GET as responsesGet, POST as responses } from "@/app/api/v1/responses/route";
+import { GET as unsupported } from "@/app/api/v1/[...path]/route";
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from "@/tests/support/fake-openai";
 import { startRouteServer, type RouteHandler, type RouteServer } from "./route-server";
 
 /** The upstream key the proxy is configured with in these tests. */
 export const UPSTREAM_KEY = "sk-upstream-test-key-9876";
+/** The Anthropic upstream key the proxy is configured with in these tests. */
+export const ANTHROPIC_UPSTREAM_KEY = "sk-ant-upstream-test-5432";
 
 export interface ProxyHarness {
   fake: FakeOpenAI;
   server: RouteServer;
   /** `http://127.0.0.1:<port>/api/v1`, the base URL agents are given. */
   baseUrl: string;
+  /** `http://127.0.0.1:<port>/api`, the base URL Anthropic agents are given (`ANTHROPIC_BASE_URL`). */
+  anthropicBaseUrl: string;
   /** An OpenAI client recording under `ctxlab-<label>`; no retries, so each call is one exchange. */
   agent(label: string, options?: Partial<ConstructorParameters<typeof OpenAI>[0]>): OpenAI;
   /** Waits until every queued recording is committed. */
@@ -41,7 +50,14 @@ export interface ProxyHarness {
   close(): Promise<void>;
 }
 
-const ENVIRONMENT = ["CONTEXT_LAB_UPSTREAM_BASE_URL", "CONTEXT_LAB_UPSTREAM_API_KEY", "CONTEXT_LAB_UPSTREAM_TIMEOUT_MS", "CONTEXT_LAB_UPSTREAM_SETTINGS_FILE"];
+const ENVIRONMENT = [
+  "CONTEXT_LAB_UPSTREAM_BASE_URL",
+  "CONTEXT_LAB_UPSTREAM_API_KEY",
+  "CONTEXT_LAB_UPSTREAM_TIMEOUT_MS",
+  "CONTEXT_LAB_UPSTREAM_SETTINGS_FILE",
+  "CONTEXT_LAB_ANTHROPIC_BASE_URL",
+  "CONTEXT_LAB_ANTHROPIC_API_KEY",
+];
 
 export interface HarnessOptions {
   fake?: FakeOpenAIOptions;
@@ -58,24 +74,38 @@ export async function startProxyHarness(db: Database, options: HarnessOptions = 
   const settingsFolder = fs.mkdtempSync(path.join(os.tmpdir(), "context-lab-upstream-"));
   const fake = await startFakeOpenAI(options.fake);
   process.env.CONTEXT_LAB_UPSTREAM_BASE_URL = fake.baseUrl;
-  if (options.upstreamKey === false) delete process.env.CONTEXT_LAB_UPSTREAM_API_KEY;
-  else process.env.CONTEXT_LAB_UPSTREAM_API_KEY = UPSTREAM_KEY;
+  process.env.CONTEXT_LAB_ANTHROPIC_BASE_URL = fake.anthropicBaseUrl;
+  if (options.upstreamKey === false) {
+    delete process.env.CONTEXT_LAB_UPSTREAM_API_KEY;
+    delete process.env.CONTEXT_LAB_ANTHROPIC_API_KEY;
+  } else {
+    process.env.CONTEXT_LAB_UPSTREAM_API_KEY = UPSTREAM_KEY;
+    process.env.CONTEXT_LAB_ANTHROPIC_API_KEY = ANTHROPIC_UPSTREAM_KEY;
+  }
   delete process.env.CONTEXT_LAB_UPSTREAM_TIMEOUT_MS;
   process.env.CONTEXT_LAB_UPSTREAM_SETTINGS_FILE = path.join(settingsFolder, "upstream.json");
   useDatabaseForTests(db);
   const server = await startRouteServer([
     { method: "POST", path: "/api/v1/chat/completions", handler: chatCompletions },
     { method: "GET", path: "/api/v1/models", handler: listModels },
+    { method: "POST", path: "/api/v1/responses", handler: responses },
+    { method: "POST", path: "/api/v1/messages", handler: messages },
+    { method: "GET", path: "/api/v1/responses", handler: responsesGet },
+    { method: "GET", path: "/api/v1/messages", handler: messagesGet },
+    { method: "POST", path: "/api/v1/messages/count_tokens", handler: countTokens },
+    { method: "POST", path: "/api/v1/embeddings", handler: embeddings },
     { method: "GET", path: "/api/live/conversations", handler: liveAll },
     { method: "GET", path: "/api/live/conversations/:id", handler: liveConversation as RouteHandler },
     { method: "GET", path: "/api/settings/upstream", handler: getUpstreamSettings as RouteHandler },
     { method: "PUT", path: "/api/settings/upstream", handler: putUpstreamSettings as RouteHandler },
+    { method: "*", path: "/api/v1/*", handler: unsupported },
   ]);
   const baseUrl = `${server.url}/api/v1`;
   return {
     fake,
     server,
     baseUrl,
+    anthropicBaseUrl: `${server.url}/api`,
     agent: (label, clientOptions = {}) => new OpenAI({ baseURL: baseUrl, apiKey: `ctxlab-${label}`, maxRetries: 0, ...clientOptions }),
     recorded: () => getProxyRecorder().idle(),
     close: async () => {
@@ -164,6 +194,9 @@ export function useProxyHarness(test: { readonly db: Database }, options: Harnes
     },
     get baseUrl() {
       return get().baseUrl;
+    },
+    get anthropicBaseUrl() {
+      return get().anthropicBaseUrl;
     },
     agent: (label, agentOptions) => get().agent(label, agentOptions),
     recorded: () => get().recorded(),

@@ -11,8 +11,9 @@ import { listenOnLoopback } from "@/tests/support/loopback";
 export type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
 
 export interface Route {
+  /** `*` for every method. */
   method: string;
-  /** `/api/live/conversations/:id` */
+  /** `/api/live/conversations/:id`; a last segment `*` matches any rest (`/api/v1/*`). */
   path: string;
   handler: RouteHandler;
 }
@@ -26,6 +27,7 @@ export interface RouteServer {
 function match(pattern: string, path: string): Record<string, string> | null {
   const expected = pattern.split("/");
   const actual = path.split("/");
+  if (expected.at(-1) === "*") return actual.length >= expected.length && match(expected.slice(0, -1).join("/"), actual.slice(0, expected.length - 1).join("/")) ? {} : null;
   if (expected.length !== actual.length) return null;
   const params: Record<string, string> = {};
   for (let index = 0; index < expected.length; index += 1) {
@@ -82,7 +84,7 @@ export async function startRouteServer(routes: Route[]): Promise<RouteServer> {
   const server = http.createServer(async (incoming, outgoing) => {
     const url = new URL(incoming.url ?? "/", `http://${incoming.headers.host ?? "127.0.0.1"}`);
     const found = routes
-      .map((route) => ({ route, params: route.method === incoming.method ? match(route.path, url.pathname) : null }))
+      .map((route) => ({ route, params: route.method === incoming.method || route.method === "*" ? match(route.path, url.pathname) : null }))
       .find((candidate) => candidate.params !== null);
     if (!found) {
       outgoing.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no route ${url.pathname}` } }));

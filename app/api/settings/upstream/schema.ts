@@ -18,4 +18,14 @@ export const upstreamSettingsSchema = z.strictObject({
     .optional(),
   apiKey: z.string().max(1_000).nullable().optional(),
   timeoutMs: z.number().int().min(1_000).max(3_600_000).nullable().optional(),
+  anthropic: z
+    .strictObject({
+      baseUrl: z
+        .string()
+        .refine((value) => value.trim() === "" || isHttpUrl(value), "anthropic.baseUrl must be an http(s) URL ending before /v1/messages, like https://api.anthropic.com")
+        .nullable()
+        .optional(),
+      apiKey: z.string().max(1_000).nullable().optional(),
+    })
+    .optional(),
 });
