@@ -47,5 +47,7 @@ export const MARK_LABELS: Record<RowMark["kind"], string> = {
   dropped: "dropped",
   summarised: "summarised",
   truncated: "truncated",
+  masked: "masked",
+  cleared: "cleared",
   added: "added",
 };

@@ -1,7 +1,7 @@
 import { rangesSize, type MessageEffect, type MessageEffectKind } from "@/lib/context/light";
 import { formatNumber } from "./format";
 
-const ORDER: readonly MessageEffectKind[] = ["offloaded", "compressed", "summarised", "dropped", "truncated"];
+const ORDER: readonly MessageEffectKind[] = ["offloaded", "compressed", "summarised", "cleared", "masked", "dropped", "truncated"];
 
 /** Messages touched per effect kind, in a fixed order: `[["dropped", 12]]`. */
 export function countEffects(effects: readonly MessageEffect[]): [MessageEffectKind, number][] {

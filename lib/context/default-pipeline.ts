@@ -2,11 +2,15 @@ import type { ContextConfig } from "./config";
 import type { HandleFactory } from "./handles";
 import { ProcessorPipeline, type ContextProcessor } from "./pipeline";
 import {
+  AutoCompactProcessor,
+  ClearToolUsesProcessor,
   DialogueCompressor,
   MessageOffloader,
+  ObservationMaskingProcessor,
   RoundWindowProcessor,
   SummarizeProcessor,
   TokenBudgetProcessor,
+  TokenWindowProcessor,
   ToolResultOffloader,
 } from "./processors";
 import { extractiveSummarizer, type Summarizer } from "./summarizer";
@@ -51,6 +55,14 @@ export function createProcessor(kind: ProcessorKind, config: ContextConfig, depe
         encoding: dependencies.encoding ?? (isEncodingName(configured) ? configured : undefined),
       });
     }
+    case "clear_tool_uses":
+      return new ClearToolUsesProcessor(dependencies.tuning?.clear_tool_uses);
+    case "observation_masking":
+      return new ObservationMaskingProcessor(dependencies.tuning?.observation_masking);
+    case "auto_compact":
+      return new AutoCompactProcessor({ ...dependencies.tuning?.auto_compact, summarizer });
+    case "token_window":
+      return new TokenWindowProcessor(dependencies.tuning?.token_window);
   }
 }
 

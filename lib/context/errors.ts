@@ -87,3 +87,22 @@ export class BudgetExceededError extends ContextError {
     return hasMarker(error, budgetMarker);
   }
 }
+
+const cancelledMarker = Symbol.for("context-lab.error.replay-cancelled");
+
+/** A replay or comparison was cancelled through its `AbortSignal` (RP2); `cause` is the signal's reason. */
+export class ReplayCancelledError extends ContextError {
+  private readonly [cancelledMarker] = true;
+  /** Calls replayed before the cancellation was seen. */
+  readonly done: number;
+
+  constructor(done: number, reason?: unknown) {
+    super(`replay cancelled after ${done} call${done === 1 ? "" : "s"}`, { cause: reason, where: `call ${done}` });
+    this.name = "ReplayCancelledError";
+    this.done = done;
+  }
+
+  static isInstance(error: unknown): error is ReplayCancelledError {
+    return hasMarker(error, cancelledMarker);
+  }
+}

@@ -48,7 +48,7 @@ export {
   type MediaTokens,
 } from "./tokens/media";
 export { sanitizeHistory, hasIntactToolPairs, type HistoryRepair, type SanitizeResult, type SanitizeOptions } from "./sanitize";
-export { ContextError, ProcessorError, CheckpointError, BudgetExceededError } from "./errors";
+export { ContextError, ProcessorError, CheckpointError, BudgetExceededError, ReplayCancelledError } from "./errors";
 export {
   makeConfig,
   withConfig,
@@ -59,7 +59,22 @@ export {
   type ContextConfigOptions,
   type ContextExtra,
 } from "./config";
-export { DEFAULT_PROCESSOR_ORDER, defaultPipelineSpec, type ProcessorKind, type ProcessorSpec, type ProcessorSettings } from "./pipeline-spec";
+export {
+  DEFAULT_PROCESSOR_ORDER,
+  STRATEGY_PROCESSOR_KINDS,
+  PROCESSOR_KINDS,
+  STRATEGY_DEFAULTS,
+  defaultPipelineSpec,
+  type ProcessorKind,
+  type StrategyProcessorKind,
+  type ProcessorSpec,
+  type ProcessorSettings,
+  type ProcessorTuning,
+  type ClearToolUsesSettings,
+  type ObservationMaskingSettings,
+  type AutoCompactSettings,
+  type TokenWindowSettings,
+} from "./pipeline-spec";
 export { encodingForModel, isEncodingName, ENCODINGS, DEFAULT_ENCODING, type EncodingName } from "./tokens/encoding-names";
 export { offloadMarker, isHandle, OFFLOAD_MARKER_PATTERN } from "./handles";
 export { Bm25Index, tokenize, type SearchDocument, type SearchHit } from "./retrieval";
@@ -74,3 +89,6 @@ export type { RequestPolicy } from "./request/policy";
 export { budgetVerdict, isUserSystemMessage, type BudgetVerdict, type RequestTokens } from "./request/verdict";
 export type { RequestSection, RequestSectionKind } from "./request/sections";
 export { positionsLabel, type PersistedMemory, type PersistedSummary, type RetrievedMemory } from "./request/memory";
+export { PRESETS, PRESET_IDS, PRESET_MODEL, presetPolicy, withModel, rawPolicy } from "./replay/presets";
+export { costOfTokens, addCosts, ZERO_COST } from "./replay/cost";
+export type * from "./replay/types";

@@ -13,7 +13,7 @@ export type ContextEvent = "pre_llm_call" | "post_tool_call";
 export const CONTEXT_EVENTS: readonly ContextEvent[] = Object.freeze(["pre_llm_call", "post_tool_call"]);
 
 /** What a processor did to particular messages, for the inspector's per-message marks. */
-export type MessageEffectKind = "offloaded" | "compressed" | "dropped" | "summarised" | "truncated";
+export type MessageEffectKind = "offloaded" | "compressed" | "dropped" | "summarised" | "truncated" | "masked" | "cleared";
 
 export interface MessageEffect {
   kind: MessageEffectKind;

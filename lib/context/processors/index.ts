@@ -4,3 +4,7 @@ export { DialogueCompressor, type DialogueCompressorOptions } from "./dialogue-c
 export { RoundWindowProcessor, type RoundWindowOptions } from "./round-window";
 export { SummarizeProcessor, type SummarizeProcessorOptions } from "./summarize";
 export { TokenBudgetProcessor, type TokenBudgetOptions, type TokenBudgetPayload, type ResolvedTokenBudget } from "./token-budget";
+export { ClearToolUsesProcessor, resolveClearToolUsesSettings } from "./clear-tool-uses";
+export { ObservationMaskingProcessor, resolveObservationMaskingSettings } from "./observation-masking";
+export { AutoCompactProcessor, resolveAutoCompactSettings, type AutoCompactOptions } from "./auto-compact";
+export { TokenWindowProcessor, resolveTokenWindowSettings } from "./token-window";

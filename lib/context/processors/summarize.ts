@@ -65,14 +65,22 @@ export class SummarizeProcessor extends ContextProcessor {
     if (picked.length === 0 || !this.summarizer) return { candidates, history, effects: [] };
     const previousAt = history.findIndex(isConversationSummary);
     const summary = await summaryOf(this.summarizer, candidates, previousAt >= 0 ? history[previousAt] : undefined);
-    const removed = toRanges(previousAt >= 0 ? [previousAt, ...picked] : picked);
-    // The new summary stands where the earlier one stood, or where its first candidate did.
-    const insertAt = previousAt >= 0 ? previousAt : picked[0];
-    const edits = removed.flatMap(([from, to]) => (from < insertAt && insertAt < to ? [[from, insertAt], [insertAt, to]] : [[from, to]])).map(([from, to]) => ({ from, to, messages: from === insertAt ? [summary] : [] }));
-    const { history: next, placed } = applyEdits(history, edits);
-    const at = placed[edits.findIndex((edit) => edit.from === insertAt)];
-    return { candidates, history: next, effects: [{ kind: "summarised", before: removed, after: [[at, at + 1]] }] };
+    return { candidates, ...replaceBySummary(history, picked, previousAt, summary) };
   }
+}
+
+/**
+ * The history with the picked positions (and the earlier summary at
+ * `previousAt`, -1 for none) replaced by one summary message, which stands
+ * where the earlier one stood, or where its first candidate did (SU2, CS3).
+ */
+export function replaceBySummary(history: readonly Message[], picked: readonly number[], previousAt: number, summary: Message): { history: readonly Message[]; effects: MessageEffect[] } {
+  const removed = toRanges(previousAt >= 0 ? [previousAt, ...picked] : picked);
+  const insertAt = previousAt >= 0 ? previousAt : picked[0];
+  const edits = removed.flatMap(([from, to]) => (from < insertAt && insertAt < to ? [[from, insertAt], [insertAt, to]] : [[from, to]])).map(([from, to]) => ({ from, to, messages: from === insertAt ? [summary] : [] }));
+  const { history: next, placed } = applyEdits(history, edits);
+  const at = placed[edits.findIndex((edit) => edit.from === insertAt)];
+  return { history: next, effects: [{ kind: "summarised", before: removed, after: [[at, at + 1]] }] };
 }
 
 /** SU1: the oldest complete rounds covering at least the excess over the threshold; never the last round. */
@@ -94,7 +102,7 @@ function selectCandidates(history: readonly Message[], threshold: number): numbe
  * extend). The same candidates give the same message object on every run: the
  * summarizer may be a paid model call, and a stable object keeps its count.
  */
-async function summaryOf(summarizer: Summarizer, candidates: readonly Message[], previous: Message | undefined): Promise<Message> {
+export async function summaryOf(summarizer: Summarizer, candidates: readonly Message[], previous: Message | undefined): Promise<Message> {
   let cache = summaries.get(summarizer);
   if (!cache) {
     cache = new WeakMap();

@@ -1,6 +1,6 @@
 import { makeConfig, type AutomationMode, type ContextConfig } from "../config";
 import type { PipelineDependencies } from "../default-pipeline";
-import type { ProcessorKind, ProcessorSpec } from "../pipeline-spec";
+import type { ProcessorKind, ProcessorSpec, ProcessorTuning } from "../pipeline-spec";
 import type { EncodingName } from "../tokens/encoding-names";
 
 /**
@@ -33,10 +33,22 @@ export interface RequestPolicy {
   reloadTool: boolean;
   /** Retrieved memories a request may carry (RB2). */
   retrievedMemories: number;
+  /** Settings of the strategy processors (CS1–CS4); absent or partial: their defaults. */
+  tuning?: ProcessorTuning;
 }
 
 /** The processors that shape a request: those on `pre_llm_call`. */
-const PRE_CALL: ReadonlySet<ProcessorKind> = new Set(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget"]);
+const PRE_CALL: ReadonlySet<ProcessorKind> = new Set([
+  "message_offloader",
+  "dialogue_compressor",
+  "round_window",
+  "summarize",
+  "token_budget",
+  "clear_tool_uses",
+  "observation_masking",
+  "auto_compact",
+  "token_window",
+]);
 
 /** The engine config, processor spec and pipeline dependencies a policy stands for. */
 export function policyToEngine(policy: RequestPolicy): { config: ContextConfig; spec: ProcessorSpec[]; dependencies: PipelineDependencies } {
@@ -64,6 +76,7 @@ export function policyToEngine(policy: RequestPolicy): { config: ContextConfig; 
       encoding: policy.encoding,
       // RB6: what the model is working on is never hidden.
       keepIncompleteRound: true,
+      tuning: policy.tuning,
     },
   };
 }
