@@ -136,7 +136,7 @@ export function conversationState(
     hoveredCall: null,
     ...(tree ? { tree } : {}),
     // Switching branches keeps the settings being tuned; opening another conversation takes its own.
-    ...(sameConversation ? {} : { settings, resolved: resolveSettings(settings, catalogue), nextTurn: "", saveStatus: "idle" as const, saveError: null }),
+    ...(sameConversation ? {} : { settings, savedSettings: settings, past: [], future: [], trying: false, resolved: resolveSettings(settings, catalogue), nextTurn: "", saveStatus: "idle" as const, saveError: null }),
   };
 }
 

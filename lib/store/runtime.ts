@@ -34,6 +34,9 @@ export interface PlaygroundRuntime {
   /** Settings are saved this long after the last change. */
   saveDelayMs: number;
   saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The field the last undo step changed, while more changes to it still join that step (PO6). */
+  historyField: string | undefined;
+  historyTimer: ReturnType<typeof setTimeout> | undefined;
   /** Bumped by every load: work started for an older load is dropped when it returns. */
   loadToken: number;
   /** The token whose conversation the pipeline holds. */
@@ -49,6 +52,8 @@ export function createRuntime(options: { pipeline?: PlaygroundPipeline; services
     services: options.services ?? null,
     saveDelayMs: options.saveDelayMs ?? 600,
     saveTimer: undefined,
+    historyField: undefined,
+    historyTimer: undefined,
     loadToken: 0,
     pipelineToken: -1,
     runsInFlight: 0,

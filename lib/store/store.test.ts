@@ -349,3 +349,50 @@ describe("createPlaygroundStore: the page's first screen, then the whole branch"
     expect(store.getState().result?.kept).toHaveLength(all.length + 1);
   });
 });
+
+describe("createPlaygroundStore: undo, redo and trying settings out", () => {
+  it("[PO6] undoes and redoes settings changes, a drag of one slider being one step, and saves what undo brings back", async () => {
+    const services = fakeServices();
+    const { store, pipeline } = await loadedStore({ services, saveDelayMs: 20 });
+    const original = store.getState().settings;
+    for (const rounds of [9, 7, 5]) store.getState().updateSettings({ historyRounds: rounds });
+    store.getState().updateSettings({ tokenBudget: 4_000 });
+    expect(store.getState().past).toHaveLength(2);
+    store.getState().undo();
+    expect(store.getState().settings).toMatchObject({ historyRounds: 5, tokenBudget: null });
+    store.getState().undo();
+    expect(store.getState().settings).toEqual(original);
+    store.getState().undo();
+    expect(store.getState().settings).toEqual(original);
+    store.getState().redo();
+    expect(store.getState().settings.historyRounds).toBe(5);
+    await vi.waitFor(() => expect(store.getState().saveStatus).toBe("saved"), { timeout: 8_000 });
+    expect(services.saveSettings).toHaveBeenLastCalledWith("c1", expect.objectContaining({ historyRounds: 5, tokenBudget: null }));
+    await vi.waitFor(() => expect(pipeline.runs.at(-1)?.settings.policy.historyRounds).toBe(5), { timeout: 8_000 });
+    store.getState().updateSettings({ offloadThreshold: 2 });
+    expect(store.getState().future).toEqual([]);
+  });
+
+  it("[PO6] a try runs the pipeline without saving; saving writes the tried settings, discarding brings the saved ones back", async () => {
+    const services = fakeServices();
+    const { store, pipeline } = await loadedStore({ services, saveDelayMs: 1 });
+    const saved = store.getState().settings;
+    store.getState().startTry();
+    store.getState().updateSettings({ tokenBudget: 3_000 });
+    await vi.waitFor(() => expect(pipeline.runs.at(-1)?.settings.policy.tokenBudget).toBe(3_000), { timeout: 8_000 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(services.saveSettings).not.toHaveBeenCalled();
+    store.getState().discardTry();
+    expect(store.getState()).toMatchObject({ trying: false, settings: saved });
+    await vi.waitFor(() => expect(pipeline.runs.at(-1)?.settings.policy.tokenBudget).toBe(null), { timeout: 8_000 });
+    expect(services.saveSettings).not.toHaveBeenCalled();
+
+    store.getState().startTry();
+    store.getState().updateSettings({ historyRounds: 2 });
+    store.getState().saveTry();
+    await vi.waitFor(() => expect(store.getState().saveStatus).toBe("saved"), { timeout: 8_000 });
+    expect(services.saveSettings).toHaveBeenCalledTimes(1);
+    expect(services.saveSettings).toHaveBeenCalledWith("c1", expect.objectContaining({ historyRounds: 2 }));
+    expect(store.getState().savedSettings.historyRounds).toBe(2);
+  });
+});

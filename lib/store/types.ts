@@ -65,6 +65,14 @@ export interface SettingsSlice {
   nextTurn: string;
   saveStatus: SaveStatus;
   saveError: string | null;
+  /** The settings as stored for the conversation (what a save last wrote, or what was loaded). */
+  savedSettings: Settings;
+  /** Settings before each change, oldest first: `undo` takes the last. */
+  past: Settings[];
+  /** Settings undone, the next `redo` last. */
+  future: Settings[];
+  /** Trying settings out: changes run the pipeline but are not saved until `saveTry`. */
+  trying: boolean;
   /** Merges a change into the settings (a slider's value, say); `null` clears a field back to the model's value. */
   updateSettings(changes: Partial<Settings>): void;
   /** Takes whole new settings. */
@@ -74,6 +82,15 @@ export interface SettingsSlice {
   chooseModel(model: string): void;
   setNextTurn(text: string): void;
   setCatalogue(catalogue: ModelEntry[]): void;
+  /** Back to the settings before the last change (a slider drag is one change). */
+  undo(): void;
+  redo(): void;
+  /** Starts trying settings out: nothing is saved until `saveTry`. */
+  startTry(): void;
+  /** Saves the tried settings and leaves the try state. */
+  saveTry(): void;
+  /** Leaves the try state with the saved settings back. */
+  discardTry(): void;
 }
 
 export interface StepHistories {
