@@ -2,6 +2,8 @@
 
 import { usePlaygroundStore } from "@/lib/store/provider";
 import { AssemblyLine, BudgetBar, StepDiff, ThresholdPanel, TokenDeltaChart, TraceTable } from "@/components/pipeline";
+import { SavedPolicies } from "@/components/policies/saved-policies";
+import { SettingsHistory } from "@/components/policies/settings-history";
 import styles from "./workspace.module.css";
 
 /** The Pipeline tab: budget bar, every setting, the per-processor chart, the trace and the selected step's diff; each change builds the next request again in the worker. */
@@ -26,7 +28,9 @@ export function PipelineTab() {
       ) : (
         <p className={styles.empty}>{loadStatus === "error" ? "No run: the conversation did not load." : "Running the pipeline…"}</p>
       )}
+      <SettingsHistory />
       <ThresholdPanel settings={settings} resolved={resolved} catalogue={catalogue} onChange={replaceSettings} disabled={loadStatus === "error"} />
+      <SavedPolicies />
       {result ? (
         <section aria-label="Trace" className={styles.section}>
           <h3 className={styles.sectionTitle}>
