@@ -18,6 +18,7 @@ export * from "./processors";
 export { defaultPipeline, buildPipeline, createProcessor, type PipelineDependencies } from "./default-pipeline";
 export { processHistory, type ProcessHistoryOptions, type ProcessHistoryResult } from "./run";
 export * from "./request";
+export * from "./replay";
 export { extractiveSummarizer, summarizeConversation, summarizeToolChain, type Summarizer, type SummarizerOptions } from "./summarizer";
 export { contentHandle, randomHandle, type HandleFactory } from "./handles";
 export {

@@ -60,8 +60,22 @@ export interface BuiltRequest {
 
 const RELOAD_TOOL = getContextTools().find((tool) => tool.definition.function.name === "reload_offloaded")!.definition;
 
-function withReloadTool(tools: readonly ToolDefinition[]): ToolDefinition[] {
-  return tools.some((tool) => tool.function.name === RELOAD_TOOL.function.name) ? [...tools] : [...tools, RELOAD_TOOL];
+const toolLists = new WeakMap<readonly ToolDefinition[], { plain: ToolDefinition[]; withReload?: ToolDefinition[] }>();
+const NO_TOOLS: readonly ToolDefinition[] = Object.freeze([]);
+
+/**
+ * The request's tool list: the same array for the same tools on every build,
+ * so its count stays cached (T6) and a replay never measures it twice.
+ */
+function toolList(tools: readonly ToolDefinition[], reload: boolean): ToolDefinition[] {
+  let lists = toolLists.get(tools);
+  if (!lists) {
+    lists = { plain: [...tools] };
+    toolLists.set(tools, lists);
+  }
+  if (!reload) return lists.plain;
+  lists.withReload ??= tools.some((tool) => tool.function.name === RELOAD_TOOL.function.name) ? lists.plain : [...tools, RELOAD_TOOL];
+  return lists.withReload;
 }
 
 function carriesMarker(messages: readonly Message[], handles: ReadonlySet<string>): boolean {
@@ -97,13 +111,13 @@ export async function buildRequest(options: BuildRequestOptions): Promise<BuiltR
   ];
   const { config, spec, dependencies } = policyToEngine(policy);
   const pipeline = buildPipeline(spec, config, { ...dependencies, summarizer: options.summarizer, createHandle: options.createHandle, now: options.now });
-  const baseTools = options.tools ?? [];
+  const baseTools = options.tools ?? NO_TOOLS;
   const mayOffload = spec.some((entry) => entry.enabled && entry.kind === "message_offloader");
   // RB5: the budget is enforced with the reload tool counted whenever something may be offloaded, so adding it never breaks the fit.
-  const budgetTools = mayOffload ? withReloadTool(baseTools) : [...baseTools];
+  const budgetTools = toolList(baseTools, mayOffload);
   const result = await processHistory(candidate, { config, pipeline, tools: budgetTools, parent: options.parent, taskId: options.taskId });
   const messages = [...result.history];
-  const tools = carriesMarker(messages, new Set(Object.keys(result.offloaded))) ? withReloadTool(baseTools) : [...baseTools];
+  const tools = toolList(baseTools, carriesMarker(messages, new Set(Object.keys(result.offloaded))));
   const counter = sharedCounter(policy.encoding);
   const verdict = budgetVerdict(requestTokens(messages, tools, counter), { contextWindow: policy.contextWindow, reserve: policy.maxOutputTokens, budget: policy.tokenBudget });
   return {
