@@ -6,6 +6,7 @@ import type { PanelTab } from "@/lib/store";
 import { forkPositionOfSelection } from "@/lib/store";
 import { usePlaygroundStore } from "@/lib/store/provider";
 import { BranchesPanel } from "@/components/branches/branches-panel";
+import { ComparePanel } from "@/components/compare/compare-panel";
 import { CheckpointsPanel } from "@/components/checkpoints/checkpoints-panel";
 import { HandleViewer } from "@/components/handles";
 import { PromptPanel } from "@/components/prompt/prompt-panel";
@@ -99,6 +100,8 @@ export function PanelContent({ tab }: { tab: PanelTab }) {
       return <CheckpointsTab />;
     case "prompt":
       return <PromptTab />;
+    case "compare":
+      return <ComparePanel />;
     default:
       return <PipelineTab />;
   }

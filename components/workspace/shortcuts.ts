@@ -18,7 +18,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ["p"], description: "Cycle mode presets: pilot → copilot → navigator", group: "Pipeline" },
   { keys: ["Ctrl", "Z"], description: "Undo the last settings change (⌘Z on a Mac)", group: "Pipeline" },
   { keys: ["Ctrl", "Shift", "Z"], description: "Redo a settings change (also Ctrl+Y)", group: "Pipeline" },
-  { keys: ["1", "…", "6"], description: "Open a panel: Pipeline, Handles, State, Branches, Checkpoints, Prompt", group: "Panels" },
+  { keys: ["1", "…", "7"], description: "Open a panel: Pipeline, Handles, State, Branches, Checkpoints, Prompt, Compare", group: "Panels" },
   { keys: ["t"], description: "Toggle light / dark theme", group: "General" },
   { keys: ["?"], description: "Show this sheet", group: "General" },
 ];

@@ -79,7 +79,7 @@ export function useShortcuts(store: PlaygroundStore, availableTabs: readonly Pan
           break;
         default: {
           const tab = PANEL_TABS[Number(event.key) - 1];
-          if (/^[1-6]$/.test(event.key) && tab && availableTabs.includes(tab)) state.setTab(tab);
+          if (/^[1-7]$/.test(event.key) && tab && availableTabs.includes(tab)) state.setTab(tab);
           else handled = false;
         }
       }

@@ -1,6 +1,7 @@
 import type { EncodingName, Message, ToolDefinition } from "@/lib/context";
 import type { BranchRecord, BranchTreeNode, MessageRecord } from "@/lib/db";
-import type { LoadedConversation, OpenedBranch, RunInput, RunResult } from "@/lib/playground/protocol";
+import type { CompareProgress, CompareResult } from "@/lib/context/light";
+import type { CompareInput, LoadedConversation, OpenedBranch, RunInput, RunResult } from "@/lib/playground/protocol";
 import type { MemorySnapshot } from "@/lib/request";
 import type { Settings } from "@/lib/settings";
 
@@ -14,6 +15,8 @@ export interface PlaygroundPipeline {
   run(input: RunInput): Promise<RunResult | undefined>;
   stepHistories(step: number): Promise<{ before: Message[]; after: Message[] }>;
   reload(handle: string): Promise<string>;
+  /** Replays the loaded conversation under raw and the policies (the worker's client runs it off the main thread). */
+  compare?(input: CompareInput, onProgress?: (progress: CompareProgress) => void): { result: Promise<CompareResult>; cancel(): void };
 }
 
 /** The HTTP API calls the store makes; the provider adapts the typed API client to this. */
@@ -44,6 +47,10 @@ export interface PlaygroundRuntime {
   runsInFlight: number;
   /** The load in progress, if any. */
   loading: Promise<void> | null;
+  /** Stops the comparison under way. */
+  cancelCompare: (() => void) | undefined;
+  /** Bumped by every comparison started: an older one's answer is dropped. */
+  compareToken: number;
 }
 
 export function createRuntime(options: { pipeline?: PlaygroundPipeline; services?: PlaygroundServices; saveDelayMs?: number }): PlaygroundRuntime {
@@ -58,6 +65,8 @@ export function createRuntime(options: { pipeline?: PlaygroundPipeline; services
     pipelineToken: -1,
     runsInFlight: 0,
     loading: null,
+    cancelCompare: undefined,
+    compareToken: 0,
   };
 }
 

@@ -4,14 +4,14 @@ import type { OffloadMarker } from "@/lib/import";
 import type { ModelEntry } from "@/lib/models";
 import type { RunResult } from "@/lib/playground/protocol";
 import type { ResolvedSettings, Settings } from "@/lib/settings";
-import type { AutomationMode } from "@/lib/context";
+import type { AutomationMode, ComparedPolicy, CompareProgress, CompareResult } from "@/lib/context";
 import type { PlaygroundPipeline } from "./runtime";
 
 export type LoadStatus = "empty" | "loading" | "ready" | "error";
 export type SaveStatus = "idle" | "pending" | "saving" | "saved" | "error";
 /** The loaded conversation with marks, or the processed history the model would get. */
 export type HistoryView = "before" | "after";
-export const PANEL_TABS = ["pipeline", "handles", "state", "branches", "checkpoints", "prompt"] as const;
+export const PANEL_TABS = ["pipeline", "handles", "state", "branches", "checkpoints", "prompt", "compare"] as const;
 export type PanelTab = (typeof PANEL_TABS)[number];
 export type Theme = "light" | "dark";
 export type Dialog = "shortcuts" | null;
@@ -160,4 +160,16 @@ export interface BranchesSlice {
   forkAtSelection(name?: string): Promise<BranchRecord | null>;
 }
 
-export type PlaygroundState = ConversationSlice & SettingsSlice & RunSlice & UiSlice & BranchesSlice;
+export interface CompareSlice {
+  /** The last finished comparison: raw first, then the policies. */
+  comparison: CompareResult | null;
+  compareProgress: CompareProgress | null;
+  comparing: boolean;
+  compareError: string | null;
+  /** Replays the loaded conversation under raw and up to 3 policies in the pipeline worker; a new one stops the one under way. */
+  startCompare(policies: ComparedPolicy[]): Promise<void>;
+  /** Stops the comparison under way; the last finished one stays. */
+  cancelCompare(): void;
+}
+
+export type PlaygroundState = ConversationSlice & SettingsSlice & RunSlice & UiSlice & BranchesSlice & CompareSlice;
