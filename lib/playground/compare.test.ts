@@ -58,7 +58,7 @@ describe("comparisons in the pipeline worker", () => {
     const job = client.compare({ policies: policies(), prices: null });
     job.cancel();
     const failure = await job.result.catch((error: unknown) => error);
-    expect(PipelineWorkerError.prototype.isPrototypeOf(failure)).toBe(true);
+    expect(failure).toBeInstanceOf(PipelineWorkerError);
     expect((failure as PipelineWorkerError).cancelled).toBe(true);
     expect(worker.posted.map((request) => request.type)).toEqual(["load", "compare", "cancel"]);
     const again = await client.compare({ policies: policies().slice(1), prices: null }).result;

@@ -1,11 +1,12 @@
 import type { StateCreator } from "zustand/vanilla";
-import type { ComparedPolicy } from "@/lib/context/light";
+import { ReplayCancelledError, type ComparedPolicy } from "@/lib/context/light";
 import { findModel } from "@/lib/models";
 import { errorText, type PlaygroundRuntime } from "./runtime";
 import type { CompareSlice, PlaygroundState } from "./types";
 
+/** Stopped on request: the engine's error in-process, the worker client's `cancelled` across the worker. */
 function isCancelled(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { cancelled?: unknown }).cancelled === true;
+  return ReplayCancelledError.isInstance(error) || (typeof error === "object" && error !== null && (error as { cancelled?: unknown }).cancelled === true);
 }
 
 /** Comparisons of policies on the loaded conversation, run by the pipeline (the Web Worker) with progress and cancel. */
