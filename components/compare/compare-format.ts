@@ -1,6 +1,7 @@
 import type { CompareResult, ComparedRun, Message, RecallRisk, ReplayCall, ToolDefinition } from "@/lib/context/light";
 import { getContextTools } from "@/lib/context/tools";
 import { writeRequest, type WireFormat } from "@/lib/formats";
+import { toCsv } from "@/components/ui/csv";
 
 /** One row of the totals table: a run against raw. */
 export interface CompareRow {
@@ -72,17 +73,6 @@ export interface RiskEvidence extends RecallRisk {
 
 export function risksOf(run: ComparedRun): RiskEvidence[] {
   return run.replay.calls.flatMap((call) => call.recallRisks.map((risk) => ({ ...risk, call: call.call })));
-}
-
-function csvCell(value: string | number | boolean | null): string {
-  if (value === null) return "";
-  const text = String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** Rows of cells as CSV (RFC 4180: quoted where needed, CRLF line ends). */
-export function toCsv(header: readonly string[], rows: readonly (readonly (string | number | boolean | null)[])[]): string {
-  return [header, ...rows].map((row) => row.map(csvCell).join(",")).join("\r\n") + "\r\n";
 }
 
 const CALL_HEADER = ["policy", "call", "message", "input_tokens", "system_tokens", "tools_tokens", "history_tokens", "new_turn_tokens", "cached_tokens", "cache_broken", "output_tokens", "cost_usd", "budget_stop", "recall_risks"] as const;

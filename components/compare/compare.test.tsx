@@ -138,3 +138,16 @@ describe("ComparePanel", () => {
     expect(within(drill).getByRole("group", { name: "Export the request of Observation masking" })).toBeTruthy();
   });
 });
+
+describe("trace export", () => {
+  it("writes one CSV row per processor step, quoting what needs it", async () => {
+    const { traceCsv } = await import("@/components/pipeline/trace-export");
+    const host = new PipelineHost();
+    host.load("task", sample[0].traj);
+    const run = await host.run({ settings: resolveSettings(settingsForMode("navigator")) });
+    const lines = traceCsv(run.steps).trimEnd().split("\r\n");
+    expect(lines).toHaveLength(run.steps.length + 1);
+    expect(lines.slice(1).map((line) => line.split(",")[1])).toEqual(run.steps.map((step) => step.processor));
+    expect(lines[1].split(",")[4]).toBe(String(run.steps[0].tokensBefore));
+  });
+});
