@@ -121,3 +121,4 @@ export {
   type CreatePolicyOptions,
   type UpdatePolicyOptions,
 } from "./policies";
+export { exportSession, importSession, type ImportSessionResult } from "./session";
