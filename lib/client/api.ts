@@ -30,6 +30,7 @@ import type {
   MessageRecord,
   OffloadedContentRecord,
   OffloadedEntry,
+  ImportSessionResult,
   PolicyDiff,
   PromptPreviewInput,
   SavedPolicy,
@@ -152,6 +153,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
     deletePolicy: async (policyId: string, request?: RequestOptions): Promise<void> => {
       await send<null>("DELETE", apiPath`/api/policies/${policyId}`, undefined, request);
     },
+    /** A conversation's whole session as the text of its JSON file. */
+    exportSession: async (conversationId: string, request: RequestOptions = {}) =>
+      JSON.stringify(await get<unknown>(apiPath`/api/sessions/${conversationId}`, request), null, 2),
+    /** Imports a session file's text: every row as exported. */
+    importSession: (text: string, request: RequestOptions = {}) => sendRequest<ImportSessionResult>(transport, { method: "POST", path: "/api/sessions", jsonText: text, ...request }),
     diffPolicies: (fromId: string, toId: string, request: RequestOptions = {}) => get<PolicyDiff>("/api/policies/diff", { query: { from: fromId, to: toId }, ...request }),
   };
 }

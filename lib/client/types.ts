@@ -9,6 +9,7 @@ import type {
   ConversationRecord,
   MessageRecord,
   OffloadedContentRecord,
+  ImportSessionResult,
   PolicyRecord,
   SummaryRecord,
 } from "@/lib/db";
@@ -172,3 +173,5 @@ export interface PolicyDiff {
   to: string;
   differences: PolicyDifference[];
 }
+
+export type { ImportSessionResult };
