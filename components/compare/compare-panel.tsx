@@ -120,7 +120,13 @@ export function ComparePanel() {
           </section>
           <section className={styles.section} aria-label="Comparison table">
             <CompareTable rows={rows} riskRun={riskRun} onShowRisks={(id) => setRiskRun(riskRun === id ? null : id)} />
-            {comparison.runs[0] && rows.some((row) => row.cost === null) ? <p className={styles.muted}>Costs need the model&apos;s prices in the catalogue.</p> : null}
+            {comparison.runs[0] ? (
+              <p className={styles.muted}>
+                {rows.some((row) => row.cost === null)
+                  ? `Costs need ${comparison.runs[0].replay.policy.model}'s prices in the model catalogue.`
+                  : `Every run is costed at ${comparison.runs[0].replay.policy.model}'s catalogue prices${rows.some((row) => row.model !== rows[0].model) ? ", including runs on another model" : ""}.`}
+              </p>
+            ) : null}
             {risks.length > 0 ? (
               <ul className={styles.evidence} aria-label="Recall risk evidence">
                 {risks.map((risk, index) => (

@@ -2,9 +2,9 @@
 
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { apiClient, type SavedPolicy } from "@/lib/client";
-import { diffPolicies, policyOfSettings, settingsWithPolicy, type Policy } from "@/lib/policies";
+import { diffPolicies, exportPolicy, policyOfSettings, settingsWithPolicy, type Policy, type PolicyExportFormat } from "@/lib/policies";
 import { usePlaygroundStore } from "@/lib/store/provider";
-import { downloadText, fileStem } from "@/components/ui/download";
+import { downloadText } from "@/components/ui/download";
 import ui from "@/components/ui/ui.module.css";
 import { PolicyDiff } from "./policy-diff";
 import styles from "./policies.module.css";
@@ -15,15 +15,11 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A policy as a JSON file: its name and value. */
-export function policyJson(name: string, policy: Policy): string {
-  return JSON.stringify({ name, policy }, null, 2);
-}
-
 /** Saved policies: save the current settings' policy, apply one (undoable), delete, export, and diff two. */
 export function SavedPolicies() {
   const conversationId = usePlaygroundStore((state) => state.conversation?.id);
   const settings = usePlaygroundStore((state) => state.settings);
+  const catalogue = usePlaygroundStore((state) => state.catalogue);
   const replaceSettings = usePlaygroundStore((state) => state.replaceSettings);
   const [policies, setPolicies] = useState<SavedPolicy[]>([]);
   const [name, setName] = useState("");
@@ -66,6 +62,10 @@ export function SavedPolicies() {
     }
   }
 
+  const download = (name: string, policy: Policy, format: PolicyExportFormat) => {
+    const file = exportPolicy(name, policy, format, catalogue, settings);
+    downloadText(file.text, file.filename, format === "json" ? "application/json" : "text/typescript");
+  };
   const valueOf = (id: string) => (id === CURRENT ? current : policies.find((entry) => entry.id === id)?.policy);
   const labelOf = (id: string) => (id === CURRENT ? "Current settings" : (policies.find((entry) => entry.id === id)?.name ?? ""));
   const fromPolicy = valueOf(from);
@@ -89,8 +89,11 @@ export function SavedPolicies() {
         <button type="submit" className={ui.button} disabled={name.trim() === "" || !conversationId}>
           Save policy
         </button>
-        <button type="button" className={ui.button} onClick={() => downloadText(policyJson("Current settings", current), "policy.json")}>
+        <button type="button" className={ui.button} onClick={() => download("Current settings", current, "json")}>
           Export JSON
+        </button>
+        <button type="button" className={ui.button} onClick={() => download("Current settings", current, "typescript")}>
+          Export TypeScript
         </button>
       </form>
       {error ? (
@@ -109,8 +112,11 @@ export function SavedPolicies() {
               <button type="button" className={ui.button} onClick={() => replaceSettings(settingsWithPolicy(settings, entry.policy))} aria-label={`Apply ${entry.name}`}>
                 Apply
               </button>
-              <button type="button" className={ui.button} onClick={() => downloadText(policyJson(entry.name, entry.policy), `${fileStem(entry.name, "policy")}.policy.json`)} aria-label={`Export ${entry.name} as JSON`}>
+              <button type="button" className={ui.button} onClick={() => download(entry.name, entry.policy, "json")} aria-label={`Export ${entry.name} as JSON`}>
                 JSON
+              </button>
+              <button type="button" className={ui.button} onClick={() => download(entry.name, entry.policy, "typescript")} aria-label={`Export ${entry.name} as TypeScript`}>
+                TS
               </button>
               <button type="button" className={ui.button} data-variant="danger" onClick={() => void remove(entry.id)} aria-label={`Delete ${entry.name}`}>
                 Delete

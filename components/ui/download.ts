@@ -7,8 +7,3 @@ export function downloadText(text: string, filename: string, type = "application
   link.click();
   URL.revokeObjectURL(url);
 }
-
-/** A title as a file name's stem: word characters, dots and dashes. */
-export function fileStem(title: string, fallback: string): string {
-  return title.replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "") || fallback;
-}

@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import { apiClient } from "@/lib/client";
-import { downloadText, fileStem } from "@/components/ui/download";
+import { fileStem } from "@/lib/policies";
+import { downloadText } from "@/components/ui/download";
 import { forkPositionOfSelection } from "@/lib/store";
 import { usePlaygroundStore } from "@/lib/store/provider";
 import { ThemeToggle } from "@/components/ui/theme-toggle";

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import * as policyRoute from "@/app/api/policies/[id]/route";
 import * as diffRoute from "@/app/api/policies/diff/route";
+import * as exportRoute from "@/app/api/policies/[id]/export/route";
 import * as policiesRoute from "@/app/api/policies/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import { createConversation } from "@/lib/db";
 import { policyOfSettings } from "@/lib/policies";
-import { DEFAULT_SETTINGS, settingsForMode } from "@/lib/settings";
+import { DEFAULT_SETTINGS, resolveSettings, settingsForMode } from "@/lib/settings";
 import { call, useApiTestDatabase } from "@/tests/api/support";
 import { TEST_PROVIDERS } from "@/tests/support/db";
 
@@ -54,6 +55,24 @@ describe.each(TEST_PROVIDERS)("policies API (%s)", (provider) => {
     expect(status).toBe(200);
     expect(body.differences.map((difference: { field: string }) => difference.field)).toEqual(["mode", "historyRounds", "summaryThreshold", "offloadThreshold", "tokenBudget"]);
     expect((await call(diffRoute.GET, { url: `/api/policies/diff?from=${a.id}&to=nope` })).body.error).toMatchObject({ code: "not_found" });
+  });
+
+  it("[PO7] exports a saved policy as JSON that saves back as it is, and as TypeScript holding the policy resolved with the catalogue", async () => {
+    const saved = (await call(policiesRoute.POST, { body: { name: "Tight / navigator", policy: navigator } })).body.policy;
+    const asJson = await call(exportRoute.GET, { url: "/api/x?format=json", params: { id: saved.id } });
+    expect(asJson.status).toBe(200);
+    expect(asJson.body.filename).toBe("Tight-navigator.policy.json");
+    const file = JSON.parse(asJson.body.text);
+    expect(file).toEqual({ name: "Tight / navigator", policy: navigator });
+    expect((await call(policiesRoute.POST, { body: file })).status).toBe(201);
+    const asTs = await call(exportRoute.GET, { url: "/api/x?format=typescript", params: { id: saved.id } });
+    expect(asTs.body.filename).toBe("Tight-navigator.policy.ts");
+    const literal = /export const policy: RequestPolicy = ([\s\S]*?);\n/.exec(asTs.body.text)?.[1];
+    expect(JSON.parse(literal ?? "null")).toEqual(resolveSettings({ ...DEFAULT_SETTINGS, ...navigator }).policy);
+    expect(asTs.body.text).toContain("export function prepareRequest(");
+    const bad = await call(exportRoute.GET, { url: "/api/x?format=yaml", params: { id: saved.id } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.issues[0]).toMatchObject({ path: "format", message: "format must be one of json, typescript" });
   });
 
   it("refuses a bad policy, an unknown conversation and an empty change in the one error shape, saving nothing", async () => {

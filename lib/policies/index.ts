@@ -2,3 +2,4 @@
 // taken out, put back and compared field by field. Isomorphic.
 export { policySchema, policyNameSchema, POLICY_FIELDS, RECORDING_FIELDS, type Policy, type PolicyField } from "./schema";
 export { diffPolicies, policyOfSettings, readStoredPolicy, settingsWithPolicy, type PolicyDifference } from "./policy";
+export { exportPolicy, fileStem, POLICY_EXPORT_FORMATS, type PolicyExportFormat } from "./export";
