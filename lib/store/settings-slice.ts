@@ -106,7 +106,10 @@ export function createSettingsSlice(runtime: PlaygroundRuntime, catalogue: Model
       },
 
       replaceSettings(settings: Settings) {
-        change(settings);
+        // The panel hands whole settings: a slider drag still changes one field at a time.
+        const current = get().settings;
+        const changed = (Object.keys(settings) as (keyof Settings)[]).filter((key) => JSON.stringify(settings[key]) !== JSON.stringify(current[key]));
+        change(settings, changed.length === 1 ? changed[0] : undefined);
       },
 
       applyMode(mode: AutomationMode) {

@@ -371,6 +371,10 @@ describe("createPlaygroundStore: undo, redo and trying settings out", () => {
     await vi.waitFor(() => expect(pipeline.runs.at(-1)?.settings.policy.historyRounds).toBe(5), { timeout: 8_000 });
     store.getState().updateSettings({ offloadThreshold: 2 });
     expect(store.getState().future).toEqual([]);
+    // The settings panel hands whole settings; a drag of one slider is still one step.
+    const steps = store.getState().past.length;
+    for (const size of [900, 800, 700]) store.getState().replaceSettings({ ...store.getState().settings, maxMessageSize: size });
+    expect(store.getState().past).toHaveLength(steps + 1);
   });
 
   it("[PO6] a try runs the pipeline without saving; saving writes the tried settings, discarding brings the saved ones back", async () => {
