@@ -156,6 +156,12 @@ export function createConversationSlice(runtime: PlaygroundRuntime): StateCreato
 
     async setConversation(input: ConversationInput) {
       runtime.loadToken += 1;
+      if (get().branch?.id !== input.branch.id) {
+        // A comparison replays the branch it started on: another branch drops it.
+        runtime.cancelCompare?.();
+        runtime.compareToken += 1;
+        set({ comparison: null, compareProgress: null, comparing: false, compareError: null });
+      }
       set(conversationState(input, get().conversation?.id === input.conversation.id, runtime.pipeline !== null, get().catalogue));
       await loadIntoPipeline(runtime, set, get);
     },

@@ -39,6 +39,10 @@ function hostPipeline(history?: (branchId: string) => Promise<MessageRecord[]>):
       }),
     stepHistories: async (step) => host.stepHistories(step),
     reload: async (handle) => host.reload(handle),
+    compare: (input, onProgress) => {
+      const controller = new AbortController();
+      return { result: host.compare(input, { signal: controller.signal, onProgress }), cancel: () => controller.abort() };
+    },
   };
 }
 
@@ -398,5 +402,30 @@ describe("createPlaygroundStore: undo, redo and trying settings out", () => {
     expect(services.saveSettings).toHaveBeenCalledTimes(1);
     expect(services.saveSettings).toHaveBeenCalledWith("c1", expect.objectContaining({ historyRounds: 2 }));
     expect(store.getState().savedSettings.historyRounds).toBe(2);
+  });
+});
+
+describe("createPlaygroundStore: comparisons", () => {
+  it("[RP9] compares the loaded branch with the catalogue's prices of the first policy's model, and another branch drops the result", async () => {
+    const services = fakeServices();
+    const store = createPlaygroundStore({ pipeline: hostPipeline(), services });
+    await store.getState().setConversation({ conversation, branch: branch("main", 32), records: records(sample[0].traj) });
+    await store.getState().startCompare([{ id: "current", label: "Current", policy: store.getState().resolved.policy }]);
+    const { comparison } = store.getState();
+    expect(comparison?.runs.map((run) => run.id)).toEqual(["raw", "current"]);
+    expect(comparison?.runs[0].replay.totals.cost?.total).toBeGreaterThan(0);
+    expect(store.getState()).toMatchObject({ comparing: false, compareError: null, compareProgress: { finished: 1, runs: 2 } });
+
+    await store.getState().switchBranch("child");
+    expect(store.getState().comparison).toBeNull();
+  });
+
+  it("[RP9] a cancelled comparison is not an error and keeps the last result", async () => {
+    const store = createPlaygroundStore({ pipeline: hostPipeline() });
+    await store.getState().setConversation({ conversation, branch: branch("main", 32), records: records(sample[0].traj) });
+    const started = store.getState().startCompare([{ id: "current", label: "Current", policy: store.getState().resolved.policy }]);
+    store.getState().cancelCompare();
+    await started;
+    expect(store.getState()).toMatchObject({ comparing: false, compareError: null, comparison: null });
   });
 });
