@@ -29,8 +29,10 @@ export function Tabs<Id extends string>({ label, tabs, selected, onSelect, child
     const tab = list.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]');
     const strip = list.current;
     if (!tab || !strip) return;
-    if (tab.offsetLeft < strip.scrollLeft) strip.scrollLeft = tab.offsetLeft;
-    else if (tab.offsetLeft + tab.offsetWidth > strip.scrollLeft + strip.clientWidth) strip.scrollLeft = tab.offsetLeft + tab.offsetWidth - strip.clientWidth;
+    const shown = strip.getBoundingClientRect();
+    const place = tab.getBoundingClientRect();
+    if (place.left < shown.left) strip.scrollLeft -= shown.left - place.left;
+    else if (place.right > shown.right) strip.scrollLeft += place.right - shown.right;
   }, [selected]);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const index = tabs.findIndex((tab) => tab.id === selected);
