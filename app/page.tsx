@@ -5,6 +5,7 @@ import type { DatabaseOutage } from "@/lib/client/database-outage";
 import { ConversationList } from "@/components/import/conversation-list";
 import { PasteInspector } from "@/components/inspector/paste-inspector";
 import { HomeHeader } from "@/components/import/home-header";
+import { SessionImport } from "@/components/import/session-import";
 import styles from "@/components/import/home.module.css";
 
 async function loadConversations(): Promise<{ conversations: ConversationOverview[]; error?: string; outage?: DatabaseOutage }> {
@@ -38,6 +39,7 @@ export default async function HomePage() {
             </p>
           ) : null}
           {outage ? null : <ConversationList conversations={conversations} />}
+          {outage ? null : <SessionImport />}
         </aside>
       </main>
     </div>

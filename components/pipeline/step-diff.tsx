@@ -21,10 +21,12 @@ export interface StepDiffProps {
   pageSize?: number;
   /** Unchanged messages shown around each change (default 1). */
   context?: number;
+  /** What to say when nothing changed (default: the processor left the history unchanged). */
+  unchangedText?: string;
 }
 
 /** What one processor did to the history: counts, then messages removed, added and replaced (word-diffed), unchanged runs folded, paged. */
-export function StepDiff({ before, after, processor, effects, pageSize = 100, context = 1 }: StepDiffProps) {
+export function StepDiff({ before, after, processor, effects, pageSize = 100, context = 1, unchangedText = "This processor left the history unchanged." }: StepDiffProps) {
   const diff = useMemo(() => diffMessages(before, after, effects), [before, after, effects]);
   const [view, setView] = useState({ diff, page: 0, expanded: new Set<number>() });
   // A new step or run starts at the first page with every run folded again.
@@ -54,7 +56,7 @@ export function StepDiff({ before, after, processor, effects, pageSize = 100, co
           </span>
         </p>
       </header>
-      {changed === 0 ? <p className={styles.note}>This processor left the history unchanged.</p> : null}
+      {changed === 0 ? <p className={styles.note}>{unchangedText}</p> : null}
       <ol className={styles.rows} aria-label="Changed messages">
         {visible.map((row) =>
           row.type === "entry" ? (

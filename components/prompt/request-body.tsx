@@ -2,6 +2,7 @@
 
 import { useMemo, useState } from "react";
 import { viewBody, type RequestView } from "@/lib/request";
+import { downloadText } from "@/components/ui/download";
 import ui from "@/components/ui/ui.module.css";
 import styles from "./prompt-preview.module.css";
 
@@ -25,15 +26,6 @@ export function RequestBody({ view }: RequestBodyProps) {
     }
   }
 
-  function download() {
-    const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-    const link = document.createElement("a");
-    link.href = url;
-    link.download = "request.json";
-    link.click();
-    URL.revokeObjectURL(url);
-  }
-
   return (
     <section className={styles.body} aria-label="Request body">
       <div className={styles.row}>
@@ -43,7 +35,7 @@ export function RequestBody({ view }: RequestBodyProps) {
         <button type="button" className={ui.button} onClick={() => void copy()}>
           {copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
         </button>
-        <button type="button" className={ui.button} onClick={download}>
+        <button type="button" className={ui.button} onClick={() => downloadText(text, "request.json")}>
           Download
         </button>
       </div>

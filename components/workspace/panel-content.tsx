@@ -7,6 +7,7 @@ import { forkPositionOfSelection } from "@/lib/store";
 import { usePlaygroundStore } from "@/lib/store/provider";
 import { CallsPanel } from "@/components/calls/calls-panel";
 import { BranchesPanel } from "@/components/branches/branches-panel";
+import { ComparePanel } from "@/components/compare/compare-panel";
 import { CheckpointsPanel } from "@/components/checkpoints/checkpoints-panel";
 import { HandleViewer } from "@/components/handles";
 import { PromptPanel } from "@/components/prompt/prompt-panel";
@@ -108,6 +109,8 @@ export function PanelContent({ tab }: { tab: PanelTab }) {
       return <PromptTab />;
     case "calls":
       return <CallsTab />;
+    case "compare":
+      return <ComparePanel />;
     default:
       return <PipelineTab />;
   }

@@ -2,6 +2,11 @@
 
 import { usePlaygroundStore } from "@/lib/store/provider";
 import { AssemblyLine, BudgetBar, StepDiff, ThresholdPanel, TokenDeltaChart, TraceTable } from "@/components/pipeline";
+import { SavedPolicies } from "@/components/policies/saved-policies";
+import { SettingsHistory } from "@/components/policies/settings-history";
+import { traceCsv, traceJson } from "@/components/pipeline/trace-export";
+import { downloadText } from "@/components/ui/download";
+import ui from "@/components/ui/ui.module.css";
 import styles from "./workspace.module.css";
 
 /** The Pipeline tab: budget bar, every setting, the per-processor chart, the trace and the selected step's diff; each change builds the next request again in the worker. */
@@ -26,12 +31,22 @@ export function PipelineTab() {
       ) : (
         <p className={styles.empty}>{loadStatus === "error" ? "No run: the conversation did not load." : "Running the pipeline…"}</p>
       )}
+      <SettingsHistory />
       <ThresholdPanel settings={settings} resolved={resolved} catalogue={catalogue} onChange={replaceSettings} disabled={loadStatus === "error"} />
+      <SavedPolicies />
       {result ? (
         <section aria-label="Trace" className={styles.section}>
           <h3 className={styles.sectionTitle}>
             Trace <span className={styles.muted}>{result.totalMs.toFixed(1)} ms in the worker · [ ] to step through</span>
           </h3>
+          <div className={styles.traceExports} role="group" aria-label="Export the trace">
+            <button type="button" className={ui.button} onClick={() => downloadText(traceCsv(result.steps), "trace.csv", "text/csv")}>
+              Trace CSV
+            </button>
+            <button type="button" className={ui.button} onClick={() => downloadText(traceJson(result.steps), "trace.json")}>
+              Trace JSON
+            </button>
+          </div>
           <AssemblyLine request={result.request} withTurn={withTurn} />
           <TokenDeltaChart steps={result.steps} selectedStep={selectedStep} onSelectStep={selectStep} />
           <TraceTable steps={result.steps} selectedStep={selectedStep} onSelectStep={selectStep} />

@@ -16,7 +16,9 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ["["], description: "Previous trace step (its diff)", group: "Pipeline" },
   { keys: ["]"], description: "Next trace step (its diff)", group: "Pipeline" },
   { keys: ["p"], description: "Cycle mode presets: pilot → copilot → navigator", group: "Pipeline" },
-  { keys: ["1", "…", "7"], description: "Open a panel: Pipeline, Handles, State, Branches, Checkpoints, Prompt, Calls", group: "Panels" },
+  { keys: ["Ctrl", "Z"], description: "Undo the last settings change (⌘Z on a Mac)", group: "Pipeline" },
+  { keys: ["Ctrl", "Shift", "Z"], description: "Redo a settings change (also Ctrl+Y)", group: "Pipeline" },
+  { keys: ["1", "…", "8"], description: "Open a panel: Pipeline, Handles, State, Branches, Checkpoints, Prompt, Calls, Compare", group: "Panels" },
   { keys: ["t"], description: "Toggle light / dark theme", group: "General" },
   { keys: ["?"], description: "Show this sheet", group: "General" },
 ];

@@ -5,10 +5,25 @@ import { AUTOMATION_MODES } from "@/lib/context/light";
 import { PANEL_TABS, type PanelTab, type PlaygroundStore } from "@/lib/store";
 import { isTypingTarget } from "./shortcuts";
 
+/** Ctrl/Cmd+Z (undo), Ctrl/Cmd+Shift+Z and Ctrl+Y (redo) of settings, outside text fields (they undo their own typing). */
+function isUndoKey(event: KeyboardEvent): boolean {
+  if (event.defaultPrevented || event.altKey || !(event.ctrlKey || event.metaKey) || isTypingTarget(event.target)) return false;
+  const key = event.key.toLowerCase();
+  return key === "z" || (key === "y" && event.ctrlKey && !event.shiftKey);
+}
+
 /** Binds the workspace's shortcuts (see `SHORTCUTS`) to the store while mounted. */
 export function useShortcuts(store: PlaygroundStore, availableTabs: readonly PanelTab[]): void {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
+      if (isUndoKey(event)) {
+        const state = store.getState();
+        if (state.dialog !== null) return;
+        event.preventDefault();
+        if (event.shiftKey || event.key.toLowerCase() === "y") state.redo();
+        else state.undo();
+        return;
+      }
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTypingTarget(event.target)) return;
       const state = store.getState();
       if (state.dialog !== null && event.key !== "Escape") return;
@@ -64,7 +79,7 @@ export function useShortcuts(store: PlaygroundStore, availableTabs: readonly Pan
           break;
         default: {
           const tab = PANEL_TABS[Number(event.key) - 1];
-          if (/^[1-7]$/.test(event.key) && tab && availableTabs.includes(tab)) state.setTab(tab);
+          if (/^[1-8]$/.test(event.key) && tab && availableTabs.includes(tab)) state.setTab(tab);
           else handled = false;
         }
       }

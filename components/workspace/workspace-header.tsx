@@ -1,7 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
+import { apiClient } from "@/lib/client";
+import { fileStem } from "@/lib/policies";
+import { downloadText } from "@/components/ui/download";
 import { forkPositionOfSelection } from "@/lib/store";
 import { usePlaygroundStore } from "@/lib/store/provider";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
@@ -31,6 +34,17 @@ export function WorkspaceHeader() {
   const toggleTheme = usePlaygroundStore((state) => state.toggleTheme);
   const openDialog = usePlaygroundStore((state) => state.openDialog);
   const options = useMemo(() => flattenBranches(tree), [tree]);
+  const [exportError, setExportError] = useState<string | null>(null);
+
+  async function exportSession() {
+    if (!conversation) return;
+    setExportError(null);
+    try {
+      downloadText(await apiClient.exportSession(conversation.id), `${fileStem(conversation.title, "conversation")}.session.json`);
+    } catch (error) {
+      setExportError(error instanceof Error ? error.message : String(error));
+    }
+  }
 
   return (
     <header className={styles.header}>
@@ -59,8 +73,12 @@ export function WorkspaceHeader() {
       >
         {forking ? "Forking…" : forkPosition === null ? "Fork" : `Fork after #${forkPosition - 1}`}
       </button>
+      <button type="button" className={ui.button} disabled={!conversation} onClick={() => void exportSession()} title="The conversation with its branches, checkpoints, summaries, offloaded content, proxy calls and policies, as one file">
+        Export session
+      </button>
       <span className={styles.status} role="status" aria-label="Run status" aria-live="polite">
         {forkError ? <span className={styles.danger}>{forkError}</span> : null}
+        {exportError ? <span className={styles.danger}>{exportError}</span> : null}
         {running ? "Running…" : result ? `Run ${result.revision} · ${result.totalMs.toFixed(0)} ms` : ""}
         {saveStatus !== "idle" ? (
           <span className={saveStatus === "error" ? styles.danger : styles.muted} title={saveError ?? undefined}>

@@ -31,7 +31,11 @@ import type {
   MessageRecord,
   OffloadedContentRecord,
   OffloadedEntry,
+  ImportSessionResult,
+  PolicyDiff,
   PromptPreviewInput,
+  SavedPolicy,
+  SavePolicyInput,
   RecordMessagesResult,
   SearchResult,
   SummaryEntry,
@@ -147,6 +151,21 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** BM25 over the summaries and artifact summaries the branch sees, best first. */
     search: async (branchId: string, query: string, options: { limit?: number } = {}, request: RequestOptions = {}) =>
       (await get<SearchResult>(apiPath`/api/branches/${branchId}/search`, { query: { q: query, limit: options.limit }, ...request })).hits,
+    /** The global policies, and with a conversation id its own too. */
+    listPolicies: async (conversationId?: string, request: RequestOptions = {}) =>
+      (await get<{ policies: SavedPolicy[] }>("/api/policies", { query: { conversationId }, ...request })).policies,
+    savePolicy: async (input: SavePolicyInput, request?: RequestOptions) => (await send<{ policy: SavedPolicy }>("POST", "/api/policies", input, request)).policy,
+    updatePolicy: async (policyId: string, changes: Partial<Pick<SavePolicyInput, "name" | "policy">>, request?: RequestOptions) =>
+      (await send<{ policy: SavedPolicy }>("PATCH", apiPath`/api/policies/${policyId}`, changes, request)).policy,
+    deletePolicy: async (policyId: string, request?: RequestOptions): Promise<void> => {
+      await send<null>("DELETE", apiPath`/api/policies/${policyId}`, undefined, request);
+    },
+    /** A conversation's whole session as the text of its JSON file. */
+    exportSession: async (conversationId: string, request: RequestOptions = {}) =>
+      JSON.stringify(await get<unknown>(apiPath`/api/sessions/${conversationId}`, request), null, 2),
+    /** Imports a session file's text: every row as exported. */
+    importSession: (text: string, request: RequestOptions = {}) => sendRequest<ImportSessionResult>(transport, { method: "POST", path: "/api/sessions", jsonText: text, ...request }),
+    diffPolicies: (fromId: string, toId: string, request: RequestOptions = {}) => get<PolicyDiff>("/api/policies/diff", { query: { from: fromId, to: toId }, ...request }),
   };
 }
 

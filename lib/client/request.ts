@@ -23,6 +23,8 @@ export interface ApiRequest extends RequestOptions {
   json?: unknown;
   /** Sent as raw text (imports), `application/x-ndjson`. */
   text?: string;
+  /** JSON text sent as it is (a file the user chose), `application/json`: the server reports a syntax error's line. */
+  jsonText?: string;
 }
 
 /** `/api/branches/${id}` with every dynamic segment encoded. */
@@ -56,6 +58,9 @@ export async function sendRequest<T>(transport: RequestTransportOptions, request
     // Transcript text (JSON or JSONL): a type a cross-site form cannot send, which the server requires.
     headers["content-type"] = "application/x-ndjson; charset=utf-8";
     body = request.text;
+  } else if (request.jsonText !== undefined) {
+    headers["content-type"] = "application/json";
+    body = request.jsonText;
   } else if (request.json !== undefined) {
     headers["content-type"] = "application/json";
     body = JSON.stringify(request.json);

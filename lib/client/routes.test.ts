@@ -22,6 +22,13 @@ import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import * as importRoute from "@/app/api/conversations/import/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import * as healthRoute from "@/app/api/health/route";
+import * as policyRoute from "@/app/api/policies/[id]/route";
+import * as policyDiffRoute from "@/app/api/policies/diff/route";
+import * as policiesRoute from "@/app/api/policies/route";
+import * as sessionExportRoute from "@/app/api/sessions/[conversationId]/route";
+import * as sessionsRoute from "@/app/api/sessions/route";
+import { policyOfSettings } from "@/lib/policies";
+import { DEFAULT_SETTINGS, settingsForMode } from "@/lib/settings";
 import { useApiTestDatabase } from "@/tests/api/support";
 import { createApiClient } from "./api";
 import { ApiError } from "./errors";
@@ -35,6 +42,11 @@ const asRoute = (module: unknown) => module as RouteModule;
 // The App Router's file layout as patterns, most specific first.
 const ROUTES: [RegExp, string[], RouteModule][] = [
   [/^\/api\/health$/, [], asRoute(healthRoute)],
+  [/^\/api\/policies$/, [], asRoute(policiesRoute)],
+  [/^\/api\/policies\/diff$/, [], asRoute(policyDiffRoute)],
+  [/^\/api\/policies\/([^/]+)$/, ["id"], asRoute(policyRoute)],
+  [/^\/api\/sessions$/, [], asRoute(sessionsRoute)],
+  [/^\/api\/sessions\/([^/]+)$/, ["conversationId"], asRoute(sessionExportRoute)],
   [/^\/api\/conversations\/import$/, [], asRoute(importRoute)],
   [/^\/api\/conversations$/, [], asRoute(conversationsRoute)],
   [/^\/api\/conversations\/([^/]+)\/branches$/, ["id"], asRoute(treeRoute)],
@@ -81,6 +93,27 @@ const trajectories = fs.readFileSync(path.join(import.meta.dirname, "..", "..", 
 describe("the API client against the route handlers (sqlite)", () => {
   useApiTestDatabase("sqlite");
   const client = createApiClient({ fetch: routerFetch });
+
+  it("[PO5] [SE1] saves, lists, diffs and deletes policies, and exports a session whose import is a conflict while it is stored", async () => {
+    const imported = await client.importConversations(trajectories, { filename: "tau.json", conversation: 0, title: "Trip" });
+    const conversationId = imported.conversations[0].conversation.id;
+    const a = await client.savePolicy({ name: "Copilot", conversationId, policy: policyOfSettings(DEFAULT_SETTINGS) });
+    const b = await client.savePolicy({ name: "Navigator", policy: policyOfSettings(settingsForMode("navigator")) });
+    expect((await client.listPolicies(conversationId)).map((entry) => entry.name)).toEqual(["Navigator", "Copilot"]);
+    expect((await client.diffPolicies(a.id, b.id)).differences.map((difference) => difference.field)).toEqual(["mode", "historyRounds", "summaryThreshold", "offloadThreshold"]);
+    expect((await client.updatePolicy(b.id, { name: "Tight" })).name).toBe("Tight");
+    await client.deletePolicy(b.id);
+    expect((await client.listPolicies()).length).toBe(0);
+    const text = await client.exportSession(conversationId);
+    expect(JSON.parse(text).policies.map((entry: { name: string }) => entry.name)).toEqual(["Copilot"]);
+    const conflict = await client.importSession(text).catch((error: unknown) => error);
+    expect(conflict).toBeInstanceOf(ApiError);
+    expect((conflict as ApiError).status).toBe(409);
+    await client.deleteConversation(conversationId);
+    await expect(client.importSession(text)).resolves.toMatchObject({ conversationId, rows: { policies: 1 } });
+    const broken = await client.importSession(`{"kind":\n  oops}`).catch((error: unknown) => error);
+    expect((broken as ApiError).issues[0].line).toBe(2);
+  });
 
   it("reads every endpoint's answer in the shape the components use", async () => {
     await expect(client.health()).resolves.toMatchObject({ ok: true, database: "sqlite" });

@@ -9,12 +9,15 @@ import type {
   ConversationRecord,
   MessageRecord,
   OffloadedContentRecord,
+  ImportSessionResult,
+  PolicyRecord,
   SummaryRecord,
 } from "@/lib/db";
 import type { ValuesDiff } from "@/lib/api/diff";
 import type { CompactionResult, RecordMessagesResult, RetrievalHit } from "@/lib/memory";
 import type { MemorySnapshot, PromptResponse, SectionView } from "@/lib/request";
 import type { ModelEntry, ModelEntryInput } from "@/lib/models";
+import type { Policy, PolicyDifference } from "@/lib/policies";
 import type { Settings, SettingsChanges } from "@/lib/settings";
 
 export type { ValuesDiff, DiffValue } from "@/lib/api/diff";
@@ -153,3 +156,21 @@ export interface AssemblePromptInput extends PromptPreviewInput {
 export type { ModelEntry, ModelEntryInput };
 export type { CompactionResult, MemorySnapshot, PromptResponse, RecordMessagesResult, RetrievalHit, SectionView, Settings };
 export type { AncestryEntry, BranchRecord, BranchTreeNode, CheckpointRecord, ConversationOverview, ConversationRecord, MessageRecord, OffloadedContentRecord, ArtifactRecord, SummaryRecord };
+
+/** A saved policy as the API returns it: its value read back in the current shape. */
+export type SavedPolicy = Omit<PolicyRecord, "policy"> & { policy: Policy };
+
+export interface SavePolicyInput {
+  name: string;
+  /** Omitted or null: every conversation's. */
+  conversationId?: string | null;
+  policy: Policy;
+}
+
+export interface PolicyDiff {
+  from: string;
+  to: string;
+  differences: PolicyDifference[];
+}
+
+export type { ImportSessionResult };

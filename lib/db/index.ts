@@ -114,3 +114,15 @@ export {
   type ExchangeListOptions,
 } from "./exchanges";
 export { getCustomModels, putCustomModel, deleteCustomModelById, type CustomModelRecord } from "./custom-models";
+export {
+  createPolicy,
+  getPolicies,
+  getPoliciesByConversationId,
+  getPolicyById,
+  updatePolicyById,
+  deletePolicyById,
+  type PolicyRecord,
+  type CreatePolicyOptions,
+  type UpdatePolicyOptions,
+} from "./policies";
+export { exportSession, importSession, type ImportSessionResult } from "./session";

@@ -1,24 +1,27 @@
-import type { EncodingName, Message, ToolDefinition } from "@/lib/context/light";
+import type { CompareProgress, CompareResult, EncodingName, Message, ToolDefinition } from "@/lib/context/light";
 import type { ImportIssue } from "@/lib/import";
 import type { MemorySnapshot } from "@/lib/request";
-import type { LoadedConversation, OpenedBranch, RunInput, RunResult, WorkerRequest, WorkerResponse } from "./protocol";
+import type { CompareInput, LoadedConversation, OpenedBranch, RunInput, RunResult, WorkerRequest, WorkerResponse } from "./protocol";
 import { RunDecoder } from "./run-patch";
 
 /** A request the worker refused: the message, and for bad input the import issues. */
 export class PipelineWorkerError extends Error {
   readonly issues: ImportIssue[];
   readonly tooLarge?: { bytes: number; limit: number };
+  /** A comparison stopped on request. */
+  readonly cancelled: boolean;
 
-  constructor(message: string, issues: ImportIssue[] = [], tooLarge?: { bytes: number; limit: number }) {
+  constructor(message: string, issues: ImportIssue[] = [], tooLarge?: { bytes: number; limit: number }, cancelled = false) {
     super(message);
     this.name = "PipelineWorkerError";
     this.issues = issues;
     this.tooLarge = tooLarge;
+    this.cancelled = cancelled;
   }
 }
 
 /** A response as the client hands it on: results made whole again. */
-type ClientResponse = Exclude<WorkerResponse, { type: "result" }> | { type: "result"; id: number; result: RunResult };
+type ClientResponse = Exclude<WorkerResponse, { type: "result" | "compare-progress" }> | { type: "result"; id: number; result: RunResult };
 type Pending = { resolve: (response: ClientResponse) => void; reject: (error: Error) => void };
 type RequestBody<T extends WorkerRequest["type"]> = Omit<Extract<WorkerRequest, { type: T }>, "id">;
 
@@ -62,6 +65,7 @@ export function takePipeline(): PipelineClient {
 export class PipelineClient {
   private readonly worker: WorkerLike;
   private readonly pending = new Map<number, Pending>();
+  private readonly progress = new Map<number, (progress: CompareProgress) => void>();
   private readonly results = new RunDecoder();
   private nextId = 1;
   private running = false;
@@ -73,6 +77,10 @@ export class PipelineClient {
     this.worker = worker;
     this.worker.onmessage = (event) => {
       const response = event.data;
+      if (response.type === "compare-progress") {
+        this.progress.get(response.id)?.(response.progress);
+        return;
+      }
       const waiting = this.pending.get(response.id);
       this.pending.delete(response.id);
       let whole: ClientResponse;
@@ -84,7 +92,7 @@ export class PipelineClient {
         return;
       }
       if (!waiting) return;
-      if (whole.type === "error") waiting.reject(new PipelineWorkerError(whole.message, whole.issues, whole.tooLarge));
+      if (whole.type === "error") waiting.reject(new PipelineWorkerError(whole.message, whole.issues, whole.tooLarge, whole.cancelled));
       else waiting.resolve(whole);
     };
   }
@@ -170,6 +178,20 @@ export class PipelineClient {
   async reload(handle: string): Promise<string> {
     const response = (await this.request<"reload">({ type: "reload", handle })) as Extract<ClientResponse, { type: "reloaded" }>;
     return response.content;
+  }
+
+  /**
+   * Replays the loaded conversation under raw and the policies in the worker,
+   * beside runs. `cancel` stops it: `result` then rejects with a
+   * `PipelineWorkerError` whose `cancelled` is true.
+   */
+  compare(input: CompareInput, onProgress?: (progress: CompareProgress) => void): { result: Promise<CompareResult>; cancel(): void } {
+    const id = this.nextId;
+    if (onProgress) this.progress.set(id, onProgress);
+    const result = this.request<"compare">({ type: "compare", input })
+      .then((response) => (response as Extract<ClientResponse, { type: "compared" }>).result)
+      .finally(() => this.progress.delete(id));
+    return { result, cancel: () => void this.request<"cancel">({ type: "cancel", target: id }).catch(() => undefined) };
   }
 
   dispose(): void {

@@ -1,11 +1,11 @@
-import { Context, ContextError, DEFAULT_ENCODING, reloadOffloaded, policyCounter, sanitizeHistory, sharedCounter, type EncodingName, type Message, type ToolDefinition, type TraceStep } from "@/lib/context";
+import { comparePolicies, Context, ContextError, DEFAULT_ENCODING, type CompareProgress, type CompareResult, policyCounter, reloadOffloaded, sanitizeHistory, sharedCounter, type EncodingName, type Message, type ToolDefinition, type TraceStep } from "@/lib/context";
 import { loadEncoding } from "@/lib/context/tokens/encodings";
 import { createApiClient } from "@/lib/client/api";
 import type { MessageRecord } from "@/lib/db";
 import { emptySnapshot, requestView, stepSummary, type MemorySnapshot } from "@/lib/request";
 import { nextRequest, type PositionedMessage } from "@/lib/request/next";
 import { followMessages } from "./follow";
-import type { ContextNode, LoadedConversation, OffloadedEntry, OpenedBranch, RunInput, RunResult } from "./protocol";
+import type { CompareInput, ContextNode, LoadedConversation, OffloadedEntry, OpenedBranch, RunInput, RunResult } from "./protocol";
 
 export interface PipelineHostOptions {
   /** How `open` reads a branch's stored history; default `GET /api/branches/[id]/messages` on this origin. */
@@ -158,6 +158,17 @@ export class PipelineHost {
       totalMs: globalThis.performance.now() - started,
       contexts: [describeContext(conversation.root), describeContext(request.context)],
     };
+  }
+
+  /**
+   * Replays the loaded conversation (as the "before" view shows it) under raw
+   * and the policies (RP9). The conversation is taken when it starts: a load
+   * meanwhile does not change what it replays.
+   */
+  async compare(input: CompareInput, options: { signal?: AbortSignal; onProgress?: (progress: CompareProgress) => void } = {}): Promise<CompareResult> {
+    const { messages, tools } = this.requireConversation();
+    await Promise.all([...new Set(input.policies.map((entry) => entry.policy.encoding))].map((encoding) => this.prepare(encoding)));
+    return comparePolicies({ messages, tools, policies: input.policies, prices: input.prices, signal: options.signal, onProgress: options.onProgress });
   }
 
   /** The history a step received and the one it returned (for the diff view). */

@@ -1,4 +1,4 @@
-import type { EncodingName, HistoryRepair, Message, MessageEffect, TokenBudgetTrimmed, ToolDefinition } from "@/lib/context/light";
+import type { ComparedPolicy, CompareProgress, CompareResult, EncodingName, HistoryRepair, Message, MessageEffect, TokenBudgetTrimmed, TokenPrices, ToolDefinition } from "@/lib/context/light";
 import type { MessageRecord } from "@/lib/db";
 import type { ImportFormat, ImportIssue, ImportWarning, OffloadMarker } from "@/lib/import";
 import type { MemorySnapshot, RequestView, StepSummary } from "@/lib/request";
@@ -102,7 +102,18 @@ export type WorkerRequest =
   | { type: "open"; id: number; branchId: string; title: string; tools?: ToolDefinition[]; encoding?: EncodingName }
   | { type: "run"; id: number; input: RunInput }
   | { type: "step-histories"; id: number; step: number }
-  | { type: "reload"; id: number; handle: string };
+  | { type: "reload"; id: number; handle: string }
+  /** Replays the loaded conversation under raw and up to 3 policies; progress is posted as it goes. Runs beside other requests. */
+  | { type: "compare"; id: number; input: CompareInput }
+  /** Stops the comparison posted with id `target`: it answers with a cancelled error. */
+  | { type: "cancel"; id: number; target: number };
+
+/** What a comparison replays the loaded conversation with. */
+export interface CompareInput {
+  policies: ComparedPolicy[];
+  /** The prices every run is costed with; null: no costs. */
+  prices: TokenPrices | null;
+}
 
 export type WorkerResponse =
   | { type: "loaded"; id: number; conversation: LoadedConversation }
@@ -113,4 +124,6 @@ export type WorkerResponse =
   | { type: "result"; id: number; result: WireRunResult }
   | { type: "step-histories"; id: number; before: Message[]; after: Message[] }
   | { type: "reloaded"; id: number; handle: string; content: string }
-  | { type: "error"; id: number; message: string; issues?: ImportIssue[]; tooLarge?: { bytes: number; limit: number } };
+  | { type: "compare-progress"; id: number; progress: CompareProgress }
+  | { type: "compared"; id: number; result: CompareResult }
+  | { type: "error"; id: number; message: string; issues?: ImportIssue[]; tooLarge?: { bytes: number; limit: number }; cancelled?: boolean };

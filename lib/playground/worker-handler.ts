@@ -1,4 +1,4 @@
-import { ContextError } from "@/lib/context";
+import { ContextError, ReplayCancelledError } from "@/lib/context";
 // The error class only: the parsers (and zod) load with the first paste (./parse).
 import { ImportError } from "@/lib/import/errors";
 import type { PipelineHost } from "./pipeline-host";
@@ -63,8 +63,37 @@ export function createWorkerHandler(host: PipelineHost, reply: (response: Worker
     }
   }
 
+  function fail(id: number, error: unknown): void {
+    if (ReplayCancelledError.isInstance(error)) reply({ type: "error", id, message: error.message, cancelled: true });
+    else reply({ type: "error", id, message: error instanceof Error ? error.message : String(error) });
+  }
+
+  // A comparison runs for a while: it starts in its turn (after a load posted before it) but
+  // does not hold the queue, so runs keep answering, and its cancel is taken at once.
+  const comparisons = new Map<number, AbortController>();
+  async function compare(request: Extract<WorkerRequest, { type: "compare" }>, controller: AbortController): Promise<void> {
+    try {
+      const result = await host.compare(request.input, { signal: controller.signal, onProgress: (progress) => reply({ type: "compare-progress", id: request.id, progress }) });
+      reply({ type: "compared", id: request.id, result });
+    } catch (error) {
+      fail(request.id, error);
+    } finally {
+      comparisons.delete(request.id);
+    }
+  }
+
   let queue: Promise<void> = Promise.resolve();
   return (request) => {
-    queue = queue.then(() => handle(request));
+    if (request.type === "cancel") {
+      comparisons.get(request.target)?.abort("cancelled by the user");
+      reply({ type: "started", id: request.id });
+    } else if (request.type === "compare") {
+      // Registered now, so a cancel posted before the comparison's turn comes still stops it.
+      const controller = new AbortController();
+      comparisons.set(request.id, controller);
+      void queue.then(() => compare(request, controller));
+    } else {
+      queue = queue.then(() => handle(request));
+    }
   };
 }

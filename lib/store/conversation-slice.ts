@@ -136,7 +136,7 @@ export function conversationState(
     hoveredCall: null,
     ...(tree ? { tree } : {}),
     // Switching branches keeps the settings being tuned; opening another conversation takes its own.
-    ...(sameConversation ? {} : { settings, resolved: resolveSettings(settings, catalogue), nextTurn: "", saveStatus: "idle" as const, saveError: null }),
+    ...(sameConversation ? {} : { settings, savedSettings: settings, past: [], future: [], trying: false, resolved: resolveSettings(settings, catalogue), nextTurn: "", saveStatus: "idle" as const, saveError: null }),
   };
 }
 
@@ -156,6 +156,12 @@ export function createConversationSlice(runtime: PlaygroundRuntime): StateCreato
 
     async setConversation(input: ConversationInput) {
       runtime.loadToken += 1;
+      if (get().branch?.id !== input.branch.id) {
+        // A comparison replays the branch it started on: another branch drops it.
+        runtime.cancelCompare?.();
+        runtime.compareToken += 1;
+        set({ comparison: null, compareProgress: null, comparing: false, compareError: null });
+      }
       set(conversationState(input, get().conversation?.id === input.conversation.id, runtime.pipeline !== null, get().catalogue));
       await loadIntoPipeline(runtime, set, get);
     },

@@ -1,6 +1,7 @@
 import type { EncodingName, Message, ToolDefinition } from "@/lib/context";
 import type { BranchRecord, BranchTreeNode, MessageRecord } from "@/lib/db";
-import type { LoadedConversation, OpenedBranch, RunInput, RunResult } from "@/lib/playground/protocol";
+import type { CompareProgress, CompareResult } from "@/lib/context/light";
+import type { CompareInput, LoadedConversation, OpenedBranch, RunInput, RunResult } from "@/lib/playground/protocol";
 import type { MemorySnapshot } from "@/lib/request";
 import type { Settings } from "@/lib/settings";
 
@@ -14,6 +15,8 @@ export interface PlaygroundPipeline {
   run(input: RunInput): Promise<RunResult | undefined>;
   stepHistories(step: number): Promise<{ before: Message[]; after: Message[] }>;
   reload(handle: string): Promise<string>;
+  /** Replays the loaded conversation under raw and the policies (the worker's client runs it off the main thread). */
+  compare?(input: CompareInput, onProgress?: (progress: CompareProgress) => void): { result: Promise<CompareResult>; cancel(): void };
 }
 
 /** The HTTP API calls the store makes; the provider adapts the typed API client to this. */
@@ -34,6 +37,9 @@ export interface PlaygroundRuntime {
   /** Settings are saved this long after the last change. */
   saveDelayMs: number;
   saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The field the last undo step changed, while more changes to it still join that step (PO6). */
+  historyField: string | undefined;
+  historyTimer: ReturnType<typeof setTimeout> | undefined;
   /** Bumped by every load: work started for an older load is dropped when it returns. */
   loadToken: number;
   /** The token whose conversation the pipeline holds. */
@@ -41,6 +47,10 @@ export interface PlaygroundRuntime {
   runsInFlight: number;
   /** The load in progress, if any. */
   loading: Promise<void> | null;
+  /** Stops the comparison under way. */
+  cancelCompare: (() => void) | undefined;
+  /** Bumped by every comparison started: an older one's answer is dropped. */
+  compareToken: number;
 }
 
 export function createRuntime(options: { pipeline?: PlaygroundPipeline; services?: PlaygroundServices; saveDelayMs?: number }): PlaygroundRuntime {
@@ -49,10 +59,14 @@ export function createRuntime(options: { pipeline?: PlaygroundPipeline; services
     services: options.services ?? null,
     saveDelayMs: options.saveDelayMs ?? 600,
     saveTimer: undefined,
+    historyField: undefined,
+    historyTimer: undefined,
     loadToken: 0,
     pipelineToken: -1,
     runsInFlight: 0,
     loading: null,
+    cancelCompare: undefined,
+    compareToken: 0,
   };
 }
 

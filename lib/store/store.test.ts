@@ -39,6 +39,10 @@ function hostPipeline(history?: (branchId: string) => Promise<MessageRecord[]>):
       }),
     stepHistories: async (step) => host.stepHistories(step),
     reload: async (handle) => host.reload(handle),
+    compare: (input, onProgress) => {
+      const controller = new AbortController();
+      return { result: host.compare(input, { signal: controller.signal, onProgress }), cancel: () => controller.abort() };
+    },
   };
 }
 
@@ -347,5 +351,81 @@ describe("createPlaygroundStore: the page's first screen, then the whole branch"
     expect(store.getState().records.map((record) => record.position)).toEqual([...all, ...turn].map((record) => record.position));
     expect(store.getState().messages.at(-1)?.content).toBe("one more thing");
     expect(store.getState().result?.kept).toHaveLength(all.length + 1);
+  });
+});
+
+describe("createPlaygroundStore: undo, redo and trying settings out", () => {
+  it("[PO6] undoes and redoes settings changes, a drag of one slider being one step, and saves what undo brings back", async () => {
+    const services = fakeServices();
+    const { store, pipeline } = await loadedStore({ services, saveDelayMs: 20 });
+    const original = store.getState().settings;
+    for (const rounds of [9, 7, 5]) store.getState().updateSettings({ historyRounds: rounds });
+    store.getState().updateSettings({ tokenBudget: 4_000 });
+    expect(store.getState().past).toHaveLength(2);
+    store.getState().undo();
+    expect(store.getState().settings).toMatchObject({ historyRounds: 5, tokenBudget: null });
+    store.getState().undo();
+    expect(store.getState().settings).toEqual(original);
+    store.getState().undo();
+    expect(store.getState().settings).toEqual(original);
+    store.getState().redo();
+    expect(store.getState().settings.historyRounds).toBe(5);
+    await vi.waitFor(() => expect(store.getState().saveStatus).toBe("saved"), { timeout: 8_000 });
+    expect(services.saveSettings).toHaveBeenLastCalledWith("c1", expect.objectContaining({ historyRounds: 5, tokenBudget: null }));
+    await vi.waitFor(() => expect(pipeline.runs.at(-1)?.settings.policy.historyRounds).toBe(5), { timeout: 8_000 });
+    store.getState().updateSettings({ offloadThreshold: 2 });
+    expect(store.getState().future).toEqual([]);
+    // The settings panel hands whole settings; a drag of one slider is still one step.
+    const steps = store.getState().past.length;
+    for (const size of [900, 800, 700]) store.getState().replaceSettings({ ...store.getState().settings, maxMessageSize: size });
+    expect(store.getState().past).toHaveLength(steps + 1);
+  });
+
+  it("[PO6] a try runs the pipeline without saving; saving writes the tried settings, discarding brings the saved ones back", async () => {
+    const services = fakeServices();
+    const { store, pipeline } = await loadedStore({ services, saveDelayMs: 1 });
+    const saved = store.getState().settings;
+    store.getState().startTry();
+    store.getState().updateSettings({ tokenBudget: 3_000 });
+    await vi.waitFor(() => expect(pipeline.runs.at(-1)?.settings.policy.tokenBudget).toBe(3_000), { timeout: 8_000 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(services.saveSettings).not.toHaveBeenCalled();
+    store.getState().discardTry();
+    expect(store.getState()).toMatchObject({ trying: false, settings: saved });
+    await vi.waitFor(() => expect(pipeline.runs.at(-1)?.settings.policy.tokenBudget).toBe(null), { timeout: 8_000 });
+    expect(services.saveSettings).not.toHaveBeenCalled();
+
+    store.getState().startTry();
+    store.getState().updateSettings({ historyRounds: 2 });
+    store.getState().saveTry();
+    await vi.waitFor(() => expect(store.getState().saveStatus).toBe("saved"), { timeout: 8_000 });
+    expect(services.saveSettings).toHaveBeenCalledTimes(1);
+    expect(services.saveSettings).toHaveBeenCalledWith("c1", expect.objectContaining({ historyRounds: 2 }));
+    expect(store.getState().savedSettings.historyRounds).toBe(2);
+  });
+});
+
+describe("createPlaygroundStore: comparisons", () => {
+  it("[RP9] compares the loaded branch with the catalogue's prices of the first policy's model, and another branch drops the result", async () => {
+    const services = fakeServices();
+    const store = createPlaygroundStore({ pipeline: hostPipeline(), services });
+    await store.getState().setConversation({ conversation, branch: branch("main", 32), records: records(sample[0].traj) });
+    await store.getState().startCompare([{ id: "current", label: "Current", policy: store.getState().resolved.policy }]);
+    const { comparison } = store.getState();
+    expect(comparison?.runs.map((run) => run.id)).toEqual(["raw", "current"]);
+    expect(comparison?.runs[0].replay.totals.cost?.total).toBeGreaterThan(0);
+    expect(store.getState()).toMatchObject({ comparing: false, compareError: null, compareProgress: { finished: 1, runs: 2 } });
+
+    await store.getState().switchBranch("child");
+    expect(store.getState().comparison).toBeNull();
+  });
+
+  it("[RP9] a cancelled comparison is not an error and keeps the last result", async () => {
+    const store = createPlaygroundStore({ pipeline: hostPipeline() });
+    await store.getState().setConversation({ conversation, branch: branch("main", 32), records: records(sample[0].traj) });
+    const started = store.getState().startCompare([{ id: "current", label: "Current", policy: store.getState().resolved.policy }]);
+    store.getState().cancelCompare();
+    await started;
+    expect(store.getState()).toMatchObject({ comparing: false, compareError: null, comparison: null });
   });
 });

@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { createBranchesSlice } from "./branches-slice";
+import { createCompareSlice } from "./compare-slice";
 import { conversationState, createConversationSlice } from "./conversation-slice";
 import { createRunSlice } from "./run-slice";
 import { createRuntime, type PlaygroundPipeline, type PlaygroundServices } from "./runtime";
@@ -25,7 +26,7 @@ export interface CreatePlaygroundStoreOptions {
 
 export type PlaygroundStore = StoreApi<PlaygroundState>;
 
-/** The playground's one store: conversation, settings, run, ui and branches slices over one runtime. */
+/** The playground's one store: conversation, settings, run, ui, branches and compare slices over one runtime. */
 export function createPlaygroundStore(options: CreatePlaygroundStoreOptions = {}): PlaygroundStore {
   const runtime = createRuntime(options);
   const store = createStore<PlaygroundState>()((...args) => ({
@@ -34,6 +35,7 @@ export function createPlaygroundStore(options: CreatePlaygroundStoreOptions = {}
     ...createRunSlice(runtime)(...args),
     ...createUiSlice(options.theme ?? "light")(...args),
     ...createBranchesSlice(runtime)(...args),
+    ...createCompareSlice(runtime)(...args),
   }));
   const initial: Partial<PlaygroundState> = options.conversation ? conversationState(options.conversation, false, true, store.getState().catalogue) : {};
   if (options.tab) initial.tab = options.tab;

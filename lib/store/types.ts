@@ -4,14 +4,14 @@ import type { OffloadMarker } from "@/lib/import";
 import type { ModelEntry } from "@/lib/models";
 import type { RunResult } from "@/lib/playground/protocol";
 import type { ResolvedSettings, Settings } from "@/lib/settings";
-import type { AutomationMode } from "@/lib/context";
+import type { AutomationMode, ComparedPolicy, CompareProgress, CompareResult } from "@/lib/context";
 import type { PlaygroundPipeline } from "./runtime";
 
 export type LoadStatus = "empty" | "loading" | "ready" | "error";
 export type SaveStatus = "idle" | "pending" | "saving" | "saved" | "error";
 /** The loaded conversation with marks, or the processed history the model would get. */
 export type HistoryView = "before" | "after";
-export const PANEL_TABS = ["pipeline", "handles", "state", "branches", "checkpoints", "prompt", "calls"] as const;
+export const PANEL_TABS = ["pipeline", "handles", "state", "branches", "checkpoints", "prompt", "calls", "compare"] as const;
 export type PanelTab = (typeof PANEL_TABS)[number];
 export type Theme = "light" | "dark";
 export type Dialog = "shortcuts" | null;
@@ -65,6 +65,14 @@ export interface SettingsSlice {
   nextTurn: string;
   saveStatus: SaveStatus;
   saveError: string | null;
+  /** The settings as stored for the conversation (what a save last wrote, or what was loaded). */
+  savedSettings: Settings;
+  /** Settings before each change, oldest first: `undo` takes the last. */
+  past: Settings[];
+  /** Settings undone, the next `redo` last. */
+  future: Settings[];
+  /** Trying settings out: changes run the pipeline but are not saved until `saveTry`. */
+  trying: boolean;
   /** Merges a change into the settings (a slider's value, say); `null` clears a field back to the model's value. */
   updateSettings(changes: Partial<Settings>): void;
   /** Takes whole new settings. */
@@ -74,6 +82,15 @@ export interface SettingsSlice {
   chooseModel(model: string): void;
   setNextTurn(text: string): void;
   setCatalogue(catalogue: ModelEntry[]): void;
+  /** Back to the settings before the last change (a slider drag is one change). */
+  undo(): void;
+  redo(): void;
+  /** Starts trying settings out: nothing is saved until `saveTry`. */
+  startTry(): void;
+  /** Saves the tried settings and leaves the try state. */
+  saveTry(): void;
+  /** Leaves the try state with the saved settings back. */
+  discardTry(): void;
 }
 
 export interface StepHistories {
@@ -146,4 +163,16 @@ export interface BranchesSlice {
   forkAtSelection(name?: string): Promise<BranchRecord | null>;
 }
 
-export type PlaygroundState = ConversationSlice & SettingsSlice & RunSlice & UiSlice & BranchesSlice;
+export interface CompareSlice {
+  /** The last finished comparison: raw first, then the policies. */
+  comparison: CompareResult | null;
+  compareProgress: CompareProgress | null;
+  comparing: boolean;
+  compareError: string | null;
+  /** Replays the loaded conversation under raw and up to 3 policies in the pipeline worker; a new one stops the one under way. */
+  startCompare(policies: ComparedPolicy[]): Promise<void>;
+  /** Stops the comparison under way; the last finished one stays. */
+  cancelCompare(): void;
+}
+
+export type PlaygroundState = ConversationSlice & SettingsSlice & RunSlice & UiSlice & BranchesSlice & CompareSlice;

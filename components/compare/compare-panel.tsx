@@ -1,0 +1,180 @@
+"use client";
+
+import { useEffect, useMemo, useState } from "react";
+import { policySnippet } from "@/lib/context/light";
+import { apiClient, type SavedPolicy } from "@/lib/client";
+import { usePlaygroundStore } from "@/lib/store/provider";
+import { formatNumber } from "@/components/pipeline/format";
+import { downloadText } from "@/components/ui/download";
+import ui from "@/components/ui/ui.module.css";
+import { CallDrillDown } from "./call-drilldown";
+import { compareRows, comparisonCsv, comparisonJson, risksOf, seriesOf } from "./compare-format";
+import { CompareTable, formatDollars } from "./compare-table";
+import { LineChart } from "./line-chart";
+import { comparedPolicies, policyChoices } from "./policy-choices";
+import styles from "./compare.module.css";
+
+// Three slots: the engine compares raw and at most three policies.
+const DEFAULT_SLOTS = ["current", "preset:observation_masking", ""];
+const tokens = (value: number) => `${formatNumber(value)} tokens`;
+
+/** The Compare tab: raw and up to three policies replayed over the conversation in the worker, side by side. */
+export function ComparePanel() {
+  const conversationId = usePlaygroundStore((state) => state.conversation?.id);
+  const settings = usePlaygroundStore((state) => state.settings);
+  const catalogue = usePlaygroundStore((state) => state.catalogue);
+  const tools = usePlaygroundStore((state) => state.tools);
+  const comparison = usePlaygroundStore((state) => state.comparison);
+  const progress = usePlaygroundStore((state) => state.compareProgress);
+  const comparing = usePlaygroundStore((state) => state.comparing);
+  const error = usePlaygroundStore((state) => state.compareError);
+  const loadStatus = usePlaygroundStore((state) => state.loadStatus);
+  const startCompare = usePlaygroundStore((state) => state.startCompare);
+  const cancelCompare = usePlaygroundStore((state) => state.cancelCompare);
+  const selectMessage = usePlaygroundStore((state) => state.selectMessage);
+  const setView = usePlaygroundStore((state) => state.setView);
+  const [saved, setSaved] = useState<SavedPolicy[]>([]);
+  const [slots, setSlots] = useState(DEFAULT_SLOTS);
+  const [call, setCall] = useState(0);
+  const [riskRun, setRiskRun] = useState<string | null>(null);
+  const [exportRun, setExportRun] = useState<string>("");
+
+  useEffect(() => {
+    if (!conversationId) return;
+    apiClient.listPolicies(conversationId).then(setSaved, () => setSaved([]));
+  }, [conversationId]);
+
+  const choices = useMemo(() => policyChoices(settings, saved, catalogue), [settings, saved, catalogue]);
+  const policies = comparedPolicies(slots, choices);
+  const rows = useMemo(() => (comparison ? compareRows(comparison) : []), [comparison]);
+  const risks = useMemo(() => {
+    const run = comparison?.runs.find((entry) => entry.id === riskRun);
+    return run ? risksOf(run) : [];
+  }, [comparison, riskRun]);
+  const exported = comparison?.runs.find((run) => run.id === exportRun) ?? comparison?.runs[1] ?? comparison?.runs[0];
+  const done = progress ? progress.finished * progress.total + progress.done : 0;
+  const total = progress ? progress.runs * progress.total : 1;
+
+  const showMessage = (index: number) => {
+    setView("before");
+    selectMessage(index);
+  };
+
+  return (
+    <div className={styles.panel}>
+      <section className={styles.section} aria-label="Policies to compare">
+        <h3 className={styles.title}>Compare policies</h3>
+        <p className={styles.muted}>Every model call of the conversation is replayed under raw (the whole history, no processor) and each policy.</p>
+        {slots.map((slot, index) => (
+          <label key={index} className={styles.row}>
+            {`Policy ${index + 1}`}
+            <select aria-label={`Policy ${index + 1}`} value={slot} onChange={(event) => setSlots(slots.map((value, at) => (at === index ? event.target.value : value)))}>
+              <option value="">—</option>
+              {(["Current", "Saved", "Presets"] as const).map((group) => {
+                const inGroup = choices.filter((choice) => choice.group === group);
+                return inGroup.length === 0 ? null : (
+                  <optgroup key={group} label={group}>
+                    {inGroup.map((choice) => (
+                      <option key={choice.id} value={choice.id}>
+                        {choice.label}
+                      </option>
+                    ))}
+                  </optgroup>
+                );
+              })}
+            </select>
+          </label>
+        ))}
+        <div className={styles.row}>
+          <button type="button" className={ui.button} data-variant="primary" disabled={comparing || policies.length === 0 || loadStatus !== "ready"} onClick={() => void startCompare(policies)}>
+            Compare
+          </button>
+          {comparing ? (
+            <button type="button" className={ui.button} onClick={cancelCompare}>
+              Cancel
+            </button>
+          ) : null}
+        </div>
+        {comparing ? (
+          <div className={styles.section}>
+            <progress className={styles.progress} aria-label="Comparison progress" max={total} value={done} />
+            <p className={styles.muted} role="status">
+              {progress ? `Replaying ${progress.policy === "raw" ? "raw" : (policies.find((entry) => entry.id === progress.policy)?.label ?? progress.policy)}: call ${progress.done} of ${progress.total} (run ${progress.finished + 1} of ${progress.runs})` : "Starting…"}
+            </p>
+          </div>
+        ) : null}
+        {error ? (
+          <p className={styles.danger} role="alert">
+            {error}
+          </p>
+        ) : null}
+      </section>
+      {comparison ? (
+        <>
+          <section className={styles.section} aria-label="Comparison charts">
+            <div className={styles.charts}>
+              <LineChart title="Input tokens per call" series={seriesOf(comparison, "input")} format={tokens} legend="sum" selectedCall={call} onSelectCall={setCall} />
+              <LineChart title="Cumulative input tokens" series={seriesOf(comparison, "cumulative")} format={tokens} legend="last" selectedCall={call} onSelectCall={setCall} />
+              <LineChart title="Cost per call" series={seriesOf(comparison, "cost")} format={formatDollars} legend="sum" selectedCall={call} onSelectCall={setCall} />
+            </div>
+          </section>
+          <section className={styles.section} aria-label="Comparison table">
+            <CompareTable rows={rows} riskRun={riskRun} onShowRisks={(id) => setRiskRun(riskRun === id ? null : id)} />
+            {comparison.runs[0] ? (
+              <p className={styles.muted}>
+                {rows.some((row) => row.cost === null)
+                  ? `Costs need ${comparison.runs[0].replay.policy.model}'s prices in the model catalogue.`
+                  : `Every run is costed at ${comparison.runs[0].replay.policy.model}'s catalogue prices${rows.some((row) => row.model !== rows[0].model) ? ", including runs on another model" : ""}.`}
+              </p>
+            ) : null}
+            {risks.length > 0 ? (
+              <ul className={styles.evidence} aria-label="Recall risk evidence">
+                {risks.map((risk, index) => (
+                  <li key={index}>
+                    {`Call ${risk.call + 1}: “${risk.mention}” `}
+                    <button type="button" className={styles.link} onClick={() => showMessage(risk.turnIndex)}>
+                      {`mentioned in message #${risk.turnIndex}`}
+                    </button>
+                    {" was only in "}
+                    <button type="button" className={styles.link} onClick={() => showMessage(risk.sourceIndex)}>
+                      {`message #${risk.sourceIndex}`}
+                    </button>
+                    {`, ${risk.lostBy}${risk.processor ? ` by ${risk.processor}` : ""}`}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </section>
+          <section className={styles.section} aria-label="Comparison exports">
+            <div className={styles.row}>
+              <button type="button" className={ui.button} onClick={() => downloadText(comparisonCsv(comparison), "comparison.csv", "text/csv")}>
+                Comparison CSV
+              </button>
+              <button type="button" className={ui.button} onClick={() => downloadText(comparisonJson(comparison), "comparison.json")}>
+                Comparison JSON
+              </button>
+            </div>
+            {exported ? (
+              <div className={styles.row}>
+                <select aria-label="Policy to export" className={styles.select} value={exported.id} onChange={(event) => setExportRun(event.target.value)}>
+                  {comparison.runs.map((run) => (
+                    <option key={run.id} value={run.id}>
+                      {run.label}
+                    </option>
+                  ))}
+                </select>
+                <button type="button" className={ui.button} onClick={() => downloadText(JSON.stringify({ name: exported.label, policy: exported.replay.policy }, null, 2), `${exported.id.replace(/\W+/g, "-")}.policy.json`)}>
+                  Policy JSON
+                </button>
+                <button type="button" className={ui.button} onClick={() => downloadText(policySnippet(exported.replay.policy), "context-policy.ts", "text/typescript")}>
+                  TypeScript snippet
+                </button>
+              </div>
+            ) : null}
+          </section>
+          <CallDrillDown result={comparison} tools={tools ?? []} call={call} onSelectCall={setCall} />
+        </>
+      ) : null}
+    </div>
+  );
+}

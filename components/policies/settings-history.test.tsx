@@ -1,0 +1,92 @@
+import fs from "node:fs";
+import path from "node:path";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Message } from "@/lib/context";
+import type { BranchRecord, ConversationRecord, MessageRecord } from "@/lib/db";
+import { PipelineHost } from "@/lib/playground/pipeline-host";
+import { diffPolicies, policyOfSettings } from "@/lib/policies";
+import { DEFAULT_SETTINGS, settingsForMode } from "@/lib/settings";
+import type { PlaygroundPipeline, PlaygroundStore } from "@/lib/store";
+import { PlaygroundStoreProvider, usePlaygroundStoreApi } from "@/lib/store/provider";
+import { useShortcuts } from "@/components/workspace/use-shortcuts";
+import { useScreenLayout } from "@/tests/support/screen-layout";
+import { PolicyDiff } from "./policy-diff";
+import { SettingsHistory } from "./settings-history";
+
+const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
+const conversation: ConversationRecord = { id: "c1", title: "task 0", source: "tau-bench", settings: {}, tools: null, recordKey: null, createdAt: "2025-01-01T00:00:00.000Z", updatedAt: "2025-01-01T00:00:00.000Z" };
+const branch: BranchRecord = { id: "b1", conversationId: "c1", name: "main", parentId: null, forkPosition: null, length: 32, createdAt: conversation.createdAt };
+const records: MessageRecord[] = sample[0].traj.map((message, position) => ({ id: `m${position}`, branchId: "b1", position, tokens: 1, createdAt: conversation.createdAt, metadata: null, message }));
+
+function hostPipeline(): PlaygroundPipeline {
+  const host = new PipelineHost();
+  return { load: async (...args) => host.load(...args), run: async (input) => host.run(input), stepHistories: async (step) => host.stepHistories(step), reload: async (handle) => host.reload(handle) };
+}
+
+useScreenLayout();
+afterEach(cleanup);
+
+let captured: PlaygroundStore | undefined;
+function Harness() {
+  captured = usePlaygroundStoreApi();
+  useShortcuts(captured, ["pipeline"]);
+  return <SettingsHistory />;
+}
+
+async function mount() {
+  render(
+    <PlaygroundStoreProvider conversation={{ conversation, branch, records }} createPipeline={hostPipeline}>
+      <Harness />
+    </PlaygroundStoreProvider>,
+  );
+  await waitFor(() => expect(captured?.getState().result).not.toBeNull());
+  return captured!;
+}
+
+describe("SettingsHistory", () => {
+  it("[PO6] undoes with the button and Ctrl+Z, redoes with Ctrl+Shift+Z, and leaves text fields' own undo alone", async () => {
+    const store = await mount();
+    const undo = screen.getByRole("button", { name: "Undo" });
+    expect((undo as HTMLButtonElement).disabled).toBe(true);
+    act(() => store.getState().updateSettings({ historyRounds: 4 }));
+    act(() => store.getState().updateSettings({ tokenBudget: 9_000 }));
+    fireEvent.click(screen.getByRole("button", { name: "Undo" }));
+    expect(store.getState().settings.tokenBudget).toBe(null);
+    act(() => void fireEvent.keyDown(window, { key: "z", ctrlKey: true }));
+    expect(store.getState().settings.historyRounds).toBe(DEFAULT_SETTINGS.historyRounds);
+    act(() => void fireEvent.keyDown(window, { key: "Z", ctrlKey: true, shiftKey: true }));
+    expect(store.getState().settings.historyRounds).toBe(4);
+    const field = document.createElement("input");
+    document.body.append(field);
+    act(() => void fireEvent.keyDown(field, { key: "z", metaKey: true }));
+    expect(store.getState().settings.historyRounds).toBe(4);
+    field.remove();
+    fireEvent.click(screen.getByRole("button", { name: "Redo" }));
+    expect(store.getState().settings.tokenBudget).toBe(9_000);
+  });
+
+  it("[PO6] shows the try state with save and discard", async () => {
+    const store = await mount();
+    fireEvent.click(screen.getByRole("button", { name: "Try without saving" }));
+    expect(store.getState().trying).toBe(true);
+    expect(screen.getByRole("status").textContent).toMatch(/not saved/);
+    act(() => store.getState().updateSettings({ historyRounds: 2 }));
+    fireEvent.click(screen.getByRole("button", { name: "Discard" }));
+    expect(store.getState()).toMatchObject({ trying: false, settings: { historyRounds: DEFAULT_SETTINGS.historyRounds } });
+    expect(screen.getByRole("button", { name: "Try without saving" })).toBeTruthy();
+  });
+});
+
+describe("PolicyDiff", () => {
+  it("[PO3] lists each differing setting with both values in words", () => {
+    const from = policyOfSettings(DEFAULT_SETTINGS);
+    const to = { ...policyOfSettings(settingsForMode("navigator")), tokenBudget: 20_000, processors: from.processors.map((entry) => ({ ...entry, enabled: entry.kind === "round_window" })) };
+    render(<PolicyDiff fromLabel="Copilot" toLabel="Tight" differences={diffPolicies(from, to)} />);
+    const table = screen.getByRole("table", { name: "Policy differences" });
+    const rows = within(table).getAllByRole("row").slice(1);
+    expect(rows.map((row) => within(row).getByRole("rowheader").textContent)).toEqual(["Mode", "History rounds", "Summary threshold", "Offload threshold", "Token budget", "Processors"]);
+    expect(rows[4].textContent).toContain("20,000");
+    expect(rows[5].textContent).toContain("Round window");
+  });
+});

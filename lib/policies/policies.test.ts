@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_SETTINGS, mergeSettings, settingsForMode } from "@/lib/settings";
+import { diffPolicies, policyOfSettings, policySchema, readStoredPolicy, settingsWithPolicy } from "@/lib/policies";
+
+describe("policies", () => {
+  it("[PO1] a policy is the settings without the recording fields, and validates with the settings' own rules", () => {
+    const policy = policyOfSettings({ ...DEFAULT_SETTINGS, applyPipeline: true, artifactThreshold: 900 });
+    expect(Object.keys(policy)).not.toContain("applyPipeline");
+    expect(Object.keys(policy)).not.toContain("artifactThreshold");
+    expect(policySchema.parse(policy)).toEqual(policy);
+    const bad = policySchema.safeParse({ ...policy, historyRounds: 0 });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0].path).toEqual(["historyRounds"]);
+    expect(policySchema.safeParse({ ...policy, applyPipeline: true }).success).toBe(false);
+  });
+
+  it("[PO2] applying a policy replaces every policy field and keeps the recording fields", () => {
+    const current = { ...settingsForMode("pilot"), applyPipeline: true, artifactThreshold: 900 };
+    const policy = policyOfSettings(mergeSettings(settingsForMode("navigator"), { tokenBudget: 20_000, model: "gpt-4.1" }));
+    const applied = settingsWithPolicy(current, policy);
+    expect(applied).toMatchObject({ mode: "navigator", tokenBudget: 20_000, model: "gpt-4.1", applyPipeline: true, artifactThreshold: 900 });
+    expect(policyOfSettings(applied)).toEqual(policy);
+  });
+
+  it("[PO3] the diff names exactly the fields that differ, in the schema's order", () => {
+    const a = policyOfSettings(DEFAULT_SETTINGS);
+    expect(diffPolicies(a, a)).toEqual([]);
+    const processors = [...a.processors].reverse().map((entry) => ({ ...entry, enabled: entry.kind !== "summarize" }));
+    const b = { ...a, tokenBudget: 50_000, processors, historyRounds: 4 };
+    const differences = diffPolicies(a, b);
+    expect(differences.map((difference) => difference.field)).toEqual(["historyRounds", "tokenBudget", "processors"]);
+    expect(differences[1]).toEqual({ field: "tokenBudget", from: null, to: 50_000 });
+  });
+
+  it("[PO4] a stored policy is read back in the current shape, whatever it lacks taking its default", () => {
+    const stored = { mode: "navigator", tokenBudget: 12_000, processors: [{ kind: "round_window", enabled: true }], unknown: 1 };
+    const policy = readStoredPolicy(stored);
+    expect(policySchema.parse(policy)).toEqual(policy);
+    expect(policy).toMatchObject({ mode: "navigator", tokenBudget: 12_000, historyRounds: settingsForMode("navigator").historyRounds });
+    expect(policy.processors[0]).toEqual({ kind: "round_window", enabled: true });
+    expect(policy.processors.filter((entry) => entry.enabled)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,38 @@
+import { normalizeSettings, type Settings } from "@/lib/settings";
+import { POLICY_FIELDS, type Policy, type PolicyField } from "./schema";
+
+/** The policy part of settings (PO1). */
+export function policyOfSettings(settings: Settings): Policy {
+  const policy: Record<string, unknown> = {};
+  for (const field of POLICY_FIELDS) policy[field] = structuredClone(settings[field]);
+  return policy as Policy;
+}
+
+/** Settings with a policy applied (PO2): every policy field replaced, the recording fields kept. */
+export function settingsWithPolicy(settings: Settings, policy: Policy): Settings {
+  return { ...settings, ...structuredClone(policy) };
+}
+
+/** One field two policies disagree on. */
+export interface PolicyDifference {
+  field: PolicyField;
+  from: Policy[PolicyField];
+  to: Policy[PolicyField];
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * The fields where `to` differs from `from`, in the settings schema's order
+ * (PO3). Processors differ when their order or a switch differs.
+ */
+export function diffPolicies(from: Policy, to: Policy): PolicyDifference[] {
+  return POLICY_FIELDS.filter((field) => !sameValue(from[field], to[field])).map((field) => ({ field, from: from[field], to: to[field] }));
+}
+
+/** A saved policy read back (PO4): normalised as stored settings are (ST2), so one saved before a setting existed takes its default. */
+export function readStoredPolicy(stored: unknown): Policy {
+  return policyOfSettings(normalizeSettings(stored).settings);
+}

@@ -1,0 +1,233 @@
+import * as z from "zod";
+
+// A session file: one conversation with everything stored for it, row by row,
+// as the database holds it (ids, revisions, JSON columns as their stored text),
+// so importing it into another database gives the same rows (SE1).
+
+export const SESSION_KIND = "context-lab-session";
+export const SESSION_VERSION = 1;
+
+const id = z.string().min(1, "an id is needed");
+const text = z.string();
+const json = z.string().refine((value) => {
+  try {
+    JSON.parse(value);
+    return true;
+  } catch {
+    return false;
+  }
+}, "not JSON text");
+const date = z.iso.datetime({ error: "expected an ISO date-time" });
+const int = z.number().int("expected a whole number");
+const count = int.min(0, "must not be negative");
+
+export const sessionConversationSchema = z.strictObject({
+  id,
+  title: text,
+  source: text,
+  settings: json,
+  tools: json.nullable(),
+  recordKey: text.nullable(),
+  createdAt: date,
+  updatedAt: date,
+});
+
+export const sessionBranchSchema = z.strictObject({
+  id,
+  conversationId: id,
+  name: text,
+  parentId: id.nullable(),
+  forkPosition: count.nullable(),
+  forkRevision: count.nullable(),
+  length: count,
+  revision: count,
+  checkpointCount: count,
+  createdAt: date,
+});
+
+export const sessionMessageSchema = z.strictObject({
+  id,
+  branchId: id,
+  position: count,
+  role: text,
+  content: text.nullable(),
+  toolCalls: json.nullable(),
+  toolCallId: text.nullable(),
+  name: text.nullable(),
+  extension: json.nullable(),
+  tokens: count,
+  metadata: json.nullable(),
+  createdAt: date,
+});
+
+export const sessionSummarySchema = z.strictObject({
+  id,
+  branchId: id,
+  fromPosition: count,
+  toPosition: count,
+  text,
+  tokens: count,
+  extendsId: id.nullable(),
+  revision: count,
+  createdAt: date,
+});
+
+export const sessionCheckpointSchema = z.strictObject({
+  id,
+  branchId: id,
+  version: count,
+  values: json,
+  tokenUsage: json,
+  artifactRefs: json,
+  metadata: json.nullable(),
+  messageCount: count,
+  summaryId: id.nullable(),
+  revision: count,
+  createdAt: date,
+});
+
+export const sessionOffloadedSchema = z.strictObject({
+  id,
+  branchId: id,
+  handle: text,
+  kind: text,
+  content: text,
+  position: count,
+  size: count,
+  revision: count,
+  createdAt: date,
+});
+
+export const sessionArtifactSchema = z.strictObject({
+  id,
+  branchId: id,
+  toolCallId: text.nullable(),
+  toolName: text.nullable(),
+  content: text,
+  summary: text,
+  size: count,
+  tokens: count,
+  position: count,
+  revision: count,
+  createdAt: date,
+});
+
+export const sessionExchangeSchema = z.strictObject({
+  id,
+  conversationId: id,
+  branchId: id,
+  request: json,
+  sent: json.nullable(),
+  response: json.nullable(),
+  status: int.nullable(),
+  error: json.nullable(),
+  streamed: z.boolean(),
+  durationMs: count.nullable(),
+  createdAt: date,
+});
+
+export const sessionPolicySchema = z.strictObject({
+  id,
+  conversationId: id,
+  name: text,
+  policy: json,
+  createdAt: date,
+  updatedAt: date,
+});
+
+/** A whole session: the conversation and every row stored for it. */
+export const sessionFileSchema = z.strictObject({
+  kind: z.literal(SESSION_KIND, { error: `not a session file: "kind" must be "${SESSION_KIND}"` }),
+  version: z.literal(SESSION_VERSION, { error: `this Context Lab reads session files of version ${SESSION_VERSION}` }),
+  exportedAt: date,
+  conversation: sessionConversationSchema,
+  branches: z.array(sessionBranchSchema).min(1, "a session has at least its root branch"),
+  messages: z.array(sessionMessageSchema),
+  summaries: z.array(sessionSummarySchema),
+  checkpoints: z.array(sessionCheckpointSchema),
+  offloaded: z.array(sessionOffloadedSchema),
+  artifacts: z.array(sessionArtifactSchema),
+  exchanges: z.array(sessionExchangeSchema),
+  policies: z.array(sessionPolicySchema),
+});
+
+export type SessionFile = z.infer<typeof sessionFileSchema>;
+
+/** One broken reference of a session file, located. */
+export interface SessionIssue {
+  path: string;
+  message: string;
+}
+
+/**
+ * The references a session's rows make that the file does not hold (SE2):
+ * each must point at the conversation, a branch or a summary of the same file,
+ * and branches must form one tree under a root.
+ */
+export function findSessionIssues(file: SessionFile): SessionIssue[] {
+  const issues: SessionIssue[] = [];
+  const conversationId = file.conversation.id;
+  const branchIds = new Set(file.branches.map((branch) => branch.id));
+  const summaryIds = new Set(file.summaries.map((summary) => summary.id));
+  const unique = (rows: readonly { id: string }[], name: string) => {
+    const seen = new Set<string>();
+    rows.forEach((row, index) => {
+      if (seen.has(row.id)) issues.push({ path: `${name}[${index}].id`, message: `'${row.id}' appears twice` });
+      seen.add(row.id);
+    });
+  };
+  for (const [name, rows] of Object.entries({ branches: file.branches, messages: file.messages, summaries: file.summaries, checkpoints: file.checkpoints, offloaded: file.offloaded, artifacts: file.artifacts, exchanges: file.exchanges, policies: file.policies })) unique(rows, name);
+  const ownConversation = (rows: readonly { conversationId: string }[], name: string) =>
+    rows.forEach((row, index) => {
+      if (row.conversationId !== conversationId) issues.push({ path: `${name}[${index}].conversationId`, message: `'${row.conversationId}' is not the session's conversation '${conversationId}'` });
+    });
+  const ownBranch = (rows: readonly { branchId: string }[], name: string) =>
+    rows.forEach((row, index) => {
+      if (!branchIds.has(row.branchId)) issues.push({ path: `${name}[${index}].branchId`, message: `no branch '${row.branchId}' in the file` });
+    });
+  ownConversation(file.branches, "branches");
+  ownConversation(file.exchanges, "exchanges");
+  ownConversation(file.policies, "policies");
+  for (const [name, rows] of Object.entries({ messages: file.messages, summaries: file.summaries, checkpoints: file.checkpoints, offloaded: file.offloaded, artifacts: file.artifacts, exchanges: file.exchanges })) ownBranch(rows, name);
+  const roots = file.branches.filter((branch) => branch.parentId === null).length;
+  if (roots !== 1) issues.push({ path: "branches", message: `a session has one root branch, this one has ${roots}` });
+  file.branches.forEach((branch, index) => {
+    if (branch.parentId !== null && !branchIds.has(branch.parentId)) issues.push({ path: `branches[${index}].parentId`, message: `no branch '${branch.parentId}' in the file` });
+  });
+  const parentOf = new Map(file.branches.map((branch) => [branch.id, branch.parentId]));
+  file.branches.forEach((branch, index) => {
+    const seen = new Set([branch.id]);
+    for (let above = branch.parentId; above !== null && parentOf.has(above); above = parentOf.get(above) ?? null) {
+      if (seen.has(above)) {
+        issues.push({ path: `branches[${index}].parentId`, message: `branch '${branch.id}' descends from itself` });
+        break;
+      }
+      seen.add(above);
+    }
+  });
+  file.summaries.forEach((summary, index) => {
+    if (summary.extendsId !== null && !summaryIds.has(summary.extendsId)) issues.push({ path: `summaries[${index}].extendsId`, message: `no summary '${summary.extendsId}' in the file` });
+  });
+  file.checkpoints.forEach((checkpoint, index) => {
+    if (checkpoint.summaryId !== null && !summaryIds.has(checkpoint.summaryId)) issues.push({ path: `checkpoints[${index}].summaryId`, message: `no summary '${checkpoint.summaryId}' in the file` });
+  });
+  return issues;
+}
+
+/** Rows ordered so each comes after the row its `parent` names (branches under their parents, summaries after the ones they extend); cycles keep file order. */
+export function parentsFirst<Row extends { id: string }>(rows: readonly Row[], parent: (row: Row) => string | null): Row[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const placed = new Set<string>();
+  const ordered: Row[] = [];
+  const place = (row: Row, path: Set<string>) => {
+    if (placed.has(row.id) || path.has(row.id)) return;
+    path.add(row.id);
+    const above = parent(row);
+    const parentRow = above === null ? undefined : byId.get(above);
+    if (parentRow) place(parentRow, path);
+    placed.add(row.id);
+    ordered.push(row);
+  };
+  for (const row of rows) place(row, new Set());
+  return ordered;
+}

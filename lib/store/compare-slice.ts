@@ -1,0 +1,49 @@
+import type { StateCreator } from "zustand/vanilla";
+import { ReplayCancelledError, type ComparedPolicy } from "@/lib/context/light";
+import { findModel } from "@/lib/models";
+import { errorText, type PlaygroundRuntime } from "./runtime";
+import type { CompareSlice, PlaygroundState } from "./types";
+
+/** Stopped on request: the engine's error in-process, the worker client's `cancelled` across the worker. */
+function isCancelled(error: unknown): boolean {
+  return ReplayCancelledError.isInstance(error) || (typeof error === "object" && error !== null && (error as { cancelled?: unknown }).cancelled === true);
+}
+
+/** Comparisons of policies on the loaded conversation, run by the pipeline (the Web Worker) with progress and cancel. */
+export function createCompareSlice(runtime: PlaygroundRuntime): StateCreator<PlaygroundState, [], [], CompareSlice> {
+  return (set, get) => ({
+    comparison: null,
+    compareProgress: null,
+    comparing: false,
+    compareError: null,
+
+    async startCompare(policies: ComparedPolicy[]) {
+      const { pipeline } = runtime;
+      if (!pipeline?.compare) {
+        set({ compareError: "comparisons need the pipeline worker, which has not started" });
+        return;
+      }
+      runtime.cancelCompare?.();
+      const token = ++runtime.compareToken;
+      // RP9: every run is costed with the prices of the model raw runs on (the first policy's).
+      const prices = policies[0] ? (findModel(policies[0].policy.model, get().catalogue).entry.prices ?? null) : null;
+      set({ comparing: true, compareError: null, compareProgress: null });
+      const job = pipeline.compare({ policies, prices }, (progress) => {
+        if (token === runtime.compareToken) set({ compareProgress: progress });
+      });
+      runtime.cancelCompare = job.cancel;
+      try {
+        const comparison = await job.result;
+        if (token === runtime.compareToken) set({ comparison, comparing: false });
+      } catch (error) {
+        if (token === runtime.compareToken) set({ comparing: false, compareError: isCancelled(error) ? null : errorText(error) });
+      } finally {
+        if (token === runtime.compareToken) runtime.cancelCompare = undefined;
+      }
+    },
+
+    cancelCompare() {
+      runtime.cancelCompare?.();
+    },
+  });
+}
