@@ -10,6 +10,7 @@ import { convertMessageList, convertRequest, type ConversationDraft, type Dialec
 import { findSyntaxError, offsetFromEngineMessage } from "./syntax";
 import { convertTauBenchEntry } from "./tau-bench";
 import { MAX_IMPORT_ISSUES } from "./errors";
+import { ImportContext, findDocumentImporter, runImporter } from "./registry";
 import type { ImportFormat } from "./types";
 
 /** One non-blank line and the value on it. */
@@ -90,21 +91,24 @@ export function convertJsonlRecords(
     const read = dialect ?? detectDialect(values);
     return [{ format: formatOf(read), messages: convertMessageList(values, read, scope), warnings: scope.warnings }];
   }
-  return records.map((record, index) => {
+  const context = new ImportContext(issues, options.filename);
+  return records.flatMap((record, index): ConversationDraft[] => {
     const value = record.value;
     const makeScope = scopeFor(index);
-    if (kinds[index] === "tau-bench-entry") return convertTauBenchEntry(value, [index], makeScope, options.filename);
+    const importer = options.forced === undefined || options.forced === "jsonl" ? findDocumentImporter(value) : undefined;
+    if (importer !== undefined) return runImporter(importer.format, issues, () => importer.convert(value, { path: [index], conversationIndex: index }, context));
+    if (kinds[index] === "tau-bench-entry") return [convertTauBenchEntry(value, [index], makeScope, options.filename)];
     if (kinds[index] === "messages" && Array.isArray(value)) {
       const scope = makeScope([index]);
       const read = dialect ?? detectDialect(value);
-      return { format: formatOf(read), messages: convertMessageList(value, read, scope), warnings: scope.warnings };
+      return [{ format: formatOf(read), messages: convertMessageList(value, read, scope), warnings: scope.warnings }];
     }
     if (kinds[index] === "request" && isRecord(value)) {
       const read = dialect ?? detectDialect(Array.isArray(value.messages) ? value.messages : [], value);
-      return { format: formatOf(read), ...convertRequest(value, read, [index], makeScope) };
+      return [{ format: formatOf(read), ...convertRequest(value, read, [index], makeScope) }];
     }
     issues.add({ message: notAConversation(kinds[index]), path: [index], conversationIndex: index });
-    return { format: "jsonl", messages: [], warnings: [] };
+    return [];
   });
 }
 

@@ -4,7 +4,8 @@
  * `ImportError` with every issue located in the text, or the conversations.
  */
 import { finishConversations } from "./conversation";
-import { classify, describeValue, detectDialect } from "./detect";
+import { classify, describeValue, detectDialect, type Shape } from "./detect";
+import { ImportContext, LINES_IMPORTERS, findDocumentImporter, findLinesImporter, runImporter } from "./registry";
 import { ImportError, type ImportIssue } from "./errors";
 import { IssueCollector, MessageScope, formatPath, isRecord, type JsonPath, type PendingIssue } from "./issues";
 import { convertJsonlRecords, looksLikeJsonl, readJsonlRecords, type JsonlRecord } from "./jsonl";
@@ -12,7 +13,10 @@ import { LineIndex, locatePaths } from "./locate";
 import { convertMessageList, convertRequest, type ConversationDraft } from "./requests";
 import { findSyntaxError, offsetFromEngineMessage } from "./syntax";
 import { convertTauBenchEntry } from "./tau-bench";
-import type { ImportFormat, ImportResult, ParseConversationsOptions } from "./types";
+import { IMPORT_FORMAT_LABELS, type ImportFormat, type ImportResult, type ParseConversationsOptions } from "./types";
+
+/** The formats read by shape and dialect rather than by a registered importer. */
+const LEGACY_FORMATS: ReadonlySet<ImportFormat> = new Set(["openai", "jsonl", "anthropic", "tau-bench"]);
 
 /** Default `maxBytes`: 20 MB of UTF-8. */
 export const DEFAULT_MAX_IMPORT_BYTES = 20 * 1024 * 1024;
@@ -37,13 +41,18 @@ export function parseConversations(text: string, options: ParseConversationsOpti
   let drafts: ConversationDraft[];
   let locate: (anchors: JsonPath[]) => number[];
   const document = forced === "jsonl" ? undefined : tryParse(body);
-  if (document?.ok === true) {
+  if (document?.ok === true && isLinesFormat(forced)) {
+    // One line of a transcript parses as a JSON document of its own.
+    const records = [{ value: document.value, line: 1, start: 0, end: body.length }];
+    drafts = convertLines(records, issues, forced, options.filename);
+    locate = (anchors) => anchors.map((anchor) => locateInRecord(body, records, anchor));
+  } else if (document?.ok === true) {
     drafts = convertDocument(document.value, forced, issues, options.filename);
     locate = (anchors) => locatePaths(body, anchors);
   } else if (forced === "jsonl" || looksLikeJsonl(body)) {
     const { records, syntaxIssues, truncated } = readJsonlRecords(body);
     if (syntaxIssues.length > 0) throw new ImportError(syntaxIssues, { truncated });
-    drafts = convertJsonlRecords(records, issues, { forced, filename: options.filename });
+    drafts = convertLines(records, issues, forced, options.filename);
     locate = (anchors) => anchors.map((anchor) => locateInRecord(body, records, anchor));
   } else {
     throw syntaxError(body, document?.error);
@@ -68,12 +77,43 @@ function syntaxError(text: string, error: unknown): ImportError {
   return new ImportError([{ message: problem.message, path: "", line, column }]);
 }
 
-/** Converts a parsed JSON document by its shape, or the shape `forced` implies. */
+function isLinesFormat(format: ImportFormat | undefined): boolean {
+  return LINES_IMPORTERS.some((importer) => importer.format === format);
+}
+
+/** JSONL: a transcript format whose lines together make conversations, else one message or one conversation a line. */
+function convertLines(records: JsonlRecord[], issues: IssueCollector, forced: ImportFormat | undefined, filename?: string): ConversationDraft[] {
+  const importer = findLinesImporter(records.map((record) => record.value), isLinesFormat(forced) ? forced : undefined);
+  if (importer === undefined) return convertJsonlRecords(records, issues, { forced, filename });
+  return runImporter(importer.format, issues, () => importer.convertLines(records, new ImportContext(issues, filename)));
+}
+
+/** Converts a parsed JSON document: a registered format's detector first, else by its shape, or the shape `forced` implies. */
 function convertDocument(value: unknown, forced: ImportFormat | undefined, issues: IssueCollector, filename?: string): ConversationDraft[] {
+  const importer = forced === undefined || !LEGACY_FORMATS.has(forced) ? findDocumentImporter(value, forced) : undefined;
+  if (importer !== undefined) return runImporter(importer.format, issues, () => importer.convert(value, { path: [] }, new ImportContext(issues, filename)));
+  const shape = forcedShape(value, forced) ?? classify(value);
+  const label = shape === "tau-bench-entry" || shape === "tau-bench-entries" ? "tau-bench" : forced === "anthropic" ? "anthropic" : forced === "openai" ? "openai" : undefined;
+  const previous = issues.reading;
+  if (shape !== undefined) issues.reading = IMPORT_FORMAT_LABELS[label ?? dialectOfShape(value, shape)];
+  try {
+    return convertShape(value, shape, forced, issues, filename);
+  } finally {
+    issues.reading = previous;
+  }
+}
+
+function dialectOfShape(value: unknown, shape: Shape): ImportFormat {
+  if (shape === "request" && isRecord(value)) return detectDialect(Array.isArray(value.messages) ? value.messages : [], value);
+  if (shape === "messages" && Array.isArray(value)) return detectDialect(value);
+  if (shape === "message") return detectDialect([value]);
+  return "openai";
+}
+
+function convertShape(value: unknown, shape: Shape | undefined, forced: ImportFormat | undefined, issues: IssueCollector, filename?: string): ConversationDraft[] {
   const scopeFor = (conversationIndex?: number, single = false) => (prefix: JsonPath) =>
     new MessageScope(issues, prefix, conversationIndex, single);
   const dialect = forced === "openai" || forced === "anthropic" ? forced : undefined;
-  const shape = forcedShape(value, forced) ?? classify(value);
   if (Array.isArray(value) && value.length === 0) {
     issues.add({ message: "the input is an empty array: there is nothing to import", path: [] });
     return [];
@@ -138,6 +178,7 @@ function toIssue(pending: PendingIssue, position: { line: number; column: number
   const issue: ImportIssue = { message: pending.message, path: formatPath(pending.path), ...position };
   if (pending.messageIndex !== undefined) issue.messageIndex = pending.messageIndex;
   if (pending.conversationIndex !== undefined) issue.conversationIndex = pending.conversationIndex;
+  if (pending.format !== undefined) issue.format = pending.format;
   return issue;
 }
 
