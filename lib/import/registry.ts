@@ -10,6 +10,7 @@ import type { JsonlRecord } from "./jsonl";
 import type { ConversationDraft } from "./requests";
 import { IMPORT_FORMAT_LABELS, type ImportFormat } from "./types";
 import { claudeCodeImporter } from "./formats/claude-code";
+import { codexImporter } from "./formats/codex";
 
 /** What an importer is given besides the value: where issues go and the dropped file's name. */
 export class ImportContext {
@@ -47,7 +48,7 @@ export interface LinesImporter {
 export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
 ];
 
-export const LINES_IMPORTERS: readonly LinesImporter[] = [claudeCodeImporter];
+export const LINES_IMPORTERS: readonly LinesImporter[] = [claudeCodeImporter, codexImporter];
 
 /** The document importer that recognises `value`, or the one `forced` names. */
 export function findDocumentImporter(value: unknown, forced?: ImportFormat): DocumentImporter | undefined {
