@@ -11,6 +11,7 @@ import type { ConversationDraft } from "./requests";
 import { IMPORT_FORMAT_LABELS, type ImportFormat } from "./types";
 import { claudeCodeImporter } from "./formats/claude-code";
 import { codexImporter } from "./formats/codex";
+import { responsesImporter } from "./formats/responses";
 
 /** What an importer is given besides the value: where issues go and the dropped file's name. */
 export class ImportContext {
@@ -46,6 +47,7 @@ export interface LinesImporter {
 }
 
 export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
+  responsesImporter,
 ];
 
 export const LINES_IMPORTERS: readonly LinesImporter[] = [claudeCodeImporter, codexImporter];
