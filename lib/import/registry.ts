@@ -9,6 +9,7 @@ import { MessageScope } from "./issues";
 import type { JsonlRecord } from "./jsonl";
 import type { ConversationDraft } from "./requests";
 import { IMPORT_FORMAT_LABELS, type ImportFormat } from "./types";
+import { aiSdkUiImporter } from "./formats/ai-sdk-ui";
 import { claudeCodeImporter } from "./formats/claude-code";
 import { codexImporter } from "./formats/codex";
 import { responsesImporter } from "./formats/responses";
@@ -47,6 +48,7 @@ export interface LinesImporter {
 }
 
 export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
+  aiSdkUiImporter,
   responsesImporter,
 ];
 
