@@ -9,6 +9,7 @@ import { MessageScope } from "./issues";
 import type { JsonlRecord } from "./jsonl";
 import type { ConversationDraft } from "./requests";
 import { IMPORT_FORMAT_LABELS, type ImportFormat } from "./types";
+import { aiSdkModelImporter } from "./formats/ai-sdk-model";
 import { aiSdkUiImporter } from "./formats/ai-sdk-ui";
 import { claudeCodeImporter } from "./formats/claude-code";
 import { codexImporter } from "./formats/codex";
@@ -49,6 +50,7 @@ export interface LinesImporter {
 
 export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   aiSdkUiImporter,
+  aiSdkModelImporter,
   responsesImporter,
 ];
 
