@@ -13,6 +13,7 @@ import { aiSdkModelImporter } from "./formats/ai-sdk-model";
 import { aiSdkUiImporter } from "./formats/ai-sdk-ui";
 import { claudeCodeImporter } from "./formats/claude-code";
 import { codexImporter } from "./formats/codex";
+import { langchainImporter } from "./formats/langchain";
 import { responsesImporter } from "./formats/responses";
 
 /** What an importer is given besides the value: where issues go and the dropped file's name. */
@@ -49,6 +50,7 @@ export interface LinesImporter {
 }
 
 export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
+  langchainImporter,
   aiSdkUiImporter,
   aiSdkModelImporter,
   responsesImporter,
