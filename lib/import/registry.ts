@@ -13,6 +13,7 @@ import { aiSdkModelImporter } from "./formats/ai-sdk-model";
 import { aiSdkUiImporter } from "./formats/ai-sdk-ui";
 import { claudeCodeImporter } from "./formats/claude-code";
 import { codexImporter } from "./formats/codex";
+import { geminiImporter } from "./formats/gemini";
 import { langchainImporter } from "./formats/langchain";
 import { responsesImporter } from "./formats/responses";
 
@@ -54,6 +55,7 @@ export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   aiSdkUiImporter,
   aiSdkModelImporter,
   responsesImporter,
+  geminiImporter,
 ];
 
 export const LINES_IMPORTERS: readonly LinesImporter[] = [claudeCodeImporter, codexImporter];
