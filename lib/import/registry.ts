@@ -16,6 +16,7 @@ import { codexImporter } from "./formats/codex";
 import { geminiImporter } from "./formats/gemini";
 import { langchainImporter } from "./formats/langchain";
 import { responsesImporter } from "./formats/responses";
+import { sharegptImporter } from "./formats/sharegpt";
 
 /** What an importer is given besides the value: where issues go and the dropped file's name. */
 export class ImportContext {
@@ -51,6 +52,7 @@ export interface LinesImporter {
 }
 
 export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
+  sharegptImporter,
   langchainImporter,
   aiSdkUiImporter,
   aiSdkModelImporter,
