@@ -15,6 +15,7 @@ import { claudeCodeImporter } from "./formats/claude-code";
 import { codexImporter } from "./formats/codex";
 import { geminiImporter } from "./formats/gemini";
 import { langchainImporter } from "./formats/langchain";
+import { openaiBatchImporter } from "./formats/openai-batch";
 import { responsesImporter } from "./formats/responses";
 import { sharegptImporter } from "./formats/sharegpt";
 
@@ -52,6 +53,7 @@ export interface LinesImporter {
 }
 
 export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
+  openaiBatchImporter,
   sharegptImporter,
   langchainImporter,
   aiSdkUiImporter,
