@@ -15,6 +15,7 @@ import { claudeCodeImporter } from "./formats/claude-code";
 import { codexImporter } from "./formats/codex";
 import { geminiImporter } from "./formats/gemini";
 import { langchainImporter } from "./formats/langchain";
+import { litellmImporter } from "./formats/litellm";
 import { openaiBatchImporter } from "./formats/openai-batch";
 import { responsesImporter } from "./formats/responses";
 import { sharegptImporter } from "./formats/sharegpt";
@@ -54,6 +55,7 @@ export interface LinesImporter {
 
 export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   openaiBatchImporter,
+  litellmImporter,
   sharegptImporter,
   langchainImporter,
   aiSdkUiImporter,
