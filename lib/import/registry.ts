@@ -15,6 +15,7 @@ import { claudeCodeImporter } from "./formats/claude-code";
 import { codexImporter } from "./formats/codex";
 import { geminiImporter } from "./formats/gemini";
 import { langchainImporter } from "./formats/langchain";
+import { langfuseImporter } from "./formats/langfuse";
 import { litellmImporter } from "./formats/litellm";
 import { openaiBatchImporter } from "./formats/openai-batch";
 import { responsesImporter } from "./formats/responses";
@@ -56,6 +57,7 @@ export interface LinesImporter {
 export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   openaiBatchImporter,
   litellmImporter,
+  langfuseImporter,
   sharegptImporter,
   langchainImporter,
   aiSdkUiImporter,
