@@ -18,6 +18,7 @@ import { langchainImporter } from "./formats/langchain";
 import { langfuseImporter } from "./formats/langfuse";
 import { litellmImporter } from "./formats/litellm";
 import { openaiBatchImporter } from "./formats/openai-batch";
+import { otelImporter } from "./formats/otel";
 import { responsesImporter } from "./formats/responses";
 import { sharegptImporter } from "./formats/sharegpt";
 
@@ -58,6 +59,7 @@ export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   openaiBatchImporter,
   litellmImporter,
   langfuseImporter,
+  otelImporter,
   sharegptImporter,
   langchainImporter,
   aiSdkUiImporter,
