@@ -1,8 +1,9 @@
 /** Turns drafts into `ImportedConversation`s: titles, offload markers, pairing warnings. */
 import type { Message } from "@/lib/context/messages";
+import { sanitizeHistory } from "@/lib/context/sanitize";
 import { collectOffloadMarkers } from "./markers";
-import { findPairingWarnings } from "./pairing";
 import type { ConversationDraft } from "./requests";
+import type { ImportWarning } from "./types";
 import type { ImportedConversation } from "./types";
 
 const TITLE_LENGTH = 60;
@@ -16,12 +17,26 @@ export function finishConversations(drafts: readonly ConversationDraft[], filena
       format: draft.format,
       messages: draft.messages,
       offloadMarkers: collectOffloadMarkers(draft.messages),
-      warnings: [...draft.warnings, ...findPairingWarnings(draft.messages)],
+      warnings: [...draft.warnings, ...pairingWarnings(draft.messages)],
     };
     if (draft.tools !== undefined) conversation.tools = draft.tools;
     if (draft.source !== undefined) conversation.source = draft.source;
     return conversation;
   });
+}
+
+/**
+ * Broken tool pairing is a warning, not an import error: the messages are
+ * kept, and stored as the engine's `sanitizeHistory` repairs them. Its repairs
+ * are the warnings, so the import and the engine agree on what is broken.
+ */
+function pairingWarnings(messages: readonly Message[]): ImportWarning[] {
+  return sanitizeHistory(messages).repairs.map((repair) => ({
+    code: repair.kind,
+    // The index is the warning's own field; the text need not repeat it.
+    message: repair.message.replace(/^message \d+: /, ""),
+    messageIndex: repair.index,
+  }));
 }
 
 function baseName(filename: string): string {
