@@ -15,7 +15,7 @@ export function classify(value: unknown): Shape | undefined {
     if (isRecord(first) && "traj" in first) return "tau-bench-entries";
     if (isRecord(first) && "messages" in first && !("role" in first)) return "requests";
     // Only an array that starts like a chat message is read as messages: anything else is an unknown format, not "a message needs a role".
-    return isRecord(first) && "role" in first ? "messages" : undefined;
+    return value.some((element) => isRecord(element) && "role" in element) ? "messages" : undefined;
   }
   if (!isRecord(value)) return undefined;
   if ("traj" in value) return "tau-bench-entry";

@@ -57,9 +57,19 @@ export function parseConversations(text: string, options: ParseConversationsOpti
   } else {
     throw syntaxError(body, document?.error);
   }
+  if (issues.isEmpty) requireMessages(drafts, issues);
   if (!issues.isEmpty) throw locatedError(issues, locate, new LineIndex(body));
   const conversations = finishConversations(drafts, options.filename);
   return { format: conversations[0].format, conversations };
+}
+
+/** A conversation with no message is refused, naming the format it was read as. */
+function requireMessages(drafts: readonly ConversationDraft[], issues: IssueCollector): void {
+  drafts.forEach((draft, index) => {
+    if (draft.messages.length > 0) return;
+    const message = `no messages found: the input was read as ${IMPORT_FORMAT_LABELS[draft.format]}, and it holds no message`;
+    issues.add({ message, path: [], conversationIndex: drafts.length > 1 ? index : undefined, format: IMPORT_FORMAT_LABELS[draft.format] });
+  });
 }
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false; error: unknown } {

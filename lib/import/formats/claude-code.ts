@@ -94,7 +94,7 @@ function convertSession(records: readonly JsonlRecord[], context: ImportContext)
     const draft = readChain(chain, context, source, `${title ?? "Claude Code session"} (subagent ${index + 1})`);
     mainDraft.warnings.push({
       code: "sidechain",
-      message: `a subagent's ${chain.wire.length} messages (from line ${chain.wire[0].lines[0]}) were imported as a conversation of their own`,
+      message: `a subagent's ${draft.messages.length} messages (from line ${chain.wire[0].lines[0]}) were imported as a conversation of their own`,
       path: `[${chain.wire[0].source[0]}]`,
     });
     drafts.push(draft);
@@ -136,6 +136,11 @@ function addMessage(chain: Chain, message: Record<string, unknown>, index: numbe
   chain.wire.push({ role, id, content, source: [index, "message"], lines: [line] });
 }
 
+/** Claude Code streams a whitespace-only text block ahead of a turn's thinking; it says nothing and is left out. */
+function isBlankText(block: unknown): boolean {
+  return isRecord(block) && block.type === "text" && typeof block.text === "string" && block.text.trim() === "";
+}
+
 /** The last assistant message, when only tool-result lines came after it. */
 function lastAssistant(wire: readonly LinesMessage[]): LinesMessage | undefined {
   for (let index = wire.length - 1; index >= 0; index -= 1) {
@@ -152,6 +157,13 @@ function isToolResults(content: unknown): boolean {
 
 function readChain(chain: Chain, context: ImportContext, source: Record<string, unknown>, title: string | undefined): ConversationDraft {
   const scope: MessageScope = context.scope([]);
+  for (const message of chain.wire) {
+    if (message.role !== "assistant" || !Array.isArray(message.content) || message.content.length < 2) continue;
+    const kept = message.content.filter((block) => !isBlankText(block));
+    if (kept.length === message.content.length || kept.length === 0) continue;
+    scope.warn("part-dropped", `${message.content.length - kept.length} whitespace-only text block(s) streamed before the turn's content were left out`, { path: message.source });
+    message.content = kept;
+  }
   const { messages, starts } = readAnthropicWire(scope, chain.wire);
   chain.wire.forEach((message, index) => {
     if (message.lines.length > 1) {

@@ -82,7 +82,7 @@ function convertTrace(spans: readonly Span[], context: ImportContext, conversati
   const sized = spans.map((span) => ({ span, input: attributeMessages(span, "gen_ai.input.messages") }));
   const chosen = sized.reduce((best, next) => ((next.input?.length ?? 0) >= (best.input?.length ?? 0) ? next : best));
   const scope = context.scope(chosen.span.path, conversationIndex);
-  const wire = chosen.input !== undefined ? structuredMessages(chosen.span, scope) : indexedMessages(chosen.span);
+  const wire = chosen.span.attributes.has("gen_ai.input.messages") ? structuredMessages(chosen.span, scope) : indexedMessages(chosen.span);
   const messages = readChatWire(scope, wire);
   if (spans.length > 1) scope.warn("part-approximated", `the trace has ${spans.length} chat spans, each repeating the conversation so far: imported the one with the longest input`, { path: chosen.span.path });
   const model = chosen.span.attributes.get("gen_ai.request.model")?.value;
