@@ -6,7 +6,7 @@
 import type { ImportIssue } from "./errors";
 import { IssueCollector, MessageScope, isRecord, type JsonPath } from "./issues";
 import { classify, detectDialect } from "./detect";
-import { convertMessageList, convertRequest, type ConversationDraft, type Dialect } from "./requests";
+import { convertMessageList, convertMessageListSteps, convertRequest, type ConversationDraft, type Dialect } from "./requests";
 import { findSyntaxError, offsetFromEngineMessage } from "./syntax";
 import { convertTauBenchEntry } from "./tau-bench";
 import { MAX_IMPORT_ISSUES } from "./errors";
@@ -47,12 +47,17 @@ export function looksLikeJsonl(text: string): boolean {
   }
 }
 
+/** Lines parsed between two points where an async import may yield. */
+const LINES_PER_STEP = 500;
+
 /** Parses every line; syntax errors are reported for all lines (up to the limit), each with line and column. */
-export function readJsonlRecords(text: string): { records: JsonlRecord[]; syntaxIssues: ImportIssue[]; truncated: boolean } {
+export function* readJsonlRecords(text: string): Generator<void, { records: JsonlRecord[]; syntaxIssues: ImportIssue[]; truncated: boolean }, void> {
   const records: JsonlRecord[] = [];
   const syntaxIssues: ImportIssue[] = [];
   let truncated = false;
+  let count = 0;
   for (const { line, start, end } of nonBlankLines(text)) {
+    if (++count % LINES_PER_STEP === 0) yield;
     try {
       records.push({ value: JSON.parse(text.slice(start, end)), line, start, end });
     } catch (error) {
@@ -73,11 +78,11 @@ function engineProblem(text: string, start: number, end: number, error: unknown)
 }
 
 /** Converts the records; `dialect` forces how messages are read. */
-export function convertJsonlRecords(
+export function* convertJsonlRecords(
   records: readonly JsonlRecord[],
   issues: IssueCollector,
   options: { forced?: ImportFormat; filename?: string },
-): ConversationDraft[] {
+): Generator<void, ConversationDraft[], void> {
   const dialect = options.forced === "openai" || options.forced === "anthropic" ? options.forced : undefined;
   const kinds = records.map((record) => (options.forced === "tau-bench" ? "tau-bench-entry" : classify(record.value)));
   const scopeFor = (conversationIndex?: number) => (prefix: JsonPath) => new MessageScope(issues, prefix, conversationIndex);
@@ -89,7 +94,8 @@ export function convertJsonlRecords(
     if (mixed.length > 0) return [];
     const scope = scopeFor()([]);
     const read = dialect ?? detectDialect(values);
-    return [{ format: formatOf(read), messages: convertMessageList(values, read, scope), warnings: scope.warnings }];
+    const messages = yield* convertMessageListSteps(values, read, scope);
+    return [{ format: formatOf(read), messages, warnings: scope.warnings }];
   }
   const context = new ImportContext(issues, options.filename);
   return records.flatMap((record, index): ConversationDraft[] => {
