@@ -1,7 +1,7 @@
 /**
- * Conversation import: OpenAI chat (JSON or JSONL), Anthropic Messages and
- * tau-bench trajectories → canonical messages. Isomorphic: the paste box and
- * route handlers share it. The only public entry of `lib/import`.
+ * Conversation import: chat logs, transcripts and traces of every format in
+ * README.md → canonical messages. Isomorphic: the paste box and route
+ * handlers share it. The only public entry of `lib/import`.
  */
 export { parseConversations, parseConversationsAsync, DEFAULT_MAX_IMPORT_BYTES, UNKNOWN_FORMAT_MESSAGE } from "./parse";
 export { ImportError, MAX_IMPORT_ISSUES, formatImportIssue, type ImportIssue, type ImportTooLarge } from "./errors";
