@@ -132,14 +132,24 @@ function prepare(imported: ImportedConversation, title: string, catalogue: reado
   };
 }
 
-/** Lone surrogates cannot be stored or counted: refused with the conversation, message and field named. */
-function requireWellFormed(item: PreparedConversation, conversationIndex: number): void {
-  const problem = findLoneSurrogate(item.history);
-  if (!problem) return;
-  const path = `messages${problem.path}`;
-  const messageIndex = Number(/^\[(\d+)\]/.exec(problem.path)?.[1] ?? 0);
-  const message = `conversation ${conversationIndex}, ${path}: ${problem.message}`;
-  throw new ApiError(400, "import_failed", message, { issues: [{ path, message: problem.message, messageIndex, conversationIndex }] });
+/**
+ * Lone surrogates cannot be stored or counted: refused with the conversation,
+ * message and field named. Checked message by message, yielding like the count.
+ */
+async function requireWellFormed(item: PreparedConversation, conversationIndex: number): Promise<void> {
+  let sliceStart = performance.now();
+  for (const [messageIndex, checked] of item.history.entries()) {
+    const problem = findLoneSurrogate([checked]);
+    if (problem) {
+      const path = `messages${problem.path.replace(/^\[0\]/, `[${messageIndex}]`)}`;
+      const message = `conversation ${conversationIndex}, ${path}: ${problem.message}`;
+      throw new ApiError(400, "import_failed", message, { issues: [{ path, message: problem.message, messageIndex, conversationIndex }] });
+    }
+    if (performance.now() - sliceStart > COUNT_SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
 }
 
 /**
@@ -198,7 +208,7 @@ export async function importConversations(db: Database, text: string, options: I
     const title = options.title === undefined ? imported.title : selected.length > 1 ? `${options.title} #${index + 1}` : options.title;
     return prepare(imported, title, catalogue);
   });
-  prepared.forEach(requireWellFormed);
+  for (const [index, item] of prepared.entries()) await requireWellFormed(item, index);
   const counted: NewMessage[][] = [];
   for (const item of prepared) counted.push(await countInSlices(item));
   const staging = beginStaging();

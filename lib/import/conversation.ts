@@ -8,21 +8,26 @@ import type { ImportedConversation } from "./types";
 
 const TITLE_LENGTH = 60;
 
-/** Finishes every draft; `filename` titles conversations that carry no title of their own. */
-export function finishConversations(drafts: readonly ConversationDraft[], filename?: string): ImportedConversation[] {
+/** Finishes every draft, one piece of work a step (I9); `filename` titles conversations that carry no title of their own. */
+export function* finishConversations(drafts: readonly ConversationDraft[], filename?: string): Generator<void, ImportedConversation[], void> {
   const base = filename === undefined ? undefined : baseName(filename);
-  return drafts.map((draft, index) => {
+  const finished: ImportedConversation[] = [];
+  for (const [index, draft] of drafts.entries()) {
+    const warnings = [...draft.warnings, ...pairingWarnings(draft.messages)];
+    yield;
     const conversation: ImportedConversation = {
       title: draft.title ?? titleFor(draft.messages, base, index, drafts.length),
       format: draft.format,
       messages: draft.messages,
       offloadMarkers: collectOffloadMarkers(draft.messages),
-      warnings: [...draft.warnings, ...pairingWarnings(draft.messages)],
+      warnings,
     };
     if (draft.tools !== undefined) conversation.tools = draft.tools;
     if (draft.source !== undefined) conversation.source = draft.source;
-    return conversation;
-  });
+    finished.push(conversation);
+    yield;
+  }
+  return finished;
 }
 
 /**

@@ -86,6 +86,7 @@ export function* convertJsonlRecords(
   const dialect = options.forced === "openai" || options.forced === "anthropic" ? options.forced : undefined;
   const kinds = records.map((record) => (options.forced === "tau-bench" ? "tau-bench-entry" : classify(record.value)));
   const scopeFor = (conversationIndex?: number) => (prefix: JsonPath) => new MessageScope(issues, prefix, conversationIndex);
+  yield;
   if (kinds[0] === "message") {
     const values = records.map((record) => record.value);
     const mixed = kinds.flatMap((kind, index) => (kind === "message" ? [] : [index]));
@@ -94,6 +95,7 @@ export function* convertJsonlRecords(
     if (mixed.length > 0) return [];
     const scope = scopeFor()([]);
     const read = dialect ?? detectDialect(values);
+    yield;
     const messages = yield* convertMessageListSteps(values, read, scope);
     return [{ format: formatOf(read), messages, warnings: scope.warnings }];
   }

@@ -68,10 +68,10 @@ export async function parseConversationsAsync(text: string, options: ParseConver
 }
 
 function* parseSteps(text: string, options: ParseConversationsOptions): ImportSteps<ImportResult> {
-  checkSize(text, options.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES);
+  yield* checkSize(text, options.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES);
   // A byte-order mark is common in saved files and invisible to people; JSON.parse rejects it.
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (body.trim() === "") throw new ImportError([{ message: EMPTY_MESSAGE, path: "" }]);
+  if (!/\S/.test(body)) throw new ImportError([{ message: EMPTY_MESSAGE, path: "" }]);
   const forced = options.format === "auto" ? undefined : options.format;
   const issues = new IssueCollector();
   let drafts: ConversationDraft[];
@@ -95,7 +95,7 @@ function* parseSteps(text: string, options: ParseConversationsOptions): ImportSt
   }
   if (issues.isEmpty) requireMessages(drafts, issues);
   if (!issues.isEmpty) throw locatedError(issues, locate, new LineIndex(body));
-  const conversations = finishConversations(drafts, options.filename);
+  const conversations = yield* finishConversations(drafts, options.filename);
   return { format: conversations[0].format, conversations };
 }
 
@@ -129,7 +129,10 @@ function isLinesFormat(format: ImportFormat | undefined): boolean {
 
 /** JSONL: a transcript format whose lines together make conversations, else one message or one conversation a line. */
 function* convertLines(records: JsonlRecord[], issues: IssueCollector, forced: ImportFormat | undefined, filename?: string): ImportSteps<ConversationDraft[]> {
-  const importer = findLinesImporter(records.map((record) => record.value), isLinesFormat(forced) ? forced : undefined);
+  const values = records.map((record) => record.value);
+  yield;
+  const importer = findLinesImporter(values, isLinesFormat(forced) ? forced : undefined);
+  yield;
   if (importer === undefined) return yield* convertJsonlRecords(records, issues, { forced, filename });
   return runImporter(importer.format, issues, () => importer.convertLines(records, new ImportContext(issues, filename)));
 }
@@ -228,18 +231,22 @@ function toIssue(pending: PendingIssue, position: { line: number; column: number
   return issue;
 }
 
-function checkSize(text: string, limit: number): void {
+function* checkSize(text: string, limit: number): ImportSteps<void> {
   // Each UTF-16 code unit is at most 3 UTF-8 bytes: most inputs need no count.
   if (text.length * 3 <= limit) return;
-  const bytes = utf8Length(text);
+  const bytes = yield* utf8Length(text);
   if (bytes <= limit) return;
   const message = `the input is ${formatBytes(bytes)}, over the ${formatBytes(limit)} import limit`;
   throw new ImportError([{ message, path: "" }], { tooLarge: { bytes, limit } });
 }
 
-function utf8Length(text: string): number {
+/** Characters counted between two points where an async import may yield. */
+const CHARACTERS_PER_STEP = 1 << 20;
+
+function* utf8Length(text: string): ImportSteps<number> {
   let bytes = 0;
   for (let index = 0; index < text.length; index += 1) {
+    if (index % CHARACTERS_PER_STEP === 0) yield;
     const code = text.charCodeAt(index);
     if (code < 0x80) bytes += 1;
     else if (code < 0x800) bytes += 2;
