@@ -181,3 +181,17 @@ describe("refusals", () => {
     expect(issue).toMatchObject({ message: "gen_ai.input.messages must be a JSON array of messages {role, parts}", path: 'attributes["gen_ai.input.messages"]', format: "OpenTelemetry GenAI spans" });
   });
 });
+
+describe("forced formats", () => {
+  it("[I8] a format asked for that the input is not is refused, saying what was found", () => {
+    const error = importErrorOf(() => parseConversations('[{"role": "user", "content": "hi"}]', { format: "langfuse" }));
+    expect(error.issues).toEqual([
+      { message: "the input is not Langfuse trace: found an array whose first element is an object with keys role, content", path: "", format: "Langfuse trace" },
+    ]);
+  });
+
+  it("[I1] a format asked for is read without detection", () => {
+    const result = parseConversations(readFixture("formats/langfuse-trace.json"), { format: "langfuse" });
+    expect(result.format).toBe("langfuse");
+  });
+});

@@ -134,12 +134,21 @@ function* convertLines(records: JsonlRecord[], issues: IssueCollector, forced: I
   const importer = findLinesImporter(values, isLinesFormat(forced) ? forced : undefined);
   yield;
   if (importer === undefined) return yield* convertJsonlRecords(records, issues, { forced, filename });
+  if (!importer.detectLines(values)) return notOfFormat(importer.format, `lines of ${describeValue(values[0])}`, issues);
   return runImporter(importer.format, issues, () => importer.convertLines(records, new ImportContext(issues, filename)));
+}
+
+/** A forced format the input does not look like: refused, saying what was found instead. */
+function notOfFormat(format: ImportFormat, found: string, issues: IssueCollector): ConversationDraft[] {
+  const label = IMPORT_FORMAT_LABELS[format];
+  issues.add({ message: `the input is not ${label}: found ${found}`, path: [], format: label });
+  return [];
 }
 
 /** Converts a parsed JSON document: a registered format's detector first, else by its shape, or the shape `forced` implies. */
 function convertDocument(value: unknown, forced: ImportFormat | undefined, issues: IssueCollector, filename?: string): ConversationDraft[] {
   const importer = forced === undefined || !LEGACY_FORMATS.has(forced) ? findDocumentImporter(value, forced) : undefined;
+  if (importer !== undefined && !importer.detect(value)) return notOfFormat(importer.format, describeValue(value), issues);
   if (importer !== undefined) return runImporter(importer.format, issues, () => importer.convert(value, { path: [] }, new ImportContext(issues, filename)));
   const shape = forcedShape(value, forced) ?? classify(value);
   const label = shape === "tau-bench-entry" || shape === "tau-bench-entries" ? "tau-bench" : forced === "anthropic" ? "anthropic" : forced === "openai" ? "openai" : undefined;
