@@ -1,6 +1,7 @@
 "use client";
 
 import ui from "@/components/ui/ui.module.css";
+import { ImportReport } from "./import-report";
 import { useImportAndOpen } from "./use-import";
 
 export const EXAMPLE_PATH = "/examples/tau-bench-airline-task-2.json";
@@ -22,6 +23,7 @@ export function ExampleButton({ variant = "primary" }: { variant?: "primary" | "
           {importer.failure.message}
         </p>
       ) : null}
+      {importer.report ? <ImportReport {...importer.report} /> : null}
     </>
   );
 }

@@ -31,7 +31,7 @@ export function lineOffset(text: string, line: number): number {
   return offset;
 }
 
-/** Paste or drop a conversation: OpenAI messages (array, `{messages}`, JSONL), Anthropic Messages or tau-bench `{traj}`. */
+/** Paste or drop a conversation in any import format (the detection registry of lib/import names the one it recognised). */
 export const ImportBox = forwardRef<ImportBoxHandle, ImportBoxProps>(function ImportBox({ text, onTextChange, onFile, filename, failure, children }, ref) {
   const area = useRef<HTMLTextAreaElement>(null);
   const [dragging, setDragging] = useState(false);
@@ -71,7 +71,7 @@ export const ImportBox = forwardRef<ImportBoxHandle, ImportBoxProps>(function Im
       }}
     >
       <div className={styles.boxHeader}>
-        <label htmlFor="conversation-text">Conversation (OpenAI messages, JSONL, Anthropic or tau-bench)</label>
+        <label htmlFor="conversation-text">Conversation (chat messages, transcripts or traces: OpenAI, Anthropic, Gemini, Claude Code, Codex, AI SDK, LangChain, ShareGPT, LiteLLM, Langfuse, OpenTelemetry, tau-bench)</label>
         <span className={styles.hint}>
           {filename ? <span className={styles.filename}>{filename} · </span> : null}
           paste, drop a file, or{" "}

@@ -4,11 +4,18 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ApiError, apiClient } from "@/lib/client";
 import type { ImportFailure } from "./import-issues";
+import type { ImportReportProps } from "./import-report";
 
 export interface ImportAndOpen {
   busy: boolean;
   failure?: ImportFailure;
-  /** Saves the text as conversations through the API and opens the first one; on an error keeps everything and reports where. */
+  /** What the last import converted, repaired, dropped or approximated, when it did any of that or created several conversations. */
+  report?: ImportReportProps;
+  /**
+   * Saves the text as conversations through the API. A clean import of one
+   * conversation opens it; otherwise the report stays on the page, with links.
+   * On an error keeps everything and reports where.
+   */
   importText(text: string, filename?: string): Promise<void>;
   clear(): void;
 }
@@ -17,18 +24,39 @@ export function useImportAndOpen(): ImportAndOpen {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ImportFailure>();
+  const [report, setReport] = useState<ImportReportProps>();
   return {
     busy,
     failure,
-    clear: () => setFailure(undefined),
+    report,
+    clear: () => {
+      setFailure(undefined);
+      setReport(undefined);
+    },
     async importText(text, filename) {
       setBusy(true);
       setFailure(undefined);
+      setReport(undefined);
       try {
-        const { conversations } = await apiClient.importConversations(text, filename ? { filename } : {});
+        const { format, conversations } = await apiClient.importConversations(text, filename ? { filename } : {});
         const first = conversations[0];
         if (!first) throw new Error("the input held no conversation");
-        router.push(`/c/${encodeURIComponent(first.conversation.id)}`);
+        const noted = conversations.some((conversation) => conversation.warnings.length > 0);
+        if (conversations.length === 1 && !noted) {
+          router.push(`/c/${encodeURIComponent(first.conversation.id)}`);
+          router.refresh();
+          return;
+        }
+        setBusy(false);
+        setReport({
+          format,
+          conversations: conversations.map((created) => ({
+            id: created.conversation.id,
+            title: created.conversation.title,
+            messageCount: created.messageCount,
+            warnings: created.warnings,
+          })),
+        });
         router.refresh();
       } catch (error) {
         setBusy(false);

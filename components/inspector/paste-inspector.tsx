@@ -9,6 +9,7 @@ import { ConversationView } from "@/components/conversation/conversation-view";
 import { effectsAfter } from "@/components/conversation/row-marks";
 import { ImportBox, type ImportBoxHandle } from "@/components/import/import-box";
 import type { ImportFailure } from "@/components/import/import-issues";
+import { ImportReport } from "@/components/import/import-report";
 import { useImportAndOpen } from "@/components/import/use-import";
 import { BudgetBar } from "@/components/pipeline/budget-bar";
 import { TraceTable } from "@/components/pipeline/trace-table";
@@ -111,6 +112,10 @@ export function PasteInspector() {
           </button>
         </ImportBox>
       </form>
+      {importer.report ? <ImportReport {...importer.report} /> : null}
+      {loaded && !importer.report && loaded.warnings.length > 0 ? (
+        <ImportReport preview format={loaded.format} conversations={[{ title: loaded.title, messageCount: loaded.messages.length, warnings: loaded.warnings }]} />
+      ) : null}
       {result && loaded ? (
         <section aria-label="Result" className={styles.result}>
           <h2>Trace</h2>

@@ -68,6 +68,12 @@ function WorkspaceShell(props: WorkspaceProps) {
     void state.setConversation({ conversation, branch, records, partial, tree });
   }, [store, conversation, branch, records, partial, tree]);
 
+  // An import report's link names a message: select it once, on opening.
+  const linkedMessage = props.location.message;
+  useEffect(() => {
+    if (linkedMessage !== undefined) store.getState().selectMessage(linkedMessage);
+  }, [store, linkedMessage]);
+
   const shownTab = AVAILABLE.includes(tab) ? tab : "pipeline";
   return (
     <div className={styles.workspace}>

@@ -12,7 +12,7 @@ import {
   type Database,
   type NewMessage,
 } from "@/lib/db";
-import { parseConversations, type ImportedConversation, type ImportFormat, type ImportWarning, type OffloadMarker } from "@/lib/import";
+import { parseConversationsAsync, type ImportedConversation, type ImportFormat, type ImportWarning, type OffloadMarker } from "@/lib/import";
 import { DEFAULT_SETTINGS, mergeSettings, resolveSettings, type Settings } from "@/lib/settings";
 import { loadCatalogue } from "@/lib/models/server";
 import type { ModelEntry } from "@/lib/models";
@@ -41,12 +41,17 @@ export interface StoredOffloadMarker extends OffloadMarker {
   position: number | null;
 }
 
+/** A warning with the stored position of its message: where a dropped message was, the message now in its place. */
+export interface StoredImportWarning extends ImportWarning {
+  position?: number | null;
+}
+
 export interface ImportedConversationResult {
   conversation: ConversationRecord;
   branch: BranchRecord;
   messageCount: number;
-  /** Indices refer to the imported messages, before repairs. */
-  warnings: ImportWarning[];
+  /** `messageIndex` refers to the imported messages, before repairs; `position` to the stored ones. */
+  warnings: StoredImportWarning[];
   /** What `sanitizeHistory` changed so every tool result answers a call; indices as in `warnings`. */
   repairs: HistoryRepair[];
   offloadMarkers: StoredOffloadMarker[];
@@ -66,6 +71,7 @@ interface PreparedConversation {
   history: Message[];
   repairs: HistoryRepair[];
   offloadMarkers: StoredOffloadMarker[];
+  warnings: StoredImportWarning[];
 }
 
 /** Repairs that remove the message at their index (an unanswered call only loses the call). */
@@ -75,6 +81,12 @@ function storedPositions(length: number, repairs: readonly HistoryRepair[]): (nu
   const dropped = new Set(repairs.filter((repair) => DROPPING_REPAIRS.has(repair.kind)).map((repair) => repair.index));
   let position = 0;
   return Array.from({ length }, (_, index) => (dropped.has(index) ? null : position++));
+}
+
+/** The stored position of imported message `index`, or of the message now where it was (null when nothing is stored). */
+function placeOf(positions: readonly (number | null)[], index: number, stored: number): number | null {
+  for (let at = index; at < positions.length; at += 1) if (positions[at] !== null) return positions[at];
+  return stored === 0 ? null : stored - 1;
 }
 
 function selectConversations(all: ImportedConversation[], choice: ImportConversationsOptions["conversation"]): ImportedConversation[] {
@@ -107,6 +119,7 @@ function prepare(imported: ImportedConversation, title: string, catalogue: reado
   const settings = model === undefined ? DEFAULT_SETTINGS : mergeSettings(DEFAULT_SETTINGS, { model });
   const { history, repairs } = sanitizeHistory(imported.messages);
   const positions = storedPositions(imported.messages.length, repairs);
+  const stored = history.length;
   return {
     imported,
     title,
@@ -115,17 +128,28 @@ function prepare(imported: ImportedConversation, title: string, catalogue: reado
     history,
     repairs,
     offloadMarkers: imported.offloadMarkers.map((marker) => ({ ...marker, position: positions[marker.messageIndex] ?? null })),
+    warnings: imported.warnings.map((warning) => (warning.messageIndex === undefined ? warning : { ...warning, position: placeOf(positions, warning.messageIndex, stored) })),
   };
 }
 
-/** Lone surrogates cannot be stored or counted: refused with the conversation, message and field named. */
-function requireWellFormed(item: PreparedConversation, conversationIndex: number): void {
-  const problem = findLoneSurrogate(item.history);
-  if (!problem) return;
-  const path = `messages${problem.path}`;
-  const messageIndex = Number(/^\[(\d+)\]/.exec(problem.path)?.[1] ?? 0);
-  const message = `conversation ${conversationIndex}, ${path}: ${problem.message}`;
-  throw new HttpError(400, "import_failed", message, { issues: [{ path, message: problem.message, messageIndex, conversationIndex }] });
+/**
+ * Lone surrogates cannot be stored or counted: refused with the conversation,
+ * message and field named. Checked message by message, yielding like the count.
+ */
+async function requireWellFormed(item: PreparedConversation, conversationIndex: number): Promise<void> {
+  let sliceStart = performance.now();
+  for (const [messageIndex, checked] of item.history.entries()) {
+    const problem = findLoneSurrogate([checked]);
+    if (problem) {
+      const path = `messages${problem.path.replace(/^\[0\]/, `[${messageIndex}]`)}`;
+      const message = `conversation ${conversationIndex}, ${path}: ${problem.message}`;
+      throw new HttpError(400, "import_failed", message, { issues: [{ path, message: problem.message, messageIndex, conversationIndex }] });
+    }
+    if (performance.now() - sliceStart > COUNT_SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
 }
 
 /**
@@ -162,7 +186,7 @@ async function writeStaged(db: Database, item: PreparedConversation, messages: N
     conversation: { ...conversation, source: `import:${item.imported.format}` },
     branch: { ...branch, length: messages.length },
     messageCount: messages.length,
-    warnings: item.imported.warnings,
+    warnings: item.warnings,
     repairs: item.repairs,
     offloadMarkers: item.offloadMarkers,
   };
@@ -177,14 +201,14 @@ async function writeStaged(db: Database, item: PreparedConversation, messages: N
  * staged is deleted by the next import.
  */
 export async function importConversations(db: Database, text: string, options: ImportConversationsOptions = {}): Promise<ImportConversationsResult> {
-  const parsed = parseConversations(text, { filename: options.filename, format: options.format });
+  const parsed = await parseConversationsAsync(text, { filename: options.filename, format: options.format });
   const selected = selectConversations(parsed.conversations, options.conversation);
   const catalogue = await loadCatalogue(db);
   const prepared = selected.map((imported, index) => {
     const title = options.title === undefined ? imported.title : selected.length > 1 ? `${options.title} #${index + 1}` : options.title;
     return prepare(imported, title, catalogue);
   });
-  prepared.forEach(requireWellFormed);
+  for (const [index, item] of prepared.entries()) await requireWellFormed(item, index);
   const counted: NewMessage[][] = [];
   for (const item of prepared) counted.push(await countInSlices(item));
   const staging = beginStaging();

@@ -14,7 +14,7 @@ import { readGeminiRequest, writeGeminiRequest } from "./gemini/request";
 export * from "./types";
 export { FormatError, MAX_FORMAT_ISSUES, formatDisplayName, formatPath, type FormatIssue } from "./errors";
 export { ConversionContext } from "./context";
-export { PART_SEPARATOR, partsToWrite, textOfParts } from "./canonical";
+export { PART_SEPARATOR, nameToolResults, parseDataUrl, partsToWrite, textOfParts } from "./canonical";
 export { messageFingerprint, messageKey, sameMessage } from "./fingerprint";
 
 export { readChatMessages, readChatMessageList, readChatMessage } from "./openai-chat/read";
@@ -28,7 +28,7 @@ export { writeResponsesItems } from "./openai-responses/write";
 export { readResponsesTools, writeResponsesTools } from "./openai-responses/tools";
 
 export { readAnthropicRequest, readAnthropicMessages, readAnthropicResponse, readSystem as readAnthropicSystem } from "./anthropic/request";
-export { readAnthropicMessageList } from "./anthropic/read";
+export { readAnthropicMessageList, readMessage as readAnthropicMessage } from "./anthropic/read";
 export { writeAnthropicRequest } from "./anthropic/write";
 export { readAnthropicTools, writeAnthropicTools } from "./anthropic/tools";
 

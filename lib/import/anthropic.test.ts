@@ -173,7 +173,7 @@ describe("Anthropic Messages import", () => {
     const text = ['{"system": "s",', ' "messages": [', '  {"role": "user", "content": "hi"},', '  {"role": "assistant",', '   "content": [{"type": "tool_use", "id": "t", "name": "n", "input": 1}]}', "]}"].join("\n");
     const error = importErrorOf(() => parseConversations(text));
     expect(error.issues).toEqual([
-      { message: "a tool_use block needs an input object", path: "messages[1].content[0].input", line: 4, column: 3, messageIndex: 1 },
+      { message: "a tool_use block needs an input object", path: "messages[1].content[0].input", line: 4, column: 3, messageIndex: 1, format: "Anthropic Messages" },
     ]);
   });
 });

@@ -1,27 +1,47 @@
 /** Turns drafts into `ImportedConversation`s: titles, offload markers, pairing warnings. */
 import type { Message } from "@/lib/context/messages";
+import { sanitizeHistory } from "@/lib/context/sanitize";
 import { collectOffloadMarkers } from "./markers";
-import { findPairingWarnings } from "./pairing";
 import type { ConversationDraft } from "./requests";
+import type { ImportWarning } from "./types";
 import type { ImportedConversation } from "./types";
 
 const TITLE_LENGTH = 60;
 
-/** Finishes every draft; `filename` titles conversations that carry no title of their own. */
-export function finishConversations(drafts: readonly ConversationDraft[], filename?: string): ImportedConversation[] {
+/** Finishes every draft, one piece of work a step (I9); `filename` titles conversations that carry no title of their own. */
+export function* finishConversations(drafts: readonly ConversationDraft[], filename?: string): Generator<void, ImportedConversation[], void> {
   const base = filename === undefined ? undefined : baseName(filename);
-  return drafts.map((draft, index) => {
+  const finished: ImportedConversation[] = [];
+  for (const [index, draft] of drafts.entries()) {
+    const warnings = [...draft.warnings, ...pairingWarnings(draft.messages)];
+    yield;
     const conversation: ImportedConversation = {
       title: draft.title ?? titleFor(draft.messages, base, index, drafts.length),
       format: draft.format,
       messages: draft.messages,
       offloadMarkers: collectOffloadMarkers(draft.messages),
-      warnings: [...draft.warnings, ...findPairingWarnings(draft.messages)],
+      warnings,
     };
     if (draft.tools !== undefined) conversation.tools = draft.tools;
     if (draft.source !== undefined) conversation.source = draft.source;
-    return conversation;
-  });
+    finished.push(conversation);
+    yield;
+  }
+  return finished;
+}
+
+/**
+ * Broken tool pairing is a warning, not an import error: the messages are
+ * kept, and stored as the engine's `sanitizeHistory` repairs them. Its repairs
+ * are the warnings, so the import and the engine agree on what is broken.
+ */
+function pairingWarnings(messages: readonly Message[]): ImportWarning[] {
+  return sanitizeHistory(messages).repairs.map((repair) => ({
+    code: repair.kind,
+    // The index is the warning's own field; the text need not repeat it.
+    message: repair.message.replace(/^message \d+: /, ""),
+    messageIndex: repair.index,
+  }));
 }
 
 function baseName(filename: string): string {

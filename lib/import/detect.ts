@@ -14,7 +14,8 @@ export function classify(value: unknown): Shape | undefined {
     const first: unknown = value[0];
     if (isRecord(first) && "traj" in first) return "tau-bench-entries";
     if (isRecord(first) && "messages" in first && !("role" in first)) return "requests";
-    return "messages";
+    // Only an array that starts like a chat message is read as messages: anything else is an unknown format, not "a message needs a role".
+    return value.some((element) => isRecord(element) && "role" in element) ? "messages" : undefined;
   }
   if (!isRecord(value)) return undefined;
   if ("traj" in value) return "tau-bench-entry";
@@ -60,7 +61,7 @@ export function detectDialect(messages: readonly unknown[], request?: Record<str
 
 /** What the value was, for the unknown-format message. */
 export function describeValue(value: unknown): string {
-  if (Array.isArray(value)) return "an array";
+  if (Array.isArray(value)) return value.length === 0 ? "an empty array" : `an array whose first element is ${describeValue(value[0])}`;
   if (isRecord(value)) {
     const keys = Object.keys(value);
     if (keys.length === 0) return "an empty object";

@@ -18,6 +18,8 @@ export interface ImportIssue {
   column?: number;
   /** Index of the conversation in a multi-conversation input (tau-bench array, JSONL of requests). */
   conversationIndex?: number;
+  /** The format the input was read as ("Claude Code session (JSONL)"): what the problem is measured against. */
+  format?: string;
 }
 
 /** Size of a refused input, for mapping to HTTP 413. */
@@ -36,7 +38,8 @@ export function formatImportIssue(issue: ImportIssue): string {
   if (issue.messageIndex !== undefined) where.push(`message ${issue.messageIndex}`);
   let prefix = where.join(", ");
   if (issue.path !== "") prefix = prefix === "" ? issue.path : `${prefix} (${issue.path})`;
-  return prefix === "" ? issue.message : `${prefix}: ${issue.message}`;
+  const text = prefix === "" ? issue.message : `${prefix}: ${issue.message}`;
+  return issue.format === undefined ? text : `${text} [read as ${issue.format}]`;
 }
 
 function summarize(issues: readonly ImportIssue[], truncated: boolean): string {

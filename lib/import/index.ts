@@ -1,9 +1,9 @@
 /**
- * Conversation import: OpenAI chat (JSON or JSONL), Anthropic Messages and
- * tau-bench trajectories → canonical messages. Isomorphic: the paste box and
- * route handlers share it. The only public entry of `lib/import`.
+ * Conversation import: chat logs, transcripts and traces of every format in
+ * README.md → canonical messages. Isomorphic: the paste box and route
+ * handlers share it. The only public entry of `lib/import`.
  */
-export { parseConversations, DEFAULT_MAX_IMPORT_BYTES, UNKNOWN_FORMAT_MESSAGE } from "./parse";
+export { parseConversations, parseConversationsAsync, DEFAULT_MAX_IMPORT_BYTES, UNKNOWN_FORMAT_MESSAGE } from "./parse";
 export { ImportError, MAX_IMPORT_ISSUES, formatImportIssue, type ImportIssue, type ImportTooLarge } from "./errors";
 export {
   CONTEXT_LAB_OFFLOAD_MARKER,
@@ -15,6 +15,7 @@ export {
 export { serializeConversation, SERIALIZE_FORMATS, type SerializeConversationOptions, type SerializeFormat, type SerializeResult } from "./serialize";
 export {
   IMPORT_FORMATS,
+  IMPORT_FORMAT_LABELS,
   type ImportFormat,
   type ImportResult,
   type ImportWarning,

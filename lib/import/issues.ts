@@ -16,19 +16,25 @@ export interface PendingIssue {
   anchor: JsonPath;
   messageIndex?: number;
   conversationIndex?: number;
+  /** The format the input was read as, named in the refusal. */
+  format?: string;
 }
 
 /** Gathers issues up to the report limit and remembers whether more were found. */
 export class IssueCollector {
   readonly found: PendingIssue[] = [];
   truncated = false;
+  /** What the input is being read as (detection's answer); every issue added names it. */
+  reading?: string;
 
   add(issue: Omit<PendingIssue, "anchor"> & { anchor?: JsonPath }): void {
     if (this.found.length >= MAX_IMPORT_ISSUES) {
       this.truncated = true;
       return;
     }
-    this.found.push({ ...issue, anchor: issue.anchor ?? issue.path });
+    const pending: PendingIssue = { ...issue, anchor: issue.anchor ?? issue.path };
+    if (this.reading !== undefined && pending.format === undefined) pending.format = this.reading;
+    this.found.push(pending);
   }
 
   get isEmpty(): boolean {

@@ -6,10 +6,11 @@
 import type { ImportIssue } from "./errors";
 import { IssueCollector, MessageScope, isRecord, type JsonPath } from "./issues";
 import { classify, detectDialect } from "./detect";
-import { convertMessageList, convertRequest, type ConversationDraft, type Dialect } from "./requests";
+import { convertMessageList, convertMessageListSteps, convertRequest, type ConversationDraft, type Dialect } from "./requests";
 import { findSyntaxError, offsetFromEngineMessage } from "./syntax";
 import { convertTauBenchEntry } from "./tau-bench";
 import { MAX_IMPORT_ISSUES } from "./errors";
+import { ImportContext, findDocumentImporter, runImporter } from "./registry";
 import type { ImportFormat } from "./types";
 
 /** One non-blank line and the value on it. */
@@ -46,12 +47,17 @@ export function looksLikeJsonl(text: string): boolean {
   }
 }
 
+/** Lines parsed between two points where an async import may yield. */
+const LINES_PER_STEP = 500;
+
 /** Parses every line; syntax errors are reported for all lines (up to the limit), each with line and column. */
-export function readJsonlRecords(text: string): { records: JsonlRecord[]; syntaxIssues: ImportIssue[]; truncated: boolean } {
+export function* readJsonlRecords(text: string): Generator<void, { records: JsonlRecord[]; syntaxIssues: ImportIssue[]; truncated: boolean }, void> {
   const records: JsonlRecord[] = [];
   const syntaxIssues: ImportIssue[] = [];
   let truncated = false;
+  let count = 0;
   for (const { line, start, end } of nonBlankLines(text)) {
+    if (++count % LINES_PER_STEP === 0) yield;
     try {
       records.push({ value: JSON.parse(text.slice(start, end)), line, start, end });
     } catch (error) {
@@ -72,14 +78,15 @@ function engineProblem(text: string, start: number, end: number, error: unknown)
 }
 
 /** Converts the records; `dialect` forces how messages are read. */
-export function convertJsonlRecords(
+export function* convertJsonlRecords(
   records: readonly JsonlRecord[],
   issues: IssueCollector,
   options: { forced?: ImportFormat; filename?: string },
-): ConversationDraft[] {
+): Generator<void, ConversationDraft[], void> {
   const dialect = options.forced === "openai" || options.forced === "anthropic" ? options.forced : undefined;
   const kinds = records.map((record) => (options.forced === "tau-bench" ? "tau-bench-entry" : classify(record.value)));
   const scopeFor = (conversationIndex?: number) => (prefix: JsonPath) => new MessageScope(issues, prefix, conversationIndex);
+  yield;
   if (kinds[0] === "message") {
     const values = records.map((record) => record.value);
     const mixed = kinds.flatMap((kind, index) => (kind === "message" ? [] : [index]));
@@ -88,23 +95,28 @@ export function convertJsonlRecords(
     if (mixed.length > 0) return [];
     const scope = scopeFor()([]);
     const read = dialect ?? detectDialect(values);
-    return [{ format: formatOf(read), messages: convertMessageList(values, read, scope), warnings: scope.warnings }];
+    yield;
+    const messages = yield* convertMessageListSteps(values, read, scope);
+    return [{ format: formatOf(read), messages, warnings: scope.warnings }];
   }
-  return records.map((record, index) => {
+  const context = new ImportContext(issues, options.filename);
+  return records.flatMap((record, index): ConversationDraft[] => {
     const value = record.value;
     const makeScope = scopeFor(index);
-    if (kinds[index] === "tau-bench-entry") return convertTauBenchEntry(value, [index], makeScope, options.filename);
+    const importer = options.forced === undefined || options.forced === "jsonl" ? findDocumentImporter(value) : undefined;
+    if (importer !== undefined) return runImporter(importer.format, issues, () => importer.convert(value, { path: [index], conversationIndex: index }, context));
+    if (kinds[index] === "tau-bench-entry") return [convertTauBenchEntry(value, [index], makeScope, options.filename)];
     if (kinds[index] === "messages" && Array.isArray(value)) {
       const scope = makeScope([index]);
       const read = dialect ?? detectDialect(value);
-      return { format: formatOf(read), messages: convertMessageList(value, read, scope), warnings: scope.warnings };
+      return [{ format: formatOf(read), messages: convertMessageList(value, read, scope), warnings: scope.warnings }];
     }
     if (kinds[index] === "request" && isRecord(value)) {
       const read = dialect ?? detectDialect(Array.isArray(value.messages) ? value.messages : [], value);
-      return { format: formatOf(read), ...convertRequest(value, read, [index], makeScope) };
+      return [{ format: formatOf(read), ...convertRequest(value, read, [index], makeScope) }];
     }
     issues.add({ message: notAConversation(kinds[index]), path: [index], conversationIndex: index });
-    return { format: "jsonl", messages: [], warnings: [] };
+    return [];
   });
 }
 

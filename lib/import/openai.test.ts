@@ -147,27 +147,41 @@ describe("OpenAI chat import", () => {
     ]);
   });
 
-  it("keeps a tool result without a call and warns: sanitizeHistory repairs it later", () => {
+  it("[I7] keeps a tool result without a call and warns with the repair sanitizeHistory makes when it is stored", () => {
     const conversation = parseConversations(readFixture("import/orphan-tool-result.json")).conversations[0];
     expect(conversation.messages).toHaveLength(15);
     expect(conversation.messages[6].role).toBe("tool");
     expect(conversation.warnings).toEqual([
       {
         code: "orphan-tool-result",
-        message: "message 6: tool result 'call_Mxn2CmKacuvxn7cEyJA5chIF' has no assistant tool call just before it",
+        message: "tool result 'call_Mxn2CmKacuvxn7cEyJA5chIF' has no assistant tool call right before it; dropped",
         messageIndex: 6,
       },
     ]);
   });
 
-  it("warns about a tool call whose result never came", () => {
+  it("[I7] warns about a tool call whose result never came", () => {
     const conversation = only([
       { role: "user", content: "go" },
       { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
       { role: "user", content: "hello?" },
     ]);
     expect(conversation.warnings).toEqual([
-      { code: "unanswered-tool-call", message: "message 1: tool call 'c1' has no tool result after it", messageIndex: 1 },
+      { code: "unanswered-tool-call", message: "tool call 'c1' (f) never got a result; removed", messageIndex: 1 },
+      { code: "empty-assistant-dropped", message: "nothing left of the assistant message; dropped", messageIndex: 1 },
+    ]);
+  });
+
+  it("[I7] calls a second result for an answered call a duplicate, not an orphan", () => {
+    const call = { id: "c1", type: "function", function: { name: "f", arguments: "{}" } };
+    const conversation = only([
+      { role: "user", content: "go" },
+      { role: "assistant", content: null, tool_calls: [call] },
+      { role: "tool", tool_call_id: "c1", content: "one" },
+      { role: "tool", tool_call_id: "c1", content: "again" },
+    ]);
+    expect(conversation.warnings).toEqual([
+      { code: "duplicate-tool-result", message: "tool call 'c1' of message 1 is already answered; dropped the extra result", messageIndex: 3 },
     ]);
   });
 
@@ -185,23 +199,23 @@ describe("OpenAI validation", () => {
   it("reports every structural error of a request with message index, path and line", () => {
     const error = importErrorOf(() => parseConversations(readFixture("import/malformed-messages.json")));
     expect(error.issues).toEqual([
-      { message: "a tool message needs a string tool_call_id", path: "messages[7].tool_call_id", line: 42, column: 5, messageIndex: 7 },
-      { message: "a tool call needs a string function name", path: "messages[8].tool_calls[0].function.name", line: 47, column: 5, messageIndex: 8 },
-      { message: 'unknown role "customer": expected system, user, assistant or tool', path: "messages[11].role", line: 72, column: 5, messageIndex: 11 },
+      { message: "a tool message needs a string tool_call_id", path: "messages[7].tool_call_id", line: 42, column: 5, messageIndex: 7, format: "OpenAI chat messages" },
+      { message: "a tool call needs a string function name", path: "messages[8].tool_calls[0].function.name", line: 47, column: 5, messageIndex: 8, format: "OpenAI chat messages" },
+      { message: 'unknown role "customer": expected system, user, assistant or tool', path: "messages[11].role", line: 72, column: 5, messageIndex: 11, format: "OpenAI chat messages" },
     ]);
     expect(error.message).toBe(
       [
         "could not import: 3 problems",
-        "- line 42, message 7 (messages[7].tool_call_id): a tool message needs a string tool_call_id",
-        "- line 47, message 8 (messages[8].tool_calls[0].function.name): a tool call needs a string function name",
-        '- line 72, message 11 (messages[11].role): unknown role "customer": expected system, user, assistant or tool',
+        "- line 42, message 7 (messages[7].tool_call_id): a tool message needs a string tool_call_id [read as OpenAI chat messages]",
+        "- line 47, message 8 (messages[8].tool_calls[0].function.name): a tool call needs a string function name [read as OpenAI chat messages]",
+        '- line 72, message 11 (messages[11].role): unknown role "customer": expected system, user, assistant or tool [read as OpenAI chat messages]',
       ].join("\n"),
     );
   });
 
   const cases: [string, unknown, { path: string; message: string }][] = [
-    ["a message without a role", [{ content: "x" }], { path: "[0].role", message: "a message needs a role (system, user, assistant or tool)" }],
-    ["a message that is not an object", ["hello"], { path: "[0]", message: "each message must be an object with a role and content" }],
+    ["a message without a role", [{ role: "user", content: "a" }, { content: "x" }], { path: "[1].role", message: "a message needs a role (system, user, assistant or tool)" }],
+    ["a message that is not an object", [{ role: "user", content: "a" }, "hello"], { path: "[1]", message: "each message must be an object with a role and content" }],
     ["a user message without content", [{ role: "user" }], { path: "[0].content", message: "a user message needs content: a string or an array of content parts" }],
     ["numeric content", [{ role: "user", content: 3 }], { path: "[0].content", message: "content must be a string, null or an array of content parts" }],
     ["a text part without text", [{ role: "user", content: [{ type: "text" }] }], { path: "[0].content[0].text", message: "a text part needs a string text" }],
@@ -228,8 +242,8 @@ describe("OpenAI validation", () => {
     const text = ["[", '  {"role": "user", "content": "hi"},', '  {"role": "tool",', '   "content": "x"},', '  {"role": "robot", "content": "y"}', "]"].join("\n");
     const error = importErrorOf(() => parseConversations(text));
     expect(error.issues).toEqual([
-      { message: "a tool message needs a string tool_call_id", path: "[1].tool_call_id", line: 3, column: 3, messageIndex: 1 },
-      { message: 'unknown role "robot": expected system, user, assistant or tool', path: "[2].role", line: 5, column: 3, messageIndex: 2 },
+      { message: "a tool message needs a string tool_call_id", path: "[1].tool_call_id", line: 3, column: 3, messageIndex: 1, format: "OpenAI chat messages" },
+      { message: 'unknown role "robot": expected system, user, assistant or tool', path: "[2].role", line: 5, column: 3, messageIndex: 2, format: "OpenAI chat messages" },
     ]);
   });
 

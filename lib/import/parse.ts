@@ -4,7 +4,8 @@
  * `ImportError` with every issue located in the text, or the conversations.
  */
 import { finishConversations } from "./conversation";
-import { classify, describeValue, detectDialect } from "./detect";
+import { classify, describeValue, detectDialect, type Shape } from "./detect";
+import { ImportContext, LINES_IMPORTERS, findDocumentImporter, findLinesImporter, runImporter } from "./registry";
 import { ImportError, type ImportIssue } from "./errors";
 import { IssueCollector, MessageScope, formatPath, isRecord, type JsonPath, type PendingIssue } from "./issues";
 import { convertJsonlRecords, looksLikeJsonl, readJsonlRecords, type JsonlRecord } from "./jsonl";
@@ -12,7 +13,10 @@ import { LineIndex, locatePaths } from "./locate";
 import { convertMessageList, convertRequest, type ConversationDraft } from "./requests";
 import { findSyntaxError, offsetFromEngineMessage } from "./syntax";
 import { convertTauBenchEntry } from "./tau-bench";
-import type { ImportFormat, ImportResult, ParseConversationsOptions } from "./types";
+import { IMPORT_FORMAT_LABELS, type ImportFormat, type ImportResult, type ParseConversationsOptions } from "./types";
+
+/** The formats read by shape and dialect rather than by a registered importer. */
+const LEGACY_FORMATS: ReadonlySet<ImportFormat> = new Set(["openai", "jsonl", "anthropic", "tau-bench"]);
 
 /** Default `maxBytes`: 20 MB of UTF-8. */
 export const DEFAULT_MAX_IMPORT_BYTES = 20 * 1024 * 1024;
@@ -23,34 +27,85 @@ export const UNKNOWN_FORMAT_MESSAGE =
 
 const EMPTY_MESSAGE = "the input is empty: paste or drop a conversation (JSON or JSONL)";
 
+/** Work between two points where an async caller may let other work run. */
+export type ImportSteps<T> = Generator<void, T, void>;
+
+/** Runs an import's steps to the end at once. */
+export function runSteps<T>(steps: ImportSteps<T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done === true) return next.value;
+  }
+}
+
+/** Time an async import works before it lets other requests run (I9). */
+const SLICE_MS = 10;
+
 /**
  * Turns pasted, dropped or posted text into conversations of canonical
  * messages, or throws an `ImportError` saying what is wrong and where.
  */
 export function parseConversations(text: string, options: ParseConversationsOptions = {}): ImportResult {
-  checkSize(text, options.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES);
+  return runSteps(parseSteps(text, options));
+}
+
+/**
+ * `parseConversations` for a server: JSONL lines are parsed, and long message
+ * lists converted, in slices of about 10 ms with the event loop free between
+ * them (I9), so a 100,000-message import does not hold up other requests.
+ */
+export async function parseConversationsAsync(text: string, options: ParseConversationsOptions = {}): Promise<ImportResult> {
+  const steps = parseSteps(text, options);
+  let sliceStart = performance.now();
+  for (;;) {
+    const next = steps.next();
+    if (next.done === true) return next.value;
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      sliceStart = performance.now();
+    }
+  }
+}
+
+function* parseSteps(text: string, options: ParseConversationsOptions): ImportSteps<ImportResult> {
+  yield* checkSize(text, options.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES);
   // A byte-order mark is common in saved files and invisible to people; JSON.parse rejects it.
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (body.trim() === "") throw new ImportError([{ message: EMPTY_MESSAGE, path: "" }]);
+  if (!/\S/.test(body)) throw new ImportError([{ message: EMPTY_MESSAGE, path: "" }]);
   const forced = options.format === "auto" ? undefined : options.format;
   const issues = new IssueCollector();
   let drafts: ConversationDraft[];
   let locate: (anchors: JsonPath[]) => number[];
   const document = forced === "jsonl" ? undefined : tryParse(body);
-  if (document?.ok === true) {
+  if (document?.ok === true && isLinesFormat(forced)) {
+    // One line of a transcript parses as a JSON document of its own.
+    const records = [{ value: document.value, line: 1, start: 0, end: body.length }];
+    drafts = yield* convertLines(records, issues, forced, options.filename);
+    locate = (anchors) => anchors.map((anchor) => locateInRecord(body, records, anchor));
+  } else if (document?.ok === true) {
     drafts = convertDocument(document.value, forced, issues, options.filename);
     locate = (anchors) => locatePaths(body, anchors);
   } else if (forced === "jsonl" || looksLikeJsonl(body)) {
-    const { records, syntaxIssues, truncated } = readJsonlRecords(body);
+    const { records, syntaxIssues, truncated } = yield* readJsonlRecords(body);
     if (syntaxIssues.length > 0) throw new ImportError(syntaxIssues, { truncated });
-    drafts = convertJsonlRecords(records, issues, { forced, filename: options.filename });
+    drafts = yield* convertLines(records, issues, forced, options.filename);
     locate = (anchors) => anchors.map((anchor) => locateInRecord(body, records, anchor));
   } else {
     throw syntaxError(body, document?.error);
   }
+  if (issues.isEmpty) requireMessages(drafts, issues);
   if (!issues.isEmpty) throw locatedError(issues, locate, new LineIndex(body));
-  const conversations = finishConversations(drafts, options.filename);
+  const conversations = yield* finishConversations(drafts, options.filename);
   return { format: conversations[0].format, conversations };
+}
+
+/** A conversation with no message is refused, naming the format it was read as. */
+function requireMessages(drafts: readonly ConversationDraft[], issues: IssueCollector): void {
+  drafts.forEach((draft, index) => {
+    if (draft.messages.length > 0) return;
+    const message = `no messages found: the input was read as ${IMPORT_FORMAT_LABELS[draft.format]}, and it holds no message`;
+    issues.add({ message, path: [], conversationIndex: drafts.length > 1 ? index : undefined, format: IMPORT_FORMAT_LABELS[draft.format] });
+  });
 }
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false; error: unknown } {
@@ -68,12 +123,55 @@ function syntaxError(text: string, error: unknown): ImportError {
   return new ImportError([{ message: problem.message, path: "", line, column }]);
 }
 
-/** Converts a parsed JSON document by its shape, or the shape `forced` implies. */
+function isLinesFormat(format: ImportFormat | undefined): boolean {
+  return LINES_IMPORTERS.some((importer) => importer.format === format);
+}
+
+/** JSONL: a transcript format whose lines together make conversations, else one message or one conversation a line. */
+function* convertLines(records: JsonlRecord[], issues: IssueCollector, forced: ImportFormat | undefined, filename?: string): ImportSteps<ConversationDraft[]> {
+  const values = records.map((record) => record.value);
+  yield;
+  const importer = findLinesImporter(values, isLinesFormat(forced) ? forced : undefined);
+  yield;
+  if (importer === undefined) return yield* convertJsonlRecords(records, issues, { forced, filename });
+  if (!importer.detectLines(values)) return notOfFormat(importer.format, `lines of ${describeValue(values[0])}`, issues);
+  return runImporter(importer.format, issues, () => importer.convertLines(records, new ImportContext(issues, filename)));
+}
+
+/** A forced format the input does not look like: refused, saying what was found instead. */
+function notOfFormat(format: ImportFormat, found: string, issues: IssueCollector): ConversationDraft[] {
+  const label = IMPORT_FORMAT_LABELS[format];
+  issues.add({ message: `the input is not ${label}: found ${found}`, path: [], format: label });
+  return [];
+}
+
+/** Converts a parsed JSON document: a registered format's detector first, else by its shape, or the shape `forced` implies. */
 function convertDocument(value: unknown, forced: ImportFormat | undefined, issues: IssueCollector, filename?: string): ConversationDraft[] {
+  const importer = forced === undefined || !LEGACY_FORMATS.has(forced) ? findDocumentImporter(value, forced) : undefined;
+  if (importer !== undefined && !importer.detect(value)) return notOfFormat(importer.format, describeValue(value), issues);
+  if (importer !== undefined) return runImporter(importer.format, issues, () => importer.convert(value, { path: [] }, new ImportContext(issues, filename)));
+  const shape = forcedShape(value, forced) ?? classify(value);
+  const label = shape === "tau-bench-entry" || shape === "tau-bench-entries" ? "tau-bench" : forced === "anthropic" ? "anthropic" : forced === "openai" ? "openai" : undefined;
+  const previous = issues.reading;
+  if (shape !== undefined) issues.reading = IMPORT_FORMAT_LABELS[label ?? dialectOfShape(value, shape)];
+  try {
+    return convertShape(value, shape, forced, issues, filename);
+  } finally {
+    issues.reading = previous;
+  }
+}
+
+function dialectOfShape(value: unknown, shape: Shape): ImportFormat {
+  if (shape === "request" && isRecord(value)) return detectDialect(Array.isArray(value.messages) ? value.messages : [], value);
+  if (shape === "messages" && Array.isArray(value)) return detectDialect(value);
+  if (shape === "message") return detectDialect([value]);
+  return "openai";
+}
+
+function convertShape(value: unknown, shape: Shape | undefined, forced: ImportFormat | undefined, issues: IssueCollector, filename?: string): ConversationDraft[] {
   const scopeFor = (conversationIndex?: number, single = false) => (prefix: JsonPath) =>
     new MessageScope(issues, prefix, conversationIndex, single);
   const dialect = forced === "openai" || forced === "anthropic" ? forced : undefined;
-  const shape = forcedShape(value, forced) ?? classify(value);
   if (Array.isArray(value) && value.length === 0) {
     issues.add({ message: "the input is an empty array: there is nothing to import", path: [] });
     return [];
@@ -138,21 +236,26 @@ function toIssue(pending: PendingIssue, position: { line: number; column: number
   const issue: ImportIssue = { message: pending.message, path: formatPath(pending.path), ...position };
   if (pending.messageIndex !== undefined) issue.messageIndex = pending.messageIndex;
   if (pending.conversationIndex !== undefined) issue.conversationIndex = pending.conversationIndex;
+  if (pending.format !== undefined) issue.format = pending.format;
   return issue;
 }
 
-function checkSize(text: string, limit: number): void {
+function* checkSize(text: string, limit: number): ImportSteps<void> {
   // Each UTF-16 code unit is at most 3 UTF-8 bytes: most inputs need no count.
   if (text.length * 3 <= limit) return;
-  const bytes = utf8Length(text);
+  const bytes = yield* utf8Length(text);
   if (bytes <= limit) return;
   const message = `the input is ${formatBytes(bytes)}, over the ${formatBytes(limit)} import limit`;
   throw new ImportError([{ message, path: "" }], { tooLarge: { bytes, limit } });
 }
 
-function utf8Length(text: string): number {
+/** Characters counted between two points where an async import may yield. */
+const CHARACTERS_PER_STEP = 1 << 20;
+
+function* utf8Length(text: string): ImportSteps<number> {
   let bytes = 0;
   for (let index = 0; index < text.length; index += 1) {
+    if (index % CHARACTERS_PER_STEP === 0) yield;
     const code = text.charCodeAt(index);
     if (code < 0x80) bytes += 1;
     else if (code < 0x800) bytes += 2;

@@ -13,10 +13,14 @@ import {
   readChatFunctions,
   readChatMessageList,
   readChatTools,
+  FormatError,
+  readRequest,
+  type FormatIssue,
   type FormatWarning,
+  type RequestReadResult,
   type WireFormat,
 } from "@/lib/formats";
-import type { JsonPath, MessageScope } from "./issues";
+import { formatPath, type JsonPath, type MessageScope } from "./issues";
 import type { ImportFormat, ImportWarning } from "./types";
 
 /** A message dialect: how one messages array is written. */
@@ -41,8 +45,27 @@ export interface ConversationDraft {
 export function readWithScope<T>(scope: MessageScope, format: WireFormat, path: JsonPath, read: (context: ConversionContext) => T): T {
   const context = new ConversionContext(format, path);
   const result = read(context);
+  forwardIssues(scope, context.issues, context.truncated);
+  for (const warning of context.warnings) scope.warnings.push(toImportWarning(warning, scope));
+  return result;
+}
+
+/** A whole request body of `format` at `path` (a batch line's `body`), read into `scope`; undefined when refused. */
+export function readRequestInScope(scope: MessageScope, format: WireFormat, body: unknown, path: JsonPath): RequestReadResult | undefined {
+  try {
+    const result = readRequest(format, body, { path });
+    for (const warning of result.warnings) scope.warnings.push(toImportWarning(warning, scope));
+    return result;
+  } catch (error) {
+    if (!FormatError.isInstance(error)) throw error;
+    forwardIssues(scope, error.issues, error.truncated);
+    return undefined;
+  }
+}
+
+function forwardIssues(scope: MessageScope, issues: readonly FormatIssue[], truncated: boolean): void {
   const messagesPath = scope.prefix;
-  for (const issue of context.issues) {
+  for (const issue of issues) {
     const inMessages = startsWith(issue.path, messagesPath) && typeof issue.path[messagesPath.length] === "number";
     if (inMessages && scope.single) {
       // One message on its own: its paths carry no index.
@@ -53,8 +76,44 @@ export function readWithScope<T>(scope: MessageScope, format: WireFormat, path: 
       scope.fail(index, issue.path.slice(messagesPath.length + 1), issue.message);
     } else scope.failAt(issue.path, issue.message);
   }
+  if (truncated) scope.issues.truncated = true;
+}
+
+/**
+ * Runs a lib/formats reader on values an importer gathered or rewrote from
+ * elsewhere in the input (Claude Code lines, LangChain messages, AI SDK parts):
+ * entry `k` of the array the reader sees came from `sources[k]`, so problems
+ * and warnings name the source's own path and line, not the rewritten array's.
+ */
+export function readMapped<T>(
+  scope: MessageScope,
+  format: WireFormat,
+  sources: readonly JsonPath[],
+  read: (context: ConversionContext) => T,
+  /** When the array read is a slice: the source index of its first entry, and how many messages came before it. */
+  offsets: { source: number; output: number } = { source: 0, output: 0 },
+): T {
+  const context = new ConversionContext(format);
+  const result = read(context);
+  for (const issue of context.issues) {
+    const index = issue.path[0];
+    const source = typeof index === "number" ? sources[index] : undefined;
+    if (source === undefined) scope.failAt(scope.prefix, issue.message);
+    else scope.issues.add({ message: issue.message, path: [...source, ...issue.path.slice(1)], anchor: source, messageIndex: offsets.source + (index as number), conversationIndex: scope.conversationIndex });
+  }
   if (context.truncated) scope.issues.truncated = true;
-  for (const warning of context.warnings) scope.warnings.push(toImportWarning(warning, scope));
+  for (const warning of context.warnings) {
+    const converted = toImportWarning(warning, scope);
+    if (converted.messageIndex !== undefined) converted.messageIndex += offsets.output;
+    const lead = /^\[(\d+)\]\.?/.exec(warning.path);
+    const source = lead === null ? undefined : sources[Number(lead[1])];
+    if (source !== undefined && lead !== null) {
+      const rest = warning.path.slice(lead[0].length);
+      const base = formatPath(source);
+      converted.path = rest === "" ? base : rest.startsWith("[") ? `${base}${rest}` : `${base}.${rest}`;
+    }
+    scope.warnings.push(converted);
+  }
   return result;
 }
 
@@ -81,6 +140,37 @@ export function convertMessageList(raw: readonly unknown[], dialect: Dialect, sc
     return messages;
   }
   return readWithScope(scope, "anthropic", scope.prefix, (context) => readAnthropicMessageList(raw, context, messages));
+}
+
+/** Messages converted between two points where an async import may yield. */
+const MESSAGES_PER_STEP = 1000;
+
+/**
+ * `convertMessageList` in slices, for long lists (I9). A slice ends before a
+ * user turn (one without Anthropic tool results), so no tool call is read
+ * apart from its results; the messages and warnings are those of one pass.
+ */
+export function* convertMessageListSteps(raw: readonly unknown[], dialect: Dialect, scope: MessageScope): Generator<void, Message[], void> {
+  if (raw.length <= MESSAGES_PER_STEP || scope.single) return convertMessageList(raw, dialect, scope);
+  const messages: Message[] = [];
+  for (let start = 0; start < raw.length && !scope.issues.isFull; ) {
+    let end = Math.min(raw.length, start + MESSAGES_PER_STEP);
+    while (end < raw.length && !startsTurn(raw[end], dialect)) end += 1;
+    const slice = raw.slice(start, end);
+    const sources = slice.map((_, offset) => scope.pathOf(start + offset));
+    const format = dialect === "openai" ? "openai-chat" : "anthropic";
+    const read = readMapped(scope, format, sources, (context) => (dialect === "openai" ? readChatMessageList(slice, context) : readAnthropicMessageList(slice, context)), { source: start, output: messages.length });
+    messages.push(...read);
+    start = end;
+    yield;
+  }
+  return messages;
+}
+
+function startsTurn(value: unknown, dialect: Dialect): boolean {
+  if (typeof value !== "object" || value === null || (value as { role?: unknown }).role !== "user") return false;
+  const content = (value as { content?: unknown }).content;
+  return dialect === "openai" || !Array.isArray(content) || !content.some((block) => typeof block === "object" && block !== null && (block as { type?: unknown }).type === "tool_result");
 }
 
 const requestFields: Record<Dialect, readonly string[]> = {

@@ -72,11 +72,12 @@ describe("tau-bench import", () => {
         line: 223,
         column: 7,
         messageIndex: 7,
+        format: "tau-bench trajectories",
         conversationIndex: 1,
       },
     ]);
     expect(error.message).toBe(
-      'could not import: line 223, conversation 1, message 7 ([1].traj[7].role): unknown role "agent": expected system, user, assistant or tool',
+      'could not import: line 223, conversation 1, message 7 ([1].traj[7].role): unknown role "agent": expected system, user, assistant or tool [read as tau-bench trajectories]',
     );
   });
 
@@ -84,7 +85,7 @@ describe("tau-bench import", () => {
     const text = `[\n  {"traj": [{"role": "user", "content": "hi"}]},\n  {"task_id": 2, "trajectory": []}\n]`;
     const error = importErrorOf(() => parseConversations(text));
     expect(error.issues).toEqual([
-      { message: "a tau-bench entry needs traj: an array of messages", path: "[1].traj", line: 3, column: 3, conversationIndex: 1 },
+      { message: "a tau-bench entry needs traj: an array of messages", path: "[1].traj", line: 3, column: 3, conversationIndex: 1, format: "tau-bench trajectories" },
     ]);
   });
 

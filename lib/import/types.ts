@@ -3,15 +3,66 @@ import type { FormatWarningCode } from "@/lib/formats";
 
 /**
  * Where a conversation came from. `jsonl` is OpenAI chat data one JSON value a
- * line (messages or whole requests); the others name the dialect of a JSON document.
+ * line (messages or whole requests); the others name the format of a document
+ * or of a file of lines (Claude Code, Codex, OpenAI Batch).
  */
-export type ImportFormat = "openai" | "jsonl" | "anthropic" | "tau-bench";
+export type ImportFormat =
+  | "openai"
+  | "jsonl"
+  | "anthropic"
+  | "tau-bench"
+  | "claude-code"
+  | "codex"
+  | "openai-responses"
+  | "ai-sdk-ui"
+  | "ai-sdk-model"
+  | "langchain"
+  | "gemini"
+  | "sharegpt"
+  | "openai-batch"
+  | "litellm"
+  | "langfuse"
+  | "otel";
+
+/** What people call each format: detection names it, refusals say which format the input was read as. */
+export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
+  openai: "OpenAI chat messages",
+  jsonl: "OpenAI chat JSONL",
+  anthropic: "Anthropic Messages",
+  "tau-bench": "tau-bench trajectories",
+  "claude-code": "Claude Code session (JSONL)",
+  codex: "Codex CLI rollout (JSONL)",
+  "openai-responses": "OpenAI Responses request",
+  "ai-sdk-ui": "AI SDK UIMessage[]",
+  "ai-sdk-model": "AI SDK ModelMessage[]",
+  langchain: "LangChain messages",
+  gemini: "Gemini contents",
+  sharegpt: "ShareGPT conversations",
+  "openai-batch": "OpenAI Batch JSONL",
+  litellm: "LiteLLM log",
+  langfuse: "Langfuse trace",
+  otel: "OpenTelemetry GenAI spans",
+};
 
 /** Every import format, e.g. for a format picker beside "auto". */
-export const IMPORT_FORMATS: readonly ImportFormat[] = ["openai", "jsonl", "anthropic", "tau-bench"];
+export const IMPORT_FORMATS = Object.keys(IMPORT_FORMAT_LABELS) as readonly ImportFormat[];
 
 /** What kind of lossy or suspicious conversion a warning reports: a wire converter's, or a broken tool pairing. */
-export type ImportWarningCode = FormatWarningCode | "orphan-tool-result" | "unanswered-tool-call";
+export type ImportWarningCode =
+  | FormatWarningCode
+  /** Tool pairing the engine's history repair changes (`sanitizeHistory`): the message is dropped or loses a call when stored. */
+  | "orphan-tool-result"
+  | "duplicate-tool-result"
+  | "unanswered-tool-call"
+  | "empty-assistant-dropped"
+  /** Lines of a transcript that are not messages (progress, snapshots, UI events): skipped. */
+  | "entry-skipped"
+  /** Several lines of one streamed message were merged into one message. */
+  | "lines-merged"
+  /** A marker of the source kept beside the messages: a session summary, a compaction boundary. */
+  | "marker"
+  /** A subagent's side conversation, imported as a conversation of its own. */
+  | "sidechain";
 
 /** Something the import changed, dropped or found odd, without refusing the data. */
 export interface ImportWarning {
