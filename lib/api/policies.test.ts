@@ -4,6 +4,7 @@ import * as diffRoute from "@/app/api/policies/diff/route";
 import * as exportRoute from "@/app/api/policies/[id]/export/route";
 import * as policiesRoute from "@/app/api/policies/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
+import { policySnippet } from "@/lib/context";
 import { createConversation } from "@/lib/db";
 import { policyOfSettings } from "@/lib/policies";
 import { DEFAULT_SETTINGS, resolveSettings, settingsForMode } from "@/lib/settings";
@@ -67,8 +68,8 @@ describe.each(TEST_PROVIDERS)("policies API (%s)", (provider) => {
     expect((await call(policiesRoute.POST, { body: file })).status).toBe(201);
     const asTs = await call(exportRoute.GET, { url: "/api/x?format=typescript", params: { id: saved.id } });
     expect(asTs.body.filename).toBe("Tight-navigator.policy.ts");
-    const literal = /export const policy: RequestPolicy = ([\s\S]*?);\n/.exec(asTs.body.text)?.[1];
-    expect(JSON.parse(literal ?? "null")).toEqual(resolveSettings({ ...DEFAULT_SETTINGS, ...navigator }).policy);
+    // The engine's own snippet of the policy as the catalogue resolves it (RP11).
+    expect(asTs.body.text).toBe(policySnippet(resolveSettings({ ...DEFAULT_SETTINGS, ...navigator }).policy));
     expect(asTs.body.text).toContain("export function prepareRequest(");
     const bad = await call(exportRoute.GET, { url: "/api/x?format=yaml", params: { id: saved.id } });
     expect(bad.status).toBe(400);
