@@ -47,7 +47,10 @@ export function useBranchComparison(
     const data = state.data;
     if (!data || data.leftId !== leftId || data.rightId !== rightId) return undefined;
     const branches = new Map<string, BranchTreeNode>();
-    const visit = (branch: BranchTreeNode) => (branches.set(branch.id, branch), branch.children.forEach(visit));
+    const visit = (branch: BranchTreeNode): void => {
+      branches.set(branch.id, branch);
+      for (const child of branch.children) visit(child);
+    };
     tree.forEach(visit);
     const left = branches.get(data.leftId);
     const right = branches.get(data.rightId);

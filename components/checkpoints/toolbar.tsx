@@ -55,7 +55,10 @@ export function CheckpointToolbar({ table, rows }: CheckpointToolbarProps) {
         ))}
       </div>
       {filtered ? (
-        <button type="button" className={ui.button} data-variant="ghost" onClick={() => (table.resetColumnFilters(), table.setGlobalFilter(""))}>
+        <button type="button" className={ui.button} data-variant="ghost" onClick={() => {
+            table.resetColumnFilters();
+            table.setGlobalFilter("");
+          }}>
           Reset
         </button>
       ) : null}

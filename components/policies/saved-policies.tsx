@@ -66,10 +66,10 @@ export function SavedPolicies() {
     const file = exportPolicy(name, policy, format, catalogue, settings);
     downloadText(file.text, file.filename, format === "json" ? "application/json" : "text/typescript");
   };
-  const valueOf = (id: string) => (id === CURRENT ? current : policies.find((entry) => entry.id === id)?.policy);
+  const policyFor = (id: string) => (id === CURRENT ? current : policies.find((entry) => entry.id === id)?.policy);
   const labelOf = (id: string) => (id === CURRENT ? "Current settings" : (policies.find((entry) => entry.id === id)?.name ?? ""));
-  const fromPolicy = valueOf(from);
-  const toPolicy = valueOf(to);
+  const fromPolicy = policyFor(from);
+  const toPolicy = policyFor(to);
   const options = [{ id: CURRENT, name: "Current settings" }, ...policies];
 
   return (

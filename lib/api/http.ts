@@ -1,5 +1,5 @@
 import "server-only";
-import * as z from "zod";
+import type * as z from "zod";
 import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/import";
 // Not re-exported by lib/import's index; a pure, isomorphic function, so reused rather than copied.
 import { findSyntaxError, offsetFromEngineMessage } from "@/lib/import/syntax";

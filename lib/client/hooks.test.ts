@@ -34,7 +34,12 @@ describe("useApi", () => {
 
   it("aborts the running load on unmount", async () => {
     let signal: AbortSignal | undefined;
-    const { unmount } = renderHook(() => useApi((given) => ((signal = given), new Promise<never>(() => {})), []));
+    const { unmount } = renderHook(() =>
+      useApi((given) => {
+        signal = given;
+        return new Promise<never>(() => {});
+      }, []),
+    );
     expect(signal?.aborted).toBe(false);
     unmount();
     expect(signal?.aborted).toBe(true);
@@ -44,7 +49,10 @@ describe("useApi", () => {
     const first = deferred<string>();
     const second = deferred<string>();
     const signals: AbortSignal[] = [];
-    const { result, rerender } = renderHook(({ id }) => useApi((signal) => (signals.push(signal), id === "a" ? first.promise : second.promise), [id]), {
+    const { result, rerender } = renderHook(({ id }) => useApi((signal) => {
+          signals.push(signal);
+          return id === "a" ? first.promise : second.promise;
+        }, [id]), {
       initialProps: { id: "a" },
     });
     rerender({ id: "b" });

@@ -35,6 +35,6 @@ export { resolveEncoding } from "./tokens/resolve";
 export { CheckpointStore, type CheckpointStoreOptions } from "./checkpoints";
 export { TokenTracker, type TokenStep } from "./tracker";
 export { reloadOffloaded, getContextTools, runContextTool, type ContextTool, type TodoItem, type KnowledgeItem } from "./tools";
-export { type Bm25Options } from "./retrieval";
+export type { Bm25Options } from "./retrieval";
 export { deepFreeze } from "./freeze";
 export { deepCopy } from "./copy";

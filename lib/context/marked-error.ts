@@ -13,7 +13,7 @@ export class MarkedError extends Error {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "MarkedError";
     for (let type: unknown = new.target; typeof type === "function" && type !== Error; type = Object.getPrototypeOf(type)) {
-      if (Object.prototype.hasOwnProperty.call(type, "marker")) Object.defineProperty(this, (type as typeof MarkedError).marker, { value: true });
+      if (Object.hasOwn(type, "marker")) Object.defineProperty(this, (type as typeof MarkedError).marker, { value: true });
     }
   }
 

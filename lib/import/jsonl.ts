@@ -4,7 +4,7 @@
  * tau-bench entry or an array of messages).
  */
 import type { ImportIssue } from "./errors";
-import { IssueCollector, MessageScope, isRecord, type JsonPath } from "./issues";
+import { type IssueCollector, MessageScope, isRecord, type JsonPath } from "./issues";
 import { classify, detectDialect } from "./detect";
 import { convertMessageList, convertMessageListSteps, convertRequest, type ConversationDraft, type Dialect } from "./requests";
 import { findSyntaxError, offsetFromEngineMessage } from "./syntax";

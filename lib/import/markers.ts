@@ -36,7 +36,7 @@ function readAttributes(list: string): Record<string, string> {
 
 /** Every offload marker in `content`, of either engine, in order of appearance. */
 export function findOffloadMarkers(content: string | null | undefined): FoundOffloadMarker[] {
-  if (!content || !content.includes("[[OFFLOAD")) return [];
+  if (!content?.includes("[[OFFLOAD")) return [];
   const found: FoundOffloadMarker[] = [];
   for (const match of content.matchAll(new RegExp(CONTEXT_LAB_OFFLOAD_MARKER.source, "g"))) {
     found.push({ handle: match[1], marker: match[0], engine: "context-lab", index: match.index });

@@ -31,7 +31,7 @@ export interface SerializeResult {
 export function serializeConversation(messages: readonly Message[], format: SerializeFormat, options: SerializeConversationOptions = {}): SerializeResult {
   if (format === "jsonl") {
     const written = writeChatMessages(messages);
-    return { text: written.value.map((message) => JSON.stringify(message)).join("\n") + "\n", warnings: written.warnings };
+    return { text: `${written.value.map((message) => JSON.stringify(message)).join("\n")}\n`, warnings: written.warnings };
   }
   const tools = options.tools !== undefined && options.tools.length > 0 ? options.tools : undefined;
   const written = writeRequest(format === "openai" ? "openai-chat" : format, { messages, tools });

@@ -144,16 +144,16 @@ function scanString(text: string, start: number, end: number, where: Where): num
     const code = text.charCodeAt(position);
     if (code === 34) return position + 1;
     if (code === 92) {
-      const escape = text[position + 1];
-      if (escape === "u") {
+      const escaped = text[position + 1];
+      if (escaped === "u") {
         for (let digit = 2; digit < 6; digit += 1) {
           if (!hexDigit.test(text[position + digit] ?? "")) {
             return { offset: position + digit, message: "invalid \\u escape: expected 4 hexadecimal digits" };
           }
         }
         position += 5;
-      } else if (escapes.has(escape)) position += 1;
-      else return { offset: position + 1, message: `invalid escape '\\${escape ?? ""}' in a string` };
+      } else if (escapes.has(escaped)) position += 1;
+      else return { offset: position + 1, message: `invalid escape '\\${escaped ?? ""}' in a string` };
     } else if (code < 32) {
       const what = code === 10 || code === 13 ? "line break" : "control character";
       return { offset: position, message: `unescaped ${what} in a string (write it as an escape, or close the string)` };

@@ -50,7 +50,7 @@ function isApiPath(pathname: string): boolean {
 
 /** Where the login page sends the browser back to; only a path on this site. */
 export function safeReturnPath(value: string | null): string {
-  return value && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/";
+  return value?.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/";
 }
 
 /** A cross-site page loading our responses as a subresource (script, image, no-cors fetch): never a user's own navigation. */

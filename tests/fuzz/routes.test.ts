@@ -68,6 +68,8 @@ describe.each(TEST_PROVIDERS)("fuzz: random bodies on every state-changing route
   });
 
   afterAll(async () => {
+    const mine = Object.fromEntries(Object.entries(tally).filter(([key]) => key.startsWith(`${provider} `)));
+    if (process.env.FUZZ_REPORT) fs.appendFileSync(process.env.FUZZ_REPORT, `${JSON.stringify({ provider, tally: mine })}\n`);
     resetDatabaseForTests();
     process.env = saved;
     await upstream?.close();
@@ -109,8 +111,4 @@ describe.each(TEST_PROVIDERS)("fuzz: random bodies on every state-changing route
     expect(seen.bodies).toBe(RUNS[provider]);
   }, 600_000);
 
-  afterAll(() => {
-    const mine = Object.fromEntries(Object.entries(tally).filter(([key]) => key.startsWith(`${provider} `)));
-    if (process.env.FUZZ_REPORT) fs.appendFileSync(process.env.FUZZ_REPORT, `${JSON.stringify({ provider, tally: mine })}\n`);
-  });
 });

@@ -39,7 +39,7 @@ describe("MessageOffloader", () => {
 
   it("[O1] offloads user, assistant and tool messages and never system messages", () => {
     const big = longText(300);
-    const history = [system(big), user(big + "u"), calls(toolCall("a")), result("a", big + "t", "lookup"), answer(big + "a")];
+    const history = [system(big), user(`${big}u`), calls(toolCall("a")), result("a", `${big}t`, "lookup"), answer(`${big}a`)];
     const ctx = contextWith(history);
     new MessageOffloader({ maxMessageSize: 100 }).process(ctx);
     const after = historyOf(ctx);
@@ -52,7 +52,7 @@ describe("MessageOffloader", () => {
   it("[O1] changes only the content: role, tool_call_id, name and tool_calls stay", () => {
     const big = longText(300);
     const withCalls = { role: "assistant" as const, content: big, tool_calls: [toolCall("call_0", "search")] };
-    const toolResult = result("call_0", big + "!", "search");
+    const toolResult = result("call_0", `${big}!`, "search");
     const ctx = contextWith([user("q"), withCalls, toolResult]);
     new MessageOffloader({ maxMessageSize: 100 }).process(ctx);
     const [, offloadedCall, offloadedResult] = historyOf(ctx);

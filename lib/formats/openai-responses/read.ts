@@ -132,11 +132,18 @@ function readCall(item: Record<string, unknown>, type: string, turn: Turn, place
   const kind = CALL_KINDS[type];
   const id = typeof item.call_id === "string" ? item.call_id : item.id;
   const name = kind.name ?? item.name;
-  if (typeof id !== "string" || id === "") return place.context.fail([...place.path, "call_id"], `a ${type} item needs a string call_id`, place.index);
-  if (typeof name !== "string" || name === "") return place.context.fail([...place.path, "name"], `a ${type} item needs a string name`, place.index);
+  if (typeof id !== "string" || id === "") {
+    place.context.fail([...place.path, "call_id"], `a ${type} item needs a string call_id`, place.index);
+    return;
+  }
+  if (typeof name !== "string" || name === "") {
+    place.context.fail([...place.path, "name"], `a ${type} item needs a string name`, place.index);
+    return;
+  }
   const input = item[kind.argument];
   if (input === undefined || (type === "function_call" || type === "custom_tool_call" ? typeof input !== "string" : !isRecord(input))) {
-    return place.context.fail([...place.path, kind.argument], `a ${type} item needs its ${kind.argument}`, place.index);
+    place.context.fail([...place.path, kind.argument], `a ${type} item needs its ${kind.argument}`, place.index);
+    return;
   }
   turn.calls.push({ id, type: "function", function: { name, arguments: typeof input === "string" ? input : JSON.stringify(input) } });
   // A function call is the kind a bare call id stands for; only other kinds keep their type.

@@ -18,7 +18,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function readRequest(body: unknown): ReadRequest {
   if (!isRecord(body)) throw new ProxyRequestError("the request body must be a JSON object with model, max_tokens and messages");
   if (!Array.isArray(body.messages)) throw new ProxyRequestError("messages must be an array of Anthropic messages", "messages");
-  let read;
+  let read: ReturnType<typeof readAnthropicRequest>;
   try {
     read = readAnthropicRequest(body);
   } catch (error) {

@@ -18,7 +18,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** P-R1: `instructions` and `input` (with `tools`) read by the Responses converter. */
 function readRequest(body: unknown): ReadRequest {
   if (!isRecord(body)) throw new ProxyRequestError("the request body must be a JSON object with model and input");
-  let read;
+  let read: ReturnType<typeof readResponsesRequest>;
   try {
     read = readResponsesRequest(body);
   } catch (error) {
