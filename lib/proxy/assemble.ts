@@ -1,5 +1,5 @@
 import type { Message } from "@/lib/context";
-import { toCanonical } from "./canonical";
+import { readChatReply } from "./canonical";
 
 /** What the recorder keeps of a model's answer, streamed or not. */
 export interface CompletionOutcome {
@@ -152,10 +152,7 @@ export function outcomeOfCompletion(body: unknown): CompletionOutcome {
   if (!isRecord(first)) return outcome;
   outcome.finishReason = typeof first.finish_reason === "string" ? first.finish_reason : null;
   if (!isRecord(first.message)) return outcome;
-  try {
-    outcome.reply = toCanonical({ ...first.message, role: "assistant" }, 0).message;
-  } catch {
-    // A malformed message from the upstream is passed to the agent as it is and kept on the exchange, not in the history.
-  }
+  // A malformed message from the upstream is passed to the agent as it is and kept on the exchange, not in the history.
+  outcome.reply = readChatReply(first.message);
   return outcome;
 }
