@@ -17,12 +17,14 @@ export interface ProxyCallRecord {
   key: string;
   request: JsonValue;
   sent: JsonValue | null;
-  /** The proxy's own additions: pipeline steps, reload rounds. */
+  /** The request in canonical form and what the pipeline did. */
   details: JsonValue | null;
   streamed: boolean;
   response: JsonValue | null;
   status: number | null;
   error: JsonValue | null;
+  /** The answer in canonical form. */
+  outcome: JsonValue | null;
   durationMs: number | null;
   createdAt: string;
   /** Null while the call is under way (or was cut by a crash). */
@@ -43,7 +45,7 @@ export interface EndProxyCallOptions {
   status: number;
   error: unknown;
   durationMs: number;
-  details?: unknown;
+  outcome?: unknown;
 }
 
 function toProxyCallRecord(row: ProxyCallRow): ProxyCallRecord {
@@ -57,6 +59,7 @@ function toProxyCallRecord(row: ProxyCallRow): ProxyCallRecord {
     response: fromNullableJsonText(row.response),
     status: row.status,
     error: fromNullableJsonText(row.error),
+    outcome: fromNullableJsonText(row.outcome),
     durationMs: row.durationMs,
     createdAt: row.createdAt.toISOString(),
     endedAt: row.endedAt?.toISOString() ?? null,
@@ -83,7 +86,7 @@ export async function endProxyCallById(db: Database, id: string, options: EndPro
     status: options.status,
     error: toNullableJsonText(options.error, "error"),
     durationMs: Math.round(options.durationMs),
-    ...(options.details === undefined ? {} : { details: toNullableJsonText(options.details, "details") }),
+    outcome: toNullableJsonText(options.outcome, "outcome"),
     endedAt: new Date(),
   };
   return runQuery(db, async () => {

@@ -108,6 +108,14 @@ export class CompletionAssembler {
     }
   }
 
+  /** True once choice 0 shows text, a refusal or a call of a tool other than `toolName`: the answer is for the agent. */
+  answersBeyond(toolName: string): boolean {
+    const first = this.choices.get(0);
+    if (!first) return false;
+    if (first.content.some((text) => text !== "") || first.refusal.length > 0) return true;
+    return [...first.toolCalls.values()].some((call) => call.name !== "" && call.name !== toolName);
+  }
+
   /** The assembled answer in the non-streaming response's shape. */
   completion(): Record<string, unknown> {
     const choices = [...this.choices.values()]

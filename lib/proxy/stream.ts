@@ -1,34 +1,58 @@
 import "server-only";
+import type { Message } from "@/lib/context";
 import type { JsonObject, JsonValue } from "@/lib/db";
 import { CompletionAssembler, outcomeOfCompletion } from "./assemble";
 import type { RecordedCall } from "./call";
-import { AbortReason, networkErrorOf, passthroughHeaders, type CallWatch } from "./forward";
+import { AbortReason, describeUpstreamError, networkErrorOf, parseMaybeJson, passthroughHeaders, type CallWatch } from "./forward";
+import { answerReloads, MAX_RELOAD_ROUNDS, RELOAD_TOOL_NAME, reloadCallsOf, type ReloadRound, type ReloadSource } from "./reload";
 import { SseParser } from "./sse";
+
+/** How a streamed call answers the model's `reload_offloaded` calls itself (P4). */
+export interface StreamReloads {
+  source: ReloadSource;
+  /** Calls the upstream again with the reply and its tool results appended. */
+  again(answered: Message[]): Promise<Response>;
+}
+
+const encoder = new TextEncoder();
+
+function isEventStream(response: Response): boolean {
+  return (response.headers.get("content-type") ?? "").includes("text/event-stream");
+}
 
 /**
  * Passes an event stream through chunk by chunk as the upstream sends it,
  * reading each chunk on the side to assemble the answer. A stream the
  * upstream drops, or that stalls past the timeout, ends the agent's
- * connection the same way after the chunks received so far.
+ * connection the same way after the chunks received so far. The outcome is
+ * journaled before the agent sees the stream end (D5).
+ *
+ * With `reloads`, each round's chunks are held until they show something
+ * for the agent (text, or a call of one of its tools): a round that only
+ * calls `reload_offloaded` is answered by the proxy and the upstream called
+ * again (at most MAX_RELOAD_ROUNDS times); the agent gets the final round.
  */
-export function passStream(call: RecordedCall, watch: CallWatch, response: Response): Response {
-  const reader = response.body!.getReader();
-  const parser = new SseParser();
-  const assembler = new CompletionAssembler();
-  let settled = false;
-  const settle = (error: JsonObject | null) => {
-    if (settled) return;
-    settled = true;
+export function passStream(call: RecordedCall, watch: CallWatch, first: Response, reloads: StreamReloads | null = null): Response {
+  let reader = first.body!.getReader();
+  let parser = new SseParser();
+  let assembler = new CompletionAssembler();
+  let held: Uint8Array[] | null = reloads ? [] : null;
+  const rounds: ReloadRound[] = [];
+  let settled: Promise<void> | null = null;
+  const settle = (error: JsonObject | null): Promise<void> => {
+    if (settled) return settled;
     watch.dispose();
     for (const message of parser.end()) assembler.addData(message.data);
     const completion = assembler.completion();
     const streamError = assembler.streamError;
-    call.finish({
-      status: response.status,
+    settled = call.finish({
+      status: first.status,
       response: completion as JsonObject,
       error: error ?? (streamError ? { source: "upstream", type: "stream_error", message: "the upstream sent an error inside the stream", body: streamError as JsonValue } : null),
       completion: error || streamError ? null : outcomeOfCompletion(completion),
+      reloads: rounds,
     });
+    return settled;
   };
   const cut = (error: unknown): JsonObject => {
     const reason = watch.reason;
@@ -36,21 +60,66 @@ export function passStream(call: RecordedCall, watch: CallWatch, response: Respo
     const message = reason?.message ?? `the upstream stream ended before it was complete: ${networkErrorOf(error).message}`;
     return { source: reason?.kind === "client" ? "client" : "upstream", type, message, chunks: assembler.chunks };
   };
+  /** The next reload round, when this one only called `reload_offloaded`; else null. */
+  const nextRound = async (): Promise<Response | null> => {
+    if (!reloads || rounds.length >= MAX_RELOAD_ROUNDS || assembler.streamError) return null;
+    const reply = outcomeOfCompletion(assembler.completion()).reply;
+    const calls = reloadCallsOf(reply);
+    if (!calls || !reply) return null;
+    const { messages, round } = await answerReloads(reloads.source, reply, calls);
+    rounds.push(round);
+    watch.touch();
+    return reloads.again(messages);
+  };
+  const flush = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    for (const chunk of held ?? []) controller.enqueue(chunk);
+    held = null;
+  };
   const stream = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
-          const { done, value } = await reader.read();
-          if (done) {
-            settle(null);
-            controller.close();
+          // Loops while a held reload round produces nothing for the agent yet.
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) {
+              for (const message of parser.end()) assembler.addData(message.data);
+              const next = held ? await nextRound() : null;
+              if (next && next.ok && next.body && isEventStream(next)) {
+                reader = next.body.getReader();
+                parser = new SseParser();
+                assembler = new CompletionAssembler();
+                held = [];
+                continue;
+              }
+              if (next) {
+                // The round after a reload failed: the agent's stream ends with the upstream's error, as OpenAI sends errors in streams.
+                const answer = parseMaybeJson(await next.text());
+                const body = typeof answer === "object" && answer !== null && "error" in answer ? answer : { error: { message: `the upstream answered ${next.status}`, type: "upstream_error" } };
+                controller.enqueue(encoder.encode(`data: ${JSON.stringify(body)}\n\n`));
+                await settle({ ...describeUpstreamError(next.status, answer, next.headers), round: rounds.length });
+                controller.close();
+                return;
+              }
+              flush(controller);
+              await settle(null);
+              controller.close();
+              return;
+            }
+            watch.touch();
+            for (const message of parser.push(value)) assembler.addData(message.data);
+            if (held) {
+              held.push(value);
+              if (!assembler.answersBeyond(RELOAD_TOOL_NAME)) continue;
+              flush(controller);
+              return;
+            }
+            controller.enqueue(value);
             return;
           }
-          watch.touch();
-          controller.enqueue(value);
-          for (const message of parser.push(value)) assembler.addData(message.data);
         } catch (error) {
-          settle(cut(error));
+          flush(controller);
+          await settle(cut(error)).catch(() => undefined);
           // Erroring ends the agent's connection; a tick later, so the chunks just written leave the socket first.
           await new Promise((resolve) => setImmediate(resolve));
           controller.error(error);
@@ -58,11 +127,11 @@ export function passStream(call: RecordedCall, watch: CallWatch, response: Respo
       },
       cancel() {
         watch.controller.abort(new AbortReason("client", "the agent closed the connection"));
-        settle({ source: "client", type: "client_closed_request", message: "the agent closed the connection", chunks: assembler.chunks });
+        void settle({ source: "client", type: "client_closed_request", message: "the agent closed the connection", chunks: assembler.chunks }).catch(() => undefined);
         void reader.cancel().catch(() => undefined);
       },
     },
     { highWaterMark: 0 },
   );
-  return new Response(stream, { status: response.status, statusText: response.statusText, headers: passthroughHeaders(response.headers, true) });
+  return new Response(stream, { status: first.status, statusText: first.statusText, headers: passthroughHeaders(first.headers, true) });
 }

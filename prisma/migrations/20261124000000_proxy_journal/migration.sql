@@ -9,6 +9,7 @@ CREATE TABLE "ProxyCall" (
     "response" TEXT,
     "status" INTEGER,
     "error" TEXT,
+    "outcome" TEXT,
     "durationMs" INTEGER,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "endedAt" DATETIME,

@@ -9,6 +9,7 @@ CREATE TABLE "ProxyCall" (
     "response" TEXT,
     "status" INTEGER,
     "error" TEXT,
+    "outcome" TEXT,
     "durationMs" INTEGER,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "endedAt" TIMESTAMP(3),
