@@ -56,6 +56,7 @@ export class RecordedCall {
   /** Resolves once the request is committed to the journal; the handler awaits it before answering. */
   readonly journaled: Promise<string>;
   private recording: Promise<RecordedRequest> | null = null;
+  private id: string | null = null;
   private readonly timer: ReturnType<typeof setTimeout>;
   private finished!: () => void;
   private ended: Promise<void> | null = null;
@@ -67,10 +68,10 @@ export class RecordedCall {
     getProxyRecorder().recoverOnce(db);
     getProxyRecorder().track(new Promise<void>((resolve) => (this.finished = resolve)));
     const details: JournaledRequest = { messages: options.messages, tools: options.tools, sentMessages: options.sentMessages, pipeline: options.pipeline };
-    this.journaled = createProxyCall(db, { key: options.key, request: options.request, sent: options.sent, streamed: options.streamed, details }).then((row) => row.id);
+    this.journaled = createProxyCall(db, { key: options.key, request: options.request, sent: options.sent, streamed: options.streamed, details }).then((row) => (this.id = row.id));
     // A call whose request could not be journaled is refused by its handler; nothing is left to place.
     this.journaled.catch(() => this.finished());
-    this.timer = setTimeout(() => void this.recordRequest().catch(() => undefined), RECORD_REQUEST_AFTER_MS);
+    this.timer = setTimeout(() => void this.journaled.then(() => this.recordRequest()).catch(() => undefined), RECORD_REQUEST_AFTER_MS);
     this.timer.unref?.();
   }
 
@@ -78,16 +79,13 @@ export class RecordedCall {
     return this.options.key;
   }
 
-  private async placementOptions(): Promise<RecordRequestOptions> {
-    const { key, request, messages, tools, sent, sentMessages, streamed } = this.options;
-    return { id: await this.journaled, key, request, messages, tools, sent, sentMessages, streamed };
-  }
-
-  /** Queues the request's placement (once) and returns it. */
-  recordRequest(): Promise<RecordedRequest> {
+  /** Queues the request's placement (once, synchronously, so the outcome queued next comes after it) and returns it. */
+  private recordRequest(): Promise<RecordedRequest> {
     if (!this.recording) {
       clearTimeout(this.timer);
-      this.recording = this.placementOptions().then((options) => getProxyRecorder().recordRequest(this.db, options));
+      if (this.id === null) throw new Error("a call is placed only once its request is journaled");
+      const { key, request, messages, tools, sent, sentMessages, streamed } = this.options;
+      this.recording = getProxyRecorder().recordRequest(this.db, { id: this.id, key, request, messages, tools, sent, sentMessages, streamed });
       this.recording.catch((error: unknown) => console.error(`[proxy] could not record a request of '${this.key}' (its journal entry is placed at the next start):`, error));
     }
     return this.recording;
