@@ -49,11 +49,28 @@ function agentHistory(): ChatMessage[] {
   ];
 }
 
-/** Settings that offload messages over 2,000 characters (older rounds only), with the pipeline applied. */
-const OFFLOADING = { applyPipeline: true, maxMessageSize: 2_000, offloadThreshold: 0 };
+/**
+ * Settings that offload messages over 2,000 characters (older rounds only), with the pipeline
+ * applied; the dialogue compressor and the summariser are off so the older result stays a
+ * marker the model can reload, and no result is truncated when it is recorded.
+ */
+const OFFLOADING = {
+  applyPipeline: true,
+  maxMessageSize: 2_000,
+  maxToolResultSize: 20_000,
+  offloadThreshold: 0,
+  processors: defaultPipelineSpec().map((entry) => ({ ...entry, enabled: !["dialogue_compressor", "summarize", "tool_result_offloader"].includes(entry.kind) })),
+};
 
-function messagesOf(request: FakeRequest): { role: string; content: unknown; tool_call_id?: string; tool_calls?: unknown[] }[] {
-  return (request.body?.messages ?? []) as { role: string; content: unknown }[];
+interface SentMessage {
+  role: string;
+  content: unknown;
+  tool_call_id?: string;
+  tool_calls?: { function: { name: string } }[];
+}
+
+function messagesOf(request: FakeRequest): SentMessage[] {
+  return (request.body?.messages ?? []) as SentMessage[];
 }
 
 function toolNames(request: FakeRequest): string[] {
@@ -64,7 +81,7 @@ function toolNames(request: FakeRequest): string[] {
 function reloadingModel(request: FakeRequest): FakeScript {
   const messages = messagesOf(request);
   const last = messages.at(-1);
-  const reloaded = last?.role === "tool" && messages.at(-2)?.tool_calls?.length ? String(last.content) : null;
+  const reloaded = last?.role === "tool" && messages.at(-2)?.tool_calls?.[0]?.function.name === "reload_offloaded" ? String(last.content) : null;
   if (reloaded !== null) return { content: `Your confirmation code is ${/CONFIRMATION-\w+/.exec(reloaded)?.[0] ?? "unknown"}.` };
   const handle = messages.map((message) => [...String(message.content ?? "").matchAll(OFFLOAD_MARKER_PATTERN)][0]?.[1]).find(Boolean);
   if (!handle) return { content: "I cannot see the search results." };
@@ -76,7 +93,7 @@ describe.each(TEST_PROVIDERS)("proxy: the one request builder (%s)", (provider) 
   const harness = useProxyHarness(test);
 
   it("[P1] forwards exactly the body the Prompt tab previews for the same stored state", async () => {
-    const settings = { ...OFFLOADING, historyRounds: 1 };
+    const settings = { ...OFFLOADING, historyRounds: 2 };
     const { branch } = await createConversation(test.db, { title: "preview", source: "proxy", recordKey: "preview", settings, tools: TOOLS });
     const history = agentHistory();
     await recordMessages(test.db, branch.id, readChatCompletionRequest({ messages: history }).messages);
