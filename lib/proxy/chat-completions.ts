@@ -13,7 +13,7 @@ import { describeProxyError, openAIErrorBody, ProxyRequestError, type OpenAIErro
 import { CallWatch, describeUpstreamError, networkErrorOf, parseMaybeJson, passthroughHeaders, upstreamRequestHeaders } from "./forward";
 import { identifyAgent, type AgentIdentity } from "./identify";
 import { runPipeline, wantsPipeline, type PipelineOutcome } from "./pipeline";
-import { answerReloads, MAX_RELOAD_ROUNDS, reloadCallsOf, type ReloadRound, type ReloadSource } from "./reload";
+import { answerReloads, MAX_RELOAD_ROUNDS, RELOAD_TOOL_NAME, reloadCallsOf, type ReloadRound, type ReloadSource } from "./reload";
 import { passStream, type StreamReloads } from "./stream";
 import { resolveUpstream, type UpstreamConfig } from "./upstream-settings";
 
@@ -139,7 +139,7 @@ interface ReloadLoop {
 
 function reloadLoop(db: Database, pipeline: PipelineOutcome, outgoing: Record<string, unknown>): ReloadLoop | null {
   const { request } = pipeline;
-  if (!request.tools.some((tool) => tool.function.name === "reload_offloaded")) return null;
+  if (!request.tools.some((tool) => tool.function.name === RELOAD_TOOL_NAME)) return null;
   let messages: Message[] = request.messages;
   return {
     source: { db, branchId: pipeline.branchId, offloaded: request.offloaded },
