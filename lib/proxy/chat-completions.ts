@@ -198,16 +198,17 @@ async function forward(
   }
   const eventStream = (response.headers.get("content-type") ?? "").includes("text/event-stream");
   if (response.ok && eventStream && response.body) {
+    const streamReloads: StreamReloads | null = reloads && { source: reloads.source, again: (answered) => send(reloads.next(answered)) };
+    // Reading starts now; the agent gets the headers and the first byte once the request is journaled (D5).
+    const passed = passStream(call, watch, response, streamReloads);
     try {
-      // D5: the request is in the journal before the agent gets the first byte.
       await call.journaled;
     } catch (error) {
       watch.dispose();
-      void response.body.cancel().catch(() => undefined);
+      void passed.body?.cancel().catch(() => undefined);
       throw error;
     }
-    const streamReloads: StreamReloads | null = reloads && { source: reloads.source, again: (answered) => send(reloads.next(answered)) };
-    return passStream(call, watch, response, streamReloads);
+    return passed;
   }
   const rounds: ReloadRound[] = [];
   for (;;) {

@@ -16,6 +16,59 @@ export interface StreamReloads {
 
 const encoder = new TextEncoder();
 
+/**
+ * Reads an upstream body as fast as it comes, for the agent to take chunk by
+ * chunk: a body that errors (a dropped connection) would otherwise discard
+ * the chunks it had received but not yet handed out, and they must reach the
+ * agent first (the answer waits for the journal before its first byte).
+ */
+class EagerReader {
+  private readonly chunks: Uint8Array[] = [];
+  private ended: { error: unknown } | { done: true } | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {
+    void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      for (;;) {
+        const { done, value } = await this.reader.read();
+        if (done) break;
+        this.chunks.push(value);
+        this.notify();
+      }
+      this.ended = { done: true };
+    } catch (error) {
+      this.ended = { error };
+    }
+    this.notify();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+
+  async read(): Promise<{ done: true } | { done: false; value: Uint8Array }> {
+    for (;;) {
+      const value = this.chunks.shift();
+      if (value) return { done: false, value };
+      if (this.ended) {
+        if ("error" in this.ended) throw this.ended.error;
+        return { done: true };
+      }
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  cancel(): Promise<void> {
+    return this.reader.cancel();
+  }
+}
+
 function isEventStream(response: Response): boolean {
   return (response.headers.get("content-type") ?? "").includes("text/event-stream");
 }
@@ -33,7 +86,7 @@ function isEventStream(response: Response): boolean {
  * again (at most MAX_RELOAD_ROUNDS times); the agent gets the final round.
  */
 export function passStream(call: RecordedCall, watch: CallWatch, first: Response, reloads: StreamReloads | null = null): Response {
-  let reader = first.body!.getReader();
+  let reader = new EagerReader(first.body!.getReader());
   let parser = new SseParser();
   let assembler = new CompletionAssembler();
   let held: Uint8Array[] | null = reloads ? [] : null;
@@ -81,12 +134,12 @@ export function passStream(call: RecordedCall, watch: CallWatch, first: Response
         try {
           // Loops while a held reload round produces nothing for the agent yet.
           for (;;) {
-            const { done, value } = await reader.read();
-            if (done) {
+            const read = await reader.read();
+            if (read.done) {
               for (const message of parser.end()) assembler.addData(message.data);
               const next = held ? await nextRound() : null;
               if (next && next.ok && next.body && isEventStream(next)) {
-                reader = next.body.getReader();
+                reader = new EagerReader(next.body.getReader());
                 parser = new SseParser();
                 assembler = new CompletionAssembler();
                 held = [];
@@ -106,6 +159,7 @@ export function passStream(call: RecordedCall, watch: CallWatch, first: Response
               controller.close();
               return;
             }
+            const value = read.value;
             watch.touch();
             for (const message of parser.push(value)) assembler.addData(message.data);
             if (held) {

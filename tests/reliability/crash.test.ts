@@ -60,6 +60,8 @@ async function askUntilKilled(server: NextServer, name: string, stream: boolean,
       acknowledged.push({ key, question, answer });
     } catch (error) {
       if (isConnectionLost(error)) return;
+      // The fake upstream closing an idle keep-alive socket as the proxy reuses it: not acknowledged, ask the next one.
+      if (error instanceof OpenAI.APIError && error.status === 502) continue;
       throw error;
     }
   }
