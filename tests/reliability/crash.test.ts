@@ -113,6 +113,8 @@ async function appendUntilKilled(server: NextServer, branchId: string, name: str
 runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
   let database: TestDatabase;
   let fake: FakeOpenAI;
+  /** The server of the round under way, killed if an assertion ends the test before the round does. */
+  let running: NextServer | undefined;
   const figures: RoundFigures[] = [];
 
   beforeAll(async () => {
@@ -122,6 +124,7 @@ runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
 
   afterAll(async () => {
     if (process.env.CRASH_REPORT) fs.appendFileSync(process.env.CRASH_REPORT, `${JSON.stringify({ provider, figures })}\n`);
+    await running?.kill();
     await fake?.close();
     await database?.cleanup();
   });
@@ -132,7 +135,7 @@ runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
     const calls: AcknowledgedCall[] = [];
     const env = { CONTEXT_LAB_UPSTREAM_BASE_URL: fake.baseUrl, CONTEXT_LAB_UPSTREAM_API_KEY: "sk-crash-test" };
     for (let round = 1; round <= ROUNDS; round += 1) {
-      const server = await startNextServer({ databaseUrl: database.url, env });
+      const server = (running = await startNextServer({ databaseUrl: database.url, env }));
       // Warm: the first request loads the routes and token ranks; the burst must meet a running server.
       await appendOnce(server, branch.id, `r${round}-warm`, acknowledged);
       const title = `crash-${provider}-r${round}`;
@@ -178,7 +181,7 @@ runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
     expect(calls.length).toBeGreaterThan(ROUNDS * AGENTS);
     expect(figures.at(-1)).toMatchObject({ importAcknowledged: true, importedFound: IMPORTED });
     // After the last kill the server starts cleanly, and the next import deletes what the crashes staged.
-    const server = await startNextServer({ databaseUrl: database.url, env });
+    const server = (running = await startNextServer({ databaseUrl: database.url, env }));
     try {
       // D5: the first proxied call after the restart places what the crashes left journaled.
       const client = new OpenAI({ baseURL: `${server.url}/api/v1`, apiKey: "ctxlab-crash-agent-after", maxRetries: 0 });
