@@ -16,6 +16,8 @@ import { hasBuild, NO_BUILD, rawRequest, startNextServer, type NextServer } from
 const ROUNDS = 5;
 const APPENDERS = 20;
 const AGENTS = 20;
+/** Calls each agent makes in a round before it waits for the kill: the journal's backlog stays placeable in minutes on a loaded machine. */
+const CALLS_PER_ROUND = 10;
 const runs = hasBuild() || process.env.CI ? describe : describe.skip;
 if (!hasBuild() && !process.env.CI) console.warn(`tests/reliability/crash skipped: ${NO_BUILD}`);
 
@@ -42,11 +44,11 @@ interface AcknowledgedCall {
   answer: string;
 }
 
-/** One proxy agent: asks until the server dies, each call one new user turn, remembering each answer it got whole. */
+/** One proxy agent: asks (up to CALLS_PER_ROUND times) until the server dies, each call one new user turn, remembering each answer it got whole. */
 async function askUntilKilled(server: NextServer, name: string, stream: boolean, acknowledged: AcknowledgedCall[]): Promise<void> {
   const key = `crash-agent-${name}`;
   const client = new OpenAI({ baseURL: `${server.url}/api/v1`, apiKey: `ctxlab-${key}`, maxRetries: 0 });
-  for (let count = 0; ; count += 1) {
+  for (let count = 0; count < CALLS_PER_ROUND; count += 1) {
     const question = `${name} question ${count}`;
     try {
       let answer = "";
@@ -186,7 +188,7 @@ runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
       // D5: the first proxied call after the restart places what the crashes left journaled.
       const client = new OpenAI({ baseURL: `${server.url}/api/v1`, apiKey: "ctxlab-crash-agent-after", maxRetries: 0 });
       await client.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "after the crashes" }] });
-      await expect.poll(() => database.db.proxyCall.count({ where: { placedAt: null } }), { timeout: 60_000, interval: 100 }).toBe(0);
+      await expect.poll(() => database.db.proxyCall.count({ where: { placedAt: null } }), { timeout: 600_000, interval: 500 }).toBe(0);
       expect(await unplaced(database, calls)).toEqual([]);
       const health = await rawRequest(server.url, { path: "/api/health" });
       expect(health.status).toBe(200);
