@@ -109,6 +109,8 @@ export interface UnplacedProxyCallOptions {
   before?: Date;
   /** Default 200. */
   limit?: number;
+  /** Rows to skip (ones a caller failed to place and leaves for later). */
+  offset?: number;
 }
 
 /** Journaled calls not yet in their conversations, oldest first. */
@@ -118,6 +120,7 @@ export async function getUnplacedProxyCalls(db: Database, options: UnplacedProxy
       where: { placedAt: null, ...(options.before ? { createdAt: { lt: options.before } } : {}) },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       take: options.limit ?? 200,
+      skip: options.offset ?? 0,
     });
     return rows.map(toProxyCallRecord);
   });

@@ -222,22 +222,24 @@ export class ProxyRecorder {
     });
   }
 
-  /** Records how the call ended: the reply as the next turn, the exchange's outcome. Never rejects; failures are logged. */
-  recordOutcome(db: Database, key: string, request: Promise<RecordedRequest>, outcome: RecordOutcomeOptions): Promise<void> {
+  /** Records how the call ended: the reply as the next turn, the exchange's outcome; true once the call is placed. Never rejects; failures are logged. */
+  recordOutcome(db: Database, key: string, request: Promise<RecordedRequest>, outcome: RecordOutcomeOptions): Promise<boolean> {
     return this.queue.run(key, async () => {
       await yieldToIo();
       let recorded: RecordedRequest;
       try {
         recorded = await request;
       } catch {
-        return; // The request's own failure was logged where it happened.
+        return false; // The request's own failure was logged where it happened.
       }
       try {
         await this.writeOutcome(db, recorded, outcome);
         await markProxyCallPlaced(db, recorded.exchange.id);
+        return true;
       } catch (error) {
         // The journal keeps the call: it is placed again at the next start.
         console.error(`[proxy] could not record the outcome of exchange ${recorded.exchange.id}:`, error);
+        return false;
       }
     });
   }
@@ -250,11 +252,14 @@ export class ProxyRecorder {
    */
   async recover(db: Database): Promise<number> {
     let placed = 0;
+    // Calls that cannot be placed now (logged) stay journaled for the next start; the next batches skip them.
+    let failed = 0;
     for (;;) {
-      const pending = await getUnplacedProxyCalls(db, { before: PROCESS_STARTED, limit: RECOVERY_BATCH });
+      const pending = await getUnplacedProxyCalls(db, { before: PROCESS_STARTED, limit: RECOVERY_BATCH, offset: failed });
       if (pending.length === 0) return placed;
-      await Promise.all(pending.map((entry) => this.replay(db, entry)));
-      placed += pending.length;
+      const results = await Promise.all(pending.map((entry) => this.replay(db, entry)));
+      placed += results.filter(Boolean).length;
+      failed += results.filter((result) => !result).length;
     }
   }
 
@@ -265,7 +270,7 @@ export class ProxyRecorder {
     this.track(this.recover(db).catch((error: unknown) => console.error("[proxy] could not place the journaled calls of an earlier run:", error)));
   }
 
-  private replay(db: Database, entry: ProxyCallRecord): Promise<void> {
+  private replay(db: Database, entry: ProxyCallRecord): Promise<boolean> {
     const details = journaled(entry);
     const request = this.recordRequest(db, {
       id: entry.id,
