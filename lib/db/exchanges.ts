@@ -24,6 +24,8 @@ export interface ExchangeRecord {
 }
 
 export interface CreateExchangeOptions {
+  /** The id to give the row (the proxy's journal id, so a replayed placement finds it); default a new cuid. */
+  id?: string;
   request: unknown;
   sent?: unknown;
   streamed?: boolean;
@@ -70,7 +72,7 @@ export async function createExchange(db: Database, branchId: string, options: Cr
     const branch = await db.branch.findUnique({ where: { id: branchId }, select: { conversationId: true } });
     if (!branch) throw new NotFoundError("branch", branchId);
     const row = await db.exchange.create({
-      data: { conversationId: branch.conversationId, branchId, request, sent, streamed: options.streamed ?? false },
+      data: { ...(options.id === undefined ? {} : { id: options.id }), conversationId: branch.conversationId, branchId, request, sent, streamed: options.streamed ?? false },
     });
     return toExchangeRecord(row);
   });

@@ -113,6 +113,16 @@ export {
   type UpdateExchangeOptions,
   type ExchangeListOptions,
 } from "./exchanges";
+export {
+  createProxyCall,
+  endProxyCallById,
+  markProxyCallPlaced,
+  getUnplacedProxyCalls,
+  type ProxyCallRecord,
+  type CreateProxyCallOptions,
+  type EndProxyCallOptions,
+  type UnplacedProxyCallOptions,
+} from "./proxy-calls";
 export { getCustomModels, putCustomModel, deleteCustomModelById, type CustomModelRecord } from "./custom-models";
 export {
   createPolicy,

@@ -1,5 +1,5 @@
 import type { Message } from "@/lib/context";
-import { toCanonical } from "./canonical";
+import { readChatReply } from "./canonical";
 import type { SseMessage } from "./sse";
 
 /** What the recorder keeps of a model's answer, streamed or not. */
@@ -121,6 +121,14 @@ export class CompletionAssembler {
     }
   }
 
+  /** True once choice 0 shows text, a refusal or a call of a tool other than `toolName`: the answer is for the agent. */
+  answersBeyond(toolName: string): boolean {
+    const first = this.choices.get(0);
+    if (!first) return false;
+    if (first.content.some((text) => text !== "") || first.refusal.length > 0) return true;
+    return [...first.toolCalls.values()].some((call) => call.name !== "" && call.name !== toolName);
+  }
+
   /** The assembled answer in the non-streaming response's shape. */
   completion(): Record<string, unknown> {
     const choices = [...this.choices.values()]
@@ -165,10 +173,7 @@ export function outcomeOfCompletion(body: unknown): CompletionOutcome {
   if (!isRecord(first)) return outcome;
   outcome.finishReason = typeof first.finish_reason === "string" ? first.finish_reason : null;
   if (!isRecord(first.message)) return outcome;
-  try {
-    outcome.reply = toCanonical({ ...first.message, role: "assistant" }, 0).message;
-  } catch {
-    // A malformed message from the upstream is passed to the agent as it is and kept on the exchange, not in the history.
-  }
+  // A malformed message from the upstream is passed to the agent as it is and kept on the exchange, not in the history.
+  outcome.reply = readChatReply(first.message);
   return outcome;
 }

@@ -1,63 +1,122 @@
 import "server-only";
-import type { Database } from "@/lib/db";
+import type { Message, ToolDefinition } from "@/lib/context";
+import { createProxyCall, endProxyCallById, type Database, type JsonObject } from "@/lib/db";
+import type { CompletionOutcome } from "./assemble";
 import type { PipelineStepSummary } from "./pipeline";
-import { getProxyRecorder, type RecordedRequest, type RecordOutcomeOptions, type RecordRequestOptions } from "./recorder";
+import { getProxyRecorder, type JournaledOutcome, type JournaledRequest, type RecordedRequest } from "./recorder";
+import type { ReloadRound } from "./reload";
 
 /**
- * A slow upstream's call gets its request recorded after this long, so an
- * open tab sees the agent's new turn while the model is still thinking. A
- * faster upstream answers first and the request is recorded with the
- * outcome: recording takes CPU time (token counting, synchronous SQLite)
- * that would otherwise hold back the answer's first bytes.
+ * A slow upstream's call gets its request placed into its conversation after
+ * this long, so an open tab sees the agent's new turn while the model is
+ * still thinking. A faster upstream answers first and the request is placed
+ * with the outcome: placing takes CPU time (token counting, synchronous
+ * SQLite) that would otherwise hold back the answer's first bytes.
  */
 export const RECORD_REQUEST_AFTER_MS = 250;
 
-export type CallOutcome = Omit<RecordOutcomeOptions, "durationMs" | "pipeline">;
+/** What a protocol handler says about a call as it starts (protocol-neutral: canonical messages, the bodies as JSON). */
+export interface ProxyCallOptions {
+  /** The agent's identity key. */
+  key: string;
+  /** The agent's body as it came. */
+  request: unknown;
+  /** The request's messages, read by `lib/formats`. */
+  messages: Message[];
+  tools: ToolDefinition[] | null;
+  /** The body forwarded after the context pipeline; null when passed through. */
+  sent: unknown;
+  /** Messages in `sent`, for the exchange's summary; null when passed through. */
+  sentMessages: number | null;
+  streamed: boolean;
+  pipeline: PipelineStepSummary[] | null;
+}
 
-/** One proxied call, as far as recording goes: its request, then its outcome, each queued once, in that order. */
+/** How a call ended, as its handler knows it. */
+export interface CallOutcome {
+  /** HTTP status returned to the agent. */
+  status: number;
+  /** The upstream's body (parsed JSON, or text), or the assembled stream. */
+  response: unknown;
+  error: JsonObject | null;
+  completion: CompletionOutcome | null;
+  /** The `reload_offloaded` calls the proxy answered itself. */
+  reloads?: ReloadRound[];
+}
+
+/**
+ * One proxied call (D5): its request is journaled (`journaled`, committed)
+ * before the agent gets any byte, its outcome journaled by `finish` before
+ * the agent gets the end of the answer; placing both into the conversation
+ * is queued on the recorder, off the response path. A crash between the two
+ * leaves the journal row, which the next start places.
+ */
 export class RecordedCall {
   readonly started = performance.now();
+  /** Resolves once the request is committed to the journal; the handler awaits it before answering. */
+  readonly journaled: Promise<string>;
   private recording: Promise<RecordedRequest> | null = null;
+  private id: string | null = null;
   private readonly timer: ReturnType<typeof setTimeout>;
   private finished!: () => void;
-  private ended = false;
+  private ended: Promise<void> | null = null;
 
   constructor(
     readonly db: Database,
-    private readonly request: RecordRequestOptions,
-    private readonly pipeline: PipelineStepSummary[] | null,
+    private readonly options: ProxyCallOptions,
   ) {
-    this.timer = setTimeout(() => void this.recordRequest(), RECORD_REQUEST_AFTER_MS);
-    this.timer.unref?.();
+    getProxyRecorder().recoverOnce(db);
     getProxyRecorder().track(new Promise<void>((resolve) => (this.finished = resolve)));
+    const details: JournaledRequest = { messages: options.messages, tools: options.tools, sentMessages: options.sentMessages, pipeline: options.pipeline };
+    this.journaled = createProxyCall(db, { key: options.key, request: options.request, sent: options.sent, streamed: options.streamed, details }).then((row) => (this.id = row.id));
+    // A call whose request could not be journaled is refused by its handler; nothing is left to place.
+    this.journaled.catch(() => this.finished());
+    this.timer = setTimeout(() => void this.journaled.then(() => this.recordRequest()).catch(() => undefined), RECORD_REQUEST_AFTER_MS);
+    this.timer.unref?.();
   }
 
   get key(): string {
-    return this.request.key;
+    return this.options.key;
   }
 
-  /** Queues the request's recording (once) and returns it. */
-  recordRequest(): Promise<RecordedRequest> {
+  /** Queues the request's placement (once, synchronously, so the outcome queued next comes after it) and returns it. */
+  private recordRequest(): Promise<RecordedRequest> {
     if (!this.recording) {
       clearTimeout(this.timer);
-      this.recording = getProxyRecorder().recordRequest(this.db, this.request);
-      this.recording.catch((error: unknown) => console.error(`[proxy] could not record a request of '${this.key}':`, error));
+      if (this.id === null) throw new Error("a call is placed only once its request is journaled");
+      const { key, request, messages, tools, sent, sentMessages, streamed } = this.options;
+      this.recording = getProxyRecorder().recordRequest(this.db, { id: this.id, key, request, messages, tools, sent, sentMessages, streamed });
+      this.recording.catch((error: unknown) => console.error(`[proxy] could not record a request of '${this.key}' (its journal entry is placed at the next start):`, error));
     }
     return this.recording;
   }
 
   /**
-   * Queues the outcome behind the request. Deferred to the end of this turn
-   * of the event loop, so the answer's last bytes are written first; still
-   * before the agent's next request can arrive (that takes I/O, which comes
-   * after). Called once per call, whatever the outcome.
+   * Journals the outcome (committed when this resolves; it rejects when the
+   * journal cannot be written, and the agent must then not see success),
+   * then queues its placement behind the request's. Once per call: later
+   * calls return the first one's promise.
    */
-  finish(outcome: CallOutcome): void {
-    if (this.ended) return;
-    this.ended = true;
+  finish(outcome: CallOutcome): Promise<void> {
+    this.ended ??= this.end(outcome);
+    return this.ended;
+  }
+
+  private async end(outcome: CallOutcome): Promise<void> {
+    clearTimeout(this.timer);
     const durationMs = performance.now() - this.started;
+    const pipeline = this.options.pipeline;
+    try {
+      const id = await this.journaled;
+      const journaledOutcome: JournaledOutcome = { completion: outcome.completion, reloads: outcome.reloads ?? null };
+      await endProxyCallById(this.db, id, { response: outcome.response, status: outcome.status, error: outcome.error, durationMs, outcome: journaledOutcome });
+    } catch (error) {
+      this.finished();
+      throw error;
+    }
+    // Deferred to the end of this turn of the event loop, so the answer's last bytes are written first.
     setImmediate(() => {
-      void getProxyRecorder().recordOutcome(this.db, this.key, this.recordRequest(), { ...outcome, pipeline: this.pipeline, durationMs });
+      void getProxyRecorder().recordOutcome(this.db, this.key, this.recordRequest(), { ...outcome, pipeline, reloads: outcome.reloads ?? null, durationMs });
       this.finished();
     });
   }

@@ -1,37 +1,34 @@
 import "server-only";
-import type { ToolDefinition } from "@/lib/context";
+import { readBodyText } from "@/lib/api/http";
 import { database } from "@/lib/api/database";
+import type { Message } from "@/lib/context";
 import type { ConversationRecord, Database, JsonObject } from "@/lib/db";
+import { chatRequestBody } from "@/lib/request";
+import { MAX_REQUEST_BYTES } from "@/lib/security/origin";
 import { outcomeOfCompletion } from "./assemble";
 import { RecordedCall } from "./call";
-import { toCanonicalMessages, type CanonicalMessage } from "./canonical";
+import { readChatCompletionRequest, type ChatCompletionRequest } from "./canonical";
 import { lookupConversation } from "./conversations";
 import { describeProxyError, openAIErrorBody, ProxyRequestError, type OpenAIErrorBody } from "./errors";
 import { CallWatch, describeUpstreamError, networkErrorOf, parseMaybeJson, passthroughHeaders, upstreamRequestHeaders } from "./forward";
 import { identifyAgent, type AgentIdentity } from "./identify";
-import { runPipeline, wantsPipeline } from "./pipeline";
+import { runPipeline, wantsPipeline, type PipelineOutcome } from "./pipeline";
+import { answerReloads, MAX_RELOAD_ROUNDS, RELOAD_TOOL_NAME, reloadCallsOf, type ReloadRound, type ReloadSource } from "./reload";
 import { conversationKeyOf } from "./protocols/session";
-import { passStream } from "./stream";
+import { passStream, type StreamReloads } from "./stream";
 import { resolveUpstream, type UpstreamConfig } from "./upstream-settings";
 
 /** Status recorded when the agent hung up before the answer (nginx's convention; never sent). */
 const CLIENT_CLOSED_REQUEST = 499;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function parseBody(text: string): { body: Record<string, unknown>; messages: CanonicalMessage[]; tools: ToolDefinition[] | null } {
+function parseBody(text: string): ChatCompletionRequest {
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (error) {
     throw new ProxyRequestError(`the request body is not valid JSON: ${(error as Error).message}`);
   }
-  if (!isRecord(body)) throw new ProxyRequestError("the request body must be a JSON object with model and messages");
-  if (!Array.isArray(body.messages)) throw new ProxyRequestError("messages must be an array of chat messages", "messages");
-  const tools = Array.isArray(body.tools) ? (body.tools as ToolDefinition[]) : null;
-  return { body, messages: toCanonicalMessages(body.messages), tools };
+  return readChatCompletionRequest(body);
 }
 
 /** A failure the proxy answers itself: the response, and the error recorded with it. */
@@ -43,41 +40,60 @@ function ownError(status: number, body: OpenAIErrorBody, source: string): { resp
 interface Prepared {
   db: Database;
   text: string;
-  parsed: ReturnType<typeof parseBody>;
+  parsed: ChatCompletionRequest;
   /** The record key of the request's conversation (P-S2). */
   key: string;
   conversation: ConversationRecord | null;
 }
 
-/** Reads the body and finds the agent's conversation; the only database wait before forwarding. */
+/** Reads the body (size-limited before it is parsed) and finds the agent's conversation. */
 async function prepare(request: Request, identity: AgentIdentity): Promise<Prepared> {
-  const text = await request.text();
+  const text = await readBodyText(request, MAX_REQUEST_BYTES);
   const parsed = parseBody(text);
   const db = database();
   const key = await conversationKeyOf(db, identity, parsed.messages);
   return { db, text, parsed, key, conversation: await lookupConversation(db, key) };
 }
 
-/** The processed body, or the refusal to send, when the conversation applies the context pipeline. */
-async function applyPipeline(prepared: Prepared) {
+/**
+ * The body forwarded when the conversation applies its settings: the one
+ * builder's request written by the one OpenAI Chat writer (`chatRequestBody`,
+ * the Prompt tab's body), with the agent's own model and other fields
+ * (`stream`, `temperature`...). The agent's own output limit wins over the
+ * settings' reserve.
+ */
+function builtBody(agentBody: Record<string, unknown>, built: PipelineOutcome["request"]): Record<string, unknown> {
+  const { messages: _messages, tools: _tools, functions: _functions, ...rest } = agentBody;
+  const body: Record<string, unknown> = { ...chatRequestBody(built), ...rest };
+  if (rest.max_completion_tokens !== undefined && rest.max_tokens === undefined) delete body.max_tokens;
+  return body;
+}
+
+interface Plan {
+  outgoing: Record<string, unknown> | null;
+  pipeline: PipelineOutcome | null;
+  refusal: { response: Response; error: JsonObject } | null;
+}
+
+/** The built body, or the refusal to send, when the conversation applies the context pipeline. */
+async function applyPipeline(prepared: Prepared): Promise<Plan> {
   const { conversation, parsed } = prepared;
-  if (!wantsPipeline(conversation)) return { outgoing: null, steps: null, refusal: null };
+  if (!wantsPipeline(conversation)) return { outgoing: null, pipeline: null, refusal: null };
   try {
-    const processed = await runPipeline(prepared.db, conversation, parsed.messages, parsed.tools);
-    if (processed.exceeded) return { outgoing: null, steps: processed.steps, refusal: budgetRefusal(conversation, processed.exceeded) };
-    const tools = processed.tools.length > 0 ? { tools: processed.tools } : {};
-    return { outgoing: { ...parsed.body, messages: processed.messages, ...tools }, steps: processed.steps, refusal: null };
+    const pipeline = await runPipeline(prepared.db, conversation, parsed.messages, parsed.tools);
+    if (pipeline.exceeded) return { outgoing: null, pipeline, refusal: budgetRefusal(conversation, pipeline.exceeded) };
+    return { outgoing: builtBody(parsed.body, pipeline.request), pipeline, refusal: null };
   } catch (error) {
     const { status, body } = describeProxyError(error);
-    return { outgoing: null, steps: null, refusal: ownError(status, body, "pipeline") };
+    return { outgoing: null, pipeline: null, refusal: ownError(status, body, "pipeline") };
   }
 }
 
 /**
  * `POST /v1/chat/completions`, OpenAI-compatible: forwards to the configured
  * upstream (streamed chunk by chunk, or whole), answers with exactly what
- * the upstream answered, and records the call into the agent's conversation
- * on the side. See lib/proxy/README.md.
+ * the upstream answered, and journals the call before answering (D5), to be
+ * placed into the agent's conversation on the side. See lib/proxy/README.md.
  */
 export async function handleChatCompletions(request: Request): Promise<Response> {
   const identity = identifyAgent(request.headers);
@@ -89,49 +105,69 @@ export async function handleChatCompletions(request: Request): Promise<Response>
     return Response.json(body, { status });
   }
   const { db, parsed } = prepared;
-  const { outgoing, steps, refusal } = await applyPipeline(prepared);
-  const call = new RecordedCall(
-    db,
-    {
-      key: prepared.key,
-      request: parsed.body,
-      messages: parsed.messages,
-      tools: parsed.tools,
-      sent: outgoing,
-      sentMessages: outgoing ? (outgoing.messages as unknown[]).length : null,
-      streamed: parsed.body.stream === true,
-    },
-    steps,
-  );
-  if (refusal) {
-    call.finish({ status: refusal.response.status, response: null, error: refusal.error, completion: null });
-    return refusal.response;
-  }
+  const plan = await applyPipeline(prepared);
+  const call = new RecordedCall(db, {
+    key: prepared.key,
+    request: parsed.body,
+    messages: parsed.messages,
+    tools: parsed.tools,
+    sent: plan.outgoing,
+    sentMessages: plan.outgoing ? (plan.outgoing.messages as unknown[]).length : null,
+    streamed: parsed.body.stream === true,
+    pipeline: plan.pipeline?.steps ?? null,
+  });
   try {
+    if (plan.refusal) {
+      await call.finish({ status: plan.refusal.response.status, response: null, error: plan.refusal.error, completion: null });
+      return plan.refusal.response;
+    }
     const upstream = resolveUpstream();
-    if (!upstream) return notConfigured(call);
-    return await forward(request, call, identity, upstream, outgoing ? JSON.stringify(outgoing) : prepared.text);
+    if (!upstream) return await notConfigured(call);
+    const reloads = plan.outgoing && plan.pipeline ? reloadLoop(db, plan.pipeline, plan.outgoing) : null;
+    return await forward(request, call, identity, upstream, plan.outgoing ?? prepared.text, reloads);
   } catch (error) {
-    // A bug or a broken configuration (an invalid base URL in the environment): answered, and recorded like any failure.
+    // The journal could not be written (nothing is acknowledged then), a bug, or a broken configuration.
     const { status, body } = describeProxyError(error);
     const failure = ownError(status, body, "proxy");
-    call.finish({ status, response: null, error: failure.error, completion: null });
+    await call.finish({ status, response: null, error: failure.error, completion: null }).catch(() => undefined);
     return failure.response;
   }
 }
 
-function notConfigured(call: RecordedCall): Response {
+/** How a call whose request carries offload markers answers the model's `reload_offloaded` calls (P4). */
+interface ReloadLoop {
+  source: ReloadSource;
+  /** The body of the next upstream call: the messages so far plus the reply and its tool results. */
+  next(answered: Message[]): Record<string, unknown>;
+}
+
+function reloadLoop(db: Database, pipeline: PipelineOutcome, outgoing: Record<string, unknown>): ReloadLoop | null {
+  const { request } = pipeline;
+  if (!request.tools.some((tool) => tool.function.name === RELOAD_TOOL_NAME)) return null;
+  let messages: Message[] = request.messages;
+  return {
+    source: { db, branchId: pipeline.branchId, offloaded: request.offloaded },
+    next(answered) {
+      messages = [...messages, ...answered];
+      return { ...outgoing, messages: chatRequestBody({ ...request, messages }).messages };
+    },
+  };
+}
+
+async function notConfigured(call: RecordedCall): Promise<Response> {
   const message =
     "Context Lab has no upstream to forward to: set CONTEXT_LAB_UPSTREAM_BASE_URL (and CONTEXT_LAB_UPSTREAM_API_KEY) or save one with PUT /api/settings/upstream";
   const failure = ownError(503, openAIErrorBody("upstream_not_configured", message, { code: "upstream_not_configured" }), "proxy");
-  call.finish({ status: 503, response: null, error: failure.error, completion: null });
+  await call.finish({ status: 503, response: null, error: failure.error, completion: null });
   return failure.response;
 }
 
-function budgetRefusal(conversation: ConversationRecord, exceeded: { budget: number; tokens: number }): { response: Response; error: JsonObject } {
+/** The builder's refusal (RB3) in OpenAI's error shape, with its figures: nothing is sent upstream. */
+function budgetRefusal(conversation: ConversationRecord, exceeded: NonNullable<PipelineOutcome["exceeded"]>): { response: Response; error: JsonObject } {
+  const why = exceeded.reason ? ` (${exceeded.reason})` : "";
   const message =
-    `context budget exceeded: after the context pipeline the history still needs ${exceeded.tokens} tokens, over the budget of ${exceeded.budget} ` +
-    `set for conversation ${conversation.id}; raise tokenBudget in its settings, start a new conversation, or turn applyPipeline off. Nothing was sent upstream.`;
+    `context budget exceeded: the request built with this conversation's settings needs ${exceeded.tokens} tokens, over the limit of ${exceeded.budget}${why}, ` +
+    `for conversation ${conversation.id}; raise tokenBudget in its settings, start a new conversation, or turn applyPipeline off. Nothing was sent upstream.`;
   const body = openAIErrorBody("context_budget_exceeded", message, {
     code: "context_budget_exceeded",
     param: "messages",
@@ -141,42 +177,82 @@ function budgetRefusal(conversation: ConversationRecord, exceeded: { budget: num
   return { response: failure.response, error: { ...failure.error, budget: exceeded.budget, tokens: exceeded.tokens } };
 }
 
-async function forward(request: Request, call: RecordedCall, identity: AgentIdentity, upstream: UpstreamConfig, payload: string): Promise<Response> {
+async function forward(
+  request: Request,
+  call: RecordedCall,
+  identity: AgentIdentity,
+  upstream: UpstreamConfig,
+  payload: string | Record<string, unknown>,
+  reloads: ReloadLoop | null,
+): Promise<Response> {
   const watch = new CallWatch(request.signal, upstream.timeoutMs);
-  let response: Response;
-  try {
-    response = await fetch(`${upstream.baseUrl}/chat/completions`, {
+  const send = (body: Record<string, unknown> | string) =>
+    fetch(`${upstream.baseUrl}/chat/completions`, {
       method: "POST",
       headers: upstreamRequestHeaders(request.headers, upstream, identity),
-      body: payload,
+      body: typeof body === "string" ? body : JSON.stringify(body),
       signal: watch.signal,
     });
+  let response: Response;
+  try {
+    response = await send(payload);
   } catch (error) {
     watch.dispose();
     return callFailed(call, upstream, watch, error);
   }
   const eventStream = (response.headers.get("content-type") ?? "").includes("text/event-stream");
-  if (response.ok && eventStream && response.body) return passStream(call, watch, response);
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    return callFailed(call, upstream, watch, error);
-  } finally {
-    watch.dispose();
+  if (response.ok && eventStream && response.body) {
+    const streamReloads: StreamReloads | null = reloads && { source: reloads.source, again: (answered) => send(reloads.next(answered)) };
+    // Reading starts now; the agent gets the headers and the first byte once the request is journaled (D5).
+    const passed = passStream(call, watch, response, { reloads: streamReloads });
+    try {
+      await call.journaled;
+    } catch (error) {
+      watch.dispose();
+      void passed.body?.cancel().catch(() => undefined);
+      throw error;
+    }
+    return passed;
   }
-  const answer = parseMaybeJson(text);
-  call.finish({
-    status: response.status,
-    response: answer,
-    error: response.ok ? null : { ...describeUpstreamError(response.status, answer, response.headers) },
-    completion: response.ok ? outcomeOfCompletion(answer) : null,
-  });
-  return new Response(text, { status: response.status, statusText: response.statusText, headers: passthroughHeaders(response.headers) });
+  const rounds: ReloadRound[] = [];
+  for (;;) {
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      watch.dispose();
+      return callFailed(call, upstream, watch, error, rounds);
+    }
+    const answer = parseMaybeJson(text);
+    const completion = response.ok ? outcomeOfCompletion(answer) : null;
+    const calls = reloads && completion && rounds.length < MAX_RELOAD_ROUNDS ? reloadCallsOf(completion.reply) : null;
+    if (reloads && calls && completion?.reply) {
+      const { messages, round } = await answerReloads(reloads.source, completion.reply, calls);
+      rounds.push(round);
+      watch.touch();
+      try {
+        response = await send(reloads.next(messages));
+      } catch (error) {
+        watch.dispose();
+        return callFailed(call, upstream, watch, error, rounds);
+      }
+      continue;
+    }
+    watch.dispose();
+    // D5: the outcome is in the journal before the agent gets it.
+    await call.finish({
+      status: response.status,
+      response: answer,
+      error: response.ok ? null : { ...describeUpstreamError(response.status, answer, response.headers) },
+      completion,
+      reloads: rounds,
+    });
+    return new Response(text, { status: response.status, statusText: response.statusText, headers: passthroughHeaders(response.headers) });
+  }
 }
 
 /** No usable answer came: a timeout (504), the agent gone (499, recorded only), or the upstream unreachable (502). */
-function callFailed(call: RecordedCall, upstream: UpstreamConfig, watch: CallWatch, error: unknown): Response {
+async function callFailed(call: RecordedCall, upstream: UpstreamConfig, watch: CallWatch, error: unknown, reloads: ReloadRound[] = []): Promise<Response> {
   const reason = watch.reason;
   let failure: { response: Response; error: JsonObject };
   if (reason?.kind === "client") {
@@ -195,6 +271,6 @@ function callFailed(call: RecordedCall, upstream: UpstreamConfig, watch: CallWat
       "proxy",
     );
   }
-  call.finish({ status: failure.response.status, response: null, error: failure.error, completion: null });
+  await call.finish({ status: failure.response.status, response: null, error: failure.error, completion: null, reloads });
   return failure.response;
 }

@@ -1,3 +1,4 @@
+import { HttpError } from "@/lib/api/errors";
 import { ContextError } from "@/lib/context";
 import { DatabaseUnavailableError } from "@/lib/db/errors";
 import { MarkedError } from "@/lib/context/light";
@@ -42,6 +43,10 @@ export class ProxyRequestError extends MarkedError {
 
 /** The status and OpenAI error body for something the proxy itself failed at; unexpected errors are logged. */
 export function describeProxyError(error: unknown): { status: number; body: OpenAIErrorBody } {
+  if (HttpError.isInstance(error)) {
+    // The body reader's refusals: 413 past the size limit, 400 for text that is not UTF-8.
+    return { status: error.status, body: openAIErrorBody("invalid_request_error", error.message, { code: error.code, details: error.details }) };
+  }
   if (ProxyRequestError.isInstance(error)) {
     return { status: 400, body: openAIErrorBody("invalid_request_error", error.message, { param: error.param, code: "invalid_request" }) };
   }

@@ -20,7 +20,10 @@ export {
   type AnthropicUpstreamView,
   type UpstreamSettingsChanges,
 } from "./upstream-settings";
-export { toCanonical, toCanonicalMessages, messageFingerprint, type CanonicalMessage } from "./canonical";
+export { readChatCompletionRequest, readChatReply, messageFingerprint, type ChatCompletionRequest } from "./canonical";
+export { RecordedCall, type ProxyCallOptions, type CallOutcome } from "./call";
+export { runPipeline, wantsPipeline, type PipelineOutcome, type PipelineStepSummary } from "./pipeline";
+export { answerReloads, reloadCallsOf, MAX_RELOAD_ROUNDS, RELOAD_TOOL_NAME, type ReloadRound, type ReloadSource } from "./reload";
 export { CompletionAssembler, outcomeOfCompletion, type CompletionOutcome } from "./assemble";
 export { SseParser, type SseMessage } from "./sse";
 export { openAIErrorBody, openAIErrorResponse, ProxyRequestError, type OpenAIErrorBody } from "./errors";

@@ -1,8 +1,12 @@
 import "server-only";
-import { buildRequest, type Message, type TokenBudgetExceeded, type ToolDefinition } from "@/lib/context";
-import type { ConversationRecord, Database } from "@/lib/db";
+import type { Message, ToolDefinition } from "@/lib/context";
+import { getBranchScope, type ConversationRecord, type Database } from "@/lib/db";
+import { emptySnapshot, type MemorySnapshot, type NextRequest } from "@/lib/request";
+import { nextRequest } from "@/lib/request/next";
+import { loadMemorySnapshot } from "@/lib/request/server";
 import { conversationSettings } from "@/lib/settings/server";
-import { toWire, type CanonicalMessage } from "./canonical";
+import { messageFingerprint } from "./canonical";
+import { locateTurns } from "./placement";
 
 export interface PipelineStepSummary {
   processor: string;
@@ -12,13 +16,14 @@ export interface PipelineStepSummary {
   tokensAfter: number;
 }
 
-/** What the request builder made of a request's messages. */
+/** What the request builder made of a request's messages (protocol-neutral: the protocol writes `request` in its own format). */
 export interface PipelineOutcome {
-  /** The messages to send, in wire form. */
-  messages: Record<string, unknown>[];
-  /** The tools to send: the agent's, plus `reload_offloaded` when offloaded content is sent. */
-  tools: ToolDefinition[];
-  exceeded: TokenBudgetExceeded | null;
+  /** The one builder's request: canonical messages, tools (`reload_offloaded` when markers are sent), verdict, offloaded content. */
+  request: NextRequest;
+  /** The branch the request's messages were placed on (read-only). */
+  branchId: string;
+  /** The builder's refusal (RB3), with its figures; null when the request may be sent. */
+  exceeded: { budget: number; tokens: number; reason: string | null } | null;
   /** What each processor did, for the reply's metadata. */
   steps: PipelineStepSummary[];
 }
@@ -29,21 +34,40 @@ export function wantsPipeline(conversation: ConversationRecord | null): conversa
 }
 
 /**
- * Builds the request with the conversation's settings (the one request
- * builder) from the request's messages and tool definitions. Messages the
- * builder left untouched are sent in the agent's own wire form, so images and
- * other parts survive; changed or new ones go in canonical form.
+ * The next request for a proxied call (P1), made as every other surface
+ * makes it (RB1): the request's messages are placed on the conversation's
+ * branches read-only (the branch with the longest common prefix), that
+ * branch's persisted memory is the snapshot when the request carries all it
+ * covers, and `nextRequest` builds with the conversation's settings. The raw
+ * history is the agent's own messages, which equal the stored turns by
+ * fingerprint and hold the full text where the store keeps an artifact
+ * pointer, so the active round always goes whole.
  */
-export async function runPipeline(db: Database, conversation: ConversationRecord, messages: CanonicalMessage[], tools: ToolDefinition[] | null): Promise<PipelineOutcome> {
+export async function runPipeline(db: Database, conversation: ConversationRecord, messages: readonly Message[], tools: ToolDefinition[] | null): Promise<PipelineOutcome> {
   const settings = await conversationSettings(db, conversation);
-  const originals = new Map<Message, Record<string, unknown>>();
-  for (const { message, wire } of messages) originals.set(message, wire ?? toWire(message));
-  const built = await buildRequest({ history: messages.map(({ message }) => message), policy: settings.policy, tools: tools ?? [] });
+  const { branch, common } = await locateTurns(
+    db,
+    conversation.id,
+    messages.map((message) => ({ message, fingerprint: messageFingerprint(message) })),
+  );
+  let snapshot: MemorySnapshot = emptySnapshot(branch.id);
+  if (common > 0) {
+    const stored = await loadMemorySnapshot(db, await getBranchScope(db, branch.id), common);
+    // A summary that covers turns this request does not carry describes another history.
+    if (stored.coveredUntil <= common) snapshot = stored;
+  }
+  const request = await nextRequest({
+    records: messages.map((message, position) => ({ position, message })),
+    snapshot,
+    settings,
+    tools: tools ?? conversation.tools ?? [],
+  });
+  const { verdict } = request;
   return {
-    messages: built.messages.map((message) => originals.get(message) ?? toWire(message)),
-    tools: built.tools,
-    exceeded: built.verdict.ok ? null : { budget: built.verdict.limit, tokens: built.verdict.tokens.total },
-    steps: built.trace.steps.map(({ processor, messagesBefore, messagesAfter, tokensBefore, tokensAfter }) => ({
+    request,
+    branchId: branch.id,
+    exceeded: verdict.ok ? null : { budget: verdict.limit, tokens: verdict.tokens.total, reason: verdict.reason ?? null },
+    steps: request.trace.steps.map(({ processor, messagesBefore, messagesAfter, tokensBefore, tokensAfter }) => ({
       processor,
       messagesBefore,
       messagesAfter,

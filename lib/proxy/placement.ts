@@ -109,12 +109,17 @@ function chooseBranch(loaded: LoadedBranch[], turns: readonly Turn[], preferred:
  * detected and the placement redone).
  */
 export async function placeTurns(db: Database, conversationId: string, turns: readonly Turn[], preferred?: string): Promise<Placement> {
-  const loaded = await loadBranches(db, conversationId);
-  const { entry, common } = chooseBranch(loaded, turns, preferred);
+  const { entry, common } = chooseBranch(await loadBranches(db, conversationId), turns, preferred);
   if (common === turns.length || entry.fingerprints.length === common) return { branch: entry.branch, common, forked: null };
   const forked = await forkBranch(db, entry.branch.id, { position: common });
   conversationCache(db, conversationId).set(forked.id, entry.fingerprints.slice(0, common));
   return { branch: forked, common, forked };
+}
+
+/** Where `turns` would be placed, read-only: the branch with the longest common prefix and its length (nothing is forked or written). */
+export async function locateTurns(db: Database, conversationId: string, turns: readonly Turn[]): Promise<{ branch: BranchRecord; common: number }> {
+  const { entry, common } = chooseBranch(await loadBranches(db, conversationId), turns, undefined);
+  return { branch: entry.branch, common };
 }
 
 /** Notes messages just appended, so the next placement need not read them back. */

@@ -1,10 +1,13 @@
 import "server-only";
-import { ContextError, type ToolDefinition } from "@/lib/context";
+import { ContextError, type Message, type ToolDefinition } from "@/lib/context";
 import {
   ConflictError,
   createConversation,
   createExchange,
   findConversationByRecordKey,
+  getExchangeById,
+  getUnplacedProxyCalls,
+  markProxyCallPlaced,
   InvalidArgumentError,
   updateConversationById,
   updateExchangeById,
@@ -14,26 +17,34 @@ import {
   type JsonObject,
   type JsonValue,
   type MessageRecord,
+  type ProxyCallRecord,
 } from "@/lib/db";
 import { publishAppended, publishBranchCreated, publishLiveEvent, type ExchangeSummary } from "@/lib/live";
 import type { CompletionOutcome } from "./assemble";
-import { messageFingerprint, type CanonicalMessage } from "./canonical";
+import { messageFingerprint } from "./canonical";
 import { findConversation, rememberConversation } from "./conversations";
 import { recordTurns } from "./memory";
 import type { PipelineStepSummary } from "./pipeline";
+import type { ReloadRound } from "./reload";
 import { placeTurns, rememberAppended, type Placement, type Turn } from "./placement";
 import { KeyedQueue } from "./queue";
 
 /** Placements redone after a concurrent writer moved a branch, before giving up. */
 const MAX_PLACEMENT_ATTEMPTS = 5;
 
-/** What the recorder needs of one proxied request. */
+/**
+ * One journaled call as the recorder places it: what `RecordedCall` journals,
+ * in canonical form, so placing it (also after a restart) never reads a wire
+ * format.
+ */
 export interface RecordRequestOptions {
+  /** The journal row's id; the call's Exchange gets the same id. */
+  id: string;
   /** The agent's identity key: a recordKey or a conversation id. */
   key: string;
   /** The agent's request body. */
   request: unknown;
-  messages: CanonicalMessage[];
+  messages: Message[];
   tools: ToolDefinition[] | null;
   /** The body sent upstream after the context pipeline; null when the request was passed through. */
   sent: unknown;
@@ -43,16 +54,18 @@ export interface RecordRequestOptions {
 
 /** How the call ended. */
 export interface RecordOutcomeOptions {
-  /** HTTP status returned to the agent. */
-  status: number;
+  /** HTTP status returned to the agent; null when the server stopped before the call ended. */
+  status: number | null;
   /** The upstream's body (parsed JSON, or text), or the assembled stream. */
   response: unknown;
   /** Null on success; `{ source, type, message, ... }` otherwise. */
   error: JsonObject | null;
-  durationMs: number;
+  durationMs: number | null;
   completion: CompletionOutcome | null;
   /** What the context pipeline did to the request, when it ran. */
   pipeline?: PipelineStepSummary[] | null;
+  /** The `reload_offloaded` calls the proxy answered itself, in order. */
+  reloads?: ReloadRound[] | null;
 }
 
 /** A recorded request, as its outcome needs it. */
@@ -79,6 +92,50 @@ async function findOrCreateConversation(db: Database, options: RecordRequestOpti
     if (!conversation) throw error;
     return { conversation, created: false };
   }
+}
+
+/** The exchange of a journaled call: created with the journal's id, or found when a replayed placement made it already. */
+async function openExchange(db: Database, branchId: string, options: RecordRequestOptions): Promise<ExchangeRecord> {
+  try {
+    return await createExchange(db, branchId, { id: options.id, request: options.request, sent: options.sent, streamed: options.streamed });
+  } catch (error) {
+    if (!ConflictError.isInstance(error)) throw error;
+    return getExchangeById(db, options.id);
+  }
+}
+
+/** Journaled calls read per batch while recovering. */
+const RECOVERY_BATCH = 200;
+/** Calls journaled before this instant belong to an earlier run of the server. */
+const PROCESS_STARTED = new Date();
+const recovered = new WeakSet<object>();
+const INTERRUPTED: JsonObject = { source: "proxy", type: "interrupted", message: "the server stopped before this call ended" };
+
+/** What `RecordedCall` journals with the request besides the wire body: the request in canonical form. */
+export interface JournaledRequest {
+  messages: Message[];
+  tools: ToolDefinition[] | null;
+  sentMessages: number | null;
+  pipeline: PipelineStepSummary[] | null;
+}
+
+/** What it journals with the outcome: the answer in canonical form. */
+export interface JournaledOutcome {
+  completion: CompletionOutcome | null;
+  reloads: ReloadRound[] | null;
+}
+
+function journaled(entry: ProxyCallRecord): JournaledRequest & JournaledOutcome {
+  const details = (entry.details ?? {}) as Partial<JournaledRequest>;
+  const outcome = (entry.outcome ?? {}) as Partial<JournaledOutcome>;
+  return {
+    messages: details.messages ?? [],
+    tools: details.tools ?? null,
+    sentMessages: details.sentMessages ?? null,
+    pipeline: details.pipeline ?? null,
+    completion: outcome.completion ?? null,
+    reloads: outcome.reloads ?? null,
+  };
 }
 
 /**
@@ -165,22 +222,71 @@ export class ProxyRecorder {
     });
   }
 
-  /** Records how the call ended: the reply as the next turn, the exchange's outcome. Never rejects; failures are logged. */
-  recordOutcome(db: Database, key: string, request: Promise<RecordedRequest>, outcome: RecordOutcomeOptions): Promise<void> {
+  /** Records how the call ended: the reply as the next turn, the exchange's outcome; true once the call is placed. Never rejects; failures are logged. */
+  recordOutcome(db: Database, key: string, request: Promise<RecordedRequest>, outcome: RecordOutcomeOptions): Promise<boolean> {
     return this.queue.run(key, async () => {
       await yieldToIo();
       let recorded: RecordedRequest;
       try {
         recorded = await request;
       } catch {
-        return; // The request's own failure was logged where it happened.
+        return false; // The request's own failure was logged where it happened.
       }
       try {
         await this.writeOutcome(db, recorded, outcome);
+        await markProxyCallPlaced(db, recorded.exchange.id);
+        return true;
       } catch (error) {
+        // The journal keeps the call: it is placed again at the next start.
         console.error(`[proxy] could not record the outcome of exchange ${recorded.exchange.id}:`, error);
+        return false;
       }
     });
+  }
+
+  /**
+   * Places the journaled calls that no running call will place (D5): those
+   * journaled before this process started, cut by a crash or a restart
+   * before they were in their conversations. Queued behind each agent's
+   * writes like any call; resolves once they are placed.
+   */
+  async recover(db: Database): Promise<number> {
+    let placed = 0;
+    // Calls that cannot be placed now (logged) stay journaled for the next start; the next batches skip them.
+    let failed = 0;
+    for (;;) {
+      const pending = await getUnplacedProxyCalls(db, { before: PROCESS_STARTED, limit: RECOVERY_BATCH, offset: failed });
+      if (pending.length === 0) return placed;
+      const results = await Promise.all(pending.map((entry) => this.replay(db, entry)));
+      placed += results.filter(Boolean).length;
+      failed += results.filter((result) => !result).length;
+    }
+  }
+
+  /** Runs `recover` once per database client, in the background (the first proxied call, or the server's start). */
+  recoverOnce(db: Database): void {
+    if (recovered.has(db)) return;
+    recovered.add(db);
+    this.track(this.recover(db).catch((error: unknown) => console.error("[proxy] could not place the journaled calls of an earlier run:", error)));
+  }
+
+  private replay(db: Database, entry: ProxyCallRecord): Promise<boolean> {
+    const details = journaled(entry);
+    const request = this.recordRequest(db, {
+      id: entry.id,
+      key: entry.key,
+      request: entry.request,
+      messages: details.messages,
+      tools: details.tools,
+      sent: entry.sent,
+      sentMessages: details.sentMessages,
+      streamed: entry.streamed,
+    });
+    const outcome: RecordOutcomeOptions =
+      entry.endedAt === null
+        ? { status: null, response: null, error: INTERRUPTED, durationMs: null, completion: null, pipeline: details.pipeline }
+        : { status: entry.status, response: entry.response, error: (entry.error as JsonObject | null) ?? null, durationMs: entry.durationMs, completion: details.completion, pipeline: details.pipeline, reloads: details.reloads };
+    return this.recordOutcome(db, entry.key, request, outcome);
   }
 
   /** Notes a call in flight until `done` settles (its outcome queued), so `idle` waits for it too. */
@@ -205,8 +311,8 @@ export class ProxyRecorder {
       changed = true;
     }
     rememberConversation(db, options.key, conversation);
-    const turns: Turn[] = options.messages.map(({ message }) => ({ message, fingerprint: messageFingerprint(message) }));
-    // Set by the placement's first attempt, before the turns are appended, so their metadata can name it.
+    const turns: Turn[] = options.messages.map((message) => ({ message, fingerprint: messageFingerprint(message) }));
+    // Set by the placement's first attempt, before the turns are appended.
     const opened: { exchange?: ExchangeRecord } = {};
     let recordingError: string | null = null;
     try {
@@ -214,15 +320,10 @@ export class ProxyRecorder {
         db,
         conversation.id,
         turns,
-        (index) => {
-          const metadata: JsonObject = { recorder: "proxy", exchangeId: opened.exchange?.id ?? null, fingerprint: turns[index].fingerprint };
-          const wire = options.messages[index].wire;
-          if (wire) metadata.wire = wire as JsonValue;
-          return metadata;
-        },
+        (index) => ({ recorder: "proxy", exchangeId: options.id, fingerprint: turns[index].fingerprint }),
         undefined,
         async (first) => {
-          opened.exchange = await createExchange(db, first.branch.id, { request: options.request, sent: options.sent, streamed: options.streamed });
+          opened.exchange = await openExchange(db, first.branch.id, options);
         },
       );
       if (changed || appended.length > 0) publishAppended(conversation, placement.branch.id, appended, { created });
@@ -259,6 +360,7 @@ export class ProxyRecorder {
         usage: (completion.usage as JsonObject | null) ?? null,
       };
       if (outcome.pipeline) metadata.pipeline = outcome.pipeline as unknown as JsonValue;
+      if (outcome.reloads?.length) metadata.reloads = outcome.reloads as unknown as JsonValue;
       const { placement, appended } = await placeAndAppend(db, conversation.id, [...recorded.turns, reply], () => metadata, recorded.branchId);
       replyBranchId = placement.branch.id;
       if (appended.length > 0) publishAppended(conversation, placement.branch.id, appended);
@@ -267,7 +369,7 @@ export class ProxyRecorder {
       response: outcome.response ?? null,
       status: outcome.status,
       error: outcome.error ?? (recorded.recordingError ? { source: "recorder", type: "recording_failed", message: recorded.recordingError } : null),
-      durationMs: Math.round(outcome.durationMs),
+      durationMs: outcome.durationMs === null ? null : Math.round(outcome.durationMs),
     });
     const summary = summarize(exchange, {
       replyBranchId,

@@ -1,32 +1,23 @@
-import type { Message, ToolCall, ToolDefinition } from "@/lib/context/light";
+import type { Message, ToolDefinition } from "@/lib/context/light";
+import { writeChatRequest } from "@/lib/formats/openai-chat/write";
 
 /** An OpenAI Chat Completions request body, as the next call sends it. */
 export interface ChatRequestBody {
   model: string;
   messages: Record<string, unknown>[];
-  tools?: ToolDefinition[];
+  tools?: Record<string, unknown>[];
+  /** Legacy `functions` tools go back as the agent declared them. */
+  functions?: Record<string, unknown>[];
   max_tokens: number;
 }
 
-function wireToolCall(call: ToolCall): ToolCall {
-  return { id: call.id, type: "function", function: { name: call.function.name, arguments: call.function.arguments } };
-}
-
-/** A canonical message in the wire's own fields (engine marks and provider extras stay home). */
-export function wireMessage(message: Message): Record<string, unknown> {
-  const wire: Record<string, unknown> = { role: message.role, content: message.content };
-  if (message.tool_calls && message.tool_calls.length > 0) wire.tool_calls = message.tool_calls.map(wireToolCall);
-  if (message.tool_call_id !== undefined) wire.tool_call_id = message.tool_call_id;
-  if (message.name !== undefined) wire.name = message.name;
-  return wire;
-}
-
-/** The JSON body the next call sends: model, messages, tools (when any), and the reply's limit. */
+/**
+ * The JSON body the next call sends: model, messages and tools written by the
+ * one OpenAI Chat writer (`lib/formats`, so content parts and provider fields
+ * survive), and the reply's limit. The Prompt tab shows it and the recording
+ * proxy forwards it, so the two cannot differ.
+ */
 export function chatRequestBody(request: { model: string; messages: readonly Message[]; tools: readonly ToolDefinition[]; maxTokens: number }): ChatRequestBody {
-  return {
-    model: request.model,
-    messages: request.messages.map(wireMessage),
-    ...(request.tools.length > 0 ? { tools: [...request.tools] } : {}),
-    max_tokens: request.maxTokens,
-  };
+  const written = writeChatRequest({ messages: request.messages, tools: request.tools }).value as Omit<ChatRequestBody, "model" | "max_tokens">;
+  return { model: request.model, ...written, max_tokens: request.maxTokens };
 }

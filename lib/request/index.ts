@@ -5,5 +5,5 @@
 // This entry is tokenizer-free, for the page's main thread.
 export { DEFAULT_RETRIEVAL_LIMIT, emptySnapshot, memoryForRequest, rankMemories, type MemoryHit, type MemorySnapshot, type SnapshotArtifact, type SnapshotSummary } from "./snapshot";
 export type { NextRequest, NextRequestInput, PositionedMessage } from "./next";
-export { chatRequestBody, wireMessage, type ChatRequestBody } from "./body";
+export { chatRequestBody, type ChatRequestBody } from "./body";
 export { requestView, stepSummary, tokenizerView, viewBody, type RequestView, type SectionView, type StepSummary, type TokenizerView, type ViewableRequest, type PromptResponse } from "./view";

@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { findConversationByRecordKey } from "@/lib/db";
+import { MAX_REQUEST_BYTES } from "@/lib/security/origin";
 import type { ExchangeRecordedEvent } from "@/lib/live";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { closedLoopbackPort } from "@/tests/support/loopback";
@@ -150,5 +151,35 @@ describe.each(TEST_PROVIDERS)("proxy: upstream errors (%s)", (provider) => {
     expect(await findConversationByRecordKey(test.db, "garbled")).toBeNull();
     expect(harness.fake.requests).toHaveLength(0);
     expect(live.events.filter((event): event is ExchangeRecordedEvent => event.type === "exchange-recorded")).toHaveLength(0);
+  });
+
+  it("[P6] refuses a body over the size limit with 413 in OpenAI's error shape before parsing it, declared or streamed", async () => {
+    const huge = "x".repeat(MAX_REQUEST_BYTES + 1);
+    const error = await failure(() => harness.agent("huge").chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: huge }] }));
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect(error).toMatchObject({ status: 413, type: "invalid_request_error", code: "payload_too_large" });
+    expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ limit: MAX_REQUEST_BYTES });
+
+    // A chunked body declares no length: it is cut off while it streams in.
+    const chunk = new TextEncoder().encode("x".repeat(1024 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent > MAX_REQUEST_BYTES) return controller.close();
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const streamed = await fetch(`${harness.baseUrl}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: "Bearer ctxlab-huge", "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect((await streamed.json()).error).toMatchObject({ type: "invalid_request_error", code: "payload_too_large", param: null });
+    await harness.recorded();
+    expect(harness.fake.requests).toHaveLength(0);
+    expect(await findConversationByRecordKey(test.db, "huge")).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { createConversation } from "@/lib/db";
+import { writeChatMessages } from "@/lib/formats";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { recordedFor, useProxyHarness } from "./support/harness";
 
@@ -37,14 +38,16 @@ describe.each(TEST_PROVIDERS)("proxy: the context pipeline on outgoing requests 
     const { branches, histories, exchanges, records } = await recordedFor(test.db, "windowed");
     const [exchange] = exchanges;
     expect(exchange.request).toEqual({ model: "fake-gpt", messages: history, stream: true });
-    expect(exchange.sent).toEqual({ model: "fake-gpt", messages: sentMessages, stream: true });
+    // The builder's body (P1): the settings' reply limit added, the agent's own fields kept.
+    expect(exchange.sent).toEqual({ model: "fake-gpt", messages: sentMessages, stream: true, max_tokens: expect.any(Number) });
     expect(exchange).toMatchObject({ status: 200, streamed: true, error: null });
 
     // The conversation keeps every raw turn the agent sent, then the reply.
     const recorded = histories.get(branches[0].id)!;
     expect(recorded).toHaveLength(11);
-    expect(recorded[9]).toEqual({ role: "user", content: "what is in this picture?\n[image]" });
-    expect(records.get(branches[0].id)![9].metadata?.wire).toEqual(history[9]);
+    // The canonical message keeps the image as a part (P5): written back, it is the agent's message.
+    expect(recorded[9]).toMatchObject({ role: "user", parts: [{ type: "text" }, { type: "image" }] });
+    expect(writeChatMessages([recorded[9]]).value).toEqual([history[9]]);
     expect(recorded[10]).toEqual({ role: "assistant", content: 'echo: [{"type":"text","text":"what is in this picture?"},{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}}]' });
     const steps = records.get(branches[0].id)![10].metadata?.pipeline as { processor: string; messagesBefore: number; messagesAfter: number }[];
     expect(steps.some((step) => step.messagesBefore === 10 && step.messagesAfter === 4)).toBe(true);
@@ -68,7 +71,7 @@ describe.each(TEST_PROVIDERS)("proxy: the context pipeline on outgoing requests 
     }
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error).toMatchObject({ status: 400, type: "context_budget_exceeded", code: "context_budget_exceeded", param: "messages" });
-    expect((error as Error).message).toMatch(/over the budget of 5/);
+    expect((error as Error).message).toMatch(/over the limit of 5/);
     expect(harness.fake.requests).toHaveLength(0);
     await harness.recorded();
 

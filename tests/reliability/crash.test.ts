@@ -1,16 +1,23 @@
 import fs from "node:fs";
 import path from "node:path";
+import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConversation, STAGING_SOURCE_PREFIX } from "@/lib/db";
 import { createTestDatabase, TEST_PROVIDERS, type TestDatabase } from "@/tests/support/db";
+import { startFakeOpenAI, type FakeOpenAI } from "@/tests/support/fake-openai";
 import { hasBuild, NO_BUILD, rawRequest, startNextServer, type NextServer } from "@/tests/support/next-server";
 
-// kill -9 of the real server in a burst of 20 appenders and an import of 200 conversations,
-// five times on each database: every acknowledged append is there after the restart, in
-// contiguous positions, and each import is there whole or not at all.
+// kill -9 of the real server in a burst of 20 appenders, 20 proxy agents (the official openai
+// client, half of them streaming) and an import of 200 conversations, five times on each
+// database: every acknowledged append is there after the restart, in contiguous positions,
+// every proxied call that got its answer is journaled and, once the server is back, in its
+// conversation with its reply, and each import is there whole or not at all.
 
 const ROUNDS = 5;
 const APPENDERS = 20;
+const AGENTS = 20;
+/** Calls each agent makes in a round before it waits for the kill: the journal's backlog stays placeable in minutes on a loaded machine. */
+const CALLS_PER_ROUND = 10;
 const runs = hasBuild() || process.env.CI ? describe : describe.skip;
 if (!hasBuild() && !process.env.CI) console.warn(`tests/reliability/crash skipped: ${NO_BUILD}`);
 
@@ -26,7 +33,59 @@ interface RoundFigures {
 
 /** What a client sees when the server is killed under it. */
 function isConnectionLost(error: unknown): boolean {
-  return /socket hang up|ECONNRESET|ECONNREFUSED|EPIPE/.test(`${String(error)} ${(error as NodeJS.ErrnoException).code ?? ""}`);
+  if (error instanceof OpenAI.APIConnectionError) return true;
+  return /socket hang up|ECONNRESET|ECONNREFUSED|EPIPE|terminated/.test(`${String(error)} ${(error as NodeJS.ErrnoException).code ?? ""}`);
+}
+
+/** One proxied call the agent saw succeed: its question and the answer it got. */
+interface AcknowledgedCall {
+  key: string;
+  question: string;
+  answer: string;
+}
+
+/** One proxy agent: asks (up to CALLS_PER_ROUND times) until the server dies, each call one new user turn, remembering each answer it got whole. */
+async function askUntilKilled(server: NextServer, name: string, stream: boolean, acknowledged: AcknowledgedCall[]): Promise<void> {
+  const key = `crash-agent-${name}`;
+  const client = new OpenAI({ baseURL: `${server.url}/api/v1`, apiKey: `ctxlab-${key}`, maxRetries: 0 });
+  for (let count = 0; count < CALLS_PER_ROUND; count += 1) {
+    const question = `${name} question ${count}`;
+    try {
+      let answer = "";
+      if (stream) {
+        const chunks = await client.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: question }], stream: true });
+        for await (const chunk of chunks) answer += chunk.choices[0]?.delta.content ?? "";
+      } else {
+        answer = (await client.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: question }] })).choices[0].message.content ?? "";
+      }
+      if (answer !== `echo: ${question}`) throw new Error(`${key} got '${answer}' for '${question}'`);
+      acknowledged.push({ key, question, answer });
+    } catch (error) {
+      if (isConnectionLost(error)) return;
+      // The fake upstream closing an idle keep-alive socket as the proxy reuses it: not acknowledged, ask the next one.
+      if (error instanceof OpenAI.APIError && error.status === 502) continue;
+      throw error;
+    }
+  }
+}
+
+/** The acknowledged calls whose request and answer are not both in the journal. */
+async function unjournaled(database: TestDatabase, calls: readonly AcknowledgedCall[]): Promise<AcknowledgedCall[]> {
+  const rows = await database.db.proxyCall.findMany({ where: { status: 200, endedAt: { not: null } }, select: { request: true, response: true } });
+  const answers = new Map<string, string | null>();
+  for (const row of rows) {
+    const request = JSON.parse(row.request) as { messages: { content: string }[] };
+    const response = JSON.parse(row.response ?? "null") as { choices?: { message?: { content?: string | null } }[] } | null;
+    answers.set(request.messages[0].content, response?.choices?.[0]?.message?.content ?? null);
+  }
+  return calls.filter((call) => answers.get(call.question) !== call.answer);
+}
+
+/** The acknowledged calls whose question and answer are not in the agent's conversation. */
+async function unplaced(database: TestDatabase, calls: readonly AcknowledgedCall[]): Promise<AcknowledgedCall[]> {
+  const rows = await database.db.message.findMany({ where: { branch: { conversation: { recordKey: { startsWith: "crash-agent-" } } } }, select: { content: true, branch: { select: { conversation: { select: { recordKey: true } } } } } });
+  const stored = new Set(rows.map((row) => `${row.branch.conversation.recordKey}|${row.content}`));
+  return calls.filter((call) => !stored.has(`${call.key}|${call.question}`) || !stored.has(`${call.key}|${call.answer}`));
 }
 
 /** Appends one message; remembers it once the server has acknowledged it (201). */
@@ -55,22 +114,30 @@ async function appendUntilKilled(server: NextServer, branchId: string, name: str
 
 runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
   let database: TestDatabase;
+  let fake: FakeOpenAI;
+  /** The server of the round under way, killed if an assertion ends the test before the round does. */
+  let running: NextServer | undefined;
   const figures: RoundFigures[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase(provider);
+    fake = await startFakeOpenAI();
   });
 
   afterAll(async () => {
     if (process.env.CRASH_REPORT) fs.appendFileSync(process.env.CRASH_REPORT, `${JSON.stringify({ provider, figures })}\n`);
+    await running?.kill();
+    await fake?.close();
     await database?.cleanup();
   });
 
-  it(`[D4] loses no acknowledged append and leaves every import whole or absent, ${ROUNDS} kills in a row`, async () => {
+  it(`[D4][D5] loses no acknowledged append or proxied call and leaves every import whole or absent, ${ROUNDS} kills in a row`, async () => {
     const { branch } = await createConversation(database.db, { title: "crash target", source: "api" });
     const acknowledged: string[] = [];
+    const calls: AcknowledgedCall[] = [];
+    const env = { CONTEXT_LAB_UPSTREAM_BASE_URL: fake.baseUrl, CONTEXT_LAB_UPSTREAM_API_KEY: "sk-crash-test" };
     for (let round = 1; round <= ROUNDS; round += 1) {
-      const server = await startNextServer({ databaseUrl: database.url });
+      const server = (running = await startNextServer({ databaseUrl: database.url, env }));
       // Warm: the first request loads the routes and token ranks; the burst must meet a running server.
       await appendOnce(server, branch.id, `r${round}-warm`, acknowledged);
       const title = `crash-${provider}-r${round}`;
@@ -89,14 +156,19 @@ runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
           if (!isConnectionLost(error)) throw error;
         });
       const appenders = Array.from({ length: APPENDERS }, (_, index) => appendUntilKilled(server, branch.id, `r${round}-a${index}`, acknowledged));
+      const agents = Array.from({ length: AGENTS }, (_, index) => askUntilKilled(server, `r${round}-p${index}`, index % 2 === 1, calls));
       // Rounds kill at different points: early in the import, mid-way, near or after its end.
       const before = acknowledged.length;
-      await expect.poll(() => acknowledged.length - before, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(APPENDERS);
+      const callsBefore = calls.length;
+      await expect.poll(() => acknowledged.length - before, { timeout: 180_000, interval: 20 }).toBeGreaterThanOrEqual(APPENDERS);
+      await expect.poll(() => calls.length - callsBefore, { timeout: 180_000, interval: 20 }).toBeGreaterThanOrEqual(AGENTS);
       // The last round lets the import finish first: an acknowledged import must be there whole.
       if (round === ROUNDS) await importing;
       else await new Promise((resolve) => setTimeout(resolve, (round - 1) * 400));
       await server.kill();
-      await Promise.all([importing, ...appenders]);
+      await Promise.all([importing, ...appenders, ...agents]);
+      // D5: every call an agent saw succeed is in the journal, its answer too.
+      expect(await unjournaled(database, calls)).toEqual([]);
 
       const history = await database.db.message.findMany({ where: { branchId: branch.id }, orderBy: { position: "asc" } });
       expect(history.map((row) => row.position)).toEqual(history.map((_, index) => index));
@@ -108,10 +180,16 @@ runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
       figures.push({ acknowledged: acknowledged.length, found: history.length, importAcknowledged, importedFound: imported });
     }
     expect(acknowledged.length).toBeGreaterThan(ROUNDS * APPENDERS);
+    expect(calls.length).toBeGreaterThan(ROUNDS * AGENTS);
     expect(figures.at(-1)).toMatchObject({ importAcknowledged: true, importedFound: IMPORTED });
     // After the last kill the server starts cleanly, and the next import deletes what the crashes staged.
-    const server = await startNextServer({ databaseUrl: database.url });
+    const server = (running = await startNextServer({ databaseUrl: database.url, env }));
     try {
+      // D5: the first proxied call after the restart places what the crashes left journaled.
+      const client = new OpenAI({ baseURL: `${server.url}/api/v1`, apiKey: "ctxlab-crash-agent-after", maxRetries: 0 });
+      await client.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "after the crashes" }] });
+      await expect.poll(() => database.db.proxyCall.count({ where: { placedAt: null } }), { timeout: 600_000, interval: 500 }).toBe(0);
+      expect(await unplaced(database, calls)).toEqual([]);
       const health = await rawRequest(server.url, { path: "/api/health" });
       expect(health.status).toBe(200);
       const small = JSON.stringify([{ role: "user", content: "after the crashes" }]);
@@ -120,5 +198,5 @@ runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
     } finally {
       await server.stop();
     }
-  }, 300_000);
+  }, 1_500_000);
 });

@@ -26,7 +26,7 @@ function readRequest(body: unknown): ReadRequest {
   }
   return {
     body,
-    messages: read.messages.map((message) => ({ message })),
+    messages: read.messages,
     tools: read.tools ?? null,
     stream: body.stream === true,
   };
@@ -151,7 +151,7 @@ export const anthropicMessages: Protocol = {
   outcome: outcomeOfMessage,
   assembler: () => new AnthropicStreamAssembler(),
   withMessages(body, messages, tools: ToolDefinition[]) {
-    const written = writeAnthropicRequest({ messages: messages.map(({ message }) => message), tools }).value;
+    const written = writeAnthropicRequest({ messages, tools }).value;
     const { system: _system, tools: _tools, ...rest } = body;
     return { ...rest, ...written };
   },

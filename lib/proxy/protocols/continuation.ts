@@ -3,7 +3,6 @@ import type { Message } from "@/lib/context";
 import { getExchangesByConversationId, type ConversationRecord, type Database } from "@/lib/db";
 import { extrasOf } from "@/lib/formats/canonical";
 import { readResponsesOutput, readResponsesRequest } from "@/lib/formats";
-import type { CanonicalMessage } from "../canonical";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -128,12 +127,12 @@ async function recordedResponses(db: Database, conversation: ConversationRecord 
  * items. Null when nothing is to resolve, or the proxy did not see what is
  * named (the upstream decides; the request is recorded as it came).
  */
-export async function continuedMessages(db: Database, conversation: ConversationRecord | null, body: Record<string, unknown>): Promise<CanonicalMessage[] | null> {
+export async function continuedMessages(db: Database, conversation: ConversationRecord | null, body: Record<string, unknown>): Promise<Message[] | null> {
   const references = Array.isArray(body.input) && body.input.some(isReference);
   if (typeof body.previous_response_id !== "string" && !references) return null;
   try {
     const messages = resolve(recentOf(db), body) ?? resolve(await recordedResponses(db, conversation), body);
-    return messages ? messages.map((message) => ({ message })) : null;
+    return messages ?? null;
   } catch {
     // A stored request or response the converter cannot read: record the request as it came.
     return null;

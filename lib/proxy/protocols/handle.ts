@@ -1,9 +1,7 @@
 import "server-only";
 import type { ConversationRecord, Database } from "@/lib/db";
-import { readChatMessages, writeChatMessages } from "@/lib/formats";
 import { database } from "@/lib/api/database";
 import { RecordedCall } from "../call";
-import type { CanonicalMessage } from "../canonical";
 import { lookupConversation } from "../conversations";
 import { describeProxyError, openAIErrorBody, ProxyRequestError } from "../errors";
 import { CallWatch, describeUpstreamError, networkErrorOf, parseMaybeJson, passthroughHeaders } from "../forward";
@@ -46,21 +44,18 @@ async function prepare(protocol: Protocol, request: Request, identity: AgentIden
 }
 
 /**
- * The processed body when the conversation applies the context pipeline.
- * The pipeline works on chat messages: the request's messages go in chat
- * form and come back through the chat converter (parts, reasoning and tool
- * pairs survive), then are written in the protocol's own form.
+ * The processed body when the conversation applies the context pipeline: the
+ * one request builder on the request's canonical messages (P1), written back
+ * in the protocol's own form.
  */
 async function applyPipeline(protocol: Protocol, prepared: Prepared) {
   const { conversation, read } = prepared;
   if (!wantsPipeline(conversation)) return { outgoing: null, steps: null, refusal: null };
   try {
-    const chat = writeChatMessages(read.messages.map(({ message }) => message)).value;
-    const input: CanonicalMessage[] = read.messages.map(({ message }, index) => ({ message, wire: chat[index] }));
-    const processed = await runPipeline(prepared.db, conversation, input, read.tools);
+    const processed = await runPipeline(prepared.db, conversation, read.messages, read.tools);
     if (processed.exceeded) return { outgoing: null, steps: processed.steps, refusal: budgetRefusal(protocol, conversation, processed.exceeded) };
-    const messages = readChatMessages(processed.messages).messages.map((message) => ({ message }));
-    return { outgoing: { body: protocol.withMessages(read.body, messages, processed.tools), count: messages.length }, steps: processed.steps, refusal: null };
+    const { messages, tools } = processed.request;
+    return { outgoing: { body: protocol.withMessages(read.body, messages, tools), count: messages.length }, steps: processed.steps, refusal: null };
   } catch (error) {
     const { status, body } = describeProxyError(error);
     return { outgoing: null, steps: null, refusal: ownErrorIn(protocol.errorShape, status, body, "pipeline") };
@@ -93,13 +88,18 @@ export async function handleProtocol(protocol: Protocol, request: Request): Prom
   }
   const { db, read } = prepared;
   const { outgoing, steps, refusal } = await applyPipeline(protocol, prepared);
-  const call = new RecordedCall(
-    db,
-    { key: prepared.key, request: read.body, messages: read.messages, tools: read.tools, sent: outgoing?.body ?? null, sentMessages: outgoing?.count ?? null, streamed: read.stream },
-    steps,
-  );
+  const call = new RecordedCall(db, {
+    key: prepared.key,
+    request: read.body,
+    messages: read.messages,
+    tools: read.tools,
+    sent: outgoing?.body ?? null,
+    sentMessages: outgoing?.count ?? null,
+    streamed: read.stream,
+    pipeline: steps,
+  });
   if (refusal) {
-    call.finish({ status: refusal.response.status, response: null, error: refusal.error, completion: null });
+    await call.finish({ status: refusal.response.status, response: null, error: refusal.error, completion: null });
     return refusal.response;
   }
   try {
@@ -117,8 +117,8 @@ export function notConfiguredBody(protocol: Protocol) {
   return openAIErrorBody("upstream_not_configured", `Context Lab has no upstream to forward to: ${protocol.notConfigured}`, { code: "upstream_not_configured" });
 }
 
-function fail(call: RecordedCall, failure: Failure): Response {
-  call.finish({ status: failure.response.status, response: null, error: failure.error, completion: null });
+async function fail(call: RecordedCall, failure: Failure): Promise<Response> {
+  await call.finish({ status: failure.response.status, response: null, error: failure.error, completion: null });
   return failure.response;
 }
 
@@ -163,7 +163,18 @@ async function forward(
     return fail(call, callFailure(protocol, upstream, watch, error));
   }
   const eventStream = (response.headers.get("content-type") ?? "").includes("text/event-stream");
-  if (response.ok && eventStream && response.body) return passStream(call, watch, response, noticed(protocol.assembler(), (answer) => protocol.answered?.(call.db, body, answer)));
+  if (response.ok && eventStream && response.body) {
+    // Reading starts now; the agent gets the headers and the first byte once the request is journaled (D5).
+    const passed = passStream(call, watch, response, { assembler: () => noticed(protocol.assembler(), (answer) => protocol.answered?.(call.db, body, answer)) });
+    try {
+      await call.journaled;
+    } catch (error) {
+      watch.dispose();
+      void passed.body?.cancel().catch(() => undefined);
+      throw error;
+    }
+    return passed;
+  }
   let text: string;
   try {
     text = await response.text();
@@ -173,7 +184,8 @@ async function forward(
     watch.dispose();
   }
   const answer = parseMaybeJson(text);
-  call.finish({
+  // D5: the outcome is in the journal before the agent gets it.
+  await call.finish({
     status: response.status,
     response: answer,
     error: response.ok ? null : { ...describeUpstreamError(response.status, answer, response.headers) },

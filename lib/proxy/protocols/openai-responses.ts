@@ -26,7 +26,7 @@ function readRequest(body: unknown): ReadRequest {
   }
   return {
     body,
-    messages: read.messages.map((message) => ({ message })),
+    messages: read.messages,
     tools: read.tools ?? null,
     stream: body.stream === true,
   };
@@ -121,7 +121,7 @@ export const openAIResponses: Protocol = {
   continued: continuedMessages,
   answered: rememberResponse,
   withMessages(body, messages, tools: ToolDefinition[]) {
-    const written = writeResponsesRequest({ messages: messages.map(({ message }) => message), tools }).value;
+    const written = writeResponsesRequest({ messages, tools }).value;
     // The processed history is whole: continuing a stored response as well would send it twice.
     const { instructions: _instructions, previous_response_id: _previous, tools: _tools, ...rest } = body;
     return { ...rest, ...written };

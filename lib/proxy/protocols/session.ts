@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { getHistoryByBranchId, getRootBranchByConversationId, type Database } from "@/lib/db";
-import type { CanonicalMessage } from "../canonical";
+import type { Message } from "@/lib/context";
 import { lookupConversation } from "../conversations";
 import type { AgentIdentity } from "../identify";
 
@@ -31,8 +31,8 @@ function remember<T>(cache: Map<string, T>, key: string, value: T): void {
   cache.set(key, value);
 }
 
-function systemPromptOf(messages: readonly CanonicalMessage[]): string | null {
-  const first = messages[0]?.message;
+function systemPromptOf(messages: readonly Message[]): string | null {
+  const first = messages[0];
   return first?.role === "system" ? (first.content ?? "") : null;
 }
 
@@ -56,7 +56,7 @@ async function firstSystemPrompt(db: Database, conversationId: string): Promise<
  * branch of the first. A request without a system prompt, or a key whose
  * conversation has nothing recorded yet, keeps the key.
  */
-export async function conversationKeyOf(db: Database, identity: AgentIdentity, messages: readonly CanonicalMessage[]): Promise<string> {
+export async function conversationKeyOf(db: Database, identity: AgentIdentity, messages: readonly Message[]): Promise<string> {
   const prompt = systemPromptOf(messages);
   if (prompt === null) return identity.key;
   const pending = pendingOf(db);

@@ -1,7 +1,6 @@
-import type { ToolDefinition } from "@/lib/context";
+import type { Message, ToolDefinition } from "@/lib/context";
 import type { ConversationRecord, Database } from "@/lib/db";
 import type { CompletionOutcome } from "../assemble";
-import type { CanonicalMessage } from "../canonical";
 import type { AgentIdentity } from "../identify";
 import type { StreamAssembler } from "../stream";
 import type { UpstreamConfig } from "../upstream-settings";
@@ -10,7 +9,7 @@ import type { ErrorShape } from "./errors";
 /** A request body read into what the recorder keeps. */
 export interface ReadRequest {
   body: Record<string, unknown>;
-  messages: CanonicalMessage[];
+  messages: Message[];
   tools: ToolDefinition[] | null;
   stream: boolean;
 }
@@ -36,9 +35,9 @@ export interface Protocol {
   outcome(body: unknown): CompletionOutcome;
   assembler(): StreamAssembler;
   /** The whole conversation a request continues (stored responses, references), or null when it stands alone. */
-  continued?(db: Database, conversation: ConversationRecord | null, body: Record<string, unknown>): Promise<CanonicalMessage[] | null>;
+  continued?(db: Database, conversation: ConversationRecord | null, body: Record<string, unknown>): Promise<Message[] | null>;
   /** Called with each successful answer (whole, or completed stream) before the agent can act on it. */
   answered?(db: Database, request: Record<string, unknown>, response: unknown): void;
   /** The request body with `messages` and `tools` written in the protocol's form (the context pipeline's output). */
-  withMessages(body: Record<string, unknown>, messages: CanonicalMessage[], tools: ToolDefinition[]): Record<string, unknown>;
+  withMessages(body: Record<string, unknown>, messages: Message[], tools: ToolDefinition[]): Record<string, unknown>;
 }

@@ -1,0 +1,127 @@
+import "server-only";
+import type { Database } from "./client";
+import { NotFoundError } from "./errors";
+import type { ProxyCall as ProxyCallRow } from "./generated/sqlite/client";
+import { fromJsonText, fromNullableJsonText, toJsonText, toNullableJsonText, type JsonValue } from "./json";
+import { isRecordNotFound, runQuery } from "./run";
+
+/**
+ * The recording proxy's journal (D5): one row per call, written before the
+ * agent gets an answer and completed with the outcome, so a call the agent
+ * saw succeed survives a crash of the server before it was placed into its
+ * conversation. Placing it creates the Exchange with the same id.
+ */
+export interface ProxyCallRecord {
+  id: string;
+  /** The agent's identity key. */
+  key: string;
+  request: JsonValue;
+  sent: JsonValue | null;
+  /** The request in canonical form and what the pipeline did. */
+  details: JsonValue | null;
+  streamed: boolean;
+  response: JsonValue | null;
+  status: number | null;
+  error: JsonValue | null;
+  /** The answer in canonical form. */
+  outcome: JsonValue | null;
+  durationMs: number | null;
+  createdAt: string;
+  /** Null while the call is under way (or was cut by a crash). */
+  endedAt: string | null;
+  placedAt: string | null;
+}
+
+export interface CreateProxyCallOptions {
+  key: string;
+  request: unknown;
+  sent?: unknown;
+  details?: unknown;
+  streamed?: boolean;
+}
+
+export interface EndProxyCallOptions {
+  response: unknown;
+  status: number;
+  error: unknown;
+  durationMs: number;
+  outcome?: unknown;
+}
+
+function toProxyCallRecord(row: ProxyCallRow): ProxyCallRecord {
+  return {
+    id: row.id,
+    key: row.key,
+    request: fromJsonText(row.request),
+    sent: fromNullableJsonText(row.sent),
+    details: fromNullableJsonText(row.details),
+    streamed: row.streamed,
+    response: fromNullableJsonText(row.response),
+    status: row.status,
+    error: fromNullableJsonText(row.error),
+    outcome: fromNullableJsonText(row.outcome),
+    durationMs: row.durationMs,
+    createdAt: row.createdAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+    placedAt: row.placedAt?.toISOString() ?? null,
+  };
+}
+
+/** Journals a call's request; one insert, committed (SQLite: synchronous=FULL) before it resolves. */
+export async function createProxyCall(db: Database, options: CreateProxyCallOptions): Promise<ProxyCallRecord> {
+  const data = {
+    key: options.key,
+    request: toJsonText(options.request, "request"),
+    sent: toNullableJsonText(options.sent, "sent"),
+    details: toNullableJsonText(options.details, "details"),
+    streamed: options.streamed ?? false,
+  };
+  return runQuery(db, async () => toProxyCallRecord(await db.proxyCall.create({ data })));
+}
+
+/** Journals how a call ended. */
+export async function endProxyCallById(db: Database, id: string, options: EndProxyCallOptions): Promise<ProxyCallRecord> {
+  const data = {
+    response: toNullableJsonText(options.response, "response"),
+    status: options.status,
+    error: toNullableJsonText(options.error, "error"),
+    durationMs: Math.round(options.durationMs),
+    outcome: toNullableJsonText(options.outcome, "outcome"),
+    endedAt: new Date(),
+  };
+  return runQuery(db, async () => {
+    try {
+      return toProxyCallRecord(await db.proxyCall.update({ where: { id }, data }));
+    } catch (error) {
+      if (isRecordNotFound(error)) throw new NotFoundError("proxy call", id);
+      throw error;
+    }
+  });
+}
+
+/** Notes that a call is in its conversation. */
+export async function markProxyCallPlaced(db: Database, id: string): Promise<void> {
+  await runQuery(db, () => db.proxyCall.updateMany({ where: { id }, data: { placedAt: new Date() } }));
+}
+
+export interface UnplacedProxyCallOptions {
+  /** Only calls journaled before this instant (calls of processes that are gone). */
+  before?: Date;
+  /** Default 200. */
+  limit?: number;
+  /** Rows to skip (ones a caller failed to place and leaves for later). */
+  offset?: number;
+}
+
+/** Journaled calls not yet in their conversations, oldest first. */
+export async function getUnplacedProxyCalls(db: Database, options: UnplacedProxyCallOptions = {}): Promise<ProxyCallRecord[]> {
+  return runQuery(db, async () => {
+    const rows = await db.proxyCall.findMany({
+      where: { placedAt: null, ...(options.before ? { createdAt: { lt: options.before } } : {}) },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      take: options.limit ?? 200,
+      skip: options.offset ?? 0,
+    });
+    return rows.map(toProxyCallRecord);
+  });
+}

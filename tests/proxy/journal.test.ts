@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { createProxyCall, endProxyCallById, getExchangesByConversationId, getUnplacedProxyCalls } from "@/lib/db";
+import { getProxyRecorder } from "@/lib/proxy";
+import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
+import { recordedFor, useProxyHarness } from "./support/harness";
+
+// D5 in lib/proxy/README.md: every call is journaled before the agent is answered, and what a
+// crash left journaled is placed into its conversation by the next run.
+
+describe.each(TEST_PROVIDERS)("proxy: the journal (%s)", (provider) => {
+  const test = useTestDatabase(provider);
+  const harness = useProxyHarness(test);
+
+  it("[D5] journals the request and the answer of every call, whole or streamed, and marks it placed with its exchange", async () => {
+    const agent = harness.agent("journaled");
+    await agent.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "one" }] });
+    const stream = await agent.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "two" }], stream: true });
+    for await (const chunk of stream) void chunk;
+    await harness.recorded();
+
+    const rows = await test.db.proxyCall.findMany({ orderBy: { createdAt: "asc" } });
+    expect(rows.map((row) => [row.key, row.status, row.streamed, row.endedAt !== null, row.placedAt !== null])).toEqual([
+      ["journaled", 200, false, true, true],
+      ["journaled", 200, true, true, true],
+    ]);
+    expect(JSON.parse(rows[1].response!)).toMatchObject({ choices: [{ message: { content: "echo: two" } }] });
+    const { exchanges } = await recordedFor(test.db, "journaled");
+    expect(exchanges.map((exchange) => exchange.id)).toEqual(rows.map((row) => row.id));
+  });
+
+  it("[D5] places what an earlier run journaled but never placed, once, also a call cut mid-way", async () => {
+    // Two calls an earlier process journaled before it was killed: one answered, one cut before its answer.
+    const messages = [{ role: "user", content: "from before the crash" }];
+    const answered = await createProxyCall(test.db, { key: "survivor", request: { model: "fake-gpt", messages }, details: { messages, tools: null, sentMessages: null, pipeline: null } });
+    const completion = { choices: [{ index: 0, message: { role: "assistant", content: "answered before the crash" }, finish_reason: "stop" }] };
+    await endProxyCallById(test.db, answered.id, {
+      status: 200,
+      response: completion,
+      error: null,
+      durationMs: 12,
+      outcome: { completion: { reply: { role: "assistant", content: "answered before the crash" }, model: "fake-gpt", finishReason: "stop", usage: null }, reloads: null },
+    });
+    const cutMessages = [...messages, { role: "assistant", content: "answered before the crash" }, { role: "user", content: "and then?" }];
+    await createProxyCall(test.db, { key: "survivor", request: { model: "fake-gpt", messages: cutMessages }, details: { messages: cutMessages, tools: null, sentMessages: null, pipeline: null } });
+    await test.db.proxyCall.updateMany({ data: { createdAt: new Date(Date.now() - 60_000) } });
+
+    expect(await getProxyRecorder().recover(test.db)).toBe(2);
+    expect(await getProxyRecorder().recover(test.db)).toBe(0);
+    expect(await getUnplacedProxyCalls(test.db)).toEqual([]);
+
+    const { conversation, branches, histories } = await recordedFor(test.db, "survivor");
+    expect(branches).toHaveLength(1);
+    expect(histories.get(branches[0].id)).toEqual(cutMessages);
+    const exchanges = await getExchangesByConversationId(test.db, conversation.id);
+    expect(exchanges.map((exchange) => [exchange.status, exchange.error])).toEqual([
+      [200, null],
+      [null, { source: "proxy", type: "interrupted", message: expect.any(String) }],
+    ]);
+    // A replay finds the placed call's exchange and turns: nothing is written twice.
+    await test.db.proxyCall.updateMany({ data: { placedAt: null } });
+    expect(await getProxyRecorder().recover(test.db)).toBe(2);
+    expect(await getExchangesByConversationId(test.db, conversation.id)).toHaveLength(2);
+    expect((await recordedFor(test.db, "survivor")).histories.get(branches[0].id)).toEqual(cutMessages);
+  });
+});
