@@ -8,6 +8,12 @@ test("a pasted Anthropic conversation keeps thinking, images, documents, server 
   await home.goto();
   await home.conversation.fill(fixtureText("formats/anthropic-thinking-image-document.json"));
   await home.importAndOpen.click();
+  // The orphan tool result at the end is dropped, and the import report says so before the conversation opens.
+  const report = page.getByRole("region", { name: "Import report" });
+  await expect(report).toContainText("Read as Anthropic Messages");
+  const dropped = report.getByRole("listitem").filter({ hasText: "tool result 'toolu_missing' has no assistant tool call right before it; dropped" });
+  await expect(dropped).toHaveCount(1);
+  await dropped.getByRole("link", { name: "message 5" }).click();
   const workspace = new WorkspacePage(page);
   // The first run loads the model's encoding (o200k for this Claude request), slower than the sample's on a busy machine.
   await expect(workspace.status).toContainText(/Run \d+/, { timeout: 60_000 });
