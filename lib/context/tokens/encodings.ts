@@ -1,4 +1,4 @@
-import { byteKey, createRankTable, mergeBytePairs } from "./byte-pair";
+import { createRankTable, encodeUtf8, findRank, mergeBytePairs } from "./byte-pair";
 import { ENCODINGS, isEncodingName, type EncodingName } from "./encoding-names";
 import { CHUNK_ENDS } from "./pre-tokenize";
 
@@ -73,15 +73,17 @@ function createTextEncoder(encoding: EncodingName): TextEncoder {
   if (!decoder) throw new Error(`the ${encoding} ranks are not loaded: await loadEncoding("${encoding}") before counting in a Web Worker`);
   const table = createRankTable(decoder);
   const chunkEnd = CHUNK_ENDS[encoding];
+  let piece = new Uint8Array(1024);
   // No special tokens are known here, so `<|endoftext|>` in user text is plain text (T2).
   const walk = (text: string, tokens?: number[]): number => {
     let count = 0;
     for (let start = 0; start < text.length; ) {
       const end = chunkEnd(text, start);
-      const key = byteKey(text, start, end);
+      if (piece.length < 3 * (end - start)) piece = new Uint8Array(3 * (end - start));
+      const length = encodeUtf8(text, start, end, piece, 0);
       // Most chunks are one token: a single lookup, no merging.
-      const rank = table.ranks.get(key);
-      if (rank === undefined) count += mergeBytePairs(table, key, tokens);
+      const rank = findRank(table, piece, 0, length);
+      if (rank < 0) count += mergeBytePairs(table, piece, length, tokens);
       else {
         tokens?.push(rank);
         count += 1;
