@@ -6,6 +6,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   proxy: () => import("./proxy").then((module) => module.benchProxy()),
   memory: () => import("./memory").then((module) => module.benchMemory()),
   playground: () => import("./playground").then((module) => module.benchPlayground()),
+  tokenizer: () => import("./tokenizer").then((module) => module.benchTokenizer()),
 };
 
 const wanted = process.argv.slice(2).filter((argument) => !argument.startsWith("-"));
