@@ -145,11 +145,12 @@ function reserve(length: number): void {
   heap = new Float64Array(2 * length);
 }
 
+// A four-ary heap: half the levels of a binary one, and a node's children share a cache line.
 function push(rank: number, start: number): void {
   let index = heapSize++;
   const entry = rank * START_SPAN + start;
   while (index > 0) {
-    const parent = (index - 1) >> 1;
+    const parent = (index - 1) >> 2;
     if (heap[parent] <= entry) break;
     siftSteps += 1;
     heap[index] = heap[parent];
@@ -163,9 +164,11 @@ function pop(): number {
   const last = heap[--heapSize];
   let index = 0;
   for (;;) {
-    let child = 2 * index + 1;
-    if (child >= heapSize) break;
-    if (child + 1 < heapSize && heap[child + 1] < heap[child]) child += 1;
+    const first = 4 * index + 1;
+    if (first >= heapSize) break;
+    let child = first;
+    const end = Math.min(first + 4, heapSize);
+    for (let sibling = first + 1; sibling < end; sibling += 1) if (heap[sibling] < heap[child]) child = sibling;
     if (heap[child] >= last) break;
     siftSteps += 1;
     heap[index] = heap[child];

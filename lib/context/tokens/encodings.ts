@@ -29,6 +29,9 @@ const RANK_LOADERS: Readonly<Record<EncodingName, () => Promise<Ranks>>> = {
   o200k_base: () => import("gpt-tokenizer/bpeRanks/o200k_base").then((module) => module.default),
 };
 
+const MERGE_CACHE_CHUNK_LENGTH = 32;
+const MERGE_CACHE_SIZE = 16_384;
+
 const ranks = new Map<EncodingName, Ranks>();
 const loading = new Map<EncodingName, Promise<void>>();
 const encoders = new Map<EncodingName, TextEncoder>();
@@ -83,14 +86,33 @@ function createTextEncoder(encoding: EncodingName): TextEncoder {
       const length = encodeUtf8(text, start, end, piece, 0);
       // Most chunks are one token: a single lookup, no merging.
       const rank = findRank(table, piece, 0, length);
-      if (rank < 0) count += mergeBytePairs(table, piece, length, tokens);
-      else {
+      if (rank >= 0) {
         tokens?.push(rank);
         count += 1;
+      } else {
+        const merged = mergeShort(text, start, end, length);
+        if (merged) {
+          if (tokens) for (const token of merged) tokens.push(token);
+          count += merged.length;
+        } else count += mergeBytePairs(table, piece, length, tokens);
       }
       start = end;
     }
     return count;
+  };
+  // Short chunks that need merging repeat (ids, codes, JSON keys): their tokens are kept, a bounded number of them.
+  const mergedTokens = new Map<string, number[]>();
+  const mergeShort = (text: string, start: number, end: number, length: number): number[] | undefined => {
+    if (end - start > MERGE_CACHE_CHUNK_LENGTH) return undefined;
+    const key = text.slice(start, end);
+    let merged = mergedTokens.get(key);
+    if (!merged) {
+      merged = [];
+      mergeBytePairs(table, piece, length, merged);
+      if (mergedTokens.size >= MERGE_CACHE_SIZE) mergedTokens.clear();
+      mergedTokens.set(key, merged);
+    }
+    return merged;
   };
   return {
     encoding,

@@ -80,15 +80,26 @@ function after(text: string, index: number): number {
   return low >= 0xdc00 && low < 0xe000 ? index + 2 : index + 1;
 }
 
-function runEnd(classes: Uint8Array, text: string, index: number, mask: number): number {
-  while (index < text.length && classAt(classes, text, index) & mask) index = after(text, index);
+/** The end of the run of code points in `mask` from `index` (or, with `outside`, of those in none of it). */
+function runEnd(classes: Uint8Array, text: string, index: number, mask: number, outside = false): number {
+  const length = text.length;
+  while (index < length) {
+    const code = text.charCodeAt(index);
+    // Below the surrogates a code unit is its code point: no pairing to check.
+    if (code < 0xd800) {
+      if ((classes[code] & mask) === 0 !== outside) break;
+      index += 1;
+    } else {
+      if ((classAt(classes, text, index) & mask) === 0 !== outside) break;
+      index = after(text, index);
+    }
+  }
   return index;
 }
 
 /** `[^\s\p{L}\p{N}]+` from `index`. */
 function otherRunEnd(classes: Uint8Array, text: string, index: number): number {
-  while (index < text.length && !(classAt(classes, text, index) & (LETTER | NUMBER | SPACE))) index = after(text, index);
-  return index;
+  return runEnd(classes, text, index, LETTER | NUMBER | SPACE, true);
 }
 
 function isOther(classes: Uint8Array, text: string, index: number): boolean {
