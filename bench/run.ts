@@ -7,6 +7,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   memory: () => import("./memory").then((module) => module.benchMemory()),
   playground: () => import("./playground").then((module) => module.benchPlayground()),
   replay: () => import("./replay").then((module) => module.benchReplay()),
+  tokenizer: () => import("./tokenizer").then((module) => module.benchTokenizer()),
 };
 
 const wanted = process.argv.slice(2).filter((argument) => !argument.startsWith("-"));

@@ -119,6 +119,38 @@ describe("TiktokenCounter equals js-tiktoken (T5)", () => {
   }
 });
 
+// Inputs that made the quadratic merge loop crawl, and every class the pre-tokenizer tells apart (T8, T9).
+const ADVERSARIAL = [
+  "a".repeat(1_000), "=".repeat(1_000), "====\n".repeat(200), "A".repeat(996) + "==", Array.from({ length: 1_000 }, (_, index) => "ACGT"[((index * 7919) % 13) % 4]).join(""),
+  "Hello мир 世界 مرحبا שלום नमस्ते ¡Hola! Ελληνικά", "😀".repeat(300), "👨‍👩‍👧👍🏽🇫🇷".repeat(50), "\uD83D".repeat(100), "a\uDE00b\uD83D", "\r\n".repeat(500),
+  " \r\n \t\n\u2028\u00A0".repeat(100), "1234567890".repeat(200), "٣٤٥Ⅻ½".repeat(100), "I'll've'd's't're'm'LL 'S don't WE'RE ''''sss", "\uFEFF".repeat(50) + "\uFEFFhello",
+  " ".repeat(1_000) + "x", "e\u0301".repeat(300), "\u0301".repeat(300), "ÉCOLE école ǅungla ʰʰʰa".repeat(50), "///\n\n//".repeat(100),
+  Array.from({ length: 40 }, (_, index) => "a".repeat(index)).join(" "), Array.from({ length: 40 }, (_, index) => "=".repeat(index)).join("\n"),
+];
+
+describe("getTextEncoder equals js-tiktoken (T5)", () => {
+  for (const encoding of ENCODINGS) {
+    const encoder = getTextEncoder(encoding);
+
+    it(`[T5] encode() and count() on long runs, base64 of zeros, DNA, mixed scripts, emoji, surrogates, CRLF, digits, contractions (${encoding})`, () => {
+      for (const text of ADVERSARIAL) {
+        const reference = referenceEncode(encoding, text);
+        expect(encoder.encode(text)).toEqual(reference);
+        expect(encoder.count(text)).toBe(reference.length);
+      }
+    }, 120_000);
+
+    it(`[T5] encode() and count() on the whole tau-bench corpus laid end to end (${encoding})`, () => {
+      const corpus = allTrajectories()
+        .flatMap((trajectory) => trajectory.messages.flatMap((message) => [message.content ?? "", ...(message.tool_calls ?? []).flatMap((call) => [call.function.name, call.function.arguments])]))
+        .join("\n");
+      const reference = referenceEncode(encoding, corpus);
+      expect(encoder.count(corpus)).toBe(reference.length);
+      expect(encoder.encode(corpus)).toEqual(reference);
+    }, 120_000);
+  }
+});
+
 describe("loading encodings", () => {
   it("has every encoding ready outside a Web Worker, so counting stays synchronous", async () => {
     const { isEncodingLoaded, loadEncoding } = await import("./encodings");
