@@ -24,7 +24,17 @@ export default defineConfig({
           // Database tests on both engines do a lot of I/O: a loaded 2-core machine takes more than the default 5 s for some.
           testTimeout: 30_000,
           hookTimeout: 30_000,
-          include: ["lib/**/*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts", "tests/unit/**/*.test.ts", "tests/proxy/**/*.test.ts", "tests/security/**/*.test.ts", "tests/reliability/**/*.test.ts", "tests/fuzz/**/*.test.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "app/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "bench/**/*.test.ts",
+            "tests/unit/**/*.test.ts",
+            "tests/proxy/**/*.test.ts",
+            "tests/security/**/*.test.ts",
+            "tests/reliability/**/*.test.ts",
+            "tests/fuzz/**/*.test.ts",
+          ],
         },
       },
       {

@@ -29,7 +29,10 @@ export default async function HomePage() {
       <main className={styles.main}>
         <section className={styles.import} aria-labelledby="import-title">
           <h2 id="import-title">Inspect a conversation</h2>
-          <p className={styles.lead}>Paste an agent conversation and see what the context pipeline would send to the model: rounds, tool chains, what each processor offloads, compresses or drops, and the budget.</p>
+          <p className={styles.lead}>
+            Paste an agent conversation and see what the context pipeline would send to the model: rounds, tool chains, what each processor offloads, compresses
+            or drops, and the budget.
+          </p>
           <PasteInspector />
         </section>
         <aside className={styles.aside}>

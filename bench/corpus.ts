@@ -37,6 +37,7 @@ export function buildConversation(size: number, trajectories = loadTrajectories(
   // Back off to a round boundary: the message before the cut must be a final answer.
   while (end > 1 && !(history[end - 1].role === "assistant" && !history[end - 1].tool_calls?.length)) end -= 1;
   const conversation = history.slice(0, end);
-  while (conversation.length < size) conversation.push({ role: "user", content: `Follow-up question ${conversation.length}: can you check my reservation again?` });
+  while (conversation.length < size)
+    conversation.push({ role: "user", content: `Follow-up question ${conversation.length}: can you check my reservation again?` });
   return conversation;
 }

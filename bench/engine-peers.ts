@@ -20,13 +20,21 @@ function toCore(message: Message): CoreMessage {
   let core = coreMessages.get(message);
   if (core) return core;
   if (message.role === "tool") {
-    core = { role: "tool", content: [{ type: "tool-result", toolCallId: message.tool_call_id ?? "", toolName: message.name ?? "tool", result: message.content ?? "" }] };
+    core = {
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: message.tool_call_id ?? "", toolName: message.name ?? "tool", result: message.content ?? "" }],
+    };
   } else if (message.role === "assistant" && message.tool_calls?.length) {
     core = {
       role: "assistant",
       content: [
         ...(message.content ? [{ type: "text" as const, text: message.content }] : []),
-        ...message.tool_calls.map((call) => ({ type: "tool-call" as const, toolCallId: call.id, toolName: call.function.name, args: JSON.parse(call.function.arguments || "{}") as unknown })),
+        ...message.tool_calls.map((call) => ({
+          type: "tool-call" as const,
+          toolCallId: call.id,
+          toolName: call.function.name,
+          args: JSON.parse(call.function.arguments || "{}") as unknown,
+        })),
       ],
     } as CoreMessage;
   } else {
@@ -45,7 +53,15 @@ function toLangChain(message: Message): BaseMessage {
   if (message.role === "system") converted = new SystemMessage(content);
   else if (message.role === "user") converted = new HumanMessage(content);
   else if (message.role === "tool") converted = new ToolMessage({ content, tool_call_id: message.tool_call_id ?? "" });
-  else converted = new AIMessage({ content, tool_calls: (message.tool_calls ?? []).map((call) => ({ id: call.id, name: call.function.name, args: JSON.parse(call.function.arguments || "{}") as Record<string, unknown> })) });
+  else
+    converted = new AIMessage({
+      content,
+      tool_calls: (message.tool_calls ?? []).map((call) => ({
+        id: call.id,
+        name: call.function.name,
+        args: JSON.parse(call.function.arguments || "{}") as Record<string, unknown>,
+      })),
+    });
   langchainMessages.set(message, converted);
   return converted;
 }
@@ -74,7 +90,8 @@ export function langchainTrim(budget: number): Peer {
   };
   return {
     name: "LangChain.js `trimMessages`, cached exact counter",
-    run: async (history) => (await trimMessages(history.map(toLangChain), { maxTokens: budget, strategy: "last", tokenCounter, includeSystem: true, startOn: "human" })).length,
+    run: async (history) =>
+      (await trimMessages(history.map(toLangChain), { maxTokens: budget, strategy: "last", tokenCounter, includeSystem: true, startOn: "human" })).length,
   };
 }
 

@@ -61,7 +61,8 @@ function countSideBySide(history: readonly Message[]): { engineMs: number; refer
     referenceTokens += 3 + reference.encode(message.role, [], []).length + reference.encode(message.content ?? "", [], []).length;
     if (message.name !== undefined) referenceTokens += 1 + reference.encode(message.name, [], []).length;
     if (message.tool_call_id !== undefined) referenceTokens += reference.encode(message.tool_call_id, [], []).length;
-    for (const call of message.tool_calls ?? []) referenceTokens += reference.encode(call.function.name, [], []).length + reference.encode(call.function.arguments, [], []).length;
+    for (const call of message.tool_calls ?? [])
+      referenceTokens += reference.encode(call.function.name, [], []).length + reference.encode(call.function.arguments, [], []).length;
   }
   return { engineMs, referenceMs: performance.now() - started, same: tokens === referenceTokens, tokens };
 }
@@ -86,7 +87,9 @@ export async function benchEngine(): Promise<string> {
       const measured = await measure(peer, conversation);
       figures.set(peer.name, measured);
       rows.push([label, peer.name, formatMs(measured.cold), formatMs(measured.warm), formatMs(measured.append)]);
-      console.log(`engine ${label} ${peer.name}: cold ${formatMs(measured.cold)} ms, warm ${formatMs(measured.warm)} ms, append ${formatMs(measured.append)} ms`);
+      console.log(
+        `engine ${label} ${peer.name}: cold ${formatMs(measured.cold)} ms, warm ${formatMs(measured.warm)} ms, append ${formatMs(measured.append)} ms`,
+      );
     }
     const mine = figures.get(peers[0].name)!;
     for (const peer of peers.slice(2)) {
@@ -94,7 +97,13 @@ export async function benchEngine(): Promise<string> {
       ratios.push([label, peer.name, `${(theirs.warm / mine.warm).toFixed(1)}×`, `${(theirs.append / mine.append).toFixed(1)}×`]);
     }
     const counted = countSideBySide(conversation);
-    countRows.push([label, formatMs(counted.engineMs), formatMs(counted.referenceMs), (counted.referenceMs / counted.engineMs).toFixed(1), counted.same ? `yes (${counted.tokens.toLocaleString("en")})` : "NO"]);
+    countRows.push([
+      label,
+      formatMs(counted.engineMs),
+      formatMs(counted.referenceMs),
+      (counted.referenceMs / counted.engineMs).toFixed(1),
+      counted.same ? `yes (${counted.tokens.toLocaleString("en")})` : "NO",
+    ]);
   }
   const markdown = [
     "## Engine: the default `pre_llm_call` pipeline against its peers",

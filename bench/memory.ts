@@ -162,7 +162,9 @@ export async function benchMemory(): Promise<string> {
   };
   const rows = SIZES.flatMap((size, index) => [
     row("SQLite", bySqlite[index]),
-    byPostgres ? row("PostgreSQL", byPostgres[index]) : [size.toLocaleString("en-US"), "PostgreSQL", "not measured: PostgreSQL was not running", "", "", "", "", "", "", ""],
+    byPostgres
+      ? row("PostgreSQL", byPostgres[index])
+      : [size.toLocaleString("en-US"), "PostgreSQL", "not measured: PostgreSQL was not running", "", "", "", "", "", "", ""],
   ]);
   const markdown = [
     "## Memory: recordMessages and the next request on long branches",
@@ -170,7 +172,18 @@ export async function benchMemory(): Promise<string> {
     `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}. Each branch holds real tau-bench airline messages (bench/corpus.ts) recorded through lib/memory's \`recordMessages\` in batches of about ${SEED_BATCH} messages (a summary and a checkpoint for nearly every batch), with copilot settings (summary threshold 10) and tool results over ${SETTINGS.artifactThreshold.toLocaleString("en-US")} characters stored as artifacts. Then the corpus's next ${MEASURED_CALLS} calls are recorded one by one as the proxy records them (a request's new turns, then the reply alone) and timed, compactions included as they fall due: wall time per call (all, then without and with a compaction, with how many compacted) and this process's CPU time (all threads). Queries and rows: Prisma model operations per call and the rows they returned, median (min–max) over ${COUNTED_CALLS} more calls (transaction statements not counted). next request: \`prepareNextRequest\` with a new user turn, writing nothing, median of ${PROMPTS}.`,
     "",
     table(
-      ["messages", "database", "recordMessages p50 ms", "p90 ms", "without compaction p50 ms", "with compaction p50 ms (calls)", "CPU p50 ms", "queries per call", "rows per call", "next request p50 ms"],
+      [
+        "messages",
+        "database",
+        "recordMessages p50 ms",
+        "p90 ms",
+        "without compaction p50 ms",
+        "with compaction p50 ms (calls)",
+        "CPU p50 ms",
+        "queries per call",
+        "rows per call",
+        "next request p50 ms",
+      ],
       rows,
     ),
   ].join("\n");

@@ -30,7 +30,15 @@ const DRAG_INTERVAL_MS = 16;
 /** The e2e tests' launch (playwright.config.ts): Debian's Chromium, no background networking on this closed network. */
 const CHROMIUM = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+  ],
 };
 /** Playwright's "Desktop Chrome" viewport, as in the e2e tests. */
 const VIEWPORT = { width: 1280, height: 720 };
@@ -70,7 +78,8 @@ async function openWorkspace(browser: Browser, url: string, size: number, id: st
     const handle = await page.getByRole("slider", { name: NUMERIC_FIELDS[slider.key].label, exact: true }).elementHandle();
     if (!handle) throw new Error(`no ${NUMERIC_FIELDS[slider.key].label} slider`);
     const position = Number(await handle.inputValue());
-    if (position !== positionOf(slider, slider.values[0])) throw new Error(`${slider.key} starts at position ${position}, not at the default ${slider.values[0]}`);
+    if (position !== positionOf(slider, slider.values[0]))
+      throw new Error(`${slider.key} starts at position ${position}, not at the default ${slider.values[0]}`);
     sliders.set(slider, { handle, position, changes: [], drags: [] });
   }
   return { size, page, first, sliders };
@@ -107,7 +116,12 @@ const sum = (files: FileSize[], pick: (file: FileSize) => number) => files.reduc
 const number = (value: number) => value.toLocaleString("en");
 const fileName = (url: string) => new URL(url).pathname.split("/").at(-1) ?? url;
 
-function report(workspaces: Workspace[], weights: { home: PageWeight; workspaces: { size: number; weight: PageWeight }[] }, browserVersion: string, buildMs: number): string {
+function report(
+  workspaces: Workspace[],
+  weights: { home: PageWeight; workspaces: { size: number; weight: PageWeight }[] },
+  browserVersion: string,
+  buildMs: number,
+): string {
   const sliderLabel = (slider: SliderCase) => {
     const [a, b] = slider.values.map((value) => number(valueAt(slider, positionOf(slider, value))));
     return `${NUMERIC_FIELDS[slider.key].label} ${a} ↔ ${b}`;
@@ -166,9 +180,21 @@ function report(workspaces: Workspace[], weights: { home: PageWeight; workspaces
   const workspaceWeight = weights.workspaces[0].weight;
   const scriptRow = (route: string, weight: PageWeight) => {
     const largest = [...weight.scripts].sort((left, right) => right.raw - left.raw)[0];
-    return [route, weight.scripts.length, kib(sum(weight.scripts, (file) => file.raw)), kib(sum(weight.scripts, (file) => file.gzip)), kib(sum(weight.scripts, (file) => file.wire)), `${fileName(largest.url)} (${kib(largest.gzip)} gzip)`];
+    return [
+      route,
+      weight.scripts.length,
+      kib(sum(weight.scripts, (file) => file.raw)),
+      kib(sum(weight.scripts, (file) => file.gzip)),
+      kib(sum(weight.scripts, (file) => file.wire)),
+      `${fileName(largest.url)} (${kib(largest.gzip)} gzip)`,
+    ];
   };
-  const workerRows = workspaceWeight.worker.map((file) => [fileName(file.url), kib(file.raw), kib(file.gzip), file.shared ? "the page's Turbopack runtime (already loaded, counted above)" : "worker only"]);
+  const workerRows = workspaceWeight.worker.map((file) => [
+    fileName(file.url),
+    kib(file.raw),
+    kib(file.gzip),
+    file.shared ? "the page's Turbopack runtime (already loaded, counted above)" : "worker only",
+  ]);
   const workerOnly = workspaceWeight.worker.filter((file) => !file.shared);
 
   return [
@@ -180,25 +206,57 @@ function report(workspaces: Workspace[], weights: { home: PageWeight; workspaces
     "",
     "### One change at a time",
     "",
-    table(["slider", "messages", "changes", "median ms", "p90 ms", "max ms", "worker median ms", "to commit − worker, median ms", "commit → painted, median ms"], changeRows),
+    table(
+      ["slider", "messages", "changes", "median ms", "p90 ms", "max ms", "worker median ms", "to commit − worker, median ms", "commit → painted, median ms"],
+      changeRows,
+    ),
     "",
     `### Dragging: ${DRAG_STEPS} changes fired ${DRAG_INTERVAL_MS} ms apart`,
     "",
     `Each drag moves the slider one track position per change (History rounds by 1 round, Token budget by ~2.5%), away from the default and back on the next drag. Settled = the runs have stopped and the view shows the last value's result (the pipeline client coalesces: only the newest waiting settings run); timed from the last change to that result painted. "Firing took" is how long the ${DRAG_STEPS} changes took to dispatch (timers run late while the main thread renders).`,
     "",
-    table(["slider", "messages", "drags", "settled after last change, median ms", "max ms", "from first change, median ms", "firing took, median ms", "results shown per drag", "worker ms (last run)"], dragRows),
+    table(
+      [
+        "slider",
+        "messages",
+        "drags",
+        "settled after last change, median ms",
+        "max ms",
+        "from first change, median ms",
+        "firing took, median ms",
+        "results shown per drag",
+        "worker ms (last run)",
+      ],
+      dragRows,
+    ),
     "",
     "### Opening the workspace",
     "",
     "Milliseconds from navigation start, one load each (the workspaces measured above, opened in a fresh context). The document carries the whole branch (every stored message) in its inline React Server Components payload; the worker is requested once the workspace has hydrated; its first run counts every message from cold.",
     "",
-    table(["messages", "document KiB", "gzip KiB", "first byte", "last byte", "DOMContentLoaded", "worker requested (hydrated)", "first result painted", "first run in the worker"], openRows),
+    table(
+      [
+        "messages",
+        "document KiB",
+        "gzip KiB",
+        "first byte",
+        "last byte",
+        "DOMContentLoaded",
+        "worker requested (hydrated)",
+        "first result painted",
+        "first run in the worker",
+      ],
+      openRows,
+    ),
     "",
     "### Initial JavaScript",
     "",
     "Scripts the page loads before any interaction (fresh browser context; `/` until its load event, the workspace until its first run is shown, plus 1.5 s), the pipeline worker's files excluded. KiB of the decoded bodies; gzip = node:zlib at its default level on those; on the wire = what `next start` sent (it gzips).",
     "",
-    table(["route", "script files", "raw KiB", "gzip KiB", "on the wire KiB", "largest"], [scriptRow("/", weights.home), scriptRow("/c/[id]", workspaceWeight)]),
+    table(
+      ["route", "script files", "raw KiB", "gzip KiB", "on the wire KiB", "largest"],
+      [scriptRow("/", weights.home), scriptRow("/c/[id]", workspaceWeight)],
+    ),
     "",
     `The pipeline Web Worker (loaded by the workspace once it has hydrated; not page weight: the engine and the tokenizer's ranks run there, off the main thread, by design). Worker-only files: ${kib(sum(workerOnly, (file) => file.raw))} KiB raw, ${kib(sum(workerOnly, (file) => file.gzip))} KiB gzip.`,
     "",
@@ -235,7 +293,8 @@ export async function measurePlayground(app: Pick<BenchApp, "url" | "buildMs" | 
       for (const workspace of workspaces) {
         await workspace.page.bringToFront();
         for (const slider of SLIDERS) {
-          for (let index = done; index < Math.min(CHANGES, done + BLOCK); index += 1) workspace.sliders.get(slider)!.changes.push(await change(workspace, slider));
+          for (let index = done; index < Math.min(CHANGES, done + BLOCK); index += 1)
+            workspace.sliders.get(slider)!.changes.push(await change(workspace, slider));
         }
       }
       console.log(`playground: ${Math.min(CHANGES, done + BLOCK)}/${CHANGES} changes per size and slider`);

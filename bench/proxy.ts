@@ -39,7 +39,10 @@ export function createBenchDatabaseFile(name = "proxy"): { url: string; folder: 
   const file = path.join(folder, "bench.db");
   const raw = new Sqlite(file);
   const migrations = path.join(import.meta.dirname, "..", "prisma", "migrations");
-  for (const name of fs.readdirSync(migrations).filter((entry) => fs.statSync(path.join(migrations, entry)).isDirectory()).sort()) {
+  for (const name of fs
+    .readdirSync(migrations)
+    .filter((entry) => fs.statSync(path.join(migrations, entry)).isDirectory())
+    .sort()) {
     raw.exec(fs.readFileSync(path.join(migrations, name, "migration.sql"), "utf8"));
   }
   raw.close();
@@ -61,7 +64,10 @@ export async function createBenchSchema(name = "proxy"): Promise<{ url: string; 
   }
   const migrations = path.join(import.meta.dirname, "..", "prisma", "postgres", "migrations");
   await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE; CREATE SCHEMA "${schema}"; SET search_path TO "${schema}"`);
-  for (const name of fs.readdirSync(migrations).filter((entry) => fs.statSync(path.join(migrations, entry)).isDirectory()).sort()) {
+  for (const name of fs
+    .readdirSync(migrations)
+    .filter((entry) => fs.statSync(path.join(migrations, entry)).isDirectory())
+    .sort()) {
     await admin.query(fs.readFileSync(path.join(migrations, name, "migration.sql"), "utf8"));
   }
   const url = new URL(POSTGRES_URL);
@@ -152,7 +158,9 @@ function startClient() {
   return {
     run(jobs: Job[], concurrency = 1): Promise<Timing[]> {
       return new Promise((resolve, reject) => {
-        worker.once("message", (message: { timings?: Timing[]; error?: string }) => (message.timings ? resolve(message.timings) : reject(new Error(message.error))));
+        worker.once("message", (message: { timings?: Timing[]; error?: string }) =>
+          message.timings ? resolve(message.timings) : reject(new Error(message.error)),
+        );
         worker.postMessage({ jobs, concurrency });
       });
     },
@@ -174,7 +182,11 @@ export async function benchProxy(): Promise<string> {
   useDatabaseForTests(db);
   const fake = await startFakeOpenAI();
   const settingsFile = path.join(folder, "upstream.json");
-  Object.assign(process.env, { CONTEXT_LAB_UPSTREAM_BASE_URL: fake.baseUrl, CONTEXT_LAB_UPSTREAM_API_KEY: "sk-bench", CONTEXT_LAB_UPSTREAM_SETTINGS_FILE: settingsFile });
+  Object.assign(process.env, {
+    CONTEXT_LAB_UPSTREAM_BASE_URL: fake.baseUrl,
+    CONTEXT_LAB_UPSTREAM_API_KEY: "sk-bench",
+    CONTEXT_LAB_UPSTREAM_SETTINGS_FILE: settingsFile,
+  });
   const server = await startRouteServer([{ method: "POST", path: "/api/v1/chat/completions", handler: POST }]);
   const direct = `${fake.baseUrl}/chat/completions`;
   const proxied = `${server.url}/api/v1/chat/completions`;
@@ -271,15 +283,24 @@ export async function benchProxy(): Promise<string> {
     "",
     "### Whole answers (`stream: false`), one request at a time",
     "",
-    table(headers, latencyRows(whole, (timing) => timing.total)),
+    table(
+      headers,
+      latencyRows(whole, (timing) => timing.total),
+    ),
     "",
     "### Streams: time to the first chunk, one request at a time",
     "",
-    table(headers, latencyRows(streamed, (timing) => timing.firstChunk)),
+    table(
+      headers,
+      latencyRows(streamed, (timing) => timing.firstChunk),
+    ),
     "",
     "### Streams: time to the end of the answer",
     "",
-    table(headers, latencyRows(streamed, (timing) => timing.total)),
+    table(
+      headers,
+      latencyRows(streamed, (timing) => timing.total),
+    ),
     "",
     `### Throughput: ${CONCURRENCY} concurrent clients × ${PER_CLIENT} whole answers`,
     "",

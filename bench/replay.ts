@@ -18,7 +18,11 @@ function conversationWithCalls(calls: number): Message[] {
 
 const POLICIES: ComparedPolicy[] = [
   { id: "observation_masking", label: "Observation masking", policy: presetPolicy("observation_masking") },
-  { id: "clear_tool_uses", label: "Tool-result clearing", policy: { ...presetPolicy("clear_tool_uses"), tuning: { clear_tool_uses: { triggerTokens: 8_000, keepToolUses: 3 } } } },
+  {
+    id: "clear_tool_uses",
+    label: "Tool-result clearing",
+    policy: { ...presetPolicy("clear_tool_uses"), tuning: { clear_tool_uses: { triggerTokens: 8_000, keepToolUses: 3 } } },
+  },
   { id: "navigator", label: "Navigator", policy: presetPolicy("navigator") },
 ];
 
@@ -49,16 +53,26 @@ export async function benchReplay(): Promise<void> {
     cold.push(await timed(async () => (last = await compare(fresh))));
     warm.push(await timed(() => compare(fresh)));
   }
-  const rows = last!.runs.map((run) => [run.label, run.replay.totals.calls, run.replay.totals.inputTokens.toLocaleString("en-US"), `${(run.replay.totals.cacheHitShare * 100).toFixed(0)}%`, run.replay.totals.cacheBreaks, `$${run.replay.totals.cost!.total.toFixed(2)}`]);
+  const rows = last!.runs.map((run) => [
+    run.label,
+    run.replay.totals.calls,
+    run.replay.totals.inputTokens.toLocaleString("en-US"),
+    `${(run.replay.totals.cacheHitShare * 100).toFixed(0)}%`,
+    run.replay.totals.cacheBreaks,
+    `$${run.replay.totals.cost!.total.toFixed(2)}`,
+  ]);
   const markdown = [
     "## Replay: one conversation, raw and three policies",
     "",
     `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}, load average ${load.toFixed(1)} at the start (wall time stretches with it; CPU time much less). A conversation of ${conversation.length} real tau-bench messages (MIT) with ${CALLS} assistant turns, replayed call by call under raw, observation masking, tool-result clearing (8,000-token trigger) and navigator with \`comparePolicies\`; medians of ${REPEATS}.`,
     "",
-    table(["run", "wall ms", "CPU ms"], [
-      ["cold (new message objects: every message counted once)", formatMs(median(cold.map((run) => run.wall))), formatMs(median(cold.map((run) => run.cpu)))],
-      ["warm (the same conversation compared again)", formatMs(median(warm.map((run) => run.wall))), formatMs(median(warm.map((run) => run.cpu)))],
-    ]),
+    table(
+      ["run", "wall ms", "CPU ms"],
+      [
+        ["cold (new message objects: every message counted once)", formatMs(median(cold.map((run) => run.wall))), formatMs(median(cold.map((run) => run.cpu)))],
+        ["warm (the same conversation compared again)", formatMs(median(warm.map((run) => run.wall))), formatMs(median(warm.map((run) => run.cpu)))],
+      ],
+    ),
     "",
     table(["policy", "calls", "input tokens", "cache hits", "cache breaks", "cost at $2.50/$1.25/$10 per M"], rows),
   ].join("\n");

@@ -18,7 +18,9 @@ export function writeSection(name: string, markdown: string): void {
   const begin = `<!-- bench:${name}:begin -->`;
   const end = `<!-- bench:${name}:end -->`;
   const block = `${begin}\n${markdown.trim()}\n${end}`;
-  const current = fs.existsSync(RESULTS) ? fs.readFileSync(RESULTS, "utf8") : "# Benchmark results\n\nWritten by `npm run bench`; each section is replaced when its benchmark runs again.\n";
+  const current = fs.existsSync(RESULTS)
+    ? fs.readFileSync(RESULTS, "utf8")
+    : "# Benchmark results\n\nWritten by `npm run bench`; each section is replaced when its benchmark runs again.\n";
   const pattern = new RegExp(`${begin}[\\s\\S]*?${end}`);
   const next = pattern.test(current) ? current.replace(pattern, block) : `${current.trimEnd()}\n\n${block}\n`;
   fs.writeFileSync(RESULTS, next);

@@ -83,7 +83,10 @@ export async function benchTokenizer(): Promise<string> {
   const worst: (string | number)[][] = [];
   const cold: (string | number)[][] = [];
   for (const encoding of ENCODINGS) {
-    const built = time(() => (getTextEncoder(encoding), 0));
+    const built = time(() => {
+      getTextEncoder(encoding);
+      return 0;
+    });
     cold.push([encoding, formatMs(built.ms)]);
     for (const counter of counters(encoding)) {
       // One warm-up run, so every contender is measured optimised.
@@ -98,7 +101,10 @@ export async function benchTokenizer(): Promise<string> {
       console.log(`tokenizer ${encoding} ${counter.name}: ${formatMs(ms)} ms, ${(bytes / 1e6 / (ms / 1000)).toFixed(1)} MB/s`);
     }
     for (const length of RUN_LENGTHS) {
-      for (const [label, character] of [["a", "a"], ["=", "="]] as const) {
+      for (const [label, character] of [
+        ["a", "a"],
+        ["=", "="],
+      ] as const) {
         const run = character.repeat(length);
         for (const counter of counters(encoding).slice(0, 3)) {
           if (counter.name !== "ours" && (length > QUADRATIC_LIMIT || label !== "a")) continue;
@@ -132,5 +138,8 @@ export async function benchTokenizer(): Promise<string> {
 }
 
 function loadAverage(): string {
-  return os.loadavg().map((value) => value.toFixed(1)).join(", ");
+  return os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(", ");
 }

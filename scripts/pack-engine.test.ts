@@ -17,7 +17,16 @@ afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 const trajectory = [...sampleTrajectories()].sort((a, b) => b.messages.length - a.messages.length)[0].messages;
 const history: Message[] = trajectory.slice(0, callPoints(trajectory).at(-1));
-const tools: ToolDefinition[] = [{ type: "function", function: { name: "get_reservation_details", description: "Get the details of a reservation.", parameters: { type: "object", properties: { reservation_id: { type: "string" } } } } }];
+const tools: ToolDefinition[] = [
+  {
+    type: "function",
+    function: {
+      name: "get_reservation_details",
+      description: "Get the details of a reservation.",
+      parameters: { type: "object", properties: { reservation_id: { type: "string" } } },
+    },
+  },
+];
 
 /** Every strategy at work at once: masking, clearing with inputs, a token window, and the navigator's pipeline. */
 const policy: RequestPolicy = {
@@ -25,7 +34,11 @@ const policy: RequestPolicy = {
   processors: PROCESSOR_KINDS.filter((kind) => kind !== "tool_result_offloader" && kind !== "auto_compact").map((kind) => ({ kind, enabled: true })),
   maxMessageSize: 600,
   offloadThreshold: 4,
-  tuning: { observation_masking: { keepObservations: 2 }, clear_tool_uses: { triggerTokens: 1_000, keepToolUses: 1, clearToolInputs: true }, token_window: { maxTokens: 4_000 } },
+  tuning: {
+    observation_masking: { keepObservations: 2 },
+    clear_tool_uses: { triggerTokens: 1_000, keepToolUses: 1, clearToolInputs: true },
+    token_window: { maxTokens: 4_000 },
+  },
 };
 
 function run(command: string, args: string[], cwd: string): string {
@@ -39,7 +52,11 @@ describe("npm run pack:engine", () => {
     expect(manifest).toMatchObject({ name: "@context-lab/engine", type: "module", exports: { ".": { types: "./types/index.d.ts", import: "./index.js" } } });
     expect(manifest.dependencies).toBeUndefined();
     // No Next, no Prisma, no Node built-ins in what ships (I1).
-    const shipped = fs.readdirSync(directory).filter((file) => file.endsWith(".js")).map((file) => fs.readFileSync(path.join(directory, file), "utf8")).join("\n");
+    const shipped = fs
+      .readdirSync(directory)
+      .filter((file) => file.endsWith(".js"))
+      .map((file) => fs.readFileSync(path.join(directory, file), "utf8"))
+      .join("\n");
     expect(shipped).not.toMatch(/from ["'](next|@prisma\/client|node:[a-z]+)["']/);
 
     const project = path.join(work, "project");
@@ -63,13 +80,35 @@ process.stdout.write(JSON.stringify({ messages: request.messages, tools: request
     );
     fs.writeFileSync(
       path.join(project, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", lib: ["ES2023", "DOM"], types: ["node"], typeRoots: [path.join(ROOT, "node_modules", "@types")], skipLibCheck: false, outDir: "out" }, files: ["policy.ts", "main.ts"] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          lib: ["ES2023", "DOM"],
+          types: ["node"],
+          typeRoots: [path.join(ROOT, "node_modules", "@types")],
+          skipLibCheck: false,
+          outDir: "out",
+        },
+        files: ["policy.ts", "main.ts"],
+      }),
     );
     run(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], project);
     const packed = JSON.parse(run(process.execPath, [path.join("out", "main.js")], project));
 
     const expected = await buildRequest({ history, tools, policy });
-    expect(packed.steps).toEqual(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget", "clear_tool_uses", "observation_masking", "token_window"]);
+    expect(packed.steps).toEqual([
+      "message_offloader",
+      "dialogue_compressor",
+      "round_window",
+      "summarize",
+      "token_budget",
+      "clear_tool_uses",
+      "observation_masking",
+      "token_window",
+    ]);
     expect(packed.steps).toEqual(expected.trace.steps.map((step) => step.processor));
     expect(packed.messages).toEqual(JSON.parse(JSON.stringify(expected.messages)));
     expect(packed.tools).toEqual(JSON.parse(JSON.stringify(expected.tools)));

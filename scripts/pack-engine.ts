@@ -44,7 +44,9 @@ export async function packEngine(options: PackEngineOptions = {}): Promise<PackE
   });
   declarations(directory);
   const rootPackage = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
-  const exports = Object.fromEntries(ENTRIES.map((entry) => [entry === "index" ? "." : `./${entry}`, { types: `./types/${entry}.d.ts`, import: `./${entry}.js` }]));
+  const exports = Object.fromEntries(
+    ENTRIES.map((entry) => [entry === "index" ? "." : `./${entry}`, { types: `./types/${entry}.d.ts`, import: `./${entry}.js` }]),
+  );
   const manifest = {
     name: "@context-lab/engine",
     version: rootPackage.version,
@@ -58,8 +60,17 @@ export async function packEngine(options: PackEngineOptions = {}): Promise<PackE
   };
   fs.writeFileSync(path.join(directory, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   fs.writeFileSync(path.join(directory, "README.md"), README);
-  fs.writeFileSync(path.join(directory, "THIRD_PARTY_LICENSES.md"), `# Bundled code\n\n## gpt-tokenizer (MIT)\n\n${fs.readFileSync(path.join(ROOT, "node_modules", "gpt-tokenizer", "LICENSE"), "utf8")}`);
-  const packed = JSON.parse(execFileSync("npm", ["pack", directory, "--pack-destination", outDir, "--json", "--ignore-scripts"], { cwd: outDir, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as { filename: string }[];
+  fs.writeFileSync(
+    path.join(directory, "THIRD_PARTY_LICENSES.md"),
+    `# Bundled code\n\n## gpt-tokenizer (MIT)\n\n${fs.readFileSync(path.join(ROOT, "node_modules", "gpt-tokenizer", "LICENSE"), "utf8")}`,
+  );
+  const packed = JSON.parse(
+    execFileSync("npm", ["pack", directory, "--pack-destination", outDir, "--json", "--ignore-scripts"], {
+      cwd: outDir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }),
+  ) as { filename: string }[];
   return { directory, tarball: path.join(outDir, packed[0].filename) };
 }
 

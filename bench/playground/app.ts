@@ -85,7 +85,10 @@ export async function startBenchApp(): Promise<BenchApp> {
   };
 
   try {
-    const saved = REWRITTEN_BY_BUILD.map((file) => ({ file: path.join(ROOT, file), text: fs.existsSync(path.join(ROOT, file)) ? fs.readFileSync(path.join(ROOT, file), "utf8") : null }));
+    const saved = REWRITTEN_BY_BUILD.map((file) => ({
+      file: path.join(ROOT, file),
+      text: fs.existsSync(path.join(ROOT, file)) ? fs.readFileSync(path.join(ROOT, file), "utf8") : null,
+    }));
     const started = performance.now();
     try {
       await run(path.join(ROOT, "node_modules", ".bin", "next"), ["build"], env, "next build");
@@ -98,7 +101,12 @@ export async function startBenchApp(): Promise<BenchApp> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     let log = "";
-    server = spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    server = spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+      cwd: ROOT,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     server.stdout?.on("data", (chunk: Buffer) => (log += chunk));
     server.stderr?.on("data", (chunk: Buffer) => (log += chunk));
     await waitForServer(url, server, () => log);
@@ -107,7 +115,11 @@ export async function startBenchApp(): Promise<BenchApp> {
       url,
       buildMs,
       async importConversation(title, messages) {
-        const response = await fetch(`${url}/api/conversations/import?title=${encodeURIComponent(title)}`, { method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify(messages) });
+        const response = await fetch(`${url}/api/conversations/import?title=${encodeURIComponent(title)}`, {
+          method: "POST",
+          headers: { "content-type": "text/plain" },
+          body: JSON.stringify(messages),
+        });
         if (!response.ok) throw new Error(`import of ${title} failed: ${response.status} ${await response.text()}`);
         const body = (await response.json()) as { conversations: { conversation: { id: string }; messageCount: number }[] };
         return { id: body.conversations[0].conversation.id, messageCount: body.conversations[0].messageCount };

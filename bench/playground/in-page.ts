@@ -174,10 +174,21 @@ export function firstShown(page: Page, timeoutMs = 120_000): Promise<FirstShown>
 }
 
 export function timeChange(page: Page, slider: ElementHandle<Element>, position: number, timeoutMs = 30_000): Promise<ChangeTiming> {
-  return page.evaluate(([element, to, timeout]) => (window as unknown as BenchWindow).__playgroundBench.change(element, to, timeout), [slider, position, timeoutMs] as const);
+  return page.evaluate(([element, to, timeout]) => (window as unknown as BenchWindow).__playgroundBench.change(element, to, timeout), [
+    slider,
+    position,
+    timeoutMs,
+  ] as const);
 }
 
-export function timeDrag(page: Page, slider: ElementHandle<Element>, positions: number[], intervalMs: number, quietMs = 300, timeoutMs = 60_000): Promise<DragTiming> {
+export function timeDrag(
+  page: Page,
+  slider: ElementHandle<Element>,
+  positions: number[],
+  intervalMs: number,
+  quietMs = 300,
+  timeoutMs = 60_000,
+): Promise<DragTiming> {
   return page.evaluate(
     ([element, to, interval, quiet, timeout]) => (window as unknown as BenchWindow).__playgroundBench.drag(element, to, interval, quiet, timeout),
     [slider, positions, intervalMs, quietMs, timeoutMs] as const,

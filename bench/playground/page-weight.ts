@@ -59,7 +59,10 @@ export async function measurePageWeight(browser: Browser, url: string, ready: "l
     page.on("response", (response) => void responses.push(response));
     page.on("worker", (worker) => void workers.push(worker.url()));
     await page.goto(url, { waitUntil: "load" });
-    if (ready === "first-run") await page.waitForFunction(() => Boolean(document.querySelector("[data-rendered-revision]")?.getAttribute("data-rendered-revision")), null, { timeout: 120_000 });
+    if (ready === "first-run")
+      await page.waitForFunction(() => Boolean(document.querySelector("[data-rendered-revision]")?.getAttribute("data-rendered-revision")), null, {
+        timeout: 120_000,
+      });
     await page.waitForTimeout(quietMs);
 
     const workerEntries = new Set(workers.map(withoutHash));
@@ -83,7 +86,9 @@ export async function measurePageWeight(browser: Browser, url: string, ready: "l
     return {
       document: await sizeOf(documentResponse),
       scripts: await Promise.all(pageScripts.map(sizeOf)),
-      worker: await Promise.all(workerResponses.map(async (response) => ({ ...(await sizeOf(response)), shared: pageScriptUrls.has(withoutHash(response.url())) }))),
+      worker: await Promise.all(
+        workerResponses.map(async (response) => ({ ...(await sizeOf(response)), shared: pageScriptUrls.has(withoutHash(response.url())) })),
+      ),
     };
   } finally {
     await context.close();

@@ -42,11 +42,19 @@ function Side({ branch, message, position }: { branch: BranchTreeNode; message: 
 /** Where two branches part: the shared prefix, then each side's first differing message, side by side. */
 export function BranchDivergence({ left, right, divergence, lineage }: BranchDivergenceProps) {
   const { commonPrefix } = divergence;
-  const shared = commonPrefix === 0 ? "no messages in common" : `${number(commonPrefix)} message${commonPrefix === 1 ? "" : "s"} in common (#0–#${commonPrefix - 1})`;
+  const shared =
+    commonPrefix === 0 ? "no messages in common" : `${number(commonPrefix)} message${commonPrefix === 1 ? "" : "s"} in common (#0–#${commonPrefix - 1})`;
   return (
     <div className={styles.divergence} role="region" aria-label={`Divergence of ${left.name} and ${right.name}`}>
       <p className={styles.summary}>
-        <strong><SafeText text={left.name} /></strong> and <strong><SafeText text={right.name} /></strong>: {shared}
+        <strong>
+          <SafeText text={left.name} />
+        </strong>{" "}
+        and{" "}
+        <strong>
+          <SafeText text={right.name} />
+        </strong>
+        : {shared}
         {divergence.identical ? "; identical histories." : `; they diverge at message ${commonPrefix}.`}
       </p>
       {lineage ? (

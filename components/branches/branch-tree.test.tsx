@@ -32,7 +32,9 @@ describe("BranchTree", () => {
 
   it("offers compare checkboxes and disables a third pick", async () => {
     const onToggleCompare = vi.fn();
-    const three = [branchNode("main", { length: 4, children: [branchNode("a", { length: 3, forkPosition: 2 }), branchNode("b", { length: 3, forkPosition: 1 })] })];
+    const three = [
+      branchNode("main", { length: 4, children: [branchNode("a", { length: 3, forkPosition: 2 }), branchNode("b", { length: 3, forkPosition: 1 })] }),
+    ];
     render(<BranchTree tree={three} currentBranchId="main" onSwitch={() => {}} compared={["main", "a"]} onToggleCompare={onToggleCompare} />);
     expect(screen.getByRole("checkbox", { name: "Compare b" })).toHaveProperty("disabled", true);
     await userEvent.click(screen.getByRole("checkbox", { name: "Compare a" }));

@@ -47,12 +47,7 @@ export function BranchTree({ tree, currentBranchId, onSwitch, compared, onToggle
           const current = branch.id === currentBranchId;
           const ticked = compared?.includes(branch.id) ?? false;
           return (
-            <li
-              key={branch.id}
-              className={styles.row}
-              style={{ height: ROW_HEIGHT, paddingLeft: row.x + INDENT / 2 + 4 }}
-              data-current={current || undefined}
-            >
+            <li key={branch.id} className={styles.row} style={{ height: ROW_HEIGHT, paddingLeft: row.x + INDENT / 2 + 4 }} data-current={current || undefined}>
               <button
                 type="button"
                 className={styles.switch}

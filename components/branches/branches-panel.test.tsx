@@ -46,7 +46,17 @@ describe("BranchesPanel", () => {
   });
 
   it("shows a fork error", () => {
-    render(<BranchesPanel tree={tree} currentBranchId="main" forkPosition={8} onSwitch={() => {}} onFork={() => {}} forkError="position 30 is past the end" client={historyClient({}).client} />);
+    render(
+      <BranchesPanel
+        tree={tree}
+        currentBranchId="main"
+        forkPosition={8}
+        onSwitch={() => {}}
+        onFork={() => {}}
+        forkError="position 30 is past the end"
+        client={historyClient({}).client}
+      />,
+    );
     expect(screen.getByRole("alert").textContent).toBe("position 30 is past the end");
   });
 });

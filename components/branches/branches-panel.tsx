@@ -64,7 +64,9 @@ export function BranchesPanel({ tree, currentBranchId, forkPosition, onSwitch, o
             Could not load the histories: {error.message}
           </p>
         ) : null}
-        {comparison ? <BranchDivergence left={comparison.left} right={comparison.right} divergence={comparison.divergence} lineage={comparison.lineage} /> : null}
+        {comparison ? (
+          <BranchDivergence left={comparison.left} right={comparison.right} divergence={comparison.divergence} lineage={comparison.lineage} />
+        ) : null}
       </section>
     </div>
   );

@@ -31,7 +31,11 @@ describe("findDivergence", () => {
   });
 
   it("adds the offset of tails loaded past a shared prefix", () => {
-    const divergence = findDivergence(records("a", 10, 12), records("b", 10, 12, (position) => `b ${position}`), 10);
+    const divergence = findDivergence(
+      records("a", 10, 12),
+      records("b", 10, 12, (position) => `b ${position}`),
+      10,
+    );
     expect(divergence.commonPrefix).toBe(10);
     expect(divergence.left?.position).toBe(10);
   });
@@ -72,7 +76,10 @@ describe("layoutBranchTree", () => {
     const tree = [
       branchNode("main", {
         length: 40,
-        children: [branchNode("late", { length: 35, forkPosition: 30 }), branchNode("early", { length: 12, forkPosition: 9, children: [branchNode("deep", { length: 11, forkPosition: 10 })] })],
+        children: [
+          branchNode("late", { length: 35, forkPosition: 30 }),
+          branchNode("early", { length: 12, forkPosition: 9, children: [branchNode("deep", { length: 11, forkPosition: 10 })] }),
+        ],
       }),
     ];
     const layout = layoutBranchTree(tree, { rowHeight: 40, indent: 20 });

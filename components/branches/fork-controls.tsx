@@ -80,10 +80,26 @@ export function ForkDialog({ position, length, branchName, onFork, pending = fal
           </label>
           <label className={styles.field}>
             Branch name
-            <input type="text" value={name} placeholder={`${branchName}@${valid ? parsed : "…"}`} onChange={(event) => setName(event.target.value)} maxLength={200} />
+            <input
+              type="text"
+              value={name}
+              placeholder={`${branchName}@${valid ? parsed : "…"}`}
+              onChange={(event) => setName(event.target.value)}
+              maxLength={200}
+            />
           </label>
-          <p className={styles.hint}>{valid ? (parsed === 0 ? "The new branch starts empty." : `The new branch inherits messages #0–#${parsed - 1}; ${branchName} is unchanged.`) : `Enter a whole number from 0 to ${length}.`}</p>
-          {error ? <p className={styles.error} role="alert">{error}</p> : null}
+          <p className={styles.hint}>
+            {valid
+              ? parsed === 0
+                ? "The new branch starts empty."
+                : `The new branch inherits messages #0–#${parsed - 1}; ${branchName} is unchanged.`
+              : `Enter a whole number from 0 to ${length}.`}
+          </p>
+          {error ? (
+            <p className={styles.error} role="alert">
+              {error}
+            </p>
+          ) : null}
           <div className={styles.actions}>
             <button type="button" className={ui.button} onClick={() => setOpen(false)}>
               Cancel

@@ -29,13 +29,24 @@ function Body({ title, value, copyText, note }: { title: string; value: unknown;
   );
 }
 
-function Loaded({ detail, number, numberOf, copyText }: { detail: CallDetailData; number: number; numberOf(callId: string): number | null; copyText(text: string): Promise<void> }) {
+function Loaded({
+  detail,
+  number,
+  numberOf,
+  copyText,
+}: {
+  detail: CallDetailData;
+  number: number;
+  numberOf(callId: string): number | null;
+  copyText(text: string): Promise<void>;
+}) {
   const previousNumber = detail.previous ? numberOf(detail.previous.id) : null;
   const previousName = previousNumber === null ? "the call before" : `call ${previousNumber}`;
   return (
     <>
       <p className={styles.muted}>
-        {protocolLabel(detail.call.protocol)} · {detail.call.streamed ? "streamed" : "whole"} · {detail.call.requestMessages ?? "?"} messages asked, {detail.call.sentMessages ?? "?"} forwarded
+        {protocolLabel(detail.call.protocol)} · {detail.call.streamed ? "streamed" : "whole"} · {detail.call.requestMessages ?? "?"} messages asked,{" "}
+        {detail.call.sentMessages ?? "?"} forwarded
         {detail.call.tokens && !detail.call.tokens.exact ? ` · tokens approximated with ${detail.call.tokens.encoding}` : ""}
       </p>
       <h4 className={styles.detailHeading}>{detail.previous ? `What changed since ${previousName}` : "The first call: nothing to compare with"}</h4>

@@ -56,6 +56,11 @@ export function usageCells(call: CallSummary): { input: string; output: string; 
 
 /** A call's one-line description for screen readers and titles. */
 export function describeCall(call: CallSummary, number: number): string {
-  const what = call.outcome === "failed" ? `failed with ${statusText(call)}${call.error ? `: ${errorText(call)}` : ""}` : call.outcome === "pending" ? "running" : `answered ${statusText(call)}`;
+  const what =
+    call.outcome === "failed"
+      ? `failed with ${statusText(call)}${call.error ? `: ${errorText(call)}` : ""}`
+      : call.outcome === "pending"
+        ? "running"
+        : `answered ${statusText(call)}`;
   return `Call ${number}, ${call.model ?? "unknown model"}, ${what}`;
 }

@@ -17,7 +17,11 @@ const FOLLOW: Message = { role: "user", content: "Is it direct?" };
 const CALLS = [
   rateLimitedCall("limited"),
   callSummary("retried", { retries: 1, model: "gpt-4o-2024-08-06", createdAt: "2026-11-23T12:00:03.000Z" }),
-  callSummary("next", { requestMessages: 4, sentMessages: 3, tokens: { encoding: "o200k_base", exact: true, system: 100, tools: 50, history: 20, new: 40, total: 210 } }),
+  callSummary("next", {
+    requestMessages: 4,
+    sentMessages: 3,
+    tokens: { encoding: "o200k_base", exact: true, system: 100, tools: 50, history: 20, new: 40, total: 210 },
+  }),
 ];
 
 const DETAILS: Record<string, CallDetail> = {
@@ -57,8 +61,22 @@ describe("CallsPanel", () => {
     const table = await screen.findByRole("table", { name: "Model calls" });
     const rows = within(table).getAllByRole("row").slice(1);
     expect(rows).toHaveLength(3);
-    const cells = (row: HTMLElement) => within(row).getAllByRole("cell").map((cell) => cell.textContent);
-    expect(cells(rows[0]).slice(2)).toEqual(["Chat Completions", "gpt-4o", "429", "Rate limit reached for gpt-4o (retry after 2 s)", "", "12 ms", "—", "—", "—", "—"]);
+    const cells = (row: HTMLElement) =>
+      within(row)
+        .getAllByRole("cell")
+        .map((cell) => cell.textContent);
+    expect(cells(rows[0]).slice(2)).toEqual([
+      "Chat Completions",
+      "gpt-4o",
+      "429",
+      "Rate limit reached for gpt-4o (retry after 2 s)",
+      "",
+      "12 ms",
+      "—",
+      "—",
+      "—",
+      "—",
+    ]);
     expect(cells(rows[1]).slice(2)).toEqual(["Chat Completions", "gpt-4o-2024-08-06", "200", "", "retry 1", "420 ms", "1,200", "80", "1,024", "$0.0025"]);
     expect(rows[0].getAttribute("aria-label")).toBe("Call 1, gpt-4o, failed with 429: Rate limit reached for gpt-4o (retry after 2 s)");
     expect(screen.getByLabelText("Calls summary").textContent).toContain("1 failed");

@@ -49,7 +49,9 @@ export function CallsPanel({ conversationId, revision, client = apiClient, copyT
         ) : (
           <>
             <h3>No model calls recorded</h3>
-            <p>Point an agent at this app&apos;s OpenAI base URL with this conversation&apos;s key: every call it makes, failed ones included, is listed here.</p>
+            <p>
+              Point an agent at this app&apos;s OpenAI base URL with this conversation&apos;s key: every call it makes, failed ones included, is listed here.
+            </p>
           </>
         )}
       </div>
@@ -59,7 +61,9 @@ export function CallsPanel({ conversationId, revision, client = apiClient, copyT
   return (
     <div className={styles.panel}>
       <p className={styles.summary} aria-label="Calls summary">
-        <span>{formatNumber(calls.length)} calls{more ? "+" : ""}</span>
+        <span>
+          {formatNumber(calls.length)} calls{more ? "+" : ""}
+        </span>
         <span data-tone={totals.failed > 0 ? "danger" : undefined}>{formatNumber(totals.failed)} failed</span>
         <span>reported cost {formatCost(totals.cost)}</span>
       </p>
@@ -68,7 +72,11 @@ export function CallsPanel({ conversationId, revision, client = apiClient, copyT
         calls={calls}
         openId={openId}
         onToggle={(callId) => setOpenId(openId === callId ? null : callId)}
-        detail={openId && openNumber !== null ? <CallDetail key={openId} callId={openId} number={openNumber} numberOf={numberOf} client={client} copyText={copyText} /> : null}
+        detail={
+          openId && openNumber !== null ? (
+            <CallDetail key={openId} callId={openId} number={openNumber} numberOf={numberOf} client={client} copyText={copyText} />
+          ) : null
+        }
       />
       {more ? (
         <button type="button" className={styles.more} onClick={loadMore} disabled={loading}>

@@ -38,7 +38,13 @@ export function CallsTable({ calls, openId, onToggle, detail }: CallsTableProps)
               <Fragment key={call.id}>
                 <tr data-outcome={call.outcome} data-open={open || undefined} aria-label={describeCall(call, index + 1)}>
                   <td data-numeric>
-                    <button type="button" className={styles.open} aria-expanded={open} aria-label={`${open ? "Close" : "Open"} call ${index + 1}`} onClick={() => onToggle(call.id)}>
+                    <button
+                      type="button"
+                      className={styles.open}
+                      aria-expanded={open}
+                      aria-label={`${open ? "Close" : "Open"} call ${index + 1}`}
+                      onClick={() => onToggle(call.id)}
+                    >
                       {index + 1}
                     </button>
                   </td>

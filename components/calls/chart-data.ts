@@ -59,7 +59,15 @@ export function layoutCallChart(calls: readonly CallSummary[], options: CallChar
       top -= segmentHeight;
       segments.push({ key, tokens, y: top, height: segmentHeight });
     }
-    return { callId: call.id, number: (options.firstNumber ?? 1) + index, x: gap + index * (barWidth + gap), width: barWidth, failed: call.outcome === "failed", tokens: call.tokens, segments };
+    return {
+      callId: call.id,
+      number: (options.firstNumber ?? 1) + index,
+      x: gap + index * (barWidth + gap),
+      width: barWidth,
+      failed: call.outcome === "failed",
+      tokens: call.tokens,
+      segments,
+    };
   });
   return { width: gap + calls.length * (barWidth + gap), height, max, bars };
 }

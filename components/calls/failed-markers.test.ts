@@ -8,7 +8,12 @@ describe("failedCallsByPosition", () => {
   const tree = [branchNode("main", { length: 8, children: [fork] })];
 
   it("[C3] places the branch's failed calls at the position they were made, answered calls not at all", () => {
-    const calls = [rateLimitedCall("a", { requestMessages: 2 }), rateLimitedCall("b", { requestMessages: 2, retries: 1 }), callSummary("c", { requestMessages: 2 }), rateLimitedCall("d", { requestMessages: 8 })];
+    const calls = [
+      rateLimitedCall("a", { requestMessages: 2 }),
+      rateLimitedCall("b", { requestMessages: 2, retries: 1 }),
+      callSummary("c", { requestMessages: 2 }),
+      rateLimitedCall("d", { requestMessages: 8 }),
+    ];
     const markers = failedCallsByPosition(calls, "main", tree);
     expect([...markers].map(([position, list]) => [position, list.map((call) => call.id)])).toEqual([
       [2, ["a", "b"]],
@@ -17,7 +22,12 @@ describe("failedCallsByPosition", () => {
   });
 
   it("shows an ancestor's failed call on a fork only within the history the fork inherits", () => {
-    const calls = [rateLimitedCall("early", { requestMessages: 3 }), rateLimitedCall("late", { requestMessages: 5 }), rateLimitedCall("own", { branchId: "fork", requestMessages: 6 }), rateLimitedCall("other", { branchId: "elsewhere" })];
+    const calls = [
+      rateLimitedCall("early", { requestMessages: 3 }),
+      rateLimitedCall("late", { requestMessages: 5 }),
+      rateLimitedCall("own", { branchId: "fork", requestMessages: 6 }),
+      rateLimitedCall("other", { branchId: "elsewhere" }),
+    ];
     expect([...failedCallsByPosition(calls, "fork", tree).keys()]).toEqual([3, 6]);
     expect([...failedCallsByPosition(calls, "main", tree).keys()]).toEqual([3, 5]);
   });

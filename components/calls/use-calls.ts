@@ -21,7 +21,12 @@ const PAGE = 100;
  * reloads what is shown (a call was recorded) without losing loaded pages.
  */
 export function useCalls(client: ApiClient | null, conversationId: string | null, revision: number, failedOnly = false): CallsState {
-  const [state, setState] = useState<{ key: string; calls: CallSummary[]; cursor: string | null; pages: number }>({ key: "", calls: [], cursor: null, pages: 1 });
+  const [state, setState] = useState<{ key: string; calls: CallSummary[]; cursor: string | null; pages: number }>({
+    key: "",
+    calls: [],
+    cursor: null,
+    pages: 1,
+  });
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const key = `${conversationId}:${failedOnly}`;

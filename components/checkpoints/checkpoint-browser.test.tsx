@@ -12,7 +12,12 @@ function tableRows(): string[][] {
   return within(table)
     .getAllByRole("row")
     .slice(1)
-    .map((row) => within(row).getAllByRole("cell").slice(1).map((cell) => cell.textContent ?? ""));
+    .map((row) =>
+      within(row)
+        .getAllByRole("cell")
+        .slice(1)
+        .map((cell) => cell.textContent ?? ""),
+    );
 }
 
 const versions = () => tableRows().map(([branch, version]) => `${branch} ${version}`);
@@ -71,7 +76,16 @@ describe("CheckpointBrowser > table", () => {
 
 describe("CheckpointBrowser > open and diff", () => {
   it("opens a checkpoint: token usage, artifact refs and values as an expandable tree", async () => {
-    const opened = { ...checkpoint("x", { version: 2, messageCount: 30, context: 1200, createdAt: "2026-03-09T12:00:00.000Z", values: { history: { length: 30, rounds: 8 }, todos: ["a", "b"] } }), artifactRefs: ["art_1"] };
+    const opened = {
+      ...checkpoint("x", {
+        version: 2,
+        messageCount: 30,
+        context: 1200,
+        createdAt: "2026-03-09T12:00:00.000Z",
+        values: { history: { length: 30, rounds: 8 }, todos: ["a", "b"] },
+      }),
+      artifactRefs: ["art_1"],
+    };
     render(<CheckpointBrowser checkpoints={[opened]} branchNames={BRANCH_NAMES} />);
     await userEvent.click(screen.getByRole("button", { name: "Open checkpoint v2 · main" }));
     const detail = screen.getByRole("region", { name: "Checkpoint v2 · main" });
@@ -85,15 +99,29 @@ describe("CheckpointBrowser > open and diff", () => {
   });
 
   it("diffs two selected checkpoints from the earlier to the later, coloured by kind with dotted paths", async () => {
-    const before = checkpoint("a", { version: 0, messageCount: 10, context: 500, createdAt: "2026-03-09T10:00:00.000Z", values: { summary: { toPosition: 6, tokens: 80 }, old: true, keep: 1 } });
-    const after = checkpoint("b", { version: 1, messageCount: 18, context: 700, createdAt: "2026-03-09T10:10:00.000Z", values: { summary: { toPosition: 14, tokens: 80 }, keep: 1, artifacts: ["art_1"] } });
+    const before = checkpoint("a", {
+      version: 0,
+      messageCount: 10,
+      context: 500,
+      createdAt: "2026-03-09T10:00:00.000Z",
+      values: { summary: { toPosition: 6, tokens: 80 }, old: true, keep: 1 },
+    });
+    const after = checkpoint("b", {
+      version: 1,
+      messageCount: 18,
+      context: 700,
+      createdAt: "2026-03-09T10:10:00.000Z",
+      values: { summary: { toPosition: 14, tokens: 80 }, keep: 1, artifacts: ["art_1"] },
+    });
     render(<CheckpointBrowser checkpoints={[before, after]} branchNames={BRANCH_NAMES} />);
     // Picked later first: the diff still reads from the earlier checkpoint.
     await userEvent.click(screen.getByRole("checkbox", { name: "Select v1 · main for diff" }));
     await userEvent.click(screen.getByRole("checkbox", { name: "Select v0 · main for diff" }));
     const diff = screen.getByRole("region", { name: "Diff of v0 · main and v1 · main" });
     expect(within(diff).getByText("1 added")).toBeTruthy();
-    const rows = within(within(diff).getByRole("table", { name: "Changed values" })).getAllByRole("row").slice(1);
+    const rows = within(within(diff).getByRole("table", { name: "Changed values" }))
+      .getAllByRole("row")
+      .slice(1);
     expect(rows.map((row) => [row.getAttribute("data-kind"), within(row).getByRole("rowheader").textContent, row.lastElementChild?.textContent])).toEqual([
       ["added", "artifacts", '["art_1"]'],
       ["removed", "old", "true"],
@@ -105,7 +133,10 @@ describe("CheckpointBrowser > open and diff", () => {
     const values = { a: 1 };
     render(
       <CheckpointBrowser
-        checkpoints={[checkpoint("a", { version: 0, messageCount: 4, context: 1, createdAt: "2026-01-01T00:00:00Z", values }), checkpoint("b", { version: 1, messageCount: 4, context: 1, createdAt: "2026-01-01T00:01:00Z", values })]}
+        checkpoints={[
+          checkpoint("a", { version: 0, messageCount: 4, context: 1, createdAt: "2026-01-01T00:00:00Z", values }),
+          checkpoint("b", { version: 1, messageCount: 4, context: 1, createdAt: "2026-01-01T00:01:00Z", values }),
+        ]}
         branchNames={BRANCH_NAMES}
       />,
     );

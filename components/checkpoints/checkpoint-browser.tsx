@@ -25,7 +25,10 @@ export interface CheckpointBrowserProps {
 
 /** The Checkpoints tab: the table, the opened checkpoint's state, and the diff of two selected ones. */
 export function CheckpointBrowser({ checkpoints, branchNames, onCheckpointNow, checkpointing = false, checkpointMessage }: CheckpointBrowserProps) {
-  const rows = useMemo<CheckpointRow[]>(() => checkpoints.map((checkpoint) => ({ ...checkpoint, branchName: branchNames[checkpoint.branchId] ?? checkpoint.branchId })), [checkpoints, branchNames]);
+  const rows = useMemo<CheckpointRow[]>(
+    () => checkpoints.map((checkpoint) => ({ ...checkpoint, branchName: branchNames[checkpoint.branchId] ?? checkpoint.branchId })),
+    [checkpoints, branchNames],
+  );
   const [selection, setSelection] = useState<string[]>([]);
   const [openId, setOpenId] = useState<string | null>(null);
   const onOpen = useCallback((checkpoint: CheckpointRow) => setOpenId(checkpoint.id), []);
@@ -50,7 +53,9 @@ export function CheckpointBrowser({ checkpoints, branchNames, onCheckpointNow, c
             {checkpointing ? "Checkpointing…" : "Checkpoint now"}
           </button>
         ) : null}
-        <span className={styles.muted}>{picked.length < 2 ? `Select two checkpoints to diff them (${picked.length} of 2).` : "Diff of the two selected checkpoints below."}</span>
+        <span className={styles.muted}>
+          {picked.length < 2 ? `Select two checkpoints to diff them (${picked.length} of 2).` : "Diff of the two selected checkpoints below."}
+        </span>
         {picked.length > 0 ? (
           <button type="button" className={ui.button} data-variant="ghost" onClick={() => setSelection([])}>
             Clear selection

@@ -23,7 +23,8 @@ export function CheckpointDetail({ checkpoint, onClose }: CheckpointDetailProps)
         ) : null}
       </header>
       <p className={styles.facts}>
-        {checkpoint.inherited ? "Inherited from an ancestor" : "Written on this branch"} · covers {formatNumber(checkpoint.messageCount)} messages · {formatTime(checkpoint.createdAt)}
+        {checkpoint.inherited ? "Inherited from an ancestor" : "Written on this branch"} · covers {formatNumber(checkpoint.messageCount)} messages ·{" "}
+        {formatTime(checkpoint.createdAt)}
         {reason ? ` · ${reason}` : ""}
       </p>
       <h4>Token usage</h4>

@@ -8,7 +8,10 @@ export interface CheckpointDiffViewProps {
   diff: ValuesDiff;
 }
 
-type Change = { kind: "added"; path: string; value: DiffValue } | { kind: "updated"; path: string; from: DiffValue; to: DiffValue } | { kind: "removed"; path: string; value: DiffValue };
+type Change =
+  | { kind: "added"; path: string; value: DiffValue }
+  | { kind: "updated"; path: string; from: DiffValue; to: DiffValue }
+  | { kind: "removed"; path: string; value: DiffValue };
 
 const SIGNS = { added: "+", updated: "~", removed: "−" } as const;
 
@@ -33,7 +36,8 @@ export function CheckpointDiffView({ from, to, diff }: CheckpointDiffViewProps) 
           {checkpointName(from)} → {checkpointName(to)}
         </h3>
         <p className={styles.counts}>
-          <span data-kind="added">{counts.added} added</span> · <span data-kind="updated">{counts.updated} updated</span> · <span data-kind="removed">{counts.removed} removed</span>
+          <span data-kind="added">{counts.added} added</span> · <span data-kind="updated">{counts.updated} updated</span> ·{" "}
+          <span data-kind="removed">{counts.removed} removed</span>
         </p>
       </header>
       {changes.length === 0 ? (

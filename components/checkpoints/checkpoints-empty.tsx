@@ -14,9 +14,9 @@ export function CheckpointsEmpty({ onCheckpointNow, pending = false, message }: 
     <div className={styles.empty} role="status">
       <h3>No checkpoints on this branch yet</h3>
       <p>
-        A checkpoint is written when a turn takes the branch past its summary threshold: everything older than the 2 most recent rounds
-        is summarised, and the checkpoint records the resulting state, its token usage and the artifacts it refers to. A fork inherits its parent&apos;s
-        checkpoints up to the fork point and writes its own from then on.
+        A checkpoint is written when a turn takes the branch past its summary threshold: everything older than the 2 most recent rounds is summarised, and the
+        checkpoint records the resulting state, its token usage and the artifacts it refers to. A fork inherits its parent&apos;s checkpoints up to the fork
+        point and writes its own from then on.
       </p>
       {onCheckpointNow ? (
         <p>

@@ -43,5 +43,13 @@ export function CheckpointsPanel({ branchId, tree, client = apiClient, onCheckpo
     );
   }
   if (!data) return <p className={styles.muted}>{loading ? "Loading checkpoints…" : ""}</p>;
-  return <CheckpointBrowser checkpoints={data} branchNames={branchNames} onCheckpointNow={() => void now.run()} checkpointing={now.pending} checkpointMessage={now.message} />;
+  return (
+    <CheckpointBrowser
+      checkpoints={data}
+      branchNames={branchNames}
+      onCheckpointNow={() => void now.run()}
+      checkpointing={now.pending}
+      checkpointMessage={now.message}
+    />
+  );
 }

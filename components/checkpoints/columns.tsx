@@ -39,7 +39,11 @@ export function checkpointColumns(onOpen: (checkpoint: CheckpointRow) => void): 
         </button>
       ),
     },
-    { id: "createdAt", accessorKey: "createdAt", header: "Created", cell: ({ row }) => (
+    {
+      id: "createdAt",
+      accessorKey: "createdAt",
+      header: "Created",
+      cell: ({ row }) => (
         <time dateTime={row.original.createdAt} title={formatTime(row.original.createdAt)}>
           {formatShortTime(row.original.createdAt)}
         </time>

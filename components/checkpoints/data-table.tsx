@@ -76,7 +76,12 @@ export function CheckpointDataTable({ rows, selection, onSelectionChange, openId
                   const sorted = header.column.getIsSorted();
                   const label = flexRender(header.column.columnDef.header, header.getContext());
                   return (
-                    <th key={header.id} scope="col" aria-sort={sorted ? ARIA_SORT[sorted] : undefined} data-numeric={NUMERIC_COLUMNS.has(header.column.id) || undefined}>
+                    <th
+                      key={header.id}
+                      scope="col"
+                      aria-sort={sorted ? ARIA_SORT[sorted] : undefined}
+                      data-numeric={NUMERIC_COLUMNS.has(header.column.id) || undefined}
+                    >
                       {header.column.getCanSort() ? (
                         <button type="button" className={styles.sort} onClick={header.column.getToggleSortingHandler()}>
                           {label}
@@ -93,7 +98,12 @@ export function CheckpointDataTable({ rows, selection, onSelectionChange, openId
           </thead>
           <tbody>
             {visible.map((row) => (
-              <tr key={row.id} data-selected={row.getIsSelected() || undefined} data-open={row.id === openId || undefined} data-origin={row.original.inherited ? "inherited" : "own"}>
+              <tr
+                key={row.id}
+                data-selected={row.getIsSelected() || undefined}
+                data-open={row.id === openId || undefined}
+                data-origin={row.original.inherited ? "inherited" : "own"}
+              >
                 {row.getVisibleCells().map((cell) => (
                   <td key={cell.id} data-numeric={NUMERIC_COLUMNS.has(cell.column.id) || undefined}>
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}

@@ -39,7 +39,9 @@ function Node({ name, path, value, depth, expandDepth }: { name: string; path: s
       </li>
     );
   }
-  const size = Array.isArray(value) ? `[${entries.length} item${entries.length === 1 ? "" : "s"}]` : `{${entries.length} key${entries.length === 1 ? "" : "s"}}`;
+  const size = Array.isArray(value)
+    ? `[${entries.length} item${entries.length === 1 ? "" : "s"}]`
+    : `{${entries.length} key${entries.length === 1 ? "" : "s"}}`;
   return (
     <li data-path={path}>
       <button type="button" className={styles.toggle} aria-expanded={open} aria-label={`${path || name} ${size}`} onClick={() => setOpen(!open)}>

@@ -2,7 +2,19 @@ import type { CheckpointEntry } from "@/lib/client";
 import type { JsonObject } from "@/lib/db";
 
 /** A checkpoint as the API lists it; values shaped like lib/memory's. */
-export function checkpoint(id: string, options: { branchId?: string; version: number; messageCount: number; context: number; inherited?: boolean; createdAt: string; values?: JsonObject; reason?: string }): CheckpointEntry {
+export function checkpoint(
+  id: string,
+  options: {
+    branchId?: string;
+    version: number;
+    messageCount: number;
+    context: number;
+    inherited?: boolean;
+    createdAt: string;
+    values?: JsonObject;
+    reason?: string;
+  },
+): CheckpointEntry {
   return {
     id,
     branchId: options.branchId ?? "main",

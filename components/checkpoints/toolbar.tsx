@@ -38,7 +38,12 @@ export function CheckpointToolbar({ table, rows }: CheckpointToolbarProps) {
         value={text}
         onChange={(event) => table.setGlobalFilter(event.target.value)}
       />
-      <select aria-label="Branch" className={styles.select} value={(branch?.getFilterValue() as string | undefined) ?? ""} onChange={(event) => branch?.setFilterValue(event.target.value === "" ? undefined : event.target.value)}>
+      <select
+        aria-label="Branch"
+        className={styles.select}
+        value={(branch?.getFilterValue() as string | undefined) ?? ""}
+        onChange={(event) => branch?.setFilterValue(event.target.value === "" ? undefined : event.target.value)}
+      >
         <option value="">All branches</option>
         {branches.map(([id, name]) => (
           <option key={id} value={id}>
@@ -55,10 +60,15 @@ export function CheckpointToolbar({ table, rows }: CheckpointToolbarProps) {
         ))}
       </div>
       {filtered ? (
-        <button type="button" className={ui.button} data-variant="ghost" onClick={() => {
+        <button
+          type="button"
+          className={ui.button}
+          data-variant="ghost"
+          onClick={() => {
             table.resetColumnFilters();
             table.setGlobalFilter("");
-          }}>
+          }}
+        >
           Reset
         </button>
       ) : null}

@@ -60,7 +60,8 @@ export function CallDrillDown({ result, tools, call, onSelectCall }: CallDrillDo
         </label>
       </div>
       <p className={styles.muted}>
-        {from.label}: {formatNumber(before.tokens.total)} tokens in {formatNumber(before.messageCount)} messages · {to.label}: {formatNumber(after.tokens.total)} tokens in {formatNumber(after.messageCount)} messages
+        {from.label}: {formatNumber(before.tokens.total)} tokens in {formatNumber(before.messageCount)} messages · {to.label}:{" "}
+        {formatNumber(after.tokens.total)} tokens in {formatNumber(after.messageCount)} messages
         {after.stopped ? " · over budget: this request would not be sent" : ""}
       </p>
       <div className={styles.row} role="group" aria-label={`Export the request of ${to.label}`}>
@@ -76,7 +77,12 @@ export function CallDrillDown({ result, tools, call, onSelectCall }: CallDrillDo
           </button>
         ))}
       </div>
-      <StepDiff before={before.messages} after={after.messages} processor={`${from.label} → ${to.label}`} unchangedText="Both policies send the same messages in this call." />
+      <StepDiff
+        before={before.messages}
+        after={after.messages}
+        processor={`${from.label} → ${to.label}`}
+        unchangedText="Both policies send the same messages in this call."
+      />
     </section>
   );
 }

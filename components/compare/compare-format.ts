@@ -75,7 +75,22 @@ export function risksOf(run: ComparedRun): RiskEvidence[] {
   return run.replay.calls.flatMap((call) => call.recallRisks.map((risk) => ({ ...risk, call: call.call })));
 }
 
-const CALL_HEADER = ["policy", "call", "message", "input_tokens", "system_tokens", "tools_tokens", "history_tokens", "new_turn_tokens", "cached_tokens", "cache_broken", "output_tokens", "cost_usd", "budget_stop", "recall_risks"] as const;
+const CALL_HEADER = [
+  "policy",
+  "call",
+  "message",
+  "input_tokens",
+  "system_tokens",
+  "tools_tokens",
+  "history_tokens",
+  "new_turn_tokens",
+  "cached_tokens",
+  "cache_broken",
+  "output_tokens",
+  "cost_usd",
+  "budget_stop",
+  "recall_risks",
+] as const;
 
 /** Every call of every run, one row each. */
 export function comparisonCsv(result: CompareResult): string {

@@ -68,7 +68,11 @@ export function ComparePanel() {
         {slots.map((slot, index) => (
           <label key={index} className={styles.row}>
             {`Policy ${index + 1}`}
-            <select aria-label={`Policy ${index + 1}`} value={slot} onChange={(event) => setSlots(slots.map((value, at) => (at === index ? event.target.value : value)))}>
+            <select
+              aria-label={`Policy ${index + 1}`}
+              value={slot}
+              onChange={(event) => setSlots(slots.map((value, at) => (at === index ? event.target.value : value)))}
+            >
               <option value="">—</option>
               {(["Current", "Saved", "Presets"] as const).map((group) => {
                 const inGroup = choices.filter((choice) => choice.group === group);
@@ -86,7 +90,13 @@ export function ComparePanel() {
           </label>
         ))}
         <div className={styles.row}>
-          <button type="button" className={ui.button} data-variant="primary" disabled={comparing || policies.length === 0 || loadStatus !== "ready"} onClick={() => void startCompare(policies)}>
+          <button
+            type="button"
+            className={ui.button}
+            data-variant="primary"
+            disabled={comparing || policies.length === 0 || loadStatus !== "ready"}
+            onClick={() => void startCompare(policies)}
+          >
             Compare
           </button>
           {comparing ? (
@@ -99,7 +109,9 @@ export function ComparePanel() {
           <div className={styles.section}>
             <progress className={styles.progress} aria-label="Comparison progress" max={total} value={done} />
             <p className={styles.muted} role="status">
-              {progress ? `Replaying ${progress.policy === "raw" ? "raw" : (policies.find((entry) => entry.id === progress.policy)?.label ?? progress.policy)}: call ${progress.done} of ${progress.total} (run ${progress.finished + 1} of ${progress.runs})` : "Starting…"}
+              {progress
+                ? `Replaying ${progress.policy === "raw" ? "raw" : (policies.find((entry) => entry.id === progress.policy)?.label ?? progress.policy)}: call ${progress.done} of ${progress.total} (run ${progress.finished + 1} of ${progress.runs})`
+                : "Starting…"}
             </p>
           </div>
         ) : null}
@@ -113,9 +125,30 @@ export function ComparePanel() {
         <>
           <section className={styles.section} aria-label="Comparison charts">
             <div className={styles.charts}>
-              <LineChart title="Input tokens per call" series={seriesOf(comparison, "input")} format={tokens} legend="sum" selectedCall={call} onSelectCall={setCall} />
-              <LineChart title="Cumulative input tokens" series={seriesOf(comparison, "cumulative")} format={tokens} legend="last" selectedCall={call} onSelectCall={setCall} />
-              <LineChart title="Cost per call" series={seriesOf(comparison, "cost")} format={formatDollars} legend="sum" selectedCall={call} onSelectCall={setCall} />
+              <LineChart
+                title="Input tokens per call"
+                series={seriesOf(comparison, "input")}
+                format={tokens}
+                legend="sum"
+                selectedCall={call}
+                onSelectCall={setCall}
+              />
+              <LineChart
+                title="Cumulative input tokens"
+                series={seriesOf(comparison, "cumulative")}
+                format={tokens}
+                legend="last"
+                selectedCall={call}
+                onSelectCall={setCall}
+              />
+              <LineChart
+                title="Cost per call"
+                series={seriesOf(comparison, "cost")}
+                format={formatDollars}
+                legend="sum"
+                selectedCall={call}
+                onSelectCall={setCall}
+              />
             </div>
           </section>
           <section className={styles.section} aria-label="Comparison table">
@@ -163,10 +196,23 @@ export function ComparePanel() {
                     </option>
                   ))}
                 </select>
-                <button type="button" className={ui.button} onClick={() => downloadText(JSON.stringify({ name: exported.label, policy: exported.replay.policy }, null, 2), `${exported.id.replace(/\W+/g, "-")}.policy.json`)}>
+                <button
+                  type="button"
+                  className={ui.button}
+                  onClick={() =>
+                    downloadText(
+                      JSON.stringify({ name: exported.label, policy: exported.replay.policy }, null, 2),
+                      `${exported.id.replace(/\W+/g, "-")}.policy.json`,
+                    )
+                  }
+                >
                   Policy JSON
                 </button>
-                <button type="button" className={ui.button} onClick={() => downloadText(policySnippet(exported.replay.policy), "context-policy.ts", "text/typescript")}>
+                <button
+                  type="button"
+                  className={ui.button}
+                  onClick={() => downloadText(policySnippet(exported.replay.policy), "context-policy.ts", "text/typescript")}
+                >
                   TypeScript snippet
                 </button>
               </div>

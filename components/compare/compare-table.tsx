@@ -49,7 +49,13 @@ export function CompareTable({ rows, riskRun, onShowRisks }: CompareTableProps) 
         info.getValue() === 0 ? (
           "0"
         ) : (
-          <button type="button" className={styles.link} aria-pressed={riskRun === info.row.original.id} onClick={() => onShowRisks(info.row.original.id)} aria-label={`${info.getValue()} recall risks of ${info.row.original.label}: show the evidence`}>
+          <button
+            type="button"
+            className={styles.link}
+            aria-pressed={riskRun === info.row.original.id}
+            onClick={() => onShowRisks(info.row.original.id)}
+            aria-label={`${info.getValue()} recall risks of ${info.row.original.label}: show the evidence`}
+          >
             {formatNumber(info.getValue())}
           </button>
         ),

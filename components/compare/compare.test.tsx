@@ -15,9 +15,20 @@ import { ComparePanel } from "./compare-panel";
 import { CompareTable } from "./compare-table";
 import { LineChart } from "./line-chart";
 
-const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
+const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as {
+  traj: Message[];
+}[];
 const prices = { input: 2.5, cachedInput: 1.25, output: 10 };
-const tools = [{ type: "function" as const, function: { name: "get_reservation_details", description: "Reservation by id", parameters: { type: "object", properties: { reservation_id: { type: "string" } } } } }];
+const tools = [
+  {
+    type: "function" as const,
+    function: {
+      name: "get_reservation_details",
+      description: "Reservation by id",
+      parameters: { type: "object", properties: { reservation_id: { type: "string" } } },
+    },
+  },
+];
 
 useScreenLayout();
 afterEach(cleanup);
@@ -94,15 +105,42 @@ describe("comparison figures", () => {
       .map((item) => Number(item.getAttribute("data-value")));
     expect(legendValues).toEqual(rows.map((row) => row.inputTokens));
     const table = screen.getByRole("table", { name: "Comparison totals" });
-    const cheapestRow = within(table).getAllByRole("row").find((row) => row.hasAttribute("data-cheapest"))!;
+    const cheapestRow = within(table)
+      .getAllByRole("row")
+      .find((row) => row.hasAttribute("data-cheapest"))!;
     expect(within(cheapestRow).getByRole("rowheader").textContent).toBe(`${rows.find((row) => row.cheapest)!.label}cheapest`);
   });
 });
 
 describe("ComparePanel", () => {
-  const conversation: ConversationRecord = { id: "c1", title: "task 0", source: "tau-bench", settings: {}, tools, recordKey: null, createdAt: "2025-01-01T00:00:00.000Z", updatedAt: "2025-01-01T00:00:00.000Z" };
-  const branch: BranchRecord = { id: "b1", conversationId: "c1", name: "main", parentId: null, forkPosition: null, length: sample[0].traj.length, createdAt: conversation.createdAt };
-  const records: MessageRecord[] = sample[0].traj.map((message, position) => ({ id: `m${position}`, branchId: "b1", position, tokens: 1, createdAt: conversation.createdAt, metadata: null, message }));
+  const conversation: ConversationRecord = {
+    id: "c1",
+    title: "task 0",
+    source: "tau-bench",
+    settings: {},
+    tools,
+    recordKey: null,
+    createdAt: "2025-01-01T00:00:00.000Z",
+    updatedAt: "2025-01-01T00:00:00.000Z",
+  };
+  const branch: BranchRecord = {
+    id: "b1",
+    conversationId: "c1",
+    name: "main",
+    parentId: null,
+    forkPosition: null,
+    length: sample[0].traj.length,
+    createdAt: conversation.createdAt,
+  };
+  const records: MessageRecord[] = sample[0].traj.map((message, position) => ({
+    id: `m${position}`,
+    branchId: "b1",
+    position,
+    tokens: 1,
+    createdAt: conversation.createdAt,
+    metadata: null,
+    message,
+  }));
 
   function hostPipeline(): PlaygroundPipeline {
     const host = new PipelineHost();
@@ -129,7 +167,11 @@ describe("ComparePanel", () => {
     fireEvent.change(screen.getByRole("combobox", { name: "Policy 3" }), { target: { value: "preset:budget_only" } });
     fireEvent.click(compare);
     const table = await screen.findByRole("table", { name: "Comparison totals" }, { timeout: 20_000 });
-    expect(within(table).getAllByRole("rowheader").map((cell) => cell.textContent?.replace("cheapest", ""))).toEqual(["Raw", "Current settings", "Observation masking", "Budget only"]);
+    expect(
+      within(table)
+        .getAllByRole("rowheader")
+        .map((cell) => cell.textContent?.replace("cheapest", "")),
+    ).toEqual(["Raw", "Current settings", "Observation masking", "Budget only"]);
     expect(screen.getByRole("img", { name: /^Cumulative input tokens: Raw [\d,]+ tokens; Current settings/ })).toBeTruthy();
     fireEvent.change(screen.getByRole("combobox", { name: "Call" }), { target: { value: "5" } });
     fireEvent.change(screen.getByRole("combobox", { name: "Diff to" }), { target: { value: "preset:observation_masking" } });

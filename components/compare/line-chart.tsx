@@ -50,14 +50,24 @@ export function LineChart({ title, series, format, legend, selectedCall = null, 
         <text x={WIDTH - PAD.right} y={HEIGHT - 4} className={styles.tick} textAnchor="end">
           {`call ${calls}`}
         </text>
-        {selectedCall !== null && selectedCall < calls ? <line x1={x(selectedCall)} x2={x(selectedCall)} y1={PAD.top} y2={y(0)} className={styles.cursor} /> : null}
+        {selectedCall !== null && selectedCall < calls ? (
+          <line x1={x(selectedCall)} x2={x(selectedCall)} y1={PAD.top} y2={y(0)} className={styles.cursor} />
+        ) : null}
         {series.map((entry, order) => {
           const points = entry.values.flatMap((value, call) => (value === null ? [] : [`${x(call).toFixed(1)},${y(value).toFixed(1)}`]));
           return <polyline key={entry.id} points={points.join(" ")} className={styles.line} data-series={order} />;
         })}
         {onSelectCall && calls > 0
           ? Array.from({ length: calls }, (_, call) => (
-              <rect key={call} x={x(call) - (WIDTH - PAD.left - PAD.right) / Math.max(1, calls) / 2} y={PAD.top} width={(WIDTH - PAD.left - PAD.right) / Math.max(1, calls)} height={HEIGHT - PAD.top - PAD.bottom} className={styles.hit} onClick={() => onSelectCall(call)}>
+              <rect
+                key={call}
+                x={x(call) - (WIDTH - PAD.left - PAD.right) / Math.max(1, calls) / 2}
+                y={PAD.top}
+                width={(WIDTH - PAD.left - PAD.right) / Math.max(1, calls)}
+                height={HEIGHT - PAD.top - PAD.bottom}
+                className={styles.hit}
+                onClick={() => onSelectCall(call)}
+              >
                 <title>{`Call ${call + 1}: ${series.map((entry) => `${entry.label} ${entry.values[call] === null || entry.values[call] === undefined ? "—" : format(entry.values[call] as number)}`).join(", ")}`}</title>
               </rect>
             ))

@@ -21,8 +21,17 @@ export function policyChoices(settings: Settings, saved: readonly SavedPolicy[],
   const model = { model: current.model, encoding: current.encoding, contextWindow: current.contextWindow, maxOutputTokens: current.maxOutputTokens };
   return [
     { id: "current", label: "Current settings", group: "Current", policy: current },
-    ...saved.map((entry): PolicyChoice => ({ id: `saved:${entry.id}`, label: entry.name, group: "Saved", policy: resolveSettings(settingsWithPolicy(settings, entry.policy), catalogue).policy })),
-    ...PRESET_IDS.filter((id) => id !== "raw").map((id): PolicyChoice => ({ id: `preset:${id}`, label: PRESETS[id].label, group: "Presets", policy: presetPolicy(id, model) })),
+    ...saved.map(
+      (entry): PolicyChoice => ({
+        id: `saved:${entry.id}`,
+        label: entry.name,
+        group: "Saved",
+        policy: resolveSettings(settingsWithPolicy(settings, entry.policy), catalogue).policy,
+      }),
+    ),
+    ...PRESET_IDS.filter((id) => id !== "raw").map(
+      (id): PolicyChoice => ({ id: `preset:${id}`, label: PRESETS[id].label, group: "Presets", policy: presetPolicy(id, model) }),
+    ),
   ];
 }
 

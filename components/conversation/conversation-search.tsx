@@ -10,7 +10,12 @@ export function findMatches(messages: readonly Message[], query: string): number
   if (needle === "") return [];
   const matches: number[] = [];
   messages.forEach((message, index) => {
-    const haystacks = [message.content ?? "", message.name ?? "", message.tool_call_id ?? "", ...(message.tool_calls ?? []).flatMap((call) => [call.function.name, call.function.arguments, call.id])];
+    const haystacks = [
+      message.content ?? "",
+      message.name ?? "",
+      message.tool_call_id ?? "",
+      ...(message.tool_calls ?? []).flatMap((call) => [call.function.name, call.function.arguments, call.id]),
+    ];
     if (haystacks.some((text) => text.toLowerCase().includes(needle))) matches.push(index);
   });
   return matches;
@@ -34,7 +39,8 @@ export const ConversationSearch = forwardRef<HTMLInputElement, ConversationSearc
   const go = (direction: 1 | -1) => {
     if (matches.length === 0) return;
     const from = selected ?? -1;
-    const next = direction > 0 ? (matches.find((index) => index > from) ?? matches[0]) : (matches.findLast((index) => index < from) ?? matches[matches.length - 1]);
+    const next =
+      direction > 0 ? (matches.find((index) => index > from) ?? matches[0]) : (matches.findLast((index) => index < from) ?? matches[matches.length - 1]);
     onSelect(next);
   };
   return (

@@ -27,9 +27,20 @@ function view(props: Partial<ConversationViewProps> & { messages: Message[] }) {
 
 describe("linkToolCalls", () => {
   it("pairs results with calls positionally when ids repeat across turns", () => {
-    const call = (id: string): Message => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "f", arguments: "{}" } }] });
+    const call = (id: string): Message => ({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id, type: "function", function: { name: "f", arguments: "{}" } }],
+    });
     const result = (id: string): Message => ({ role: "tool", content: "ok", tool_call_id: id });
-    const links = linkToolCalls([{ role: "user", content: "q" }, call("call_0"), result("call_0"), { role: "assistant", content: "a" }, call("call_0"), result("call_0")]);
+    const links = linkToolCalls([
+      { role: "user", content: "q" },
+      call("call_0"),
+      result("call_0"),
+      { role: "assistant", content: "a" },
+      call("call_0"),
+      result("call_0"),
+    ]);
     expect(links.result[2]).toBe("1:0");
     expect(links.result[5]).toBe("4:0");
     expect(links.ends.get("4:0")).toEqual([4, 5]);
@@ -76,7 +87,16 @@ describe("ConversationView", () => {
     expect(onSelect).toHaveBeenCalledWith(calling);
     fireEvent.mouseEnter(within(row).getByText(messages[calling].tool_calls![0].function.name).closest("div")!);
     expect(onHoverCall).toHaveBeenCalledWith(`${calling}:0`);
-    rerender(<ConversationView label="Conversation" messages={messages} selected={calling} hoveredCall={`${calling}:0`} onSelect={onSelect} onHoverCall={onHoverCall} />);
+    rerender(
+      <ConversationView
+        label="Conversation"
+        messages={messages}
+        selected={calling}
+        hoveredCall={`${calling}:0`}
+        onSelect={onSelect}
+        onHoverCall={onHoverCall}
+      />,
+    );
     expect(screen.getByRole("listitem", { name: `Message ${calling + 1}, tool` }).getAttribute("data-linked")).toBe("true");
     expect(screen.getByRole("listitem", { name: `Message ${calling}, assistant` }).getAttribute("aria-current")).toBe("true");
   });
@@ -114,7 +134,11 @@ describe("ConversationView", () => {
   it("marks what the pipeline did to each message", () => {
     view({
       messages: sample[5].traj,
-      effects: sample[5].traj.map((_, index) => (index === 1 ? { marks: [{ kind: "offloaded" as const, processor: "message_offloader", handle: "off_0123456789ab" }], gone: false } : { marks: [], gone: index === 2 })),
+      effects: sample[5].traj.map((_, index) =>
+        index === 1
+          ? { marks: [{ kind: "offloaded" as const, processor: "message_offloader", handle: "off_0123456789ab" }], gone: false }
+          : { marks: [], gone: index === 2 },
+      ),
     });
     expect(screen.getByRole("listitem", { name: "Message 1, user" }).textContent).toContain("offloaded");
     expect(screen.getByRole("button", { name: "Open offloaded handle off_0123456789ab" })).toBeTruthy();
@@ -134,7 +158,17 @@ describe("ConversationView failed calls", () => {
     const onOpenCalls = vi.fn();
     const failedCalls = new Map([
       [2, [rateLimitedCall("a")]],
-      [3, [rateLimitedCall("b", { status: null, error: { source: "proxy", type: "upstream_timeout", message: "the upstream sent nothing for 600000 ms", code: null }, retryAfter: null, retries: 1 })]],
+      [
+        3,
+        [
+          rateLimitedCall("b", {
+            status: null,
+            error: { source: "proxy", type: "upstream_timeout", message: "the upstream sent nothing for 600000 ms", code: null },
+            retryAfter: null,
+            retries: 1,
+          }),
+        ],
+      ],
     ]);
     view({ messages, failedCalls, onOpenCalls });
     const notes = screen.getAllByRole("note");

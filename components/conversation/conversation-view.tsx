@@ -50,7 +50,20 @@ function estimateHeight(message: Message): number {
  * DOM and each is measured, so ten thousand messages of any length scroll
  * smoothly. Rounds are banded, tool chains coloured, calls linked to results.
  */
-export function ConversationView({ label, messages, tokens, effects, selected, hoveredCall, onSelect, onHoverCall, onOpenHandle, onFork, failedCalls, onOpenCalls }: ConversationViewProps) {
+export function ConversationView({
+  label,
+  messages,
+  tokens,
+  effects,
+  selected,
+  hoveredCall,
+  onSelect,
+  onHoverCall,
+  onOpenHandle,
+  onFork,
+  failedCalls,
+  onOpenCalls,
+}: ConversationViewProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const layout = useMemo(() => layoutRows(messages), [messages]);
   const links = useMemo(() => linkToolCalls(messages), [messages]);
@@ -104,7 +117,13 @@ export function ConversationView({ label, messages, tokens, effects, selected, h
     <div ref={scroller} className={styles.scroller} role="list" aria-label={label} aria-busy={false} tabIndex={-1}>
       <div className={styles.canvas} style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => (
-          <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={styles.slot} style={{ transform: `translateY(${item.start}px)` }}>
+          <div
+            key={item.key}
+            data-index={item.index}
+            ref={virtualizer.measureElement}
+            className={styles.slot}
+            style={{ transform: `translateY(${item.start}px)` }}
+          >
             {failedCalls?.has(item.index) ? <FailedCallMarkers calls={failedCalls.get(item.index)!} onOpenCalls={onOpenCalls} /> : null}
             <MessageRow
               index={item.index}

@@ -42,10 +42,18 @@ function withHandleChips(text: string, onOpenHandle?: (handle: string) => void):
     parts.push(<SafeText text={text.slice(at, marker.index)} />);
     const label = `${marker.engine === "exo" ? "Exo" : "Context Lab"} offload handle ${marker.handle}${marker.type ? ` (${marker.type})` : ""}`;
     parts.push(
-      <button key={marker.index} type="button" className={styles.handleChip} data-engine={marker.engine} title={marker.path ?? marker.marker} aria-label={label} onClick={(event) => {
-        event.stopPropagation();
-        onOpenHandle?.(marker.handle);
-      }}>
+      <button
+        key={marker.index}
+        type="button"
+        className={styles.handleChip}
+        data-engine={marker.engine}
+        title={marker.path ?? marker.marker}
+        aria-label={label}
+        onClick={(event) => {
+          event.stopPropagation();
+          onOpenHandle?.(marker.handle);
+        }}
+      >
         ⧉ {marker.handle}
       </button>,
     );
@@ -56,7 +64,17 @@ function withHandleChips(text: string, onOpenHandle?: (handle: string) => void):
 }
 
 /** A message's text: long ones collapsed with a button to expand; offload markers drawn as handle chips. */
-export function MessageContent({ text: raw, expanded, onToggle, onOpenHandle }: { text: string; expanded: boolean; onToggle: () => void; onOpenHandle?: (handle: string) => void }) {
+export function MessageContent({
+  text: raw,
+  expanded,
+  onToggle,
+  onOpenHandle,
+}: {
+  text: string;
+  expanded: boolean;
+  onToggle: () => void;
+  onOpenHandle?: (handle: string) => void;
+}) {
   const { text, json } = useMemo(() => readableText(raw), [raw]);
   const head = collapsedText(text);
   const shown = head === null || expanded ? text : head;
@@ -68,10 +86,15 @@ export function MessageContent({ text: raw, expanded, onToggle, onOpenHandle }: 
         {head !== null && !expanded ? <span className={styles.fade}>…</span> : null}
       </pre>
       {head !== null ? (
-        <button type="button" className={styles.expand} aria-expanded={expanded} onClick={(event) => {
-          event.stopPropagation();
-          onToggle();
-        }}>
+        <button
+          type="button"
+          className={styles.expand}
+          aria-expanded={expanded}
+          onClick={(event) => {
+            event.stopPropagation();
+            onToggle();
+          }}
+        >
           {expanded ? "Collapse" : `Show all ${lines.toLocaleString("en")} lines · ${raw.length.toLocaleString("en")} characters`}
         </button>
       ) : null}

@@ -9,11 +9,22 @@ import { ConversationView } from "./conversation-view";
 afterEach(cleanup);
 useScreenLayout();
 
-const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "formats", name), "utf8")) as unknown;
+const fixture = (name: string) =>
+  JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "formats", name), "utf8")) as unknown;
 
 function show(name: string, format: "anthropic" | "openai-chat") {
   const { messages } = readRequest(format, fixture(name));
-  render(<ConversationView label="Conversation" messages={messages} selected={null} hoveredCall={null} onSelect={vi.fn()} onHoverCall={vi.fn()} onOpenHandle={vi.fn()} />);
+  render(
+    <ConversationView
+      label="Conversation"
+      messages={messages}
+      selected={null}
+      hoveredCall={null}
+      onSelect={vi.fn()}
+      onHoverCall={vi.fn()}
+      onOpenHandle={vi.fn()}
+    />,
+  );
   return (index: number) => screen.getByRole("listitem", { name: new RegExp(`^Message ${index},`) });
 }
 
@@ -21,7 +32,9 @@ describe("message parts in the conversation view", () => {
   it("shows thinking collapsed, opens it, and names redacted thinking and signatures", () => {
     const row = show("anthropic-thinking-image-document.json", "anthropic");
     const assistant = row(2);
-    const thinking = within(assistant).getByText(/^Thinking · ≈\d+ tok/).closest("details")!;
+    const thinking = within(assistant)
+      .getByText(/^Thinking · ≈\d+ tok/)
+      .closest("details")!;
     expect(thinking.open).toBe(false);
     expect(within(thinking).getByText(/signed \(sent back as is\)/)).toBeTruthy();
     fireEvent.click(within(thinking).getByText(/^Thinking/));

@@ -21,7 +21,11 @@ function reasoningTitle(part: ReasoningPart): string {
 
 /** Reasoning, collapsed: its kind, cost and opaque content named; the text when opened. */
 export function ReasoningBlock({ part, rule }: { part: ReasoningPart; rule: MediaRule }) {
-  const opaque = [part.signature !== undefined ? "signed" : "", part.encrypted !== undefined ? "encrypted content" : "", part.redacted !== undefined ? "redacted content" : ""].filter(Boolean);
+  const opaque = [
+    part.signature !== undefined ? "signed" : "",
+    part.encrypted !== undefined ? "encrypted content" : "",
+    part.redacted !== undefined ? "redacted content" : "",
+  ].filter(Boolean);
   const body = [part.text, ...(part.summary ?? [])].filter((text) => text !== "").join("\n\n");
   return (
     <details className={styles.reasoning} onClick={(event) => event.stopPropagation()}>
@@ -29,7 +33,13 @@ export function ReasoningBlock({ part, rule }: { part: ReasoningPart; rule: Medi
         {reasoningTitle(part)} · {partCostLabel(part, rule)}
         {opaque.length > 0 ? <span className={styles.opaque}> · {opaque.join(", ")} (sent back as is)</span> : null}
       </summary>
-      {body !== "" ? <pre className={styles.reasoningText}><SafeText text={body} /></pre> : <p className={styles.note}>No readable text: the provider keeps it opaque.</p>}
+      {body !== "" ? (
+        <pre className={styles.reasoningText}>
+          <SafeText text={body} />
+        </pre>
+      ) : (
+        <p className={styles.note}>No readable text: the provider keeps it opaque.</p>
+      )}
     </details>
   );
 }
@@ -46,14 +56,22 @@ function mediaTitle(part: ContentPart): string {
 
 /** One medium, a refusal or a provider block, as a compact item with its cost. */
 export function PartItem({ part, rule }: { part: ContentPart; rule: MediaRule }) {
-  if (part.type === "refusal") return <div className={styles.refusal}>Refused: <SafeText text={part.text} /></div>;
+  if (part.type === "refusal")
+    return (
+      <div className={styles.refusal}>
+        Refused: <SafeText text={part.text} />
+      </div>
+    );
   if (part.type === "provider") {
     return (
       <details className={styles.provider} onClick={(event) => event.stopPropagation()}>
         <summary>
-          <SafeText text={providerLabel(part.data)} /> <span className={styles.muted}>({part.provider}, run by the provider)</span> · {partCostLabel(part, rule)}
+          <SafeText text={providerLabel(part.data)} /> <span className={styles.muted}>({part.provider}, run by the provider)</span> ·{" "}
+          {partCostLabel(part, rule)}
         </summary>
-        <pre className={styles.reasoningText}><SafeText text={JSON.stringify(part.data, null, 2)} /></pre>
+        <pre className={styles.reasoningText}>
+          <SafeText text={JSON.stringify(part.data, null, 2)} />
+        </pre>
       </details>
     );
   }
@@ -63,7 +81,13 @@ export function PartItem({ part, rule }: { part: ContentPart; rule: MediaRule })
   const url = part.type === "image" && readable ? imageUrl(part.source) : undefined;
   return (
     <figure className={styles.media} data-kind={part.type}>
-      {url !== undefined ? <img className={styles.thumbnail} src={url} alt={mediaTitle(part)} loading="lazy" referrerPolicy="no-referrer" /> : <span className={styles.icon} aria-hidden>{part.type === "audio" ? "♪" : part.type === "document" ? "▤" : "▧"}</span>}
+      {url !== undefined ? (
+        <img className={styles.thumbnail} src={url} alt={mediaTitle(part)} loading="lazy" referrerPolicy="no-referrer" />
+      ) : (
+        <span className={styles.icon} aria-hidden>
+          {part.type === "audio" ? "♪" : part.type === "document" ? "▤" : "▧"}
+        </span>
+      )}
       <figcaption>
         <SafeText text={mediaTitle(part)} />
         <SafeText className={styles.muted} text={sourceLabel(part.source)} />
@@ -78,7 +102,13 @@ export function PartItem({ part, rule }: { part: ContentPart; rule: MediaRule })
 export function LeadingParts({ parts, rule }: { parts: readonly ContentPart[]; rule: MediaRule }) {
   const reasoning = parts.filter((part): part is ReasoningPart => part.type === "reasoning");
   if (reasoning.length === 0) return null;
-  return <div className={styles.parts}>{reasoning.map((part, index) => <ReasoningBlock key={index} part={part} rule={rule} />)}</div>;
+  return (
+    <div className={styles.parts}>
+      {reasoning.map((part, index) => (
+        <ReasoningBlock key={index} part={part} rule={rule} />
+      ))}
+    </div>
+  );
 }
 
 /** The parts shown after a message's text: media, refusals, provider blocks, and cache marks on text parts. */

@@ -34,22 +34,50 @@ export interface MessageRowProps {
 
 const number = (value: number) => value.toLocaleString("en");
 
-function ToolCallLine({ messageIndex, name, args, linkKey, hovered, target, onHoverCall, onJump }: { messageIndex: number; name: string; args: string; linkKey: string; hovered: boolean; target: number; onHoverCall: (key: string | null) => void; onJump: (index: number) => void }) {
+function ToolCallLine({
+  messageIndex,
+  name,
+  args,
+  linkKey,
+  hovered,
+  target,
+  onHoverCall,
+  onJump,
+}: {
+  messageIndex: number;
+  name: string;
+  args: string;
+  linkKey: string;
+  hovered: boolean;
+  target: number;
+  onHoverCall: (key: string | null) => void;
+  onJump: (index: number) => void;
+}) {
   const short = args.length > 240 ? `${args.slice(0, 239)}…` : args;
   return (
     <div className={styles.call} data-hovered={hovered || undefined} onMouseEnter={() => onHoverCall(linkKey)} onMouseLeave={() => onHoverCall(null)}>
       <code>
-        <span className={styles.callName}><SafeText text={name} /></span>(<SafeText text={short} />)
+        <span className={styles.callName}>
+          <SafeText text={name} />
+        </span>
+        (<SafeText text={short} />)
       </code>
       {target >= 0 ? (
-        <button type="button" className={styles.link} aria-label={`Go to the result of ${name} in message ${target}`} onClick={(event) => {
-          event.stopPropagation();
-          onJump(target);
-        }}>
+        <button
+          type="button"
+          className={styles.link}
+          aria-label={`Go to the result of ${name} in message ${target}`}
+          onClick={(event) => {
+            event.stopPropagation();
+            onJump(target);
+          }}
+        >
           → #{target}
         </button>
       ) : (
-        <span className={styles.missing} title={`message ${messageIndex}: no result follows this call`}>no result</span>
+        <span className={styles.missing} title={`message ${messageIndex}: no result follows this call`}>
+          no result
+        </span>
       )}
     </div>
   );
@@ -58,7 +86,9 @@ function ToolCallLine({ messageIndex, name, args, linkKey, hovered, target, onHo
 function sameEffect(first: RowEffect | undefined, second: RowEffect | undefined): boolean {
   if (first === second) return true;
   if (!first || !second || first.gone !== second.gone || first.origin !== second.origin || first.marks.length !== second.marks.length) return false;
-  return first.marks.every((mark, index) => mark.kind === second.marks[index].kind && mark.processor === second.marks[index].processor && mark.handle === second.marks[index].handle);
+  return first.marks.every(
+    (mark, index) => mark.kind === second.marks[index].kind && mark.processor === second.marks[index].processor && mark.handle === second.marks[index].handle,
+  );
 }
 
 /** A new run makes every row's effect anew: a row whose effect reads the same is not drawn again. */
@@ -99,39 +129,65 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
       <header className={styles.header}>
         <span className={styles.index}>#{index}</span>
         <span className={styles.role}>{message.role}</span>
-        {message.name ? <span className={styles.name}><SafeText text={message.name} /></span> : null}
+        {message.name ? (
+          <span className={styles.name}>
+            <SafeText text={message.name} />
+          </span>
+        ) : null}
         {message.cache_control ? <CacheMark mark={message.cache_control} where="this message" /> : null}
         {resultKey !== undefined ? (
-          <button type="button" className={styles.link} aria-label={`Go to the call answered by message ${index}`} onClick={(event) => {
-            event.stopPropagation();
-            props.onJump(callOf);
-          }}>
+          <button
+            type="button"
+            className={styles.link}
+            aria-label={`Go to the call answered by message ${index}`}
+            onClick={(event) => {
+              event.stopPropagation();
+              props.onJump(callOf);
+            }}
+          >
             ↩ #{callOf} {message.tool_call_id}
           </button>
-        ) : message.role === "tool" ? <span className={styles.missing}>↩ {message.tool_call_id ?? "?"} (no call)</span> : null}
+        ) : message.role === "tool" ? (
+          <span className={styles.missing}>↩ {message.tool_call_id ?? "?"} (no call)</span>
+        ) : null}
         <span className={styles.marks}>
           {effect?.marks.map((mark, position) => (
             <span key={position} className={styles.mark} data-kind={mark.kind} title={`${mark.processor}${mark.handle ? ` → ${mark.handle}` : ""}`}>
               {MARK_LABELS[mark.kind]}
               {mark.handle ? (
-                <button type="button" className={styles.markHandle} aria-label={`Open offloaded handle ${mark.handle}`} onClick={(event) => {
-                  event.stopPropagation();
-                  props.onOpenHandle?.(mark.handle!);
-                }}>
+                <button
+                  type="button"
+                  className={styles.markHandle}
+                  aria-label={`Open offloaded handle ${mark.handle}`}
+                  onClick={(event) => {
+                    event.stopPropagation();
+                    props.onOpenHandle?.(mark.handle!);
+                  }}
+                >
                   {mark.handle}
                 </button>
               ) : null}
             </span>
           ))}
-          {effect?.gone && effect.marks.length === 0 ? <span className={styles.mark} data-kind="dropped">not sent</span> : null}
+          {effect?.gone && effect.marks.length === 0 ? (
+            <span className={styles.mark} data-kind="dropped">
+              not sent
+            </span>
+          ) : null}
           {effect?.origin !== undefined && effect.origin >= 0 && effect.origin !== index ? <span className={styles.origin}>was #{effect.origin}</span> : null}
         </span>
         {tokens !== undefined ? <span className={styles.tokens}>{number(tokens)} tok</span> : null}
         {props.onFork ? (
-          <button type="button" className={styles.fork} aria-label={`Fork a branch after #${index}`} title="Fork a branch that inherits this message and all before it (f)" onClick={(event) => {
-            event.stopPropagation();
-            props.onFork?.(index);
-          }}>
+          <button
+            type="button"
+            className={styles.fork}
+            aria-label={`Fork a branch after #${index}`}
+            title="Fork a branch that inherits this message and all before it (f)"
+            onClick={(event) => {
+              event.stopPropagation();
+              props.onFork?.(index);
+            }}
+          >
             fork here
           </button>
         ) : null}

@@ -71,7 +71,11 @@ export function HandleDetail({ entry, loadContent, copyText, onShowOrigin, onClo
         </dd>
         <dt>Size</dt>
         <dd>
-          {load.state === "loaded" ? `${number(load.content.length)} characters` : entry.characters !== undefined ? `${number(entry.characters)} characters` : "—"}
+          {load.state === "loaded"
+            ? `${number(load.content.length)} characters`
+            : entry.characters !== undefined
+              ? `${number(entry.characters)} characters`
+              : "—"}
           {entry.tokens !== undefined ? ` · ${number(entry.tokens)} tokens` : ""}
           {load.state === "loaded" ? ` · ${lines(load.content)}` : ""}
         </dd>
@@ -92,7 +96,8 @@ export function HandleDetail({ entry, loadContent, copyText, onShowOrigin, onClo
       {load.state === "error" ? (
         <div className={styles.error} role="alert">
           <p>
-            <strong>{/unknown|not found|no offloaded/i.test(load.message) ? `Unknown handle ${entry.handle}.` : `Could not load ${entry.handle}.`}</strong> {load.message}
+            <strong>{/unknown|not found|no offloaded/i.test(load.message) ? `Unknown handle ${entry.handle}.` : `Could not load ${entry.handle}.`}</strong>{" "}
+            {load.message}
           </p>
           <p>
             {entry.source === "run"

@@ -21,7 +21,11 @@ export interface HandleEntry {
 export type HandleSortKey = "handle" | "source" | "origin" | "characters" | "tokens";
 export type SortDirection = "ascending" | "descending";
 
-export const SOURCE_LABELS: Readonly<Record<HandleSource, string>> = { run: "this run", exo: "imported (Exo / agent-core)", "context-lab": "imported (Context Lab)" };
+export const SOURCE_LABELS: Readonly<Record<HandleSource, string>> = {
+  run: "this run",
+  exo: "imported (Exo / agent-core)",
+  "context-lab": "imported (Context Lab)",
+};
 
 /** The run's offloaded entries, then the import's markers; a handle listed twice by the same source is kept once. */
 export function collectHandles(offloaded: readonly OffloadedEntry[], markers: readonly OffloadMarker[] = []): HandleEntry[] {
@@ -64,7 +68,11 @@ export function reloadCallId(handle: string): string {
 export function reloadExchange(handle: string, content: string): { call: Message; result: Message } {
   const id = reloadCallId(handle);
   return {
-    call: { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "reload_offloaded", arguments: JSON.stringify({ handle }) } }] },
+    call: {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id, type: "function", function: { name: "reload_offloaded", arguments: JSON.stringify({ handle }) } }],
+    },
     result: { role: "tool", tool_call_id: id, content },
   };
 }

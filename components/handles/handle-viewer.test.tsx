@@ -21,14 +21,21 @@ const loadContent = vi.fn(async (handle: string) => {
 });
 
 const table = () => screen.getByRole("table", { name: "Offloaded handles" });
-const handlesInOrder = () => within(table()).getAllByRole("rowheader").map((cell) => cell.textContent);
+const handlesInOrder = () =>
+  within(table())
+    .getAllByRole("rowheader")
+    .map((cell) => cell.textContent);
 
 describe("HandleViewer", () => {
   it("lists the run's handles and the import's markers with size and origin", () => {
     render(<HandleViewer offloaded={OFFLOADED} markers={MARKERS} loadContent={loadContent} />);
     expect(handlesInOrder()).toEqual(["off_bbbbbbbbbbbb", "off_aaaaaaaaaaaa", "exo_report_1"]);
     const row = screen.getByRole("button", { name: "off_aaaaaaaaaaaa" }).closest("tr") as HTMLElement;
-    expect(within(row).getAllByRole("cell").map((cell) => cell.textContent)).toEqual(["#7", "12,000", "2,900", "this run"]);
+    expect(
+      within(row)
+        .getAllByRole("cell")
+        .map((cell) => cell.textContent),
+    ).toEqual(["#7", "12,000", "2,900", "this run"]);
     expect(screen.getByText("2 offloaded by this run · 1 imported markers")).toBeTruthy();
   });
 

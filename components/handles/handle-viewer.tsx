@@ -35,7 +35,10 @@ export function HandleViewer({ offloaded, markers, loadContent, selectedHandle, 
   const [ownSelection, setOwnSelection] = useState<string | null>(null);
   const entries = useMemo(() => collectHandles(offloaded, markers), [offloaded, markers]);
   const sorted = useMemo(() => sortHandles(entries, sort.key, sort.direction), [entries, sort]);
-  const shown = filter.trim() === "" ? sorted : sorted.filter((entry) => entry.handle.toLowerCase().includes(filter.trim().toLowerCase()) || `#${entry.origin}` === filter.trim());
+  const shown =
+    filter.trim() === ""
+      ? sorted
+      : sorted.filter((entry) => entry.handle.toLowerCase().includes(filter.trim().toLowerCase()) || `#${entry.origin}` === filter.trim());
 
   const controlled = selectedHandle !== undefined;
   const selectedName = controlled ? selectedHandle : ownSelection;
@@ -53,7 +56,9 @@ export function HandleViewer({ offloaded, markers, loadContent, selectedHandle, 
   if (entries.length === 0) {
     return (
       <section className={styles.viewer} aria-label="Offloaded handles">
-        <p className={styles.empty}>No offloaded content: this run offloaded nothing and the import held no offload markers. Lower the message offload size to offload long messages.</p>
+        <p className={styles.empty}>
+          No offloaded content: this run offloaded nothing and the import held no offload markers. Lower the message offload size to offload long messages.
+        </p>
       </section>
     );
   }
@@ -68,7 +73,14 @@ export function HandleViewer({ offloaded, markers, loadContent, selectedHandle, 
         <label htmlFor={filterId} className={styles.visuallyHidden}>
           Filter handles
         </label>
-        <input id={filterId} type="search" className={styles.filter} placeholder="Filter handles" value={filter} onChange={(event) => setFilter(event.target.value)} />
+        <input
+          id={filterId}
+          type="search"
+          className={styles.filter}
+          placeholder="Filter handles"
+          value={filter}
+          onChange={(event) => setFilter(event.target.value)}
+        />
       </div>
       <HandleList entries={shown} sort={sort} onSort={onSort} selected={open ? entryKey(open) : undefined} onOpen={select} />
       {selectedName && !open ? (
@@ -78,7 +90,16 @@ export function HandleViewer({ offloaded, markers, loadContent, selectedHandle, 
           </p>
         </div>
       ) : null}
-      {open ? <HandleDetail key={entryKey(open)} entry={open} loadContent={loadContent} copyText={copyText} onShowOrigin={onShowOrigin} onClose={() => select(null)} /> : null}
+      {open ? (
+        <HandleDetail
+          key={entryKey(open)}
+          entry={open}
+          loadContent={loadContent}
+          copyText={copyText}
+          onShowOrigin={onShowOrigin}
+          onClose={() => select(null)}
+        />
+      ) : null}
     </section>
   );
 }

@@ -33,7 +33,15 @@ export function CopyButton({ text, label, copyText }: { text: string; label: str
   }, [status]);
   return (
     <span className={styles.copy}>
-      <button type="button" onClick={() => copyText(text).then(() => setStatus("copied"), () => setStatus("failed"))}>
+      <button
+        type="button"
+        onClick={() =>
+          copyText(text).then(
+            () => setStatus("copied"),
+            () => setStatus("failed"),
+          )
+        }
+      >
         {label}
       </button>
       <span role="status" className={styles.copyStatus}>

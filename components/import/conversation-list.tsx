@@ -25,7 +25,12 @@ export function ConversationList({ conversations }: { conversations: readonly Co
   // The row leaves the list only once the server has confirmed the delete: removing it
   // earlier would show a list that a reload (or a failed delete) contradicts.
   const remove = async (conversation: ConversationOverview) => {
-    if (!window.confirm(`Delete “${safeLabel(conversation.title)}” with its ${conversation.branchCount} branch${conversation.branchCount === 1 ? "" : "es"}? This cannot be undone.`)) return;
+    if (
+      !window.confirm(
+        `Delete “${safeLabel(conversation.title)}” with its ${conversation.branchCount} branch${conversation.branchCount === 1 ? "" : "es"}? This cannot be undone.`,
+      )
+    )
+      return;
     setError(undefined);
     setDeleting((previous) => new Set(previous).add(conversation.id));
     try {
@@ -54,7 +59,8 @@ export function ConversationList({ conversations }: { conversations: readonly Co
       {shown.length === 0 ? (
         <div className={styles.emptyState}>
           <p>
-            <strong>No conversations yet.</strong> Paste one on the left, drop a file, or start with a real airline-support trajectory from tau-bench: 62 messages, tool chains and all.
+            <strong>No conversations yet.</strong> Paste one on the left, drop a file, or start with a real airline-support trajectory from tau-bench: 62
+            messages, tool chains and all.
           </p>
           <ExampleButton />
         </div>
@@ -67,10 +73,17 @@ export function ConversationList({ conversations }: { conversations: readonly Co
                   <SafeText text={conversation.title} />
                 </Link>
                 <span className={styles.itemMeta}>
-                  {number(conversation.messageCount)} messages · {number(conversation.branchCount)} branch{conversation.branchCount === 1 ? "" : "es"} · {conversation.source} ·{" "}
-                  <time dateTime={conversation.updatedAt} suppressHydrationWarning>{date.format(new Date(conversation.updatedAt))}</time>
+                  {number(conversation.messageCount)} messages · {number(conversation.branchCount)} branch{conversation.branchCount === 1 ? "" : "es"} ·{" "}
+                  {conversation.source} ·{" "}
+                  <time dateTime={conversation.updatedAt} suppressHydrationWarning>
+                    {date.format(new Date(conversation.updatedAt))}
+                  </time>
                 </span>
-                <button type="button" className={ui.button} data-variant="ghost" aria-label={`Delete ${conversation.title}`}
+                <button
+                  type="button"
+                  className={ui.button}
+                  data-variant="ghost"
+                  aria-label={`Delete ${conversation.title}`}
                   disabled={deleting.has(conversation.id)}
                   onClick={() => void remove(conversation)}
                 >

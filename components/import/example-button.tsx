@@ -15,7 +15,13 @@ export function ExampleButton({ variant = "primary" }: { variant?: "primary" | "
   };
   return (
     <>
-      <button type="button" className={ui.button} data-variant={variant === "primary" ? "primary" : undefined} disabled={importer.busy} onClick={() => void load()}>
+      <button
+        type="button"
+        className={ui.button}
+        data-variant={variant === "primary" ? "primary" : undefined}
+        disabled={importer.busy}
+        onClick={() => void load()}
+      >
         {importer.busy ? "Loading the example…" : "Load an example"}
       </button>
       {importer.failure ? (

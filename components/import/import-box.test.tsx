@@ -17,7 +17,15 @@ describe("ImportBox", () => {
   it("lists every issue with its place and selects the line an issue points at", () => {
     const text = '[\n {"role": "user"},\n {"role": "tool"}\n]';
     render(
-      <ImportBox text={text} onTextChange={() => undefined} onFile={() => undefined} failure={{ message: "could not import", issues: [{ message: "a tool message needs a string tool_call_id", path: "[1].tool_call_id", line: 3, messageIndex: 1 }] }} />,
+      <ImportBox
+        text={text}
+        onTextChange={() => undefined}
+        onFile={() => undefined}
+        failure={{
+          message: "could not import",
+          issues: [{ message: "a tool message needs a string tool_call_id", path: "[1].tool_call_id", line: 3, messageIndex: 1 }],
+        }}
+      />,
     );
     const alert = screen.getByRole("alert", { name: "Import error" });
     expect(alert.textContent).toContain("line 3, message 1 ([1].tool_call_id): a tool message needs a string tool_call_id");

@@ -71,13 +71,22 @@ export const ImportBox = forwardRef<ImportBoxHandle, ImportBoxProps>(function Im
       }}
     >
       <div className={styles.boxHeader}>
-        <label htmlFor="conversation-text">Conversation (chat messages, transcripts or traces: OpenAI, Anthropic, Gemini, Claude Code, Codex, AI SDK, LangChain, ShareGPT, LiteLLM, Langfuse, OpenTelemetry, tau-bench)</label>
+        <label htmlFor="conversation-text">
+          Conversation (chat messages, transcripts or traces: OpenAI, Anthropic, Gemini, Claude Code, Codex, AI SDK, LangChain, ShareGPT, LiteLLM, Langfuse,
+          OpenTelemetry, tau-bench)
+        </label>
         <span className={styles.hint}>
           {filename ? <span className={styles.filename}>{filename} · </span> : null}
           paste, drop a file, or{" "}
           <label className={styles.fileLabel}>
             open one
-            <input type="file" accept=".json,.jsonl,.txt,application/json" className={styles.fileInput} onChange={(event) => void readFile(event.target.files?.[0])} aria-label="Open a conversation file" />
+            <input
+              type="file"
+              accept=".json,.jsonl,.txt,application/json"
+              className={styles.fileInput}
+              onChange={(event) => void readFile(event.target.files?.[0])}
+              aria-label="Open a conversation file"
+            />
           </label>
         </span>
       </div>
@@ -92,7 +101,11 @@ export const ImportBox = forwardRef<ImportBoxHandle, ImportBoxProps>(function Im
         placeholder='[{"role": "system", "content": "..."}, {"role": "user", "content": "..."}]'
         aria-invalid={failure ? true : undefined}
       />
-      {dragging ? <div className={styles.dropHint} aria-hidden>Drop to load the file</div> : null}
+      {dragging ? (
+        <div className={styles.dropHint} aria-hidden>
+          Drop to load the file
+        </div>
+      ) : null}
       {failure ? <ImportIssues failure={failure} onJump={showLine} /> : null}
       {children ? <div className={styles.actions}>{children}</div> : null}
     </div>

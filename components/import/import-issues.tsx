@@ -11,13 +11,22 @@ export interface ImportFailure {
 export function ImportIssues({ failure, onJump }: { failure: ImportFailure; onJump?: (line: number, column?: number) => void }) {
   return (
     <div role="alert" aria-label="Import error" className={styles.error}>
-      <p>{failure.issues.length > 0 ? `The conversation could not be imported (${failure.issues.length} problem${failure.issues.length === 1 ? "" : "s"}); the text is kept as pasted:` : failure.message}</p>
+      <p>
+        {failure.issues.length > 0
+          ? `The conversation could not be imported (${failure.issues.length} problem${failure.issues.length === 1 ? "" : "s"}); the text is kept as pasted:`
+          : failure.message}
+      </p>
       {failure.issues.length > 0 ? (
         <ul>
           {failure.issues.map((issue, index) => (
             <li key={index}>
               {issue.line !== undefined && onJump ? (
-                <button type="button" className={styles.jump} onClick={() => onJump(issue.line!, issue.column)} aria-label={`Show line ${issue.line} in the text`}>
+                <button
+                  type="button"
+                  className={styles.jump}
+                  onClick={() => onJump(issue.line!, issue.column)}
+                  aria-label={`Show line ${issue.line} in the text`}
+                >
                   ↪
                 </button>
               ) : null}

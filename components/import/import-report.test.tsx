@@ -28,7 +28,11 @@ describe("ImportReport", () => {
     expect(report.textContent).toContain("Read as Claude Code session (JSONL). 2 conversations created.");
     expect(within(report).getByRole("link", { name: "Fix the test (subagent 1)" }).getAttribute("href")).toBe("/c/c2");
     const group = within(report).getByRole("group", { name: "Report for Fix the test" });
-    expect(within(group).getAllByRole("heading").map((heading) => heading.textContent)).toEqual(["Fix the test", "Dropped", "Converted"]);
+    expect(
+      within(group)
+        .getAllByRole("heading")
+        .map((heading) => heading.textContent),
+    ).toEqual(["Fix the test", "Dropped", "Converted"]);
     expect(within(group).getByRole("link", { name: "message 6" }).getAttribute("href")).toBe("/c/c1?message=6");
     expect(group.textContent).toContain("skipped 6 lines that hold no message");
   });

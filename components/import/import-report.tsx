@@ -63,14 +63,14 @@ export function ImportReport({ format, conversations, preview = false }: ImportR
     <section aria-label="Import report" className={styles.report}>
       <h2>Import report</h2>
       <p>
-        Read as {IMPORT_FORMAT_LABELS[format]}.{" "}
-        {many ? `${conversations.length} conversations ${preview ? "in the input" : "created"}.` : null}
+        Read as {IMPORT_FORMAT_LABELS[format]}. {many ? `${conversations.length} conversations ${preview ? "in the input" : "created"}.` : null}
       </p>
       {many ? (
         <ol className={styles.reportList}>
           {conversations.map((conversation, index) => (
             <li key={conversation.id ?? index}>
-              {conversation.id ? <a href={`/c/${encodeURIComponent(conversation.id)}`}>{conversation.title}</a> : conversation.title} ({conversation.messageCount} messages
+              {conversation.id ? <a href={`/c/${encodeURIComponent(conversation.id)}`}>{conversation.title}</a> : conversation.title} (
+              {conversation.messageCount} messages
               {conversation.warnings.length > 0 ? `, ${conversation.warnings.length} note${conversation.warnings.length === 1 ? "" : "s"}` : ""})
             </li>
           ))}

@@ -21,7 +21,9 @@ export function SessionImport() {
       router.refresh();
     } catch (error) {
       setBusy(false);
-      const issues = ApiError.isInstance(error) ? error.issues.map((issue) => `${issue.path}${issue.line ? ` (line ${issue.line})` : ""}: ${issue.message}`) : [];
+      const issues = ApiError.isInstance(error)
+        ? error.issues.map((issue) => `${issue.path}${issue.line ? ` (line ${issue.line})` : ""}: ${issue.message}`)
+        : [];
       setFailure({ message: error instanceof Error ? error.message : String(error), issues });
     }
   }
@@ -30,7 +32,14 @@ export function SessionImport() {
     <div className={styles.hint}>
       <label className={styles.fileLabel}>
         {busy ? "Importing the session…" : "Import a session file"}
-        <input type="file" accept=".json,application/json" className={styles.fileInput} disabled={busy} onChange={(event) => void importFile(event.target.files?.[0])} aria-label="Import a session file" />
+        <input
+          type="file"
+          accept=".json,application/json"
+          className={styles.fileInput}
+          disabled={busy}
+          onChange={(event) => void importFile(event.target.files?.[0])}
+          aria-label="Import a session file"
+        />
       </label>
       {failure ? (
         <div role="alert" className={styles.error}>

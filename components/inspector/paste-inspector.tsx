@@ -88,10 +88,16 @@ export function PasteInspector() {
             importer.clear();
           }}
         >
-          <button type="button" className={ui.button} data-variant="primary" disabled={empty || importer.busy} onClick={() => {
-            setRunFailure(undefined);
-            void importer.importText(text, filename);
-          }}>
+          <button
+            type="button"
+            className={ui.button}
+            data-variant="primary"
+            disabled={empty || importer.busy}
+            onClick={() => {
+              setRunFailure(undefined);
+              void importer.importText(text, filename);
+            }}
+          >
             {importer.busy ? "Importing…" : "Import and open"}
           </button>
           <span className={styles.divider} aria-hidden />
@@ -114,7 +120,11 @@ export function PasteInspector() {
       </form>
       {importer.report ? <ImportReport {...importer.report} /> : null}
       {loaded && !importer.report && loaded.warnings.length > 0 ? (
-        <ImportReport preview format={loaded.format} conversations={[{ title: loaded.title, messageCount: loaded.messages.length, warnings: loaded.warnings }]} />
+        <ImportReport
+          preview
+          format={loaded.format}
+          conversations={[{ title: loaded.title, messageCount: loaded.messages.length, warnings: loaded.warnings }]}
+        />
       ) : null}
       {result && loaded ? (
         <section aria-label="Result" className={styles.result}>
@@ -122,13 +132,24 @@ export function PasteInspector() {
           <p className={styles.summary}>
             {loaded.title}: {loaded.messages.length} messages in, {result.history.length} out
             {loaded.available > 1 ? ` (the first of ${loaded.available} conversations in the input)` : ""}
-            {result.request.verdict.ok ? "" : ` — over budget: needs ${result.request.verdict.tokens.total} tokens, limit ${result.request.verdict.limit}; nothing would be sent`}
+            {result.request.verdict.ok
+              ? ""
+              : ` — over budget: needs ${result.request.verdict.tokens.total} tokens, limit ${result.request.verdict.limit}; nothing would be sent`}
           </p>
           <BudgetBar verdict={result.request.verdict} trimmed={result.trimmed} approximation={result.request.tokenizer.approximation} />
           <TraceTable steps={result.steps} />
           <h2>Processed history</h2>
           <div className={styles.history}>
-            <ConversationView label="Processed history" messages={result.history} tokens={result.tokens} effects={effects} selected={selected} hoveredCall={hovered} onSelect={setSelected} onHoverCall={setHovered} />
+            <ConversationView
+              label="Processed history"
+              messages={result.history}
+              tokens={result.tokens}
+              effects={effects}
+              selected={selected}
+              hoveredCall={hovered}
+              onSelect={setSelected}
+              onHoverCall={setHovered}
+            />
           </div>
         </section>
       ) : null}

@@ -82,10 +82,21 @@ export function ModelForm({ entry, busy, error, onSave, onCancel }: ModelFormPro
   const id = useId();
   const [draft, setDraft] = useState(() => draftOf(entry));
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
-  const text = (key: "id" | "label" | "contextWindow" | "maxOutputTokens" | "note" | "input" | "output" | "cachedInput" | "cacheWrite", label: string, type = "text") => (
+  const text = (
+    key: "id" | "label" | "contextWindow" | "maxOutputTokens" | "note" | "input" | "output" | "cachedInput" | "cacheWrite",
+    label: string,
+    type = "text",
+  ) => (
     <label className={styles.field}>
       <span>{label}</span>
-      <input id={`${id}-${key}`} type={type} inputMode={type === "number" ? "decimal" : undefined} value={draft[key]} disabled={key === "id" && entry !== null} onChange={(event) => set(key, event.target.value)} />
+      <input
+        id={`${id}-${key}`}
+        type={type}
+        inputMode={type === "number" ? "decimal" : undefined}
+        value={draft[key]}
+        disabled={key === "id" && entry !== null}
+        onChange={(event) => set(key, event.target.value)}
+      />
     </label>
   );
   const submit = (event: FormEvent) => {

@@ -24,13 +24,25 @@ export function ModelTable({ models, builtIn, busy, onEdit, onRemove }: ModelTab
         <tr>
           <th scope="col">Model</th>
           <th scope="col">Provider</th>
-          <th scope="col" className={styles.numeric}>Window</th>
-          <th scope="col" className={styles.numeric}>Max output</th>
+          <th scope="col" className={styles.numeric}>
+            Window
+          </th>
+          <th scope="col" className={styles.numeric}>
+            Max output
+          </th>
           <th scope="col">Counted with</th>
-          <th scope="col" className={styles.numeric}>Input</th>
-          <th scope="col" className={styles.numeric}>Output</th>
-          <th scope="col" className={styles.numeric}>Cached</th>
-          <th scope="col" className={styles.numeric}>Cache write</th>
+          <th scope="col" className={styles.numeric}>
+            Input
+          </th>
+          <th scope="col" className={styles.numeric}>
+            Output
+          </th>
+          <th scope="col" className={styles.numeric}>
+            Cached
+          </th>
+          <th scope="col" className={styles.numeric}>
+            Cache write
+          </th>
           <th scope="col">Figures</th>
           <th scope="col">
             <span className={styles.hidden}>Actions</span>
@@ -61,7 +73,14 @@ export function ModelTable({ models, builtIn, busy, onEdit, onRemove }: ModelTab
                 Edit
               </button>
               {entry.origin === "custom" ? (
-                <button type="button" className={ui.button} data-variant="danger" disabled={busy} onClick={() => onRemove(entry)} aria-label={`${builtIn.has(entry.id) ? "Reset" : "Delete"} ${entry.id}`}>
+                <button
+                  type="button"
+                  className={ui.button}
+                  data-variant="danger"
+                  disabled={busy}
+                  onClick={() => onRemove(entry)}
+                  aria-label={`${builtIn.has(entry.id) ? "Reset" : "Delete"} ${entry.id}`}
+                >
                   {builtIn.has(entry.id) ? "Reset" : "Delete"}
                 </button>
               ) : null}

@@ -28,7 +28,10 @@ describe("ModelsPage", () => {
       requests.push(`${init.method ?? "GET"} ${String(url)}`);
       if (init.method === "PUT" && refuse) {
         refuse = false;
-        return Response.json({ error: { code: "invalid_request", message: "invalid request body", issues: [{ path: "contextWindow", message: "must be at least 1" }] } }, { status: 400 });
+        return Response.json(
+          { error: { code: "invalid_request", message: "invalid request body", issues: [{ path: "contextWindow", message: "must be at least 1" }] } },
+          { status: 400 },
+        );
       }
       if (init.method === "PUT") return Response.json({ model: added });
       return Response.json({ models: models([added]), takenAt: "2026-06-15" });

@@ -76,9 +76,9 @@ export function ModelsPage({ models: initial, takenAt, client = apiClient }: Mod
       </header>
       <main className={styles.main}>
         <p className={styles.lead}>
-          Each model&apos;s context window, output limit, tokenizer and prices decide how requests are budgeted, counted and priced. Built-in figures were taken from
-          the providers&apos; pages on {takenAt}; prices move, so correct an entry or add a model your agents use. Models counted with another provider&apos;s encoding
-          show approximate counts wherever a number appears.
+          Each model&apos;s context window, output limit, tokenizer and prices decide how requests are budgeted, counted and priced. Built-in figures were taken
+          from the providers&apos; pages on {takenAt}; prices move, so correct an entry or add a model your agents use. Models counted with another
+          provider&apos;s encoding show approximate counts wherever a number appears.
         </p>
         <div className={styles.toolbar}>
           <label className={styles.search}>
@@ -97,7 +97,15 @@ export function ModelsPage({ models: initial, takenAt, client = apiClient }: Mod
         <ModelTable models={shown} builtIn={BUILT_IN_IDS} busy={busy} onEdit={setEditing} onRemove={(entry) => void remove(entry)} />
       </main>
       <Dialog title={editing === "new" ? "Add a model" : editing ? `Edit ${editing.id}` : ""} open={editing !== null} onClose={() => setEditing(null)}>
-        {editing !== null ? <ModelForm entry={editing === "new" ? null : editing} busy={busy} error={error} onSave={(id, input) => void save(id, input)} onCancel={() => setEditing(null)} /> : null}
+        {editing !== null ? (
+          <ModelForm
+            entry={editing === "new" ? null : editing}
+            busy={busy}
+            error={error}
+            onSave={(id, input) => void save(id, input)}
+            onCancel={() => setEditing(null)}
+          />
+        ) : null}
       </Dialog>
     </div>
   );

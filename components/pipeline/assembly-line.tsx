@@ -16,7 +16,8 @@ export interface AssemblyLineProps {
 export function AssemblyLine({ request, withTurn }: AssemblyLineProps) {
   const parts: string[] = [];
   if (request.summary) parts.push(`${request.summary.label} in place of messages ${request.summary.fromPosition}–${request.summary.toPosition - 1}`);
-  if (request.retrieved.length > 0) parts.push(`${plural(request.retrieved.length, "retrieved memory", "retrieved memories")} (${request.retrieved.map((memory) => memory.label).join(", ")})`);
+  if (request.retrieved.length > 0)
+    parts.push(`${plural(request.retrieved.length, "retrieved memory", "retrieved memories")} (${request.retrieved.map((memory) => memory.label).join(", ")})`);
   parts.push(request.summary ? `the messages after it` : "the conversation as stored");
   if (withTurn) parts.push("the typed next turn");
   return (

@@ -73,7 +73,11 @@ describe("AssemblyLine", () => {
     render(
       <AssemblyLine
         withTurn
-        request={{ candidate: 30, summary: { id: "s", text: "t", fromPosition: 0, toPosition: 42, label: "Checkpoint v3 (summary of messages 0–41)" }, retrieved: [{ id: "a", kind: "summary", label: "summary 1", content: "x" }] }}
+        request={{
+          candidate: 30,
+          summary: { id: "s", text: "t", fromPosition: 0, toPosition: 42, label: "Checkpoint v3 (summary of messages 0–41)" },
+          retrieved: [{ id: "a", kind: "summary", label: "summary 1", content: "x" }],
+        }}
       />,
     );
     expect(screen.getByLabelText("What the processors received").textContent).toBe(

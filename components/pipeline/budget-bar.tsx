@@ -49,7 +49,12 @@ export function BudgetBar({ verdict, trimmed, approximation }: BudgetBarProps) {
         )}
         {layout.windowEdge < 1 ? <span className={styles.windowEdge} style={{ left: percent(layout.windowEdge) }} title="End of the context window" /> : null}
         {layout.budgetLine !== null ? (
-          <span className={styles.budgetLine} data-budget-line="" style={{ left: percent(layout.budgetLine) }} title={`Token budget: ${formatNumber(verdict.limit)}`} />
+          <span
+            className={styles.budgetLine}
+            data-budget-line=""
+            style={{ left: percent(layout.budgetLine) }}
+            title={`Token budget: ${formatNumber(verdict.limit)}`}
+          />
         ) : null}
       </div>
       <ul className={styles.legend} aria-label="Context window split">
@@ -75,7 +80,10 @@ export function BudgetBar({ verdict, trimmed, approximation }: BudgetBarProps) {
 }
 
 function Verdict({ verdict, trimmed }: { verdict: BudgetVerdict; trimmed?: TokenBudgetTrimmed }) {
-  const trimmedText = trimmed && trimmed.messages > 0 ? `The token budget dropped ${plural(trimmed.messages, "message")} (−${formatNumber(trimmed.tokensSaved)} tokens) to fit.` : null;
+  const trimmedText =
+    trimmed && trimmed.messages > 0
+      ? `The token budget dropped ${plural(trimmed.messages, "message")} (−${formatNumber(trimmed.tokensSaved)} tokens) to fit.`
+      : null;
   return (
     <div className={styles.verdict} role="status" aria-live="polite">
       {verdict.ok ? (

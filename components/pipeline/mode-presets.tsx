@@ -30,7 +30,15 @@ export function ModePresets({ mode, differences, onSelect, onRestore, disabled }
       <div className={styles.segmented}>
         {AUTOMATION_MODES.map((candidate) => (
           <label key={candidate} className={styles.segment} data-checked={candidate === mode || undefined} title={describePreset(MODE_PRESETS[candidate])}>
-            <input type="radio" name={name} value={candidate} checked={candidate === mode} disabled={disabled} onChange={() => onSelect(candidate)} className={styles.visuallyHidden} />
+            <input
+              type="radio"
+              name={name}
+              value={candidate}
+              checked={candidate === mode}
+              disabled={disabled}
+              onChange={() => onSelect(candidate)}
+              className={styles.visuallyHidden}
+            />
             {MODE_LABELS[candidate]}
           </label>
         ))}

@@ -58,9 +58,7 @@ export function ModelField({ model, encoding, resolved, catalogue, disabled, onC
             disabled={disabled}
             onChange={(event) => onChangeEncoding(event.target.value === "auto" ? null : (event.target.value as EncodingName))}
           >
-            <option value="auto">
-              {own.exact ? `The model's (${own.encoding})` : `Approximate (${own.encoding})`}
-            </option>
+            <option value="auto">{own.exact ? `The model's (${own.encoding})` : `Approximate (${own.encoding})`}</option>
             {ENCODINGS.map((name) => (
               <option key={name} value={name}>
                 {name}
@@ -70,7 +68,9 @@ export function ModelField({ model, encoding, resolved, catalogue, disabled, onC
         </label>
       </div>
       <p className={styles.modelNote} role="note" aria-label="Model details">
-        {match === "fallback" ? `${model} is not in the model catalogue: a 128,000-token window applies until you set one. ` : `${entry.label}: ${formatNumber(entry.contextWindow)}-token window, up to ${formatNumber(entry.maxOutputTokens)} output tokens. `}
+        {match === "fallback"
+          ? `${model} is not in the model catalogue: a 128,000-token window applies until you set one. `
+          : `${entry.label}: ${formatNumber(entry.contextWindow)}-token window, up to ${formatNumber(entry.maxOutputTokens)} output tokens. `}
         {resolved.exact ? `Counts are exact (${resolved.policy.encoding}).` : `Counts are approximate: ${resolved.approximation}.`}{" "}
         <a href="/models" target="_blank" rel="noreferrer">
           Edit the model catalogue

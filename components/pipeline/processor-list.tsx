@@ -100,17 +100,41 @@ export function ProcessorList({ processors, onChange, disabled }: ProcessorListP
               </span>
               <span className={styles.position}>{index + 1}</span>
               <label className={styles.name}>
-                <input type="checkbox" checked={entry.enabled} disabled={disabled} onChange={(event) => toggle(index, event.target.checked)} aria-describedby={`${id}-${entry.kind}`} />
+                <input
+                  type="checkbox"
+                  checked={entry.enabled}
+                  disabled={disabled}
+                  onChange={(event) => toggle(index, event.target.checked)}
+                  aria-describedby={`${id}-${entry.kind}`}
+                />
                 <span>{info.label}</span>
               </label>
-              <code className={styles.event} data-event={info.event} title={info.event === "post_tool_call" ? "Runs when a tool returns, not before the model call" : "Runs before every model call"}>
+              <code
+                className={styles.event}
+                data-event={info.event}
+                title={info.event === "post_tool_call" ? "Runs when a tool returns, not before the model call" : "Runs before every model call"}
+              >
                 {info.event}
               </code>
               <span className={styles.moves}>
-                <button type="button" data-move="up" className={styles.move} disabled={disabled || index === 0} aria-label={`Move ${info.label} up`} onClick={() => move(index, index - 1, { kind: entry.kind, direction: "up" })}>
+                <button
+                  type="button"
+                  data-move="up"
+                  className={styles.move}
+                  disabled={disabled || index === 0}
+                  aria-label={`Move ${info.label} up`}
+                  onClick={() => move(index, index - 1, { kind: entry.kind, direction: "up" })}
+                >
                   ↑
                 </button>
-                <button type="button" data-move="down" className={styles.move} disabled={disabled || index === entries.length - 1} aria-label={`Move ${info.label} down`} onClick={() => move(index, index + 1, { kind: entry.kind, direction: "down" })}>
+                <button
+                  type="button"
+                  data-move="down"
+                  className={styles.move}
+                  disabled={disabled || index === entries.length - 1}
+                  aria-label={`Move ${info.label} down`}
+                  onClick={() => move(index, index + 1, { kind: entry.kind, direction: "down" })}
+                >
                   ↓
                 </button>
               </span>

@@ -36,7 +36,21 @@ export interface RangeFieldProps {
 }
 
 /** A labelled range slider paired with a number input; both report parsed, clamped numbers. */
-export function RangeField({ label, value, min, max, step = 1, scale = "linear", unit, hint, disabled, presetValue, addon, disabledText, onChange }: RangeFieldProps) {
+export function RangeField({
+  label,
+  value,
+  min,
+  max,
+  step = 1,
+  scale = "linear",
+  unit,
+  hint,
+  disabled,
+  presetValue,
+  addon,
+  disabledText,
+  onChange,
+}: RangeFieldProps) {
   const id = useId();
   const [draft, setDraft] = useState<string | null>(null);
   const bounds = { min, max, step, scale };

@@ -16,10 +16,42 @@ export interface SettingField extends RangeBounds {
 }
 
 export const NUMERIC_FIELDS: Readonly<Record<NumericSettingKey, SettingField>> = {
-  historyRounds: { label: "History rounds", unit: "rounds", min: 1, max: 200, step: 1, scale: "linear", hint: "Rounds the round window keeps, counted from the end." },
-  maxMessageSize: { label: "Message offload size", unit: "chars", min: 100, max: 200_000, step: 1, scale: "log", hint: "A message longer than this is offloaded behind a handle, once the history is past the offload threshold." },
-  maxToolResultSize: { label: "Tool-result size", unit: "chars", min: 100, max: 200_000, step: 1, scale: "log", hint: "A tool result longer than this is truncated as it arrives." },
-  retrievedMemories: { label: "Retrieved memories", unit: "", min: 0, max: 10, step: 1, scale: "linear", hint: "Older summaries and stored tool results a request may carry, most relevant to the latest turn." },
+  historyRounds: {
+    label: "History rounds",
+    unit: "rounds",
+    min: 1,
+    max: 200,
+    step: 1,
+    scale: "linear",
+    hint: "Rounds the round window keeps, counted from the end.",
+  },
+  maxMessageSize: {
+    label: "Message offload size",
+    unit: "chars",
+    min: 100,
+    max: 200_000,
+    step: 1,
+    scale: "log",
+    hint: "A message longer than this is offloaded behind a handle, once the history is past the offload threshold.",
+  },
+  maxToolResultSize: {
+    label: "Tool-result size",
+    unit: "chars",
+    min: 100,
+    max: 200_000,
+    step: 1,
+    scale: "log",
+    hint: "A tool result longer than this is truncated as it arrives.",
+  },
+  retrievedMemories: {
+    label: "Retrieved memories",
+    unit: "",
+    min: 0,
+    max: 10,
+    step: 1,
+    scale: "linear",
+    hint: "Older summaries and stored tool results a request may carry, most relevant to the latest turn.",
+  },
 };
 
 export const NULLABLE_FIELDS: Readonly<Record<NullableSettingKey, SettingField & { fallback: number; offLabel: string }>> = {
@@ -56,7 +88,17 @@ export const NULLABLE_FIELDS: Readonly<Record<NullableSettingKey, SettingField &
     offLabel: "none",
     hint: "Hard limit on everything sent (messages and tool definitions); the oldest rounds go first. None: the window is the limit.",
   },
-  contextWindow: { label: "Context window", unit: "tokens", min: 1_000, max: 10_000_000, step: 1, scale: "log", fallback: 128_000, offLabel: "from model", hint: "The model's input capacity." },
+  contextWindow: {
+    label: "Context window",
+    unit: "tokens",
+    min: 1_000,
+    max: 10_000_000,
+    step: 1,
+    scale: "log",
+    fallback: 128_000,
+    offLabel: "from model",
+    hint: "The model's input capacity.",
+  },
   maxOutputTokens: {
     label: "Max output tokens",
     unit: "tokens",

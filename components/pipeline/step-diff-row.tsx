@@ -27,17 +27,29 @@ export function StepDiffRow({ entry, before, after }: { entry: DiffEntry; before
         <span className={styles.badge} data-type={entry.type}>
           {LABELS[entry.type]}
         </span>
-        {effect ? <span className={styles.effect} data-effect={effect}>{effect}</span> : null}
+        {effect ? (
+          <span className={styles.effect} data-effect={effect}>
+            {effect}
+          </span>
+        ) : null}
         <span className={styles.role} data-role={message.role}>
           {roleChanged ? `${old.role} → ${next.role}` : message.role}
         </span>
-        {message.name ? <span className={styles.meta}><SafeText text={message.name} /></span> : null}
+        {message.name ? (
+          <span className={styles.meta}>
+            <SafeText text={message.name} />
+          </span>
+        ) : null}
         {old?.tool_call_id || next?.tool_call_id ? <ToolCallId old={old?.tool_call_id} next={next?.tool_call_id} /> : null}
         <span className={styles.position}>{position}</span>
       </div>
       {entry.type === "replaced" && old && next ? (
         <>
-          {(old.content ?? "") === (next.content ?? "") ? <p className={styles.note}>content unchanged</p> : <WordDiff before={old.content ?? ""} after={next.content ?? ""} />}
+          {(old.content ?? "") === (next.content ?? "") ? (
+            <p className={styles.note}>content unchanged</p>
+          ) : (
+            <WordDiff before={old.content ?? ""} after={next.content ?? ""} />
+          )}
           {sameCalls(old.tool_calls, next.tool_calls) ? (
             <ToolCalls calls={next.tool_calls} />
           ) : (
@@ -59,7 +71,11 @@ export function StepDiffRow({ entry, before, after }: { entry: DiffEntry; before
 
 function ToolCallId({ old, next }: { old?: string; next?: string }) {
   const text = old && next && old !== next ? `${old} → ${next}` : (next ?? old);
-  return <span className={styles.meta} title="tool_call_id">↩ {text}</span>;
+  return (
+    <span className={styles.meta} title="tool_call_id">
+      ↩ {text}
+    </span>
+  );
 }
 
 function ToolCalls({ calls, variant }: { calls?: readonly ToolCall[]; variant?: "removed" | "added" }) {
@@ -69,7 +85,8 @@ function ToolCalls({ calls, variant }: { calls?: readonly ToolCall[]; variant?: 
       {calls.map((call, index) => (
         <li key={`${call.id}-${index}`}>
           <code>
-            <SafeText text={call.function.name} />({call.function.arguments.length > 300 ? `${call.function.arguments.slice(0, 300)}…` : call.function.arguments})
+            <SafeText text={call.function.name} />(
+            {call.function.arguments.length > 300 ? `${call.function.arguments.slice(0, 300)}…` : call.function.arguments})
           </code>{" "}
           <span className={styles.meta}>{call.id}</span>
         </li>

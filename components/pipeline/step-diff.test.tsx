@@ -35,7 +35,11 @@ describe("StepDiff", () => {
   });
 
   it("names the effect and shows tool calls and tool_call_ids", () => {
-    const call: Message = { role: "assistant", content: null, tool_calls: [{ id: "call_7", type: "function", function: { name: "get_order", arguments: '{"id":"W1"}' } }] };
+    const call: Message = {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call_7", type: "function", function: { name: "get_order", arguments: '{"id":"W1"}' } }],
+    };
     const result: Message = { role: "tool", content: "order W1: shipped", tool_call_id: "call_7" };
     const before = [user("where is my order"), call, result, assistant("It shipped.")];
     render(<StepDiff before={before} after={[before[0], before[3]]} effects={[{ kind: "compressed", before: [[1, 3]], after: [] }]} />);
@@ -78,7 +82,13 @@ describe("StepDiff", () => {
 
   it("shows both contents whole when they are too different for a word diff", () => {
     const long = Array.from({ length: 3_000 }, (_, index) => `word${index}`).join(" ");
-    render(<StepDiff before={[user(long)]} after={[user("[[OFFLOADED: handle=off_0123456789ab]]")]} effects={[{ kind: "offloaded", before: [[0, 1]], after: [[0, 1]] }]} />);
+    render(
+      <StepDiff
+        before={[user(long)]}
+        after={[user("[[OFFLOADED: handle=off_0123456789ab]]")]}
+        effects={[{ kind: "offloaded", before: [[0, 1]], after: [[0, 1]] }]}
+      />,
+    );
     expect(screen.getByText(/Too different for a word diff/)).toBeTruthy();
     expect(screen.getByRole("button", { name: /Show all [\d,]+ characters/ })).toBeTruthy();
   });

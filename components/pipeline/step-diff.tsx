@@ -26,7 +26,15 @@ export interface StepDiffProps {
 }
 
 /** What one processor did to the history: counts, then messages removed, added and replaced (word-diffed), unchanged runs folded, paged. */
-export function StepDiff({ before, after, processor, effects, pageSize = 100, context = 1, unchangedText = "This processor left the history unchanged." }: StepDiffProps) {
+export function StepDiff({
+  before,
+  after,
+  processor,
+  effects,
+  pageSize = 100,
+  context = 1,
+  unchangedText = "This processor left the history unchanged.",
+}: StepDiffProps) {
   const diff = useMemo(() => diffMessages(before, after, effects), [before, after, effects]);
   const [view, setView] = useState({ diff, page: 0, expanded: new Set<number>() });
   // A new step or run starts at the first page with every run folded again.

@@ -34,7 +34,13 @@ export function ThresholdField({ value, fallback, onChange, label, disabled, off
       onChange={onChange}
       addon={
         <label className={styles.toggle}>
-          <input type="checkbox" checked={off} disabled={disabled} aria-label={`${label}: ${offLabel}`} onChange={(event) => onChange(event.target.checked ? null : remembered)} />
+          <input
+            type="checkbox"
+            checked={off}
+            disabled={disabled}
+            aria-label={`${label}: ${offLabel}`}
+            onChange={(event) => onChange(event.target.checked ? null : remembered)}
+          />
           <span aria-hidden="true">{offLabel}</span>
         </label>
       }

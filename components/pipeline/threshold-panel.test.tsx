@@ -202,7 +202,15 @@ describe("ThresholdPanel > processors", () => {
   });
 
   it("locks every control when disabled", () => {
-    render(<ThresholdPanel settings={DEFAULT_SETTINGS} resolved={resolveSettings(DEFAULT_SETTINGS)} catalogue={[...BUILT_IN_MODELS]} onChange={() => undefined} disabled />);
+    render(
+      <ThresholdPanel
+        settings={DEFAULT_SETTINGS}
+        resolved={resolveSettings(DEFAULT_SETTINGS)}
+        catalogue={[...BUILT_IN_MODELS]}
+        onChange={() => undefined}
+        disabled
+      />,
+    );
     for (const slider of screen.getAllByRole("slider")) expect(slider).toHaveProperty("disabled", true);
     expect(screen.getByRole("radio", { name: "Pilot" })).toHaveProperty("disabled", true);
     expect(screen.getByRole("checkbox", { name: "Round window" })).toHaveProperty("disabled", true);

@@ -48,12 +48,29 @@ export function ThresholdPanel({ settings, resolved, catalogue, onChange, disabl
   );
   const nullable = (key: NullableSettingKey, fallback: number, offText: string, presetValue?: number | null) => {
     const { fallback: _default, ...field } = NULLABLE_FIELDS[key];
-    return <ThresholdField key={key} {...field} value={settings[key]} fallback={fallback} offText={offText} disabled={disabled} presetValue={presetValue} onChange={(value) => update({ [key]: value })} />;
+    return (
+      <ThresholdField
+        key={key}
+        {...field}
+        value={settings[key]}
+        fallback={fallback}
+        offText={offText}
+        disabled={disabled}
+        presetValue={presetValue}
+        onChange={(value) => update({ [key]: value })}
+      />
+    );
   };
 
   return (
     <form className={styles.panel} aria-label="Pipeline settings" onSubmit={(event) => event.preventDefault()}>
-      <ModePresets mode={settings.mode} disabled={disabled} differences={differences} onSelect={(mode) => update({ mode })} onRestore={() => update({ ...MODE_PRESETS[settings.mode] })} />
+      <ModePresets
+        mode={settings.mode}
+        disabled={disabled}
+        differences={differences}
+        onSelect={(mode) => update({ mode })}
+        onRestore={() => update({ ...MODE_PRESETS[settings.mode] })}
+      />
       <fieldset className={styles.group} disabled={disabled}>
         <legend className={styles.legend}>Rounds and thresholds</legend>
         {numeric("historyRounds")}
@@ -83,7 +100,9 @@ export function ThresholdPanel({ settings, resolved, catalogue, onChange, disabl
           <input type="checkbox" checked={settings.reloadTool} onChange={(event) => update({ reloadTool: event.target.checked })} />
           <span>
             Offer reload_offloaded
-            <span className={styles.checkboxHint}>When a request carries offloaded content, the model gets a tool to read it back. Off: nothing is offloaded.</span>
+            <span className={styles.checkboxHint}>
+              When a request carries offloaded content, the model gets a tool to read it back. Off: nothing is offloaded.
+            </span>
           </span>
         </label>
         {numeric("retrievedMemories")}

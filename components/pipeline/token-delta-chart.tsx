@@ -52,7 +52,14 @@ export function TokenDeltaChart({ steps, selectedStep, onSelectStep }: TokenDelt
       <ol className={styles.rows} onKeyDown={onKeyDown}>
         {steps.map((step, index) => (
           <li key={`${index}-${step.processor}`}>
-            <button type="button" className={styles.row} aria-pressed={selectedStep === index} aria-label={describeStep(step)} onClick={() => onSelectStep?.(index)} data-step={index}>
+            <button
+              type="button"
+              className={styles.row}
+              aria-pressed={selectedStep === index}
+              aria-label={describeStep(step)}
+              onClick={() => onSelectStep?.(index)}
+              data-step={index}
+            >
               <span className={styles.name} title={step.processor}>
                 {step.processor}
               </span>
@@ -61,14 +68,16 @@ export function TokenDeltaChart({ steps, selectedStep, onSelectStep }: TokenDelt
                 {formatDelta(step.tokensBefore, step.tokensAfter)}
               </span>
               <span className={styles.detail}>
-                {formatCompact(step.tokensBefore)} → {formatCompact(step.tokensAfter)} tok · {formatNumber(step.messagesBefore)} → {formatNumber(step.messagesAfter)} msg · {formatMs(step.ms)} ms
+                {formatCompact(step.tokensBefore)} → {formatCompact(step.tokensAfter)} tok · {formatNumber(step.messagesBefore)} →{" "}
+                {formatNumber(step.messagesAfter)} msg · {formatMs(step.ms)} ms
               </span>
             </button>
           </li>
         ))}
       </ol>
       <figcaption className={styles.caption}>
-        {formatNumber(first.tokensBefore)} → {formatNumber(last.tokensAfter)} tokens ({formatDelta(first.tokensBefore, last.tokensAfter)}), {formatNumber(first.messagesBefore)} → {formatNumber(last.messagesAfter)} messages in {formatMs(totalMs)} ms
+        {formatNumber(first.tokensBefore)} → {formatNumber(last.tokensAfter)} tokens ({formatDelta(first.tokensBefore, last.tokensAfter)}),{" "}
+        {formatNumber(first.messagesBefore)} → {formatNumber(last.messagesAfter)} messages in {formatMs(totalMs)} ms
       </figcaption>
     </figure>
   );
@@ -87,7 +96,9 @@ function StepBars({ step, maxTokens, maxMessages }: { step: StepSummary; maxToke
     <svg className={styles.bars} viewBox={`0 0 ${WIDTH} 22`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
       <rect data-bar="before" x={0} y={0} width={before} height={7} />
       <rect data-bar="after" x={0} y={8} width={after} height={7} />
-      {direction !== "none" ? <rect data-bar={direction === "down" ? "removed" : "added"} x={Math.min(before, after)} y={8} width={Math.abs(before - after)} height={7} /> : null}
+      {direction !== "none" ? (
+        <rect data-bar={direction === "down" ? "removed" : "added"} x={Math.min(before, after)} y={8} width={Math.abs(before - after)} height={7} />
+      ) : null}
       <rect data-bar="messages-before" x={0} y={17} width={messagesBefore} height={2} />
       <rect data-bar="messages" x={0} y={20} width={messagesAfter} height={2} />
     </svg>

@@ -5,7 +5,17 @@ import { toCsv } from "@/components/ui/csv";
 export function traceCsv(steps: readonly StepSummary[]): string {
   return toCsv(
     ["step", "processor", "messages_before", "messages_after", "tokens_before", "tokens_after", "ms", "effects", "state_keys"],
-    steps.map((step, index) => [index, step.processor, step.messagesBefore, step.messagesAfter, step.tokensBefore, step.tokensAfter, Number(step.ms.toFixed(3)), step.effects.length, step.stateKeys.join(" ")]),
+    steps.map((step, index) => [
+      index,
+      step.processor,
+      step.messagesBefore,
+      step.messagesAfter,
+      step.tokensBefore,
+      step.tokensAfter,
+      Number(step.ms.toFixed(3)),
+      step.effects.length,
+      step.stateKeys.join(" "),
+    ]),
   );
 }
 

@@ -6,12 +6,17 @@ import { TraceTable } from "./trace-table";
 
 afterEach(cleanup);
 
-const bodyRows = () => within(screen.getByRole("table", { name: "Pipeline trace" })).getAllByRole("row").slice(1);
+const bodyRows = () =>
+  within(screen.getByRole("table", { name: "Pipeline trace" }))
+    .getAllByRole("row")
+    .slice(1);
 
 describe("TraceTable", () => {
   it("shows one row per processor with before → after, delta, effects and ms", () => {
     render(<TraceTable steps={STEPS} />);
-    const cells = within(bodyRows()[0]).getAllByRole("cell").map((cell) => cell.textContent);
+    const cells = within(bodyRows()[0])
+      .getAllByRole("cell")
+      .map((cell) => cell.textContent);
     expect(cells).toEqual(["120 → 120", "40,000 → 30,000", "−10,000", "2 offloaded", "1.50"]);
     expect(within(bodyRows()[1]).getByText("40 dropped")).toBeTruthy();
     expect(within(bodyRows()[2]).getByText("—")).toBeTruthy();

@@ -37,7 +37,12 @@ export function TraceTable({ steps, selectedStep, onSelectStep }: TraceTableProp
         {steps.map((step, index) => {
           const selected = selectedStep === index;
           return (
-            <tr key={`${index}-${step.processor}`} data-selected={selected || undefined} onClick={onSelectStep ? () => onSelectStep(index) : undefined} className={onSelectStep ? styles.selectable : undefined}>
+            <tr
+              key={`${index}-${step.processor}`}
+              data-selected={selected || undefined}
+              onClick={onSelectStep ? () => onSelectStep(index) : undefined}
+              className={onSelectStep ? styles.selectable : undefined}
+            >
               <th scope="row">
                 {onSelectStep ? (
                   <button

@@ -82,7 +82,13 @@ export function SavedPolicies() {
           void save();
         }}
       >
-        <input className={styles.input} aria-label="Policy name" placeholder="Name this policy" value={name} onChange={(event) => setName(event.target.value)} />
+        <input
+          className={styles.input}
+          aria-label="Policy name"
+          placeholder="Name this policy"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
         <label className={styles.scope}>
           <input type="checkbox" checked={global} onChange={(event) => setGlobal(event.target.checked)} /> every conversation
         </label>
@@ -109,13 +115,28 @@ export function SavedPolicies() {
                 {entry.name}
               </span>
               <span className={styles.scope}>{entry.conversationId ? "this conversation" : "every conversation"}</span>
-              <button type="button" className={ui.button} onClick={() => replaceSettings(settingsWithPolicy(settings, entry.policy))} aria-label={`Apply ${entry.name}`}>
+              <button
+                type="button"
+                className={ui.button}
+                onClick={() => replaceSettings(settingsWithPolicy(settings, entry.policy))}
+                aria-label={`Apply ${entry.name}`}
+              >
                 Apply
               </button>
-              <button type="button" className={ui.button} onClick={() => download(entry.name, entry.policy, "json")} aria-label={`Export ${entry.name} as JSON`}>
+              <button
+                type="button"
+                className={ui.button}
+                onClick={() => download(entry.name, entry.policy, "json")}
+                aria-label={`Export ${entry.name} as JSON`}
+              >
                 JSON
               </button>
-              <button type="button" className={ui.button} onClick={() => download(entry.name, entry.policy, "typescript")} aria-label={`Export ${entry.name} as TypeScript`}>
+              <button
+                type="button"
+                className={ui.button}
+                onClick={() => download(entry.name, entry.policy, "typescript")}
+                aria-label={`Export ${entry.name} as TypeScript`}
+              >
                 TS
               </button>
               <button type="button" className={ui.button} data-variant="danger" onClick={() => void remove(entry.id)} aria-label={`Delete ${entry.name}`}>

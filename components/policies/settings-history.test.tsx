@@ -14,14 +14,46 @@ import { useScreenLayout } from "@/tests/support/screen-layout";
 import { PolicyDiff } from "./policy-diff";
 import { SettingsHistory } from "./settings-history";
 
-const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
-const conversation: ConversationRecord = { id: "c1", title: "task 0", source: "tau-bench", settings: {}, tools: null, recordKey: null, createdAt: "2025-01-01T00:00:00.000Z", updatedAt: "2025-01-01T00:00:00.000Z" };
-const branch: BranchRecord = { id: "b1", conversationId: "c1", name: "main", parentId: null, forkPosition: null, length: 32, createdAt: conversation.createdAt };
-const records: MessageRecord[] = sample[0].traj.map((message, position) => ({ id: `m${position}`, branchId: "b1", position, tokens: 1, createdAt: conversation.createdAt, metadata: null, message }));
+const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as {
+  traj: Message[];
+}[];
+const conversation: ConversationRecord = {
+  id: "c1",
+  title: "task 0",
+  source: "tau-bench",
+  settings: {},
+  tools: null,
+  recordKey: null,
+  createdAt: "2025-01-01T00:00:00.000Z",
+  updatedAt: "2025-01-01T00:00:00.000Z",
+};
+const branch: BranchRecord = {
+  id: "b1",
+  conversationId: "c1",
+  name: "main",
+  parentId: null,
+  forkPosition: null,
+  length: 32,
+  createdAt: conversation.createdAt,
+};
+const records: MessageRecord[] = sample[0].traj.map((message, position) => ({
+  id: `m${position}`,
+  branchId: "b1",
+  position,
+  tokens: 1,
+  createdAt: conversation.createdAt,
+  metadata: null,
+  message,
+}));
 
 function hostPipeline(): PlaygroundPipeline {
   const host = new PipelineHost();
-  return { load: async (...args) => host.load(...args), run: async (input) => host.run(input), stepHistories: async (step) => host.stepHistories(step), reload: async (handle) => host.reload(handle) };
+  return {
+    load: async (...args) => host.load(...args),
+    run: async (input) => host.run(input),
+    stepHistories: async (step) => host.stepHistories(step),
+    reload: async (handle) => host.reload(handle),
+  };
 }
 
 useScreenLayout();
@@ -81,11 +113,22 @@ describe("SettingsHistory", () => {
 describe("PolicyDiff", () => {
   it("[PO3] lists each differing setting with both values in words", () => {
     const from = policyOfSettings(DEFAULT_SETTINGS);
-    const to = { ...policyOfSettings(settingsForMode("navigator")), tokenBudget: 20_000, processors: from.processors.map((entry) => ({ ...entry, enabled: entry.kind === "round_window" })) };
+    const to = {
+      ...policyOfSettings(settingsForMode("navigator")),
+      tokenBudget: 20_000,
+      processors: from.processors.map((entry) => ({ ...entry, enabled: entry.kind === "round_window" })),
+    };
     render(<PolicyDiff fromLabel="Copilot" toLabel="Tight" differences={diffPolicies(from, to)} />);
     const table = screen.getByRole("table", { name: "Policy differences" });
     const rows = within(table).getAllByRole("row").slice(1);
-    expect(rows.map((row) => within(row).getByRole("rowheader").textContent)).toEqual(["Mode", "History rounds", "Summary threshold", "Offload threshold", "Token budget", "Processors"]);
+    expect(rows.map((row) => within(row).getByRole("rowheader").textContent)).toEqual([
+      "Mode",
+      "History rounds",
+      "Summary threshold",
+      "Offload threshold",
+      "Token budget",
+      "Processors",
+    ]);
     expect(rows[4].textContent).toContain("20,000");
     expect(rows[5].textContent).toContain("Round window");
   });

@@ -16,10 +16,24 @@ export function SettingsHistory() {
   const discardTry = usePlaygroundStore((state) => state.discardTry);
   return (
     <div className={styles.toolbar} role="toolbar" aria-label="Settings history">
-      <button type="button" className={ui.button} onClick={undo} disabled={!canUndo} aria-keyshortcuts="Control+Z Meta+Z" title="Undo the last settings change (Ctrl+Z)">
+      <button
+        type="button"
+        className={ui.button}
+        onClick={undo}
+        disabled={!canUndo}
+        aria-keyshortcuts="Control+Z Meta+Z"
+        title="Undo the last settings change (Ctrl+Z)"
+      >
         Undo
       </button>
-      <button type="button" className={ui.button} onClick={redo} disabled={!canRedo} aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z" title="Redo (Ctrl+Shift+Z)">
+      <button
+        type="button"
+        className={ui.button}
+        onClick={redo}
+        disabled={!canRedo}
+        aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z"
+        title="Redo (Ctrl+Shift+Z)"
+      >
         Redo
       </button>
       {trying ? (

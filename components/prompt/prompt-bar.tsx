@@ -13,7 +13,15 @@ export function PromptBar({ sections }: PromptBarProps) {
   return (
     <div className={styles.bar} role="img" aria-label={`Token share by section: ${description}`}>
       {sections.map((section, index) =>
-        shares[index] > 0 ? <span key={index} className={styles.segment} data-kind={section.kind} style={{ flexGrow: shares[index] }} title={`${section.label}: ${formatShare(shares[index])}`} /> : null,
+        shares[index] > 0 ? (
+          <span
+            key={index}
+            className={styles.segment}
+            data-kind={section.kind}
+            style={{ flexGrow: shares[index] }}
+            title={`${section.label}: ${formatShare(shares[index])}`}
+          />
+        ) : null,
       )}
     </div>
   );

@@ -30,7 +30,10 @@ export function formatTokens(tokens: number): string {
 export function describeStatus(view: Pick<RequestView, "verdict" | "tokenizer">): { title: string; detail: string } {
   const { verdict } = view;
   const approx = view.tokenizer.exact ? "" : "≈ ";
-  const limit = verdict.limitedBy === "budget" ? "the token budget" : `the ${formatTokens(verdict.contextWindow)}-token window less ${formatTokens(verdict.reserve)} reserved for the reply`;
+  const limit =
+    verdict.limitedBy === "budget"
+      ? "the token budget"
+      : `the ${formatTokens(verdict.contextWindow)}-token window less ${formatTokens(verdict.reserve)} reserved for the reply`;
   if (!verdict.ok) return { title: "Over budget: nothing is sent", detail: `${verdict.reason ?? "the request does not fit"}.` };
   return { title: "Fits", detail: `${approx}${formatTokens(verdict.tokens.total)} of ${formatTokens(verdict.limit)} tokens (the limit is ${limit}).` };
 }

@@ -42,16 +42,29 @@ export function PromptPanel({ branchId, view, running = false, nextTurn, onNextT
     <div className={styles.panel}>
       <div className={styles.turn}>
         <label htmlFor={inputId}>Next user turn</label>
-        <textarea id={inputId} value={nextTurn} placeholder="Type what the user says next; retrieval searches for it." onChange={(event) => onNextTurnChange(event.target.value)} />
+        <textarea
+          id={inputId}
+          value={nextTurn}
+          placeholder="Type what the user says next; retrieval searches for it."
+          onChange={(event) => onNextTurnChange(event.target.value)}
+        />
       </div>
       {branchId !== null ? (
         <div className={styles.row}>
-          <button type="button" className={ui.button} onClick={() => void compact.run()} disabled={compact.pending} title="Summarises what the branch is due to summarise (or what gets an over-budget request to fit) and saves it">
+          <button
+            type="button"
+            className={ui.button}
+            onClick={() => void compact.run()}
+            disabled={compact.pending}
+            title="Summarises what the branch is due to summarise (or what gets an over-budget request to fit) and saves it"
+          >
             {compact.pending ? "Compacting…" : "Compact now"}
           </button>
           <span className={styles.muted}>
             {compacted && !compaction ? "Nothing to compact: the branch is not due and the request fits or cannot be helped by it." : null}
-            {compaction ? `Summarised messages ${compaction.summary.fromPosition}–${compaction.summary.toPosition - 1} into checkpoint v${compaction.checkpoint.version}.` : null}
+            {compaction
+              ? `Summarised messages ${compaction.summary.fromPosition}–${compaction.summary.toPosition - 1} into checkpoint v${compaction.checkpoint.version}.`
+              : null}
           </span>
         </div>
       ) : null}

@@ -46,7 +46,14 @@ describe("PromptPreview", () => {
   });
 
   it("[ST4] labels approximate counts", () => {
-    render(<PromptPreview view={{ ...OK_PROMPT, tokenizer: { model: "claude-sonnet-4-5", match: "exact", encoding: "o200k_base", exact: false, approximation: "Claude's tokenizer is not public" } }} />);
+    render(
+      <PromptPreview
+        view={{
+          ...OK_PROMPT,
+          tokenizer: { model: "claude-sonnet-4-5", match: "exact", encoding: "o200k_base", exact: false, approximation: "Claude's tokenizer is not public" },
+        }}
+      />,
+    );
     expect(screen.getByRole("status").textContent).toContain("≈ 500 of 2,000 tokens");
     expect(screen.getByRole("status").textContent).toContain("Counts are approximate: Claude's tokenizer is not public.");
   });
@@ -73,10 +80,30 @@ describe("PromptPanel", () => {
 
   it("compacts on request and reports what it summarised", async () => {
     const summary = { id: "s2", branchId: "b1", fromPosition: 0, toPosition: 24, text: "…", tokens: 90, extendsId: null, createdAt: "2026-01-01T00:00:00Z" };
-    const checkpoint = { id: "c2", branchId: "b1", version: 2, values: {}, tokenUsage: {}, artifactRefs: [], metadata: null, messageCount: 30, summaryId: "s2", createdAt: "2026-01-01T00:00:00Z" };
+    const checkpoint = {
+      id: "c2",
+      branchId: "b1",
+      version: 2,
+      values: {},
+      tokenUsage: {},
+      artifactRefs: [],
+      metadata: null,
+      messageCount: 30,
+      summaryId: "s2",
+      createdAt: "2026-01-01T00:00:00Z",
+    };
     const fetch = vi.fn(async () => Response.json({ ...OK_PROMPT, status: "compacted", compaction: { summary, checkpoint, coveredUntil: 24 } }));
     const compacted = vi.fn();
-    render(<PromptPanel branchId="b1" view={OK_PROMPT} nextTurn="" onNextTurnChange={() => undefined} onCompacted={compacted} client={createApiClient({ fetch: fetch as typeof globalThis.fetch })} />);
+    render(
+      <PromptPanel
+        branchId="b1"
+        view={OK_PROMPT}
+        nextTurn=""
+        onNextTurnChange={() => undefined}
+        onCompacted={compacted}
+        client={createApiClient({ fetch: fetch as typeof globalThis.fetch })}
+      />,
+    );
     await userEvent.click(screen.getByRole("button", { name: "Compact now" }));
     await waitFor(() => expect(screen.getByText("Summarised messages 0–23 into checkpoint v2.")).toBeTruthy());
     expect(fetch).toHaveBeenLastCalledWith("/api/branches/b1/prompt", expect.objectContaining({ method: "POST", body: JSON.stringify({ compact: true }) }));

@@ -35,7 +35,8 @@ export function PromptPreview({ view, refreshing = false }: PromptPreviewProps) 
           <strong>{formatTokens(tokens.total)}</strong> tokens
         </span>
         <span>
-          system {formatTokens(tokens.system)} · tools {formatTokens(tokens.tools)} · history {formatTokens(tokens.history)} / limit {formatTokens(view.verdict.limit)}
+          system {formatTokens(tokens.system)} · tools {formatTokens(tokens.tools)} · history {formatTokens(tokens.history)} / limit{" "}
+          {formatTokens(view.verdict.limit)}
         </span>
         <span>
           {view.sections.length} sections · {sent ? `${view.messages.length} messages sent to ${view.model}` : "nothing sent"}

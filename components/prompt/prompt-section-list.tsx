@@ -23,7 +23,11 @@ function MessageView({ message }: { message: Message }) {
       <span className={styles.role} data-role={message.role}>
         {message.role}
       </span>
-      {text ? <pre className={styles.content}><SafeText text={text.length > LIMIT ? `${text.slice(0, LIMIT - 1)}…` : text} /></pre> : null}
+      {text ? (
+        <pre className={styles.content}>
+          <SafeText text={text.length > LIMIT ? `${text.slice(0, LIMIT - 1)}…` : text} />
+        </pre>
+      ) : null}
       {calls.map((call) => (
         <pre key={call.id} className={styles.content}>
           → <SafeText text={call.function.name} />(<SafeText text={call.function.arguments} />)
@@ -42,11 +46,20 @@ function Section({ section, messages, share, index }: { section: SectionView; me
         <span className={styles.swatch} data-kind={section.kind} aria-hidden="true" />
         <span className={styles.kind}>{SECTION_KIND_LABELS[section.kind]}</span>
         {count > 0 ? (
-          <button type="button" className={styles.sectionToggle} title={section.label} aria-expanded={open} aria-label={`${index + 1}. ${section.label}, ${count} message${count === 1 ? "" : "s"}`} onClick={() => setOpen(!open)}>
+          <button
+            type="button"
+            className={styles.sectionToggle}
+            title={section.label}
+            aria-expanded={open}
+            aria-label={`${index + 1}. ${section.label}, ${count} message${count === 1 ? "" : "s"}`}
+            onClick={() => setOpen(!open)}
+          >
             {section.label}
           </button>
         ) : (
-          <span className={styles.sectionLabel} title={section.label}>{section.label}</span>
+          <span className={styles.sectionLabel} title={section.label}>
+            {section.label}
+          </span>
         )}
         <span className={styles.tokens}>{formatTokens(section.tokens)}</span>
         <span className={styles.share}>{formatShare(share)}</span>

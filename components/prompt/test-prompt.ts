@@ -3,7 +3,11 @@ import type { PromptResponse } from "@/lib/client";
 
 const messages: PromptResponse["messages"] = [
   { role: "system", content: "You are an airline agent." },
-  { role: "system", content: "[Conversation Summary] Messages 0–23 of this conversation, summarized:\nThe user wants a refund.", engine: { kind: "conversation-summary" } },
+  {
+    role: "system",
+    content: "[Conversation Summary] Messages 0–23 of this conversation, summarized:\nThe user wants a refund.",
+    engine: { kind: "conversation-summary" },
+  },
   { role: "system", content: "[Retrieved summary of messages 0–11]\nbooking ABC", engine: { kind: "retrieved-memory" } },
   { role: "user", content: "cancel it" },
   { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "cancel_reservation", arguments: '{"id":"ABC"}' } }] },

@@ -31,7 +31,11 @@ async function readJson<T>(fetchImplementation: typeof fetch, method: "GET" | "P
   const what = `${method} ${path}`;
   let response: Response;
   try {
-    response = await fetchImplementation(path, { method, headers: { accept: "application/json", ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    response = await fetchImplementation(path, {
+      method,
+      headers: { accept: "application/json", ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
   } catch (error) {
     throw new ApiError(0, "network_error", `${what} could not reach the server (${error instanceof Error ? error.message : String(error)})`, { cause: error });
   }
@@ -60,7 +64,12 @@ async function readEvents(response: Response, what: string, options: SendTurnOpt
     for (const message of parser.end()) dispatch(message.event, message.data);
   } catch (error) {
     if (isAbort(error, options.signal)) throw new ApiError(0, "aborted", "stopped: the turn is recorded, the reply is not", { cause: error });
-    throw new ApiError(0, "network_error", `${what}: the answer stream broke off (${error instanceof Error ? error.message : String(error)}); the turn is recorded, Retry asks again`, { cause: error });
+    throw new ApiError(
+      0,
+      "network_error",
+      `${what}: the answer stream broke off (${error instanceof Error ? error.message : String(error)}); the turn is recorded, Retry asks again`,
+      { cause: error },
+    );
   }
   if (!outcome) throw new ApiError(0, "network_error", `${what}: the answer stream ended before its outcome; the turn is recorded, Retry asks again`);
   return outcome;
@@ -84,7 +93,12 @@ export function createChatApi(options: { fetch?: typeof fetch; baseUrl?: string 
         });
       } catch (error) {
         if (isAbort(error, sendOptions.signal)) throw new ApiError(0, "aborted", `${what} was stopped`, { cause: error });
-        throw new ApiError(0, "network_error", `${what} could not reach the server (${error instanceof Error ? error.message : String(error)}); check that the app is running`, { cause: error });
+        throw new ApiError(
+          0,
+          "network_error",
+          `${what} could not reach the server (${error instanceof Error ? error.message : String(error)}); check that the app is running`,
+          { cause: error },
+        );
       }
       if (!response.ok || !(response.headers.get("content-type") ?? "").includes("text/event-stream") || !response.body) {
         throw errorFromBody(response.ok ? 502 : response.status, response.statusText, await response.text(), what);

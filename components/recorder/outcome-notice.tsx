@@ -46,14 +46,27 @@ function Checkpoints({ checkpoints }: { checkpoints: WrittenCheckpoint[] }) {
     <>
       {checkpoints.map((checkpoint) => (
         <p key={checkpoint.checkpointId} className={ui.notice} data-tone="success">
-          Checkpoint v{checkpoint.version} created ({checkpoint.reason}, when {WHEN[checkpoint.when]}): messages {checkpoint.fromPosition}–{checkpoint.toPosition - 1} summarised.
+          Checkpoint v{checkpoint.version} created ({checkpoint.reason}, when {WHEN[checkpoint.when]}): messages {checkpoint.fromPosition}–
+          {checkpoint.toPosition - 1} summarised.
         </p>
       ))}
     </>
   );
 }
 
-function UpstreamFailure({ error, secondsLeft, busy, onRetry, onOpenSettings }: { error: ChatUpstreamError; secondsLeft: number; busy: boolean; onRetry(): void; onOpenSettings(): void }) {
+function UpstreamFailure({
+  error,
+  secondsLeft,
+  busy,
+  onRetry,
+  onOpenSettings,
+}: {
+  error: ChatUpstreamError;
+  secondsLeft: number;
+  busy: boolean;
+  onRetry(): void;
+  onOpenSettings(): void;
+}) {
   const what = error.source === "upstream" ? `The upstream answered ${error.status}${error.code ? ` (${error.code})` : ""}` : `No reply (${error.type})`;
   const advice = upstreamAdvice(error);
   return (
@@ -124,7 +137,9 @@ export function OutcomeNotice({ outcome, error, outcomeAt, busy, onRetry, onOpen
       {upstreamError ? <UpstreamFailure error={upstreamError} secondsLeft={secondsLeft} busy={busy} onRetry={onRetry} onOpenSettings={onOpenSettings} /> : null}
       <p className={styles.muted} role="status" aria-label="Recorder status">
         {outcome.status === "ok" ? `Reply recorded as message ${outcome.message.position}${outcome.model ? ` (${outcome.model})` : ""}. ` : ""}
-        {prompt && prompt.status !== "budget_exceeded" ? `Sent ${number(prompt.messages)} messages, ${number(prompt.verdict.tokens.total)} tokens${prompt.status === "compacted" ? " after compacting" : ""}.` : ""}
+        {prompt && prompt.status !== "budget_exceeded"
+          ? `Sent ${number(prompt.messages)} messages, ${number(prompt.verdict.tokens.total)} tokens${prompt.status === "compacted" ? " after compacting" : ""}.`
+          : ""}
       </p>
     </div>
   );

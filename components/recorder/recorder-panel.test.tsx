@@ -15,7 +15,16 @@ function setup(chats: (() => Response)[], options: { view?: typeof CONFIGURED; m
   const scripted = scriptedFetch(options.view ?? CONFIGURED, chats);
   const onRecorded = vi.fn();
   const onSettled = vi.fn();
-  const utils = render(<RecorderPanel branchId="b1" messages={options.messages ?? HISTORY} model="gpt-4o" api={createChatApi({ fetch: scripted.fetch })} onRecorded={onRecorded} onSettled={onSettled} />);
+  const utils = render(
+    <RecorderPanel
+      branchId="b1"
+      messages={options.messages ?? HISTORY}
+      model="gpt-4o"
+      api={createChatApi({ fetch: scripted.fetch })}
+      onRecorded={onRecorded}
+      onSettled={onSettled}
+    />,
+  );
   return { ...utils, ...scripted, onRecorded, onSettled, composer: () => screen.getByRole("textbox", { name: "User turn" }) };
 }
 
@@ -27,7 +36,12 @@ describe("RecorderPanel", () => {
     const reply = done(2, { role: "assistant", content: "Hello there!" });
     const chat = () =>
       streamResponse(
-        [sse("turn-recorded", { recorded: [user] }), sse("delta", { type: "text", text: "Hello" }), sse("delta", { type: "text", text: " there!" }), sse("done", reply)],
+        [
+          sse("turn-recorded", { recorded: [user] }),
+          sse("delta", { type: "text", text: "Hello" }),
+          sse("delta", { type: "text", text: " there!" }),
+          sse("done", reply),
+        ],
         async (index) => {
           if (index === 2) await held;
         },
@@ -56,8 +70,18 @@ describe("RecorderPanel", () => {
   it("shows the reply's tool calls as forms and sends the pasted results together", async () => {
     const calling = done(2, { role: "assistant", content: null, tool_calls: [lookup] });
     const chats = [
-      () => streamResponse([sse("turn-recorded", { recorded: [record(1, { role: "user", content: "Look it up" })] }), sse("delta", { type: "tool-call", index: 0, id: "call_1", name: "get_reservation_details", arguments: '{"reservation_id":' }), sse("delta", { type: "tool-call", index: 0, id: null, name: null, arguments: '"8JX2WO"}' }), sse("done", calling)]),
-      () => streamResponse([sse("turn-recorded", { recorded: [record(3, { role: "tool", tool_call_id: "call_1", content: '{"origin":"BOS"}' })] }), sse("done", done(4, { role: "assistant", content: "It leaves from Boston." }))]),
+      () =>
+        streamResponse([
+          sse("turn-recorded", { recorded: [record(1, { role: "user", content: "Look it up" })] }),
+          sse("delta", { type: "tool-call", index: 0, id: "call_1", name: "get_reservation_details", arguments: '{"reservation_id":' }),
+          sse("delta", { type: "tool-call", index: 0, id: null, name: null, arguments: '"8JX2WO"}' }),
+          sse("done", calling),
+        ]),
+      () =>
+        streamResponse([
+          sse("turn-recorded", { recorded: [record(3, { role: "tool", tool_call_id: "call_1", content: '{"origin":"BOS"}' })] }),
+          sse("done", done(4, { role: "assistant", content: "It leaves from Boston." })),
+        ]),
     ];
     const { composer, calls } = setup(chats);
     await userEvent.type(composer(), "Look it up{Enter}");
@@ -84,8 +108,21 @@ describe("RecorderPanel", () => {
   });
 
   it("names the checkpoint a turn created and an upstream summarizer that fell back", async () => {
-    const checkpoint = { checkpointId: "c3", version: 3, branchId: "b1", summaryId: "s3", fromPosition: 1, toPosition: 9, reason: "threshold", when: "prompt" as const };
-    const reply = done(12, { role: "assistant", content: "ok" }, { checkpoints: [checkpoint], summarizer: { kind: "upstream", calls: 1, fallbacks: [{ reason: "500 server_error: down" }] } });
+    const checkpoint = {
+      checkpointId: "c3",
+      version: 3,
+      branchId: "b1",
+      summaryId: "s3",
+      fromPosition: 1,
+      toPosition: 9,
+      reason: "threshold",
+      when: "prompt" as const,
+    };
+    const reply = done(
+      12,
+      { role: "assistant", content: "ok" },
+      { checkpoints: [checkpoint], summarizer: { kind: "upstream", calls: 1, fallbacks: [{ reason: "500 server_error: down" }] } },
+    );
     const { composer } = setup([() => streamResponse([sse("turn-recorded", { recorded: [] }), sse("done", reply)])]);
     await userEvent.type(composer(), "Next{Enter}");
     expect(await screen.findByText("Checkpoint v3 created (threshold, when the new turn made the branch due): messages 1–8 summarised.")).toBeTruthy();
@@ -93,7 +130,13 @@ describe("RecorderPanel", () => {
   });
 
   it("explains the budget stop: no model call, the numbers and the reason", async () => {
-    const stop = { ...WRITTEN, status: "budget_exceeded" as const, budget: 12, tokens: 40, reason: "the request needs 40 tokens besides system messages and tools, but the limit is 12: no model call should be made" };
+    const stop = {
+      ...WRITTEN,
+      status: "budget_exceeded" as const,
+      budget: 12,
+      tokens: 40,
+      reason: "the request needs 40 tokens besides system messages and tools, but the limit is 12: no model call should be made",
+    };
     const { composer } = setup([() => streamResponse([sse("turn-recorded", { recorded: [] }), sse("budget-exceeded", stop)])]);
     await userEvent.type(composer(), "Long question{Enter}");
     const alert = await screen.findByRole("alert", { name: "Budget stop" });
@@ -106,7 +149,16 @@ describe("RecorderPanel", () => {
       ...WRITTEN,
       status: "error" as const,
       exchangeId: "x1",
-      error: { source: "upstream" as const, status: 429, type: "requests", code: "rate_limit_exceeded", message: "Rate limit reached.", body: null, retryAfter: 0, headers: { "retry-after": "0" } },
+      error: {
+        source: "upstream" as const,
+        status: 429,
+        type: "requests",
+        code: "rate_limit_exceeded",
+        message: "Rate limit reached.",
+        body: null,
+        retryAfter: 0,
+        headers: { "retry-after": "0" },
+      },
     };
     const { composer, calls } = setup([
       () => streamResponse([sse("turn-recorded", { recorded: [] }), sse("error", failed)]),
@@ -122,7 +174,12 @@ describe("RecorderPanel", () => {
   });
 
   it("counts down a retry-after before Retry is possible", async () => {
-    const failed = { ...WRITTEN, status: "error" as const, exchangeId: "x1", error: { source: "upstream" as const, status: 429, type: "requests", code: null, message: "Slow down.", body: null, retryAfter: 30, headers: {} } };
+    const failed = {
+      ...WRITTEN,
+      status: "error" as const,
+      exchangeId: "x1",
+      error: { source: "upstream" as const, status: 429, type: "requests", code: null, message: "Slow down.", body: null, retryAfter: 30, headers: {} },
+    };
     const { composer } = setup([() => streamResponse([sse("turn-recorded", { recorded: [] }), sse("error", failed)])]);
     await userEvent.type(composer(), "Hello{Enter}");
     const alert = await screen.findByRole("alert");
@@ -141,7 +198,11 @@ describe("RecorderPanel", () => {
     await userEvent.type(within(form).getByLabelText("API key"), "sk-test-abcdefgh9876");
     await userEvent.click(within(form).getByRole("button", { name: "Save upstream" }));
     await waitFor(() => expect(screen.queryByRole("form", { name: "Upstream settings" })).toBeNull());
-    expect(calls.find((call) => call.method === "PUT")!.body).toEqual({ baseUrl: "http://127.0.0.1:4010/v1", apiKey: "sk-test-abcdefgh9876", timeoutMs: 600_000 });
+    expect(calls.find((call) => call.method === "PUT")!.body).toEqual({
+      baseUrl: "http://127.0.0.1:4010/v1",
+      apiKey: "sk-test-abcdefgh9876",
+      timeoutMs: 600_000,
+    });
     expect(screen.getByLabelText("Upstream status").textContent).toContain("key …9876");
     expect(composer().hasAttribute("disabled")).toBe(false);
     await userEvent.click(screen.getByRole("button", { name: "Upstream settings" }));
@@ -149,7 +210,8 @@ describe("RecorderPanel", () => {
   });
 
   it("shows a refusal from the route (409 not configured) with the way to configure", async () => {
-    const refusal = () => Response.json({ error: { code: "upstream_not_configured", message: "no upstream model is configured: save a base URL" } }, { status: 409 });
+    const refusal = () =>
+      Response.json({ error: { code: "upstream_not_configured", message: "no upstream model is configured: save a base URL" } }, { status: 409 });
     const { composer } = setup([refusal]);
     await userEvent.type(composer(), "Hello{Enter}");
     const alert = await screen.findByRole("alert");
@@ -166,7 +228,10 @@ describe("RecorderPanel", () => {
         if (signal.aborted) reject(new DOMException("aborted", "AbortError"));
         signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
       });
-    const chat = () => streamResponse([sse("turn-recorded", { recorded: [] }), sse("delta", { type: "text", text: "Once" }), "never"], async (index) => (index === 2 ? aborted() : undefined));
+    const chat = () =>
+      streamResponse([sse("turn-recorded", { recorded: [] }), sse("delta", { type: "text", text: "Once" }), "never"], async (index) =>
+        index === 2 ? aborted() : undefined,
+      );
     const scripted = setup([chat]);
     calls = scripted.calls;
     await userEvent.type(scripted.composer(), "Tell a story{Enter}");

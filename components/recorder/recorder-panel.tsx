@@ -45,7 +45,9 @@ export function RecorderPanel({ branchId, messages, model, api = chatApi, onReco
   // The call's own records count before the live update brings them into `messages`.
   const pending = useMemo(() => {
     const recorded = [...(recorder.turn?.recorded ?? []), ...(recorder.outcome?.recorded ?? [])].filter((record) => record.position >= messages.length);
-    const extra = [...new Map(recorded.map((record) => [record.position, record.message])).entries()].sort(([left], [right]) => left - right).map(([, message]) => message);
+    const extra = [...new Map(recorded.map((record) => [record.position, record.message])).entries()]
+      .sort(([left], [right]) => left - right)
+      .map(([, message]) => message);
     return pendingToolCalls([...messages, ...extra]);
   }, [messages, recorder.turn, recorder.outcome]);
 
@@ -60,13 +62,31 @@ export function RecorderPanel({ branchId, messages, model, api = chatApi, onReco
     <section className={styles.recorder} aria-label="Chat recorder">
       <header className={styles.header}>
         <h2 className={styles.title}>Chat recorder</h2>
-        <UpstreamStatus view={upstream.view} loading={upstream.loading} model={model} settingsOpen={settingsOpen} onToggleSettings={() => setSettingsOpen((open) => !open)} />
-        <button type="button" className={ui.iconButton} aria-expanded={!collapsed} aria-label={collapsed ? "Show the chat recorder" : "Hide the chat recorder"} onClick={() => setCollapsed((value) => !value)}>
+        <UpstreamStatus
+          view={upstream.view}
+          loading={upstream.loading}
+          model={model}
+          settingsOpen={settingsOpen}
+          onToggleSettings={() => setSettingsOpen((open) => !open)}
+        />
+        <button
+          type="button"
+          className={ui.iconButton}
+          aria-expanded={!collapsed}
+          aria-label={collapsed ? "Show the chat recorder" : "Hide the chat recorder"}
+          onClick={() => setCollapsed((value) => !value)}
+        >
           {collapsed ? "▴" : "▾"}
         </button>
       </header>
       {settingsOpen && upstream.view ? (
-        <UpstreamSettingsForm view={upstream.view} saving={upstream.saving} error={upstream.error?.message ?? null} onSave={upstream.save} onClose={() => setSettingsOpen(false)} />
+        <UpstreamSettingsForm
+          view={upstream.view}
+          saving={upstream.saving}
+          error={upstream.error?.message ?? null}
+          onSave={upstream.save}
+          onClose={() => setSettingsOpen(false)}
+        />
       ) : null}
       {settingsOpen && !upstream.view && upstream.error ? (
         <p role="alert" className={styles.error}>
@@ -85,7 +105,12 @@ export function RecorderPanel({ branchId, messages, model, api = chatApi, onReco
             onOpenSettings={openSettings}
           />
           {pending.length > 0 && !busy ? (
-            <ToolResultsForm key={pending.map((call) => call.id).join(" ")} calls={pending} disabled={busy} onSend={(toolResults) => void recorder.send({ toolResults })} />
+            <ToolResultsForm
+              key={pending.map((call) => call.id).join(" ")}
+              calls={pending}
+              disabled={busy}
+              onSend={(toolResults) => void recorder.send({ toolResults })}
+            />
           ) : null}
           <TurnComposer busy={busy} blocked={blocked} onSend={async (userTurn) => (await recorder.send({ userTurn })) !== null} onStop={recorder.stop} />
         </div>

@@ -35,13 +35,32 @@ export const WRITTEN: ChatTurnWritten = {
   prompt: {
     status: "ok",
     messages: 3,
-    verdict: { ok: true, tokens: { system: 10, tools: 0, history: 20, total: 30 }, contextWindow: 128_000, reserve: 4_096, budget: 1_000, limit: 1_000, limitedBy: "budget" },
+    verdict: {
+      ok: true,
+      tokens: { system: 10, tools: 0, history: 20, total: 30 },
+      contextWindow: 128_000,
+      reserve: 4_096,
+      budget: 1_000,
+      limit: 1_000,
+      limitedBy: "budget",
+    },
   },
 };
 
 export function done(position: number, message: Message, extra: Partial<ChatTurnDone> = {}): ChatTurnDone {
   const stored = record(position, message);
-  return { ...WRITTEN, status: "ok", message: stored, recorded: [stored], pendingToolCalls: message.tool_calls ?? [], model: "fake-gpt", finishReason: "stop", usage: null, exchangeId: "x1", ...extra };
+  return {
+    ...WRITTEN,
+    status: "ok",
+    message: stored,
+    recorded: [stored],
+    pendingToolCalls: message.tool_calls ?? [],
+    model: "fake-gpt",
+    finishReason: "stop",
+    usage: null,
+    exchangeId: "x1",
+    ...extra,
+  };
 }
 
 export function sse<Name extends ChatStreamEventName>(name: Name, data: ChatStreamEvents[Name]): string {
@@ -83,7 +102,14 @@ export function scriptedFetch(view: UpstreamSettingsView, chats: (() => Response
     const body = typeof init?.body === "string" ? JSON.parse(init.body) : null;
     calls.push({ method, url, body, signal: init?.signal });
     if (url.endsWith("/api/settings/upstream")) {
-      if (method === "PUT") current = { ...current, baseUrl: body.baseUrl ?? current.baseUrl, baseUrlSource: "settings", configured: true, apiKey: body.apiKey ? { set: true, last4: body.apiKey.slice(-4), source: "settings" } : current.apiKey };
+      if (method === "PUT")
+        current = {
+          ...current,
+          baseUrl: body.baseUrl ?? current.baseUrl,
+          baseUrlSource: "settings",
+          configured: true,
+          apiKey: body.apiKey ? { set: true, last4: body.apiKey.slice(-4), source: "settings" } : current.apiKey,
+        };
       return Response.json(current);
     }
     const next = chats.shift();

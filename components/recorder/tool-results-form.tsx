@@ -43,7 +43,8 @@ export function ToolResultsForm({ calls, disabled, onSend }: ToolResultsFormProp
   return (
     <form className={styles.toolResults} aria-label="Pending tool calls" onSubmit={submit}>
       <p className={styles.muted}>
-        The model called {calls.length === 1 ? "a tool" : `${calls.length} tools`}: paste what {calls.length === 1 ? "it" : "each"} returned (JSON or text), then send.
+        The model called {calls.length === 1 ? "a tool" : `${calls.length} tools`}: paste what {calls.length === 1 ? "it" : "each"} returned (JSON or text),
+        then send.
       </p>
       {calls.map((call) => {
         const value = results[call.id] ?? "";
@@ -51,7 +52,10 @@ export function ToolResultsForm({ calls, disabled, onSend }: ToolResultsFormProp
         return (
           <fieldset key={call.id} className={styles.call}>
             <legend>
-              <code><SafeText text={call.function.name} /></code> <span className={styles.muted}>{call.id}</span>
+              <code>
+                <SafeText text={call.function.name} />
+              </code>{" "}
+              <span className={styles.muted}>{call.id}</span>
             </legend>
             <pre className={styles.arguments} aria-label={`Arguments of ${call.function.name}`}>
               {prettyArguments(call.function.arguments)}

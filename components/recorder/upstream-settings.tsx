@@ -76,7 +76,15 @@ export function UpstreamSettingsForm({ view, saving, error, onSave, onClose }: U
         {view.apiKey.source ? ` (${view.apiKey.source})` : ""}; it never leaves the server.
       </span>
       <label htmlFor={`${id}-timeout`}>Timeout (s)</label>
-      <input id={`${id}-timeout`} type="number" min={1} value={timeoutSeconds} disabled={timeoutLocked} title={timeoutLocked ? FROM_ENVIRONMENT : undefined} onChange={(event) => setTimeoutSeconds(event.target.value)} />
+      <input
+        id={`${id}-timeout`}
+        type="number"
+        min={1}
+        value={timeoutSeconds}
+        disabled={timeoutLocked}
+        title={timeoutLocked ? FROM_ENVIRONMENT : undefined}
+        onChange={(event) => setTimeoutSeconds(event.target.value)}
+      />
       {error ? (
         <p role="alert" className={styles.error}>
           {error}

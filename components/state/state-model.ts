@@ -59,10 +59,32 @@ const resource = <T extends Row>(described: Resource<T>) => described as unknown
 
 function resources(data: BranchStateData): Resource<Row>[] {
   return [
-    resource<SummaryEntry>({ key: "summaries", one: "summary", many: "summaries", rows: data.summaries, label: (summary) => `${range(summary.fromPosition, summary.toPosition)} · ${plural(summary.tokens, "token")}` }),
-    resource<CheckpointEntry>({ key: "checkpoints", one: "checkpoint", rows: data.checkpoints, shadowing: true, label: (checkpoint) => `v${checkpoint.version} · covers ${plural(checkpoint.messageCount, "message")}` }),
-    resource<OffloadedEntry>({ key: "offloaded", one: "handle", rows: data.offloaded, label: (content) => `${content.handle} · ${content.kind} · ${plural(content.size, "character")} · message ${content.position}` }),
-    resource<ArtifactEntry>({ key: "artifacts", one: "artifact", rows: data.artifacts, label: (artifact) => `${artifact.toolName ?? "tool"} result at message ${artifact.position} · ${plural(artifact.size, "character")}` }),
+    resource<SummaryEntry>({
+      key: "summaries",
+      one: "summary",
+      many: "summaries",
+      rows: data.summaries,
+      label: (summary) => `${range(summary.fromPosition, summary.toPosition)} · ${plural(summary.tokens, "token")}`,
+    }),
+    resource<CheckpointEntry>({
+      key: "checkpoints",
+      one: "checkpoint",
+      rows: data.checkpoints,
+      shadowing: true,
+      label: (checkpoint) => `v${checkpoint.version} · covers ${plural(checkpoint.messageCount, "message")}`,
+    }),
+    resource<OffloadedEntry>({
+      key: "offloaded",
+      one: "handle",
+      rows: data.offloaded,
+      label: (content) => `${content.handle} · ${content.kind} · ${plural(content.size, "character")} · message ${content.position}`,
+    }),
+    resource<ArtifactEntry>({
+      key: "artifacts",
+      one: "artifact",
+      rows: data.artifacts,
+      label: (artifact) => `${artifact.toolName ?? "tool"} result at message ${artifact.position} · ${plural(artifact.size, "character")}`,
+    }),
   ];
 }
 
@@ -70,15 +92,29 @@ function branchEntries(data: BranchStateData, branchId: string, current: boolean
   const entries: StateTreeEntry[] = [];
   for (const resource of resources(data)) {
     const own = resource.rows.filter((row) => row.branchId === branchId);
-    const items = (rows: readonly Row[]) => rows.map((row) => ({ id: row.id, label: current && row.branchId !== branchId ? `${resource.label(row)} (from ${names.get(row.branchId) ?? row.branchId})` : resource.label(row) }));
+    const items = (rows: readonly Row[]) =>
+      rows.map((row) => ({
+        id: row.id,
+        label: current && row.branchId !== branchId ? `${resource.label(row)} (from ${names.get(row.branchId) ?? row.branchId})` : resource.label(row),
+      }));
     const inherited = current ? resource.rows.filter((row) => row.branchId !== branchId) : [];
     if (own.length > 0) {
       const shadows = resource.shadowing === true && inherited.length > 0;
-      entries.push({ key: resource.key, origin: shadows ? "shadows" : "own", summary: plural(own.length, resource.one, resource.many) + (shadows ? `; the latest shadows ${plural(inherited.length, "inherited one")}` : ""), items: items(own) });
+      entries.push({
+        key: resource.key,
+        origin: shadows ? "shadows" : "own",
+        summary: plural(own.length, resource.one, resource.many) + (shadows ? `; the latest shadows ${plural(inherited.length, "inherited one")}` : ""),
+        items: items(own),
+      });
     }
     if (inherited.length > 0) {
       const from = [...new Set(inherited.map((row) => names.get(row.branchId) ?? row.branchId))].join(", ");
-      entries.push({ key: resource.key, origin: "inherited", summary: `${plural(inherited.length, resource.one, resource.many)} from ${from}`, items: items(inherited) });
+      entries.push({
+        key: resource.key,
+        origin: "inherited",
+        summary: `${plural(inherited.length, resource.one, resource.many)} from ${from}`,
+        items: items(inherited),
+      });
     }
   }
   return entries;
@@ -92,7 +128,11 @@ function contextNodes(contexts: readonly ContextNode[]): StateTreeNode[] {
       kind: "context",
       label: context.taskId,
       note: context.parent ? `forked from ${context.parent}` : "the loaded history",
-      entries: context.entries.map((entry) => ({ key: entry.key, origin: entry.shadows ? "shadows" : entry.local ? "own" : "inherited", summary: entry.summary })),
+      entries: context.entries.map((entry) => ({
+        key: entry.key,
+        origin: entry.shadows ? "shadows" : entry.local ? "own" : "inherited",
+        summary: entry.summary,
+      })),
       children: [],
     });
   }
@@ -124,7 +164,15 @@ export function buildStateTree(data: BranchStateData | null, contexts: readonly 
     const current = branch.id === currentId;
     const fork = branch.parentId === null ? "root branch" : `forked at message ${branch.forkPosition ?? 0}`;
     const visibility = current ? `${plural(branch.length, "message")}` : `${names.get(currentId)} sees it before message ${visibleUntil ?? branch.length}`;
-    const node: StateTreeNode = { id: `branch:${branch.id}`, kind: "branch", label: branch.name, note: `${fork}; ${visibility}`, current, entries: branchEntries(data, branch.id, current, names), children: [] };
+    const node: StateTreeNode = {
+      id: `branch:${branch.id}`,
+      kind: "branch",
+      label: branch.name,
+      note: `${fork}; ${visibility}`,
+      current,
+      entries: branchEntries(data, branch.id, current, names),
+      children: [],
+    };
     if (parent) parent.children.push(node);
     else top = node;
     parent = node;

@@ -39,7 +39,9 @@ describe("ContextStateTree", () => {
     expect(conversation.getAttribute("aria-expanded")).toBe("false");
     expect(screen.queryByRole("list", { name: "State of run 3" })).toBeNull();
     await userEvent.click(screen.getByRole("button", { name: "offloaded of retry, inherited: 1 handle from main" }));
-    expect(screen.getByRole("list", { name: "offloaded of retry (inherited)" }).textContent).toBe("off_ab12 · tool_result · 30,000 characters · message 5 (from main)");
+    expect(screen.getByRole("list", { name: "offloaded of retry (inherited)" }).textContent).toBe(
+      "off_ab12 · tool_result · 30,000 characters · message 5 (from main)",
+    );
   });
 
   it("explains an empty tree", () => {

@@ -24,7 +24,13 @@ function Entry({ entry, node }: { entry: StateTreeEntry; node: string }) {
         {ORIGIN_LABELS[entry.origin]}
       </span>
       {items.length > 0 ? (
-        <button type="button" className={styles.entryToggle} aria-expanded={open} aria-label={`${entry.key} of ${node}, ${entry.origin}: ${entry.summary}`} onClick={() => setOpen(!open)}>
+        <button
+          type="button"
+          className={styles.entryToggle}
+          aria-expanded={open}
+          aria-label={`${entry.key} of ${node}, ${entry.origin}: ${entry.summary}`}
+          onClick={() => setOpen(!open)}
+        >
           <code className={styles.key}>{entry.key}</code> <span className={styles.summary}>{entry.summary}</span>
         </button>
       ) : (
@@ -52,7 +58,13 @@ function Node({ node }: { node: StateTreeNode }) {
     .join(" · ");
   return (
     <li className={styles.node} data-kind={node.kind} data-current={node.current || undefined}>
-      <button type="button" className={styles.nodeToggle} aria-expanded={open} aria-label={`${node.kind === "branch" ? "Branch" : "Context"} ${node.label}`} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className={styles.nodeToggle}
+        aria-expanded={open}
+        aria-label={`${node.kind === "branch" ? "Branch" : "Context"} ${node.label}`}
+        onClick={() => setOpen(!open)}
+      >
         <span className={styles.caret} aria-hidden="true">
           {open ? "▾" : "▸"}
         </span>

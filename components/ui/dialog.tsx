@@ -26,10 +26,16 @@ export function Dialog({ title, open, onClose, children }: DialogProps) {
     }
   }, [open]);
   return (
-    <dialog ref={ref} className={styles.dialog} aria-labelledby={titleId} onClose={onClose} onCancel={(event) => {
-      event.preventDefault();
-      onClose();
-    }}>
+    <dialog
+      ref={ref}
+      className={styles.dialog}
+      aria-labelledby={titleId}
+      onClose={onClose}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
       {open ? (
         <>
           <header className={styles.dialogHeader}>

@@ -63,7 +63,10 @@ export function ConversationPanel({ footer, callsClient }: { footer?: ReactNode;
   const callsRevision = usePlaygroundStore((state) => state.callsRevision);
   const setTab = usePlaygroundStore((state) => state.setTab);
   const failed = useCalls(callsClient ?? null, callsClient ? conversationId : null, callsRevision, true).calls;
-  const failedCalls = useMemo(() => (branchId === null || failed.length === 0 ? undefined : failedCallsByPosition(failed, branchId, tree)), [failed, branchId, tree]);
+  const failedCalls = useMemo(
+    () => (branchId === null || failed.length === 0 ? undefined : failedCallsByPosition(failed, branchId, tree)),
+    [failed, branchId, tree],
+  );
 
   const fork = useCallback(
     (index: number) => {
@@ -76,16 +79,23 @@ export function ConversationPanel({ footer, callsClient }: { footer?: ReactNode;
   const after = view === "after" && result !== null;
   const shown = after ? result.history : messages;
   const shownTokens = after ? result.tokens : tokens;
-  const effects = useMemo(() => (view === "after" ? (result ? effectsAfter(result) : undefined) : effectsBefore(result, messages.length)), [view, result, messages.length]);
+  const effects = useMemo(
+    () => (view === "after" ? (result ? effectsAfter(result) : undefined) : effectsBefore(result, messages.length)),
+    [view, result, messages.length],
+  );
   const rounds = useMemo(() => Math.max(0, ...roundOfEachMessage(messages)) + (messages.length > 0 ? 1 : 0), [messages]);
   const loadedTokens = useMemo(() => sum(tokens), [tokens]);
-
 
   return (
     <section className={styles.conversation} aria-label="Conversation">
       <div className={styles.toolbar}>
         <div className={ui.segmented} role="group" aria-label="History shown">
-          <button type="button" aria-pressed={view === "before"} onClick={() => setView("before")} title="The conversation as loaded, marked with what each processor did (b)">
+          <button
+            type="button"
+            aria-pressed={view === "before"}
+            onClick={() => setView("before")}
+            title="The conversation as loaded, marked with what each processor did (b)"
+          >
             Before · {number(count)}
           </button>
           <button type="button" aria-pressed={view === "after"} onClick={() => setView("after")} disabled={!result} title="The history the model would get (b)">

@@ -58,7 +58,17 @@ function BranchesTab() {
   const forkError = usePlaygroundStore((state) => state.forkError);
   const switchBranch = usePlaygroundStore((state) => state.switchBranch);
   const forkAt = usePlaygroundStore((state) => state.forkAt);
-  return <BranchesPanel tree={tree} currentBranchId={branchId} forkPosition={forkPosition} onSwitch={(id) => void switchBranch(id)} onFork={forkAt} forking={forking} forkError={forkError} />;
+  return (
+    <BranchesPanel
+      tree={tree}
+      currentBranchId={branchId}
+      forkPosition={forkPosition}
+      onSwitch={(id) => void switchBranch(id)}
+      onFork={forkAt}
+      forking={forking}
+      forkError={forkError}
+    />
+  );
 }
 
 function CheckpointsTab() {
@@ -85,7 +95,9 @@ function PromptTab() {
   const setNextTurn = usePlaygroundStore((state) => state.setNextTurn);
   const reloadBranch = usePlaygroundStore((state) => state.reloadBranch);
   const view = useMemo(() => (result ? { ...result.request, messages: result.history } : null), [result]);
-  return <PromptPanel branchId={branchId} view={view} running={running} nextTurn={nextTurn} onNextTurnChange={setNextTurn} onCompacted={() => void reloadBranch()} />;
+  return (
+    <PromptPanel branchId={branchId} view={view} running={running} nextTurn={nextTurn} onNextTurnChange={setNextTurn} onCompacted={() => void reloadBranch()} />
+  );
 }
 
 function CallsTab() {

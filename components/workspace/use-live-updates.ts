@@ -17,7 +17,7 @@ export function useLiveUpdates(store: PlaygroundStore, conversationId: string): 
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
     const source = new EventSource(`/api/live/conversations/${encodeURIComponent(conversationId)}`);
-    const read = <T,>(data: string): T | null => {
+    const read = <T>(data: string): T | null => {
       try {
         return JSON.parse(data) as T;
       } catch {

@@ -40,7 +40,14 @@ export function useUrlSync(store: PlaygroundStore): void {
     write();
     window.addEventListener("popstate", onPopState);
     const unsubscribe = store.subscribe((state, previous) => {
-      if (state.branch !== previous.branch || state.tab !== previous.tab || state.selectedStep !== previous.selectedStep || state.view !== previous.view || state.conversation !== previous.conversation) write();
+      if (
+        state.branch !== previous.branch ||
+        state.tab !== previous.tab ||
+        state.selectedStep !== previous.selectedStep ||
+        state.view !== previous.view ||
+        state.conversation !== previous.conversation
+      )
+        write();
     });
     return () => {
       window.removeEventListener("popstate", onPopState);

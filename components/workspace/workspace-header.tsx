@@ -73,7 +73,13 @@ export function WorkspaceHeader() {
       >
         {forking ? "Forking…" : forkPosition === null ? "Fork" : `Fork after #${forkPosition - 1}`}
       </button>
-      <button type="button" className={ui.button} disabled={!conversation} onClick={() => void exportSession()} title="The conversation with its branches, checkpoints, summaries, offloaded content, proxy calls and policies, as one file">
+      <button
+        type="button"
+        className={ui.button}
+        disabled={!conversation}
+        onClick={() => void exportSession()}
+        title="The conversation with its branches, checkpoints, summaries, offloaded content, proxy calls and policies, as one file"
+      >
         Export session
       </button>
       <span className={styles.status} role="status" aria-label="Run status" aria-live="polite">

@@ -11,14 +11,46 @@ import { PlaygroundStoreProvider, usePlaygroundStore, usePlaygroundStoreApi } fr
 import { ConversationPanel } from "./conversation-panel";
 import { useShortcuts } from "./use-shortcuts";
 
-const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
-const conversation: ConversationRecord = { id: "c1", title: "task 0", source: "tau-bench", settings: {}, tools: null, recordKey: null, createdAt: "2025-01-01T00:00:00.000Z", updatedAt: "2025-01-01T00:00:00.000Z" };
-const branch: BranchRecord = { id: "b1", conversationId: "c1", name: "main", parentId: null, forkPosition: null, length: 32, createdAt: conversation.createdAt };
-const records: MessageRecord[] = sample[0].traj.map((message, position) => ({ id: `m${position}`, branchId: "b1", position, tokens: 1, createdAt: conversation.createdAt, metadata: null, message }));
+const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as {
+  traj: Message[];
+}[];
+const conversation: ConversationRecord = {
+  id: "c1",
+  title: "task 0",
+  source: "tau-bench",
+  settings: {},
+  tools: null,
+  recordKey: null,
+  createdAt: "2025-01-01T00:00:00.000Z",
+  updatedAt: "2025-01-01T00:00:00.000Z",
+};
+const branch: BranchRecord = {
+  id: "b1",
+  conversationId: "c1",
+  name: "main",
+  parentId: null,
+  forkPosition: null,
+  length: 32,
+  createdAt: conversation.createdAt,
+};
+const records: MessageRecord[] = sample[0].traj.map((message, position) => ({
+  id: `m${position}`,
+  branchId: "b1",
+  position,
+  tokens: 1,
+  createdAt: conversation.createdAt,
+  metadata: null,
+  message,
+}));
 
 function hostPipeline(): PlaygroundPipeline {
   const host = new PipelineHost();
-  return { load: async (...args) => host.load(...args), run: async (settings) => host.run(settings), stepHistories: async (step) => host.stepHistories(step), reload: async (handle) => host.reload(handle) };
+  return {
+    load: async (...args) => host.load(...args),
+    run: async (settings) => host.run(settings),
+    stepHistories: async (step) => host.stepHistories(step),
+    reload: async (handle) => host.reload(handle),
+  };
 }
 
 useScreenLayout();

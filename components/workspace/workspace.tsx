@@ -33,9 +33,20 @@ export interface WorkspaceProps {
   catalogue: ModelEntry[];
 }
 
-const TAB_LABELS: Record<PanelTab, string> = { pipeline: "Pipeline", handles: "Handles", state: "State", branches: "Branches", checkpoints: "Checkpoints", prompt: "Prompt", calls: "Calls", compare: "Compare" };
+const TAB_LABELS: Record<PanelTab, string> = {
+  pipeline: "Pipeline",
+  handles: "Handles",
+  state: "State",
+  branches: "Branches",
+  checkpoints: "Checkpoints",
+  prompt: "Prompt",
+  calls: "Calls",
+  compare: "Compare",
+};
 const AVAILABLE: readonly PanelTab[] = PANEL_TABS;
-const TABS: readonly TabItem<PanelTab>[] = PANEL_TABS.map((id, index) => ({ id, label: TAB_LABELS[id], shortcut: String(index + 1) })).filter((tab) => AVAILABLE.includes(tab.id));
+const TABS: readonly TabItem<PanelTab>[] = PANEL_TABS.map((id, index) => ({ id, label: TAB_LABELS[id], shortcut: String(index + 1) })).filter((tab) =>
+  AVAILABLE.includes(tab.id),
+);
 
 const services = createPlaygroundServices(apiClient);
 

@@ -161,7 +161,14 @@ describe.each(TEST_PROVIDERS)("branches API (%s)", (provider) => {
   it("lists the summary chain and artifacts, and gets an artifact only where it is visible", async () => {
     const { branch: main } = await seedConversation(test.db, 6);
     const summary = await createSummary(test.db, main.id, { fromPosition: 0, toPosition: 2, text: "they greeted", tokens: 4 });
-    const artifact = await createArtifact(test.db, main.id, { toolCallId: "call_1", toolName: "search", content: "big report", summary: "a report", tokens: 3, position: 1 });
+    const artifact = await createArtifact(test.db, main.id, {
+      toolCallId: "call_1",
+      toolName: "search",
+      content: "big report",
+      summary: "a report",
+      tokens: 3,
+      position: 1,
+    });
     const child = (await call(forkRoute.POST, { params: { branchId: main.id }, body: { position: 4 } })).body.branch;
     const later = await createArtifact(test.db, main.id, { content: "after the fork", summary: "later", tokens: 3, position: 5 });
     const summaries = await call(summariesRoute.GET, { params: { branchId: child.id } });

@@ -14,7 +14,13 @@ const SECOND = [...FIRST, REPLY, { role: "user", content: "Is it a direct flight
 const USAGE = { prompt_tokens: 1_000_000, completion_tokens: 100_000, total_tokens: 1_100_000, prompt_tokens_details: { cached_tokens: 400_000 } };
 
 function completion(content: string) {
-  return { id: "chatcmpl-1", object: "chat.completion", model: "gpt-4o-2024-08-06", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }], usage: USAGE };
+  return {
+    id: "chatcmpl-1",
+    object: "chat.completion",
+    model: "gpt-4o-2024-08-06",
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+    usage: USAGE,
+  };
 }
 
 /** What the proxy records for an SDK that meets a 429, retries, then sends the next turn. */
@@ -24,7 +30,14 @@ async function recordCalls(db: Database, branchId: string): Promise<string[]> {
   await updateExchangeById(db, limited.id, {
     status: 429,
     response: { error: { message: "Rate limit reached for gpt-4o", type: "rate_limit_exceeded", code: "rate_limit_exceeded" } },
-    error: { source: "upstream", status: 429, type: "rate_limit_exceeded", code: "rate_limit_exceeded", message: "Rate limit reached for gpt-4o", headers: { "retry-after": "2" } },
+    error: {
+      source: "upstream",
+      status: 429,
+      type: "rate_limit_exceeded",
+      code: "rate_limit_exceeded",
+      message: "Rate limit reached for gpt-4o",
+      headers: { "retry-after": "2" },
+    },
     durationMs: 12,
   });
   ids.push(limited.id);
@@ -55,7 +68,17 @@ describe.each(TEST_PROVIDERS)("calls API (%s)", (provider) => {
     expect(body.nextCursor).toBeNull();
     expect(body.calls.map((item) => item.id)).toEqual(ids);
     const [limited, retried, next] = body.calls;
-    expect(limited).toMatchObject({ protocol: "openai-chat", model: "gpt-4o", status: 429, outcome: "failed", retries: 0, retryAfter: "2 s", usage: null, cost: null, latencyMs: 12 });
+    expect(limited).toMatchObject({
+      protocol: "openai-chat",
+      model: "gpt-4o",
+      status: 429,
+      outcome: "failed",
+      retries: 0,
+      retryAfter: "2 s",
+      usage: null,
+      cost: null,
+      latencyMs: 12,
+    });
     expect(limited.error).toEqual({ source: "upstream", type: "rate_limit_exceeded", message: "Rate limit reached for gpt-4o", code: "rate_limit_exceeded" });
     expect(retried).toMatchObject({ status: 200, outcome: "ok", retries: 1, retryAfter: null, error: null, model: "gpt-4o-2024-08-06" });
     expect(retried.usage).toEqual({ input: 1_000_000, output: 100_000, cached: 400_000, cacheWrite: 0 });

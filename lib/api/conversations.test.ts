@@ -50,7 +50,10 @@ describe.each(TEST_PROVIDERS)("conversations API (%s)", (provider) => {
   it("refuses unknown roles, unknown fields, a missing title and bad settings, each at its path", async () => {
     const { body } = await call(conversationsRoute.POST, {
       body: {
-        messages: [{ role: "robot", content: "x" }, { role: "user", content: "hi", extra: 1 }],
+        messages: [
+          { role: "robot", content: "x" },
+          { role: "user", content: "hi", extra: 1 },
+        ],
         settings: { mode: "autopilot", tokenBudget: -5 },
       },
     });
@@ -116,7 +119,11 @@ describe.each(TEST_PROVIDERS)("conversations API (%s)", (provider) => {
     expect(own.body.conversation.settings).toMatchObject({ mode: "navigator", historyRounds: 3, summaryThreshold: 5, tokenBudget: 9000 });
     const cleared = await call(conversationRoute.PATCH, { method: "PATCH", params: { id }, body: { tools: null } });
     expect(cleared.body.conversation.tools).toBeNull();
-    const proxy = await call(conversationRoute.PATCH, { method: "PATCH", params: { id }, body: { settings: { applyPipeline: true, encoding: "cl100k_base" } } });
+    const proxy = await call(conversationRoute.PATCH, {
+      method: "PATCH",
+      params: { id },
+      body: { settings: { applyPipeline: true, encoding: "cl100k_base" } },
+    });
     expect(proxy.body.conversation.settings).toMatchObject({ applyPipeline: true, encoding: "cl100k_base", mode: "navigator" });
     // ST3: null clears a field: the encoding follows the model again.
     const unset = await call(conversationRoute.PATCH, { method: "PATCH", params: { id }, body: { settings: { encoding: null } } });
@@ -134,7 +141,14 @@ describe.each(TEST_PROVIDERS)("conversations API (%s)", (provider) => {
       expect(response.status).toBe(400);
       return response.body.error.issues.map((issue: { path: string }) => issue.path);
     };
-    expect(await refused({ processors: [{ kind: "round_window", enabled: true }, { kind: "round_window", enabled: true }] })).toEqual(["settings.processors[1].kind"]);
+    expect(
+      await refused({
+        processors: [
+          { kind: "round_window", enabled: true },
+          { kind: "round_window", enabled: true },
+        ],
+      }),
+    ).toEqual(["settings.processors[1].kind"]);
     expect(await refused({ processors: [{ kind: "shredder", enabled: true }] })).toEqual(["settings.processors[0].kind"]);
     expect(await refused({ tokenBudget: 0 })).toEqual(["settings.tokenBudget"]);
     const detail = await call(conversationRoute.GET, { params: { id } });

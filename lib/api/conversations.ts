@@ -62,5 +62,8 @@ export async function createConversationFromRequest(db: Database, request: Creat
 export async function updateConversationFromRequest(db: Database, conversationId: string, changes: UpdateConversationRequest): Promise<ConversationRecord> {
   const { settings } = changes;
   if (settings === undefined) return updateConversationById(db, conversationId, { title: changes.title, tools: changes.tools });
-  return updateConversationWithSettings(db, conversationId, (current) => mergeSettings(normalizeSettings(current).settings, settings), { title: changes.title, tools: changes.tools });
+  return updateConversationWithSettings(db, conversationId, (current) => mergeSettings(normalizeSettings(current).settings, settings), {
+    title: changes.title,
+    tools: changes.tools,
+  });
 }

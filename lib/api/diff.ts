@@ -81,11 +81,7 @@ function walk(from: DiffValue, to: DiffValue, path: string, diff: ValuesDiff, op
  * @example diffValues({ a: 1, b: { c: 2 } }, { b: { c: 3 }, d: 4 })
  * // { added: { d: 4 }, updated: { "b.c": [2, 3] }, removed: { a: 1 } }
  */
-export function diffValues(
-  from: { [key: string]: DiffValue },
-  to: { [key: string]: DiffValue },
-  options: DiffValuesOptions = {},
-): ValuesDiff {
+export function diffValues(from: { [key: string]: DiffValue }, to: { [key: string]: DiffValue }, options: DiffValuesOptions = {}): ValuesDiff {
   const diff: ValuesDiff = { added: {}, updated: {}, removed: {} };
   walk(from, to, "", diff, options);
   return diff;

@@ -13,7 +13,8 @@ import { call, useApiTestDatabase } from "@/tests/api/support";
 import { TAU_BENCH_FULL, readFixture } from "@/tests/fixtures/import/load";
 import { TEST_PROVIDERS } from "@/tests/support/db";
 
-const importText = (text: string, query = "") => call(importRoute.POST, { url: `/api/conversations/import${query}`, body: text, headers: { "content-type": "text/plain" } });
+const importText = (text: string, query = "") =>
+  call(importRoute.POST, { url: `/api/conversations/import${query}`, body: text, headers: { "content-type": "text/plain" } });
 
 async function conversationCount(): Promise<number> {
   return (await call(conversationsRoute.GET)).body.conversations.length;
@@ -119,7 +120,13 @@ describe.each(TEST_PROVIDERS)("POST /api/conversations/import (%s)", (provider) 
     ["malformed-messages.json", [{ path: "messages[7].tool_call_id", line: 42, messageIndex: 7 }]],
     ["malformed-tau-bench.json", [{ path: "[1].traj[7].role", line: 223, messageIndex: 7, conversationIndex: 1 }]],
     ["malformed-missing-comma.json", [{ path: "", line: 15, column: 5 }]],
-    ["malformed-lines.jsonl", [{ path: "", line: 3, column: 514 }, { path: "", line: 5, column: 304 }]],
+    [
+      "malformed-lines.jsonl",
+      [
+        { path: "", line: 3, column: 514 },
+        { path: "", line: 5, column: 304 },
+      ],
+    ],
   ])("refuses %s with 400 and located issues, creating nothing", async (fixture, expected) => {
     const { status, body } = await importText(readFixture(`import/${fixture}`));
     expect(status).toBe(400);
@@ -169,14 +176,10 @@ describe.each(TEST_PROVIDERS)("POST /api/conversations/import (%s)", (provider) 
     expect(await conversationCount()).toBe(0);
   });
 
-  it(
-    "imports all 200 tau-bench trajectories with conversation=all",
-    async () => {
-      const { status, body } = await importText(readFileSync(TAU_BENCH_FULL, "utf8"), "?conversation=all&filename=gpt-4o-airline.json");
-      expect(status).toBe(201);
-      expect(body.conversations).toHaveLength(200);
-      expect((await call(conversationsRoute.GET, { url: "/api/conversations?limit=500" })).body.conversations).toHaveLength(200);
-    },
-    120_000,
-  );
+  it("imports all 200 tau-bench trajectories with conversation=all", async () => {
+    const { status, body } = await importText(readFileSync(TAU_BENCH_FULL, "utf8"), "?conversation=all&filename=gpt-4o-airline.json");
+    expect(status).toBe(201);
+    expect(body.conversations).toHaveLength(200);
+    expect((await call(conversationsRoute.GET, { url: "/api/conversations?limit=500" })).body.conversations).toHaveLength(200);
+  }, 120_000);
 });

@@ -128,7 +128,9 @@ function prepare(imported: ImportedConversation, title: string, catalogue: reado
     history,
     repairs,
     offloadMarkers: imported.offloadMarkers.map((marker) => ({ ...marker, position: positions[marker.messageIndex] ?? null })),
-    warnings: imported.warnings.map((warning) => (warning.messageIndex === undefined ? warning : { ...warning, position: placeOf(positions, warning.messageIndex, stored) })),
+    warnings: imported.warnings.map((warning) =>
+      warning.messageIndex === undefined ? warning : { ...warning, position: placeOf(positions, warning.messageIndex, stored) },
+    ),
   };
 }
 
@@ -216,7 +218,10 @@ export async function importConversations(db: Database, text: string, options: I
     await deleteStagedConversations(db);
     const created: ImportedConversationResult[] = [];
     for (const [index, item] of prepared.entries()) created.push(await writeStaged(db, item, counted[index], staging));
-    await publishStagedConversations(db, created.map(({ conversation }) => ({ id: conversation.id, source: conversation.source })));
+    await publishStagedConversations(
+      db,
+      created.map(({ conversation }) => ({ id: conversation.id, source: conversation.source })),
+    );
     return { format: parsed.format, conversations: created };
   } catch (error) {
     await deleteStagedConversations(db, staging).catch((cleanup: unknown) => {

@@ -68,7 +68,10 @@ describe.each(TEST_PROVIDERS)("memory API (%s)", (provider) => {
     const child = (await call(forkRoute.POST, { params: { branchId }, body: { position: 1 } })).body.branch;
     const { body } = await call(messagesRoute.POST, { params: { branchId }, body: { messages: toolTurn("call_1", "x".repeat(8000)) } });
     const handle = body.messages[2].metadata.handle as string;
-    for (const [where, id] of [["the child forked before it", child.id], ["an unknown handle", branchId]] as const) {
+    for (const [where, id] of [
+      ["the child forked before it", child.id],
+      ["an unknown handle", branchId],
+    ] as const) {
       const asked = where === "an unknown handle" ? "off_ffffffffffff" : handle;
       const missing = await call(handleRoute.GET, { params: { branchId: id, handle: asked } });
       expect(missing.status, where).toBe(404);
@@ -87,7 +90,12 @@ describe.each(TEST_PROVIDERS)("memory API (%s)", (provider) => {
 
     const orphan = await call(messagesRoute.POST, {
       params: { branchId },
-      body: { messages: [{ role: "user", content: "hi" }, { role: "tool", tool_call_id: "call_9", content: "stray" }] },
+      body: {
+        messages: [
+          { role: "user", content: "hi" },
+          { role: "tool", tool_call_id: "call_9", content: "stray" },
+        ],
+      },
     });
     expect(orphan.status).toBe(422);
     expect(orphan.body.error).toMatchObject({ code: "context_error", issues: [{ path: "messages[1]", messageIndex: 1 }] });

@@ -31,13 +31,19 @@ describe.each(TEST_PROVIDERS)("models API (%s)", (provider) => {
     const added = await call(modelRoute.PUT, { method: "PUT", params: { id: "acme-7b" }, body: input });
     expect(added.status).toBe(200);
     expect(added.body.model).toMatchObject({ id: "acme-7b", origin: "custom", contextWindow: 32_000 });
-    const edited = await call(modelRoute.PUT, { method: "PUT", params: { id: "gpt-4o" }, body: { ...input, label: "GPT-4o (our contract)", contextWindow: 64_000, tokenizer: { encoding: "o200k_base", exact: true } } });
+    const edited = await call(modelRoute.PUT, {
+      method: "PUT",
+      params: { id: "gpt-4o" },
+      body: { ...input, label: "GPT-4o (our contract)", contextWindow: 64_000, tokenizer: { encoding: "o200k_base", exact: true } },
+    });
     expect(edited.status).toBe(200);
     const listed = (await call(modelsRoute.GET)).body.models as { id: string; origin: string; contextWindow: number }[];
     expect(listed).toHaveLength(BUILT_IN_MODELS.length + 1);
     expect(listed.find((entry) => entry.id === "gpt-4o")).toMatchObject({ origin: "custom", contextWindow: 64_000 });
 
-    const created = await call(conversationsRoute.POST, { body: { title: "t", messages: [{ role: "user", content: "hello" }], settings: { model: "gpt-4o" } } });
+    const created = await call(conversationsRoute.POST, {
+      body: { title: "t", messages: [{ role: "user", content: "hello" }], settings: { model: "gpt-4o" } },
+    });
     const branchId = created.body.branch.id;
     expect((await call(promptRoute.GET, { params: { branchId } })).body.verdict.contextWindow).toBe(64_000);
 
@@ -47,7 +53,11 @@ describe.each(TEST_PROVIDERS)("models API (%s)", (provider) => {
   });
 
   it("refuses an entry that breaks the schema, naming the field", async () => {
-    const bad = await call(modelRoute.PUT, { method: "PUT", params: { id: "acme-7b" }, body: { ...input, contextWindow: 0, prices: { input: -1, output: 1 } } });
+    const bad = await call(modelRoute.PUT, {
+      method: "PUT",
+      params: { id: "acme-7b" },
+      body: { ...input, contextWindow: 0, prices: { input: -1, output: 1 } },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.issues.map((issue: { path: string }) => issue.path)).toEqual(["contextWindow", "prices.input"]);
     const badId = await call(modelRoute.PUT, { method: "PUT", params: { id: "has spaces" }, body: input });

@@ -54,7 +54,13 @@ describe.each(TEST_PROVIDERS)("policies API (%s)", (provider) => {
     const b = (await call(policiesRoute.POST, { body: { name: "B", policy: navigator } })).body.policy;
     const { status, body } = await call(diffRoute.GET, { url: `/api/policies/diff?from=${a.id}&to=${b.id}` });
     expect(status).toBe(200);
-    expect(body.differences.map((difference: { field: string }) => difference.field)).toEqual(["mode", "historyRounds", "summaryThreshold", "offloadThreshold", "tokenBudget"]);
+    expect(body.differences.map((difference: { field: string }) => difference.field)).toEqual([
+      "mode",
+      "historyRounds",
+      "summaryThreshold",
+      "offloadThreshold",
+      "tokenBudget",
+    ]);
     expect((await call(diffRoute.GET, { url: `/api/policies/diff?from=${a.id}&to=nope` })).body.error).toMatchObject({ code: "not_found" });
   });
 

@@ -11,21 +11,44 @@ import { TEST_PROVIDERS } from "@/tests/support/db";
 import { turn } from "@/tests/support/db-fixtures";
 
 const trajectory = [...sampleTrajectories()].sort((a, b) => b.messages.length - a.messages.length)[0].messages;
-const tools: ToolDefinition[] = [{ type: "function", function: { name: "get_reservation_details", description: "Get the details of a reservation.", parameters: { type: "object", properties: { reservation_id: { type: "string" } } } } }];
-const masking = { id: "mask", label: "Observation masking", policy: { ...presetPolicy("observation_masking"), tuning: { observation_masking: { keepObservations: 2 } } } };
+const tools: ToolDefinition[] = [
+  {
+    type: "function",
+    function: {
+      name: "get_reservation_details",
+      description: "Get the details of a reservation.",
+      parameters: { type: "object", properties: { reservation_id: { type: "string" } } },
+    },
+  },
+];
+const masking = {
+  id: "mask",
+  label: "Observation masking",
+  policy: { ...presetPolicy("observation_masking"), tuning: { observation_masking: { keepObservations: 2 } } },
+};
 
 describe.each(TEST_PROVIDERS)("replay API (%s)", (provider) => {
   const test = useApiTestDatabase(provider);
-  const seed = async () => (await createConversation(test.db, { title: "tau-bench", source: "import:openai", messages: trajectory.map((message) => turn(message)), tools })).branch;
+  const seed = async () =>
+    (await createConversation(test.db, { title: "tau-bench", source: "import:openai", messages: trajectory.map((message) => turn(message)), tools })).branch;
 
   it("[RP1][RP9] replays the stored branch under raw and the policies: the same figures as the engine in process", async () => {
     const branch = await seed();
-    const { status, body } = await call(replayRoute.POST, { params: { branchId: branch.id }, body: { policies: [masking, { id: "navigator", label: "Navigator", policy: PRESETS.navigator.policy }] } });
+    const { status, body } = await call(replayRoute.POST, {
+      params: { branchId: branch.id },
+      body: { policies: [masking, { id: "navigator", label: "Navigator", policy: PRESETS.navigator.policy }] },
+    });
     expect(status).toBe(200);
     const prices = findModel("gpt-4o", BUILT_IN_MODELS).entry.prices!;
     expect(body.prices).toEqual(prices);
     expect(body.messages).toBe(trajectory.length);
-    const expected = await comparePolicies({ messages: trajectory, tools, prices, keepMessages: false, policies: [masking, { id: "navigator", label: "Navigator", policy: PRESETS.navigator.policy }] });
+    const expected = await comparePolicies({
+      messages: trajectory,
+      tools,
+      prices,
+      keepMessages: false,
+      policies: [masking, { id: "navigator", label: "Navigator", policy: PRESETS.navigator.policy }],
+    });
     expect(body.callPoints).toEqual(expected.callPoints);
     expect(body.runs.map((run: ComparedRun) => run.id)).toEqual(["raw", "mask", "navigator"]);
     expect(body.runs.map((run: ComparedRun) => run.replay.totals)).toEqual(expected.runs.map((run) => run.replay.totals));
@@ -44,12 +67,18 @@ describe.each(TEST_PROVIDERS)("replay API (%s)", (provider) => {
 
   it("refuses a bad body with the field's path, an engine refusal with 422, an unknown branch with 404", async () => {
     const branch = await seed();
-    const bad = await call(replayRoute.POST, { params: { branchId: branch.id }, body: { policies: [{ ...masking, policy: { ...masking.policy, historyRounds: 0 } }] } });
+    const bad = await call(replayRoute.POST, {
+      params: { branchId: branch.id },
+      body: { policies: [{ ...masking, policy: { ...masking.policy, historyRounds: 0 } }] },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.issues[0].path).toBe("policies[0].policy.historyRounds");
     const tooMany = await call(replayRoute.POST, { params: { branchId: branch.id }, body: { policies: [masking, masking, masking, masking] } });
     expect(tooMany.status).toBe(400);
-    const refused = await call(replayRoute.POST, { params: { branchId: branch.id }, body: { policies: [{ ...masking, policy: { ...masking.policy, tuning: { observation_masking: { placeholder: "  " } } } }] } });
+    const refused = await call(replayRoute.POST, {
+      params: { branchId: branch.id },
+      body: { policies: [{ ...masking, policy: { ...masking.policy, tuning: { observation_masking: { placeholder: "  " } } } }] },
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.error.message).toContain("observation_masking: placeholder must be a non-empty text");
     const missing = await call(replayRoute.POST, { params: { branchId: "nope" }, body: { policies: [masking] } });

@@ -7,8 +7,20 @@ describe("messageSchema", () => {
     const { messages } = readRequest("anthropic", {
       system: [{ type: "text", text: "s", cache_control: { type: "ephemeral" } }],
       messages: [
-        { role: "user", content: [{ type: "image", source: { type: "url", url: "https://x/y.png" } }, { type: "text", text: "what?" }] },
-        { role: "assistant", content: [{ type: "thinking", thinking: "hmm", signature: "sig" }, { type: "server_tool_use", id: "s", name: "web_search", input: {} }] },
+        {
+          role: "user",
+          content: [
+            { type: "image", source: { type: "url", url: "https://x/y.png" } },
+            { type: "text", text: "what?" },
+          ],
+        },
+        {
+          role: "assistant",
+          content: [
+            { type: "thinking", thinking: "hmm", signature: "sig" },
+            { type: "server_tool_use", id: "s", name: "web_search", input: {} },
+          ],
+        },
       ],
     });
     const parsed = messagesSchema.safeParse(messages);

@@ -52,7 +52,14 @@ const partSchema = z.discriminatedUnion(
       cacheControl: cacheControlSchema.optional(),
       ...partFields,
     }),
-    z.strictObject({ type: z.literal("document"), source: mediaSourceSchema, title: z.string().optional(), pages: dimension, cacheControl: cacheControlSchema.optional(), ...partFields }),
+    z.strictObject({
+      type: z.literal("document"),
+      source: mediaSourceSchema,
+      title: z.string().optional(),
+      pages: dimension,
+      cacheControl: cacheControlSchema.optional(),
+      ...partFields,
+    }),
     z.strictObject({
       type: z.literal("reasoning"),
       text: z.string(),
@@ -64,7 +71,12 @@ const partSchema = z.discriminatedUnion(
       ...partFields,
     }),
     z.strictObject({ type: z.literal("refusal"), text: z.string(), ...partFields }),
-    z.strictObject({ type: z.literal("provider"), provider: z.enum(["openai", "anthropic", "gemini"]), data: z.record(z.string(), z.unknown()), ...partFields }),
+    z.strictObject({
+      type: z.literal("provider"),
+      provider: z.enum(["openai", "anthropic", "gemini"]),
+      data: z.record(z.string(), z.unknown()),
+      ...partFields,
+    }),
   ],
   { error: "a part's type must be text, image, audio, document, reasoning, refusal or provider" },
 );
@@ -92,18 +104,16 @@ const assistantMessage = z
   });
 const toolMessage = z.strictObject({
   role: z.literal("tool"),
-  content: z.string({ error: "a tool result needs string content (use \"\" for an empty result)" }),
+  content: z.string({ error: 'a tool result needs string content (use "" for an empty result)' }),
   tool_call_id: z.string({ error: "a tool message needs the tool_call_id of the call it answers" }).min(1),
   name,
   ...richFields,
 });
 
 /** One canonical message (OpenAI chat shape, lib/context's `Message`); unknown fields are refused. */
-export const messageSchema: z.ZodType<Message> = z.discriminatedUnion(
-  "role",
-  [systemMessage, userMessage, assistantMessage, toolMessage],
-  { error: "role must be system, user, assistant or tool" },
-) as unknown as z.ZodType<Message>;
+export const messageSchema: z.ZodType<Message> = z.discriminatedUnion("role", [systemMessage, userMessage, assistantMessage, toolMessage], {
+  error: "role must be system, user, assistant or tool",
+}) as unknown as z.ZodType<Message>;
 
 export const messagesSchema = z.array(messageSchema);
 

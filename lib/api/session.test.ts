@@ -22,7 +22,9 @@ import { DEFAULT_SETTINGS } from "@/lib/settings";
 import { call, useApiTestDatabase } from "@/tests/api/support";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 
-const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
+const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as {
+  traj: Message[];
+}[];
 
 /** A conversation with a row of every kind: two branches, summaries in a chain, checkpoints, offloaded content, artifacts, proxy calls, policies. */
 async function storeSession(db: Database): Promise<string> {
@@ -39,10 +41,24 @@ async function storeSession(db: Database): Promise<string> {
   const child = await forkBranch(db, branch.id, { position: 12, name: "what if" });
   await createSummary(db, branch.id, { fromPosition: 6, toPosition: 10, text: "Reservation found.", tokens: 4 });
   await createSummary(db, child.id, { fromPosition: 6, toPosition: 12, text: "On the fork: the agent asked for the id.", tokens: 11 });
-  await createCheckpoint(db, branch.id, { values: { todo: ["rebook"], nested: { a: 1.5 } }, tokenUsage: { total: 1234 }, artifactRefs: ["x"], metadata: { label: "before rebooking" }, messageCount: 8, summaryId: first.id });
+  await createCheckpoint(db, branch.id, {
+    values: { todo: ["rebook"], nested: { a: 1.5 } },
+    tokenUsage: { total: 1234 },
+    artifactRefs: ["x"],
+    metadata: { label: "before rebooking" },
+    messageCount: 8,
+    summaryId: first.id,
+  });
   await createCheckpoint(db, child.id, { values: {}, tokenUsage: { total: 1 }, messageCount: 12 });
   await putOffloadedContent(db, branch.id, { handle: "off_1", kind: "tool_result", content: "x".repeat(3_000), position: 4 });
-  await createArtifact(db, child.id, { toolCallId: "call_1", toolName: "get_reservation_details", content: "{\"id\":\"ABC\"}", summary: "reservation ABC", tokens: 7, position: 12 });
+  await createArtifact(db, child.id, {
+    toolCallId: "call_1",
+    toolName: "get_reservation_details",
+    content: '{"id":"ABC"}',
+    summary: "reservation ABC",
+    tokens: 7,
+    position: 12,
+  });
   const exchange = await createExchange(db, branch.id, { request: { model: "gpt-4o", messages: [] }, sent: { model: "gpt-4o" }, streamed: true });
   await updateExchangeById(db, exchange.id, { response: { id: "r1" }, status: 200, durationMs: 321 });
   await createPolicy(db, { conversationId: conversation.id, name: "Tight", policy: { ...policyOfSettings(DEFAULT_SETTINGS), historyRounds: 3 } });
@@ -78,12 +94,23 @@ describe.each(TEST_PROVIDERS)("session export and import (%s)", (provider) => {
     expect(exported.response.headers.get("content-disposition")).toBe('attachment; filename="Airline-task-0.session.json"');
     const file = exported.body;
     expect(file).toMatchObject({ kind: "context-lab-session", version: 1 });
-    expect([file.branches.length, file.summaries.length, file.checkpoints.length, file.offloaded.length, file.artifacts.length, file.exchanges.length, file.policies.length]).toEqual([2, 3, 2, 1, 1, 1, 1]);
+    expect([
+      file.branches.length,
+      file.summaries.length,
+      file.checkpoints.length,
+      file.offloaded.length,
+      file.artifacts.length,
+      file.exchanges.length,
+      file.policies.length,
+    ]).toEqual([2, 3, 2, 1, 1, 1, 1]);
 
     useDatabaseForTests(target.db);
     const imported = await call(importRoute.POST, { body: JSON.stringify(file), headers: { "content-type": "application/json" } });
     expect(imported.status).toBe(201);
-    expect(imported.body).toEqual({ conversationId, rows: { branches: 2, messages: sample[0].traj.length, summaries: 3, checkpoints: 2, offloaded: 1, artifacts: 1, exchanges: 1, policies: 1 } });
+    expect(imported.body).toEqual({
+      conversationId,
+      rows: { branches: 2, messages: sample[0].traj.length, summaries: 3, checkpoints: 2, offloaded: 1, artifacts: 1, exchanges: 1, policies: 1 },
+    });
     const before = await rowsOf(source.db, conversationId);
     const after = await rowsOf(target.db, conversationId);
     expect(after).toEqual(before);

@@ -23,8 +23,18 @@ function stored(request: unknown, outcome: Partial<StoredCall> = {}): StoredCall
 
 const SYSTEM = { role: "system", content: "You are a travel agent for Context Airlines." };
 const ASK = { role: "user", content: "Where does reservation 8JX2WO go?" };
-const TOOL = { type: "function", function: { name: "get_reservation_details", description: "Look a reservation up.", parameters: { type: "object", properties: { reservation_id: { type: "string" } } } } };
-const rateLimited = { status: 429, error: { source: "upstream", status: 429, type: "rate_limit_exceeded", message: "Slow down", code: null, headers: { "retry-after-ms": "500" } } };
+const TOOL = {
+  type: "function",
+  function: {
+    name: "get_reservation_details",
+    description: "Look a reservation up.",
+    parameters: { type: "object", properties: { reservation_id: { type: "string" } } },
+  },
+};
+const rateLimited = {
+  status: 429,
+  error: { source: "upstream", status: 429, type: "rate_limit_exceeded", message: "Slow down", code: null, headers: { "retry-after-ms": "500" } },
+};
 
 describe("protocolOfCall", () => {
   it("[C1] reads the protocol from the answer's shape first, then the request's", () => {
@@ -32,7 +42,9 @@ describe("protocolOfCall", () => {
     expect(protocolOfCall({ model: "gpt-4o", input: "hi" }, null)).toBe("openai-responses");
     expect(protocolOfCall({ model: "x", messages: [ASK] }, { object: "response" })).toBe("openai-responses");
     expect(protocolOfCall({ model: "claude-sonnet-4-5", max_tokens: 100, system: "Be brief.", messages: [ASK] }, null)).toBe("anthropic");
-    expect(protocolOfCall({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "ok" }] }] }, null)).toBe("anthropic");
+    expect(
+      protocolOfCall({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "ok" }] }] }, null),
+    ).toBe("anthropic");
     expect(protocolOfCall({ messages: [ASK] }, { type: "error", error: { type: "overloaded_error" } })).toBe("anthropic");
     expect(protocolOfCall({ contents: [] }, null)).toBe("gemini");
     expect(protocolOfCall({ model: "gpt-4o", messages: [SYSTEM, ASK] }, "upstream text")).toBe("openai-chat");
@@ -58,7 +70,10 @@ describe("describeCalls", () => {
     const reply = { role: "assistant", content: "It flies from Boston to Seattle." };
     const follow = { role: "user", content: "Is it direct?" };
     // The pipeline dropped the first question from what was forwarded: history shrinks, the agent's body did not.
-    const second = stored({ model: "gpt-4o", messages: [SYSTEM, ASK, reply, follow], tools: [TOOL] }, { sent: { model: "gpt-4o", messages: [SYSTEM, reply, follow], tools: [TOOL] } });
+    const second = stored(
+      { model: "gpt-4o", messages: [SYSTEM, ASK, reply, follow], tools: [TOOL] },
+      { sent: { model: "gpt-4o", messages: [SYSTEM, reply, follow], tools: [TOOL] } },
+    );
     const [one, two] = describeCalls([first, second]);
     expect(one.tokens).toMatchObject({ encoding: "o200k_base", exact: true, history: 0 });
     expect(one.tokens!.tools).toBeGreaterThan(10);
@@ -95,7 +110,14 @@ describe("describeCalls", () => {
     const [call] = describeCalls([
       stored(
         { model: "claude-sonnet-4-5", max_tokens: 512, system: "Be brief.", messages: [{ role: "user", content: "Hi" }] },
-        { response: { type: "message", model: "claude-sonnet-4-5-20250929", content: [{ type: "text", text: "Hello" }], usage: { input_tokens: 100, output_tokens: 5, cache_read_input_tokens: 900 } } },
+        {
+          response: {
+            type: "message",
+            model: "claude-sonnet-4-5-20250929",
+            content: [{ type: "text", text: "Hello" }],
+            usage: { input_tokens: 100, output_tokens: 5, cache_read_input_tokens: 900 },
+          },
+        },
       ),
     ]);
     expect(call).toMatchObject({ protocol: "anthropic", model: "claude-sonnet-4-5-20250929", requestMessages: 2 });
@@ -105,7 +127,10 @@ describe("describeCalls", () => {
   });
 
   it("leaves the split out for a body it cannot read, and marks a running call pending", () => {
-    const [unreadable, running] = describeCalls([stored({ model: "gpt-4o", messages: [{ role: "robot" }] }), stored({ model: "gpt-4o", messages: [ASK] }, { status: null, durationMs: null })]);
+    const [unreadable, running] = describeCalls([
+      stored({ model: "gpt-4o", messages: [{ role: "robot" }] }),
+      stored({ model: "gpt-4o", messages: [ASK] }, { status: null, durationMs: null }),
+    ]);
     expect([unreadable.tokens, unreadable.requestMessages]).toEqual([null, null]);
     expect(running.outcome).toBe("pending");
   });

@@ -123,7 +123,11 @@ export function forwardedMessages(call: StoredCall): Message[] {
  * them (oldest first): they count retries and give the first call the
  * history its tokens are split against.
  */
-export function describeCalls(calls: readonly StoredCall[], earlier: readonly StoredCall[] = [], catalogue: readonly ModelEntry[] = BUILT_IN_MODELS): CallSummary[] {
+export function describeCalls(
+  calls: readonly StoredCall[],
+  earlier: readonly StoredCall[] = [],
+  catalogue: readonly ModelEntry[] = BUILT_IN_MODELS,
+): CallSummary[] {
   const all = [...earlier, ...calls];
   const summaries: CallSummary[] = [];
   let previousRead: ReadBody | null = null;
@@ -139,7 +143,9 @@ export function describeCalls(calls: readonly StoredCall[], earlier: readonly St
       const { asked: askedModel, answered } = modelOf(call);
       const entry = findModel(askedModel ?? answered ?? "", catalogue).entry;
       const usage = usageOf(call.response);
-      const cost = usage ? (costOfCall({ input: usage.input, output: usage.output, cachedInput: usage.cached, cacheWrite: usage.cacheWrite }, entry)?.total ?? null) : null;
+      const cost = usage
+        ? (costOfCall({ input: usage.input, output: usage.output, cachedInput: usage.cached, cacheWrite: usage.cacheWrite }, entry)?.total ?? null)
+        : null;
       const outcome = outcomeOf(call);
       summaries.push({
         id: call.id,

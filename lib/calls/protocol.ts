@@ -14,7 +14,10 @@ function fromResponse(response: Body): WireFormat | null {
 
 function hasAnthropicBlocks(messages: unknown[]): boolean {
   return messages.some(
-    (message) => isBody(message) && Array.isArray(message.content) && message.content.some((block) => isBody(block) && (block.type === "tool_use" || block.type === "tool_result")),
+    (message) =>
+      isBody(message) &&
+      Array.isArray(message.content) &&
+      message.content.some((block) => isBody(block) && (block.type === "tool_use" || block.type === "tool_result")),
   );
 }
 

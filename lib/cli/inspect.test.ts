@@ -74,7 +74,22 @@ describe("npm run inspect", () => {
   });
 
   it("parses every option", () => {
-    expect(parseInspectArguments(["c.json", "--mode", "pilot", "--context-window", "128000", "--max-output", "4096", "--max-message-size", "500", "--conversation", "2", "--json"])).toEqual({
+    expect(
+      parseInspectArguments([
+        "c.json",
+        "--mode",
+        "pilot",
+        "--context-window",
+        "128000",
+        "--max-output",
+        "4096",
+        "--max-message-size",
+        "500",
+        "--conversation",
+        "2",
+        "--json",
+      ]),
+    ).toEqual({
       file: "c.json",
       mode: "pilot",
       contextWindow: 128000,

@@ -4,7 +4,15 @@ import { AUTOMATION_MODES, type AutomationMode, type PipelineTrace } from "@/lib
 import { formatImportIssue, ImportError, parseConversations, type ImportedConversation } from "@/lib/import";
 import { emptySnapshot, requestView } from "@/lib/request";
 import { nextRequest } from "@/lib/request/next";
-import { DEFAULT_SETTINGS, mergeSettings, normalizeSettings, resolveSettings, settingsChangesSchema, type Settings, type SettingsChanges } from "@/lib/settings";
+import {
+  DEFAULT_SETTINGS,
+  mergeSettings,
+  normalizeSettings,
+  resolveSettings,
+  settingsChangesSchema,
+  type Settings,
+  type SettingsChanges,
+} from "@/lib/settings";
 
 export const INSPECT_USAGE = `usage: npm run inspect -- <conversation.json | -> [options]
 
@@ -81,20 +89,36 @@ export function parseInspectArguments(argv: readonly string[]): InspectOptions {
         options.settings = file;
         break;
       }
-      case "--budget": options.budget = positiveInteger(argument, value()); break;
+      case "--budget":
+        options.budget = positiveInteger(argument, value());
+        break;
       case "--model": {
         const model = value();
         if (!model) throw new UsageError("--model needs a model name");
         options.model = model;
         break;
       }
-      case "--context-window": options.contextWindow = positiveInteger(argument, value()); break;
-      case "--max-output": options.maxOutput = positiveInteger(argument, value()); break;
-      case "--max-message-size": options.maxMessageSize = positiveInteger(argument, value()); break;
-      case "--conversation": options.conversation = positiveInteger(argument, value()); break;
-      case "--out": options.out = value(); break;
-      case "--json": options.json = true; break;
-      case "-h": case "--help": throw new UsageError("");
+      case "--context-window":
+        options.contextWindow = positiveInteger(argument, value());
+        break;
+      case "--max-output":
+        options.maxOutput = positiveInteger(argument, value());
+        break;
+      case "--max-message-size":
+        options.maxMessageSize = positiveInteger(argument, value());
+        break;
+      case "--conversation":
+        options.conversation = positiveInteger(argument, value());
+        break;
+      case "--out":
+        options.out = value();
+        break;
+      case "--json":
+        options.json = true;
+        break;
+      case "-h":
+      case "--help":
+        throw new UsageError("");
       default:
         if (argument.startsWith("--")) throw new UsageError(`unknown option ${argument}`);
         if (options.file !== undefined) throw new UsageError(`one conversation file at a time (got '${options.file}' and '${argument}')`);
@@ -113,7 +137,9 @@ export function formatTraceTable(trace: PipelineTrace): string {
     step.processor,
     `${number(step.messagesBefore)} → ${number(step.messagesAfter)}`,
     `${number(step.tokensBefore)} → ${number(step.tokensAfter)}`,
-    step.tokensAfter === step.tokensBefore ? "0" : `${step.tokensAfter > step.tokensBefore ? "+" : "−"}${number(Math.abs(step.tokensAfter - step.tokensBefore))}`,
+    step.tokensAfter === step.tokensBefore
+      ? "0"
+      : `${step.tokensAfter > step.tokensBefore ? "+" : "−"}${number(Math.abs(step.tokensAfter - step.tokensBefore))}`,
     step.ms.toFixed(1),
   ]);
   const header = ["processor", "messages", "tokens", "Δ tokens", "ms"];
@@ -160,7 +186,10 @@ function settingsOf(options: InspectOptions, io: InspectIO): Settings {
 
 function pickConversation(conversations: ImportedConversation[], index: number): ImportedConversation {
   const conversation = conversations[index];
-  if (!conversation) throw new UsageError(`--conversation ${index}: the file holds ${conversations.length} conversation${conversations.length === 1 ? "" : "s"} (0–${conversations.length - 1})`);
+  if (!conversation)
+    throw new UsageError(
+      `--conversation ${index}: the file holds ${conversations.length} conversation${conversations.length === 1 ? "" : "s"} (0–${conversations.length - 1})`,
+    );
   return conversation;
 }
 
@@ -198,7 +227,9 @@ export async function runInspect(argv: readonly string[], io: InspectIO): Promis
     io.stdout("");
     for (const section of request.sections) io.stdout(`${section.label}: ${number(section.tokens)} tokens`);
     if (!verdict.ok) io.stdout(`over budget: ${verdict.reason}; nothing would be sent`);
-    io.stdout(`wrote ${number(request.messages.length)} messages (${number(verdict.tokens.total)} tokens with tools, limit ${number(verdict.limit)}) to ${out}`);
+    io.stdout(
+      `wrote ${number(request.messages.length)} messages (${number(verdict.tokens.total)} tokens with tools, limit ${number(verdict.limit)}) to ${out}`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -108,7 +108,9 @@ describe("ApiError", () => {
   it("parses code, message, issues and extra fields of an error body", async () => {
     const body = { error: { code: "invalid_request", message: "position: required", issues: [{ path: "position", message: "required" }], resource: "branch" } };
     const { fetch } = fakeFetch(json(body, 400));
-    const error = await createApiClient({ fetch }).forkBranch("b1", { position: -1 }).catch((reason: unknown) => reason);
+    const error = await createApiClient({ fetch })
+      .forkBranch("b1", { position: -1 })
+      .catch((reason: unknown) => reason);
     expect(ApiError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ status: 400, code: "invalid_request", message: "position: required", issues: [{ path: "position", message: "required" }] });
     expect((error as ApiError).details).toEqual({ resource: "branch" });
@@ -117,20 +119,26 @@ describe("ApiError", () => {
   it("keeps line and column of an import issue", async () => {
     const body = { error: { code: "import_failed", message: "bad", issues: [{ path: "", message: "Unexpected token", line: 3, column: 7 }] } };
     const { fetch } = fakeFetch(json(body, 400));
-    const error = (await createApiClient({ fetch }).importConversations("{").catch((reason: unknown) => reason)) as ApiError;
+    const error = (await createApiClient({ fetch })
+      .importConversations("{")
+      .catch((reason: unknown) => reason)) as ApiError;
     expect(error.issues).toEqual([{ path: "", message: "Unexpected token", line: 3, column: 7 }]);
   });
 
   it("names the status and the text of a body that is not the API's error shape", async () => {
     const { fetch } = fakeFetch(new Response("Bad Gateway from proxy", { status: 502 }));
-    const error = (await createApiClient({ fetch }).health().catch((reason: unknown) => reason)) as ApiError;
+    const error = (await createApiClient({ fetch })
+      .health()
+      .catch((reason: unknown) => reason)) as ApiError;
     expect(error).toMatchObject({ status: 502, code: "http_502" });
     expect(error.message).toContain("GET /api/health failed with HTTP 502: Bad Gateway from proxy");
   });
 
   it("reports a success body that is not JSON as invalid_response", async () => {
     const { fetch } = fakeFetch(new Response("<html>", { status: 200 }));
-    const error = (await createApiClient({ fetch }).getBranch("b1").catch((reason: unknown) => reason)) as ApiError;
+    const error = (await createApiClient({ fetch })
+      .getBranch("b1")
+      .catch((reason: unknown) => reason)) as ApiError;
     expect(error).toMatchObject({ status: 200, code: "invalid_response" });
   });
 });
@@ -161,12 +169,18 @@ describe("createApiClient over a real HTTP server", () => {
   });
 
   it("turns a 404 body into ApiError not_found", async () => {
-    await expect(createApiClient({ baseUrl }).getBranch("nope")).rejects.toMatchObject({ status: 404, code: "not_found", message: "branch 'nope' does not exist" });
+    await expect(createApiClient({ baseUrl }).getBranch("nope")).rejects.toMatchObject({
+      status: 404,
+      code: "not_found",
+      message: "branch 'nope' does not exist",
+    });
   });
 
   it("turns a refused connection into a network_error with status 0", async () => {
     const port = await closedLoopbackPort();
-    const error = (await createApiClient({ baseUrl: `http://127.0.0.1:${port}` }).health().catch((reason: unknown) => reason)) as ApiError;
+    const error = (await createApiClient({ baseUrl: `http://127.0.0.1:${port}` })
+      .health()
+      .catch((reason: unknown) => reason)) as ApiError;
     expect(ApiError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ status: 0, code: "network_error" });
     expect(error.message).toMatch(/^GET \/api\/health could not reach the server/);
@@ -174,7 +188,9 @@ describe("createApiClient over a real HTTP server", () => {
 
   it("turns an abort into an ApiError the caller can recognise", async () => {
     const controller = new AbortController();
-    const slow = createApiClient({ baseUrl: `${baseUrl}/api/slow` }).health({ signal: controller.signal }).catch((reason: unknown) => reason);
+    const slow = createApiClient({ baseUrl: `${baseUrl}/api/slow` })
+      .health({ signal: controller.signal })
+      .catch((reason: unknown) => reason);
     controller.abort();
     const error = await slow;
     expect(ApiError.isAbort(error)).toBe(true);

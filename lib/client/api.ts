@@ -78,10 +78,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
       }),
     listConversations: (page: { limit?: number; offset?: number } = {}, request: RequestOptions = {}) =>
       get<ConversationList>("/api/conversations", { query: page, ...request }),
-    createConversation: (input: CreateConversationInput, request?: RequestOptions) =>
-      send<CreatedConversation>("POST", "/api/conversations", input, request),
-    getConversation: (conversationId: string, request?: RequestOptions) =>
-      get<ConversationDetail>(apiPath`/api/conversations/${conversationId}`, request),
+    createConversation: (input: CreateConversationInput, request?: RequestOptions) => send<CreatedConversation>("POST", "/api/conversations", input, request),
+    getConversation: (conversationId: string, request?: RequestOptions) => get<ConversationDetail>(apiPath`/api/conversations/${conversationId}`, request),
     updateConversation: async (conversationId: string, changes: UpdateConversationInput, request?: RequestOptions) =>
       (await send<{ conversation: ConversationRecord }>("PATCH", apiPath`/api/conversations/${conversationId}`, changes, request)).conversation,
     deleteConversation: async (conversationId: string, request?: RequestOptions): Promise<void> => {
@@ -100,7 +98,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     getBranch: (branchId: string, request?: RequestOptions) => get<BranchDetail>(apiPath`/api/branches/${branchId}`, request),
     /** The branch's full history (inherited and own), or the `[from, to)` slice of it. */
     getMessages: async (branchId: string, range: HistoryRange = {}, request: RequestOptions = {}) =>
-      (await get<{ messages: MessageRecord[] }>(apiPath`/api/branches/${branchId}/messages`, { query: { from: range.from, to: range.to }, ...request })).messages,
+      (await get<{ messages: MessageRecord[] }>(apiPath`/api/branches/${branchId}/messages`, { query: { from: range.from, to: range.to }, ...request }))
+        .messages,
     /** The branch's persisted memory as the request builder reads it: summary chain, covered system messages, artifact outlines. */
     getMemory: (branchId: string, request?: RequestOptions) => get<MemorySnapshot>(apiPath`/api/branches/${branchId}/memory`, request),
     /** Records a turn: large tool results become artifacts, and the branch compacts when due. */
@@ -154,7 +153,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** The global policies, and with a conversation id its own too. */
     listPolicies: async (conversationId?: string, request: RequestOptions = {}) =>
       (await get<{ policies: SavedPolicy[] }>("/api/policies", { query: { conversationId }, ...request })).policies,
-    savePolicy: async (input: SavePolicyInput, request?: RequestOptions) => (await send<{ policy: SavedPolicy }>("POST", "/api/policies", input, request)).policy,
+    savePolicy: async (input: SavePolicyInput, request?: RequestOptions) =>
+      (await send<{ policy: SavedPolicy }>("POST", "/api/policies", input, request)).policy,
     updatePolicy: async (policyId: string, changes: Partial<Pick<SavePolicyInput, "name" | "policy">>, request?: RequestOptions) =>
       (await send<{ policy: SavedPolicy }>("PATCH", apiPath`/api/policies/${policyId}`, changes, request)).policy,
     deletePolicy: async (policyId: string, request?: RequestOptions): Promise<void> => {
@@ -164,8 +164,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
     exportSession: async (conversationId: string, request: RequestOptions = {}) =>
       JSON.stringify(await get<unknown>(apiPath`/api/sessions/${conversationId}`, request), null, 2),
     /** Imports a session file's text: every row as exported. */
-    importSession: (text: string, request: RequestOptions = {}) => sendRequest<ImportSessionResult>(transport, { method: "POST", path: "/api/sessions", jsonText: text, ...request }),
-    diffPolicies: (fromId: string, toId: string, request: RequestOptions = {}) => get<PolicyDiff>("/api/policies/diff", { query: { from: fromId, to: toId }, ...request }),
+    importSession: (text: string, request: RequestOptions = {}) =>
+      sendRequest<ImportSessionResult>(transport, { method: "POST", path: "/api/sessions", jsonText: text, ...request }),
+    diffPolicies: (fromId: string, toId: string, request: RequestOptions = {}) =>
+      get<PolicyDiff>("/api/policies/diff", { query: { from: fromId, to: toId }, ...request }),
   };
 }
 

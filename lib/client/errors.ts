@@ -48,7 +48,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function readIssues(value: unknown): ApiIssue[] {
   if (!Array.isArray(value)) return [];
   return value.filter(isRecord).map((issue) => {
-    const read: ApiIssue = { path: typeof issue.path === "string" ? issue.path : "", message: typeof issue.message === "string" ? issue.message : String(issue.message) };
+    const read: ApiIssue = {
+      path: typeof issue.path === "string" ? issue.path : "",
+      message: typeof issue.message === "string" ? issue.message : String(issue.message),
+    };
     for (const key of ["line", "column", "messageIndex", "conversationIndex"] as const) {
       if (typeof issue[key] === "number") read[key] = issue[key];
     }

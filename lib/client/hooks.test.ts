@@ -49,12 +49,19 @@ describe("useApi", () => {
     const first = deferred<string>();
     const second = deferred<string>();
     const signals: AbortSignal[] = [];
-    const { result, rerender } = renderHook(({ id }) => useApi((signal) => {
-          signals.push(signal);
-          return id === "a" ? first.promise : second.promise;
-        }, [id]), {
-      initialProps: { id: "a" },
-    });
+    const { result, rerender } = renderHook(
+      ({ id }) =>
+        useApi(
+          (signal) => {
+            signals.push(signal);
+            return id === "a" ? first.promise : second.promise;
+          },
+          [id],
+        ),
+      {
+        initialProps: { id: "a" },
+      },
+    );
     rerender({ id: "b" });
     expect(signals[0].aborted).toBe(true);
     second.resolve("b data");

@@ -100,7 +100,12 @@ describe("the API client against the route handlers (sqlite)", () => {
     const a = await client.savePolicy({ name: "Copilot", conversationId, policy: policyOfSettings(DEFAULT_SETTINGS) });
     const b = await client.savePolicy({ name: "Navigator", policy: policyOfSettings(settingsForMode("navigator")) });
     expect((await client.listPolicies(conversationId)).map((entry) => entry.name)).toEqual(["Navigator", "Copilot"]);
-    expect((await client.diffPolicies(a.id, b.id)).differences.map((difference) => difference.field)).toEqual(["mode", "historyRounds", "summaryThreshold", "offloadThreshold"]);
+    expect((await client.diffPolicies(a.id, b.id)).differences.map((difference) => difference.field)).toEqual([
+      "mode",
+      "historyRounds",
+      "summaryThreshold",
+      "offloadThreshold",
+    ]);
     expect((await client.updatePolicy(b.id, { name: "Tight" })).name).toBe("Tight");
     await client.deletePolicy(b.id);
     expect((await client.listPolicies()).length).toBe(0);

@@ -155,7 +155,18 @@ export interface AssemblePromptInput extends PromptPreviewInput {
 
 export type { ModelEntry, ModelEntryInput };
 export type { CompactionResult, MemorySnapshot, PromptResponse, RecordMessagesResult, RetrievalHit, SectionView, Settings };
-export type { AncestryEntry, BranchRecord, BranchTreeNode, CheckpointRecord, ConversationOverview, ConversationRecord, MessageRecord, OffloadedContentRecord, ArtifactRecord, SummaryRecord };
+export type {
+  AncestryEntry,
+  BranchRecord,
+  BranchTreeNode,
+  CheckpointRecord,
+  ConversationOverview,
+  ConversationRecord,
+  MessageRecord,
+  OffloadedContentRecord,
+  ArtifactRecord,
+  SummaryRecord,
+};
 
 /** A saved policy as the API returns it: its value read back in the current shape. */
 export type SavedPolicy = Omit<PolicyRecord, "policy"> & { policy: Policy };

@@ -46,7 +46,12 @@ async function outcome(pipeline: ProcessorPipeline, config: ReturnType<typeof ma
     ctx,
     trace,
     output: state.get(STATE_KEYS.history) ?? [],
-    decided: [state.get(STATE_KEYS.tokenBudgetTrimmed), state.get(STATE_KEYS.tokenBudgetExceeded), state.get(STATE_KEYS.needsSummary), state.get(STATE_KEYS.summaryCandidates)],
+    decided: [
+      state.get(STATE_KEYS.tokenBudgetTrimmed),
+      state.get(STATE_KEYS.tokenBudgetExceeded),
+      state.get(STATE_KEYS.needsSummary),
+      state.get(STATE_KEYS.summaryCandidates),
+    ],
   };
 }
 const counter = sharedCounter("cl100k_base");
@@ -63,7 +68,8 @@ function problemsOf(input: readonly Message[], output: readonly Message[]): stri
   const problems: string[] = [];
   if (!hasIntactToolPairs(output)) problems.push("tool pairs");
   const kept = input.filter((message) => message.role === "system" && !isConversationSummary(message));
-  if (kept.some((message, order) => output.filter((candidate) => candidate.role === "system" && !isConversationSummary(candidate))[order] !== message)) problems.push("system messages");
+  if (kept.some((message, order) => output.filter((candidate) => candidate.role === "system" && !isConversationSummary(candidate))[order] !== message))
+    problems.push("system messages");
   const last = splitRounds(input).at(-1);
   // The last round is incomplete before an assistant turn: every message of it stays, as it is (no message here is large enough to offload).
   const tail = last?.indices.map((index) => input[index]) ?? [];

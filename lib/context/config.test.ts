@@ -23,17 +23,42 @@ describe("makeConfig", () => {
   });
 
   it("[CFG1] defaults to copilot, no retrieval, no neurons, empty extra", () => {
-    expect(makeConfig()).toEqual({ mode: "copilot", historyRounds: 20, summaryThreshold: 10, offloadThreshold: 50, enableRetrieval: false, neuronNames: [], extra: {} });
+    expect(makeConfig()).toEqual({
+      mode: "copilot",
+      historyRounds: 20,
+      summaryThreshold: 10,
+      offloadThreshold: 50,
+      enableRetrieval: false,
+      neuronNames: [],
+      extra: {},
+    });
     expect(AUTOMATION_MODES).toEqual(["pilot", "copilot", "navigator"]);
   });
 
   it("[CFG1] applies overrides, including null to disable a threshold", () => {
-    const config = makeConfig("navigator", { historyRounds: 3, summaryThreshold: null, enableRetrieval: true, neuronNames: ["memory"], extra: { token_budget: 8000 } });
-    expect(config).toMatchObject({ mode: "navigator", historyRounds: 3, summaryThreshold: null, offloadThreshold: 20, enableRetrieval: true, neuronNames: ["memory"], extra: { token_budget: 8000 } });
+    const config = makeConfig("navigator", {
+      historyRounds: 3,
+      summaryThreshold: null,
+      enableRetrieval: true,
+      neuronNames: ["memory"],
+      extra: { token_budget: 8000 },
+    });
+    expect(config).toMatchObject({
+      mode: "navigator",
+      historyRounds: 3,
+      summaryThreshold: null,
+      offloadThreshold: 20,
+      enableRetrieval: true,
+      neuronNames: ["memory"],
+      extra: { token_budget: 8000 },
+    });
   });
 
   it("[CFG1][CFG4] rejects an unknown mode with a ContextError", () => {
-    expect(refusal(() => makeConfig("autopilot" as AutomationMode))).toMatchObject({ where: "mode", message: expect.stringMatching(/unknown automation mode 'autopilot'/) });
+    expect(refusal(() => makeConfig("autopilot" as AutomationMode))).toMatchObject({
+      where: "mode",
+      message: expect.stringMatching(/unknown automation mode 'autopilot'/),
+    });
   });
 
   it.each<[string, ContextConfigOptions]>([
@@ -59,7 +84,14 @@ describe("makeConfig", () => {
   });
 
   it("[CFG4] accepts the edges: one round, zero thresholds, a zero budget and window, null to disable, other extra keys", () => {
-    expect(makeConfig("copilot", { historyRounds: 1, summaryThreshold: 0, offloadThreshold: null, extra: { token_budget: 0, context_window: 0, max_output_tokens: 0, trace_label: "x" } })).toMatchObject({
+    expect(
+      makeConfig("copilot", {
+        historyRounds: 1,
+        summaryThreshold: 0,
+        offloadThreshold: null,
+        extra: { token_budget: 0, context_window: 0, max_output_tokens: 0, trace_label: "x" },
+      }),
+    ).toMatchObject({
       historyRounds: 1,
       summaryThreshold: 0,
       offloadThreshold: null,

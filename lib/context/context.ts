@@ -35,10 +35,7 @@ export class Context {
     this.parent = options.parent;
     this.config = options.config ?? options.parent?.config ?? makeConfig();
     this.now = options.now ?? options.parent?.now ?? (() => new Date());
-    this.state =
-      options.state instanceof ContextState
-        ? options.state
-        : new ContextState(options.state ?? {}, options.parent?.state);
+    this.state = options.state instanceof ContextState ? options.state : new ContextState(options.state ?? {}, options.parent?.state);
     this.checkpoints = new CheckpointStore(taskId, { now: this.now });
   }
 

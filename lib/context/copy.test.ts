@@ -37,7 +37,15 @@ describe("deepCopy", () => {
     const ledger = new Ledger();
     ledger.add(5);
     const bytes = new Uint16Array([1, 2, 3, 4]).subarray(1, 3);
-    const original = { ledger, map: new Map<object, string>([[{ id: 1 }, "one"]]), set: new Set([1, 2]), date: new Date(1_000), pattern: /a+/gi, bytes, view: new DataView(new ArrayBuffer(4)) };
+    const original = {
+      ledger,
+      map: new Map<object, string>([[{ id: 1 }, "one"]]),
+      set: new Set([1, 2]),
+      date: new Date(1_000),
+      pattern: /a+/gi,
+      bytes,
+      view: new DataView(new ArrayBuffer(4)),
+    };
     const copy = deepCopy(original);
     expect(copy.ledger).toBeInstanceOf(Ledger);
     copy.ledger.add(7);

@@ -12,7 +12,17 @@ export type Sharing = "frozen" | "copied";
 type Key = string | number | symbol;
 
 const TYPED_ARRAYS = [
-  Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array,
+  Int8Array,
+  Uint8Array,
+  Uint8ClampedArray,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  Float32Array,
+  Float64Array,
+  BigInt64Array,
+  BigUint64Array,
 ] as const;
 
 /** Values whose state lives where no copy can reach (a closure, the engine's internals). */

@@ -11,7 +11,12 @@ function foreignError(...markers: string[]): Error {
 describe("engine errors", () => {
   it("[E1] form a hierarchy under ContextError with names", () => {
     const cause = new Error("boom");
-    const errors = [new ContextError("x"), new ProcessorError("round_window", "pre_llm_call", cause), new CheckpointError("y"), new BudgetExceededError(100, 120)];
+    const errors = [
+      new ContextError("x"),
+      new ProcessorError("round_window", "pre_llm_call", cause),
+      new CheckpointError("y"),
+      new BudgetExceededError(100, 120),
+    ];
     for (const error of errors) {
       expect(error).toBeInstanceOf(Error);
       expect(error).toBeInstanceOf(ContextError);

@@ -4,7 +4,16 @@
 export * from "./light";
 export { ContextState, STATE_KEYS, type KnownState } from "./state";
 export { Context, type ContextOptions } from "./context";
-export { toUsage, addUsage, subtractUsage, type UsageInput, type OpenAIChatUsage, type OpenAIResponsesUsage, type AnthropicUsage, type AiSdkUsage } from "./usage";
+export {
+  toUsage,
+  addUsage,
+  subtractUsage,
+  type UsageInput,
+  type OpenAIChatUsage,
+  type OpenAIResponsesUsage,
+  type AnthropicUsage,
+  type AiSdkUsage,
+} from "./usage";
 export {
   ContextProcessor,
   ProcessorPipeline,

@@ -6,11 +6,13 @@ import * as engine from "./index";
 const SOURCES = import.meta.glob<string>(["./**/*.ts", "!./**/*.test.ts", "!./test-support/**"], { eager: true, query: "?raw", import: "default" });
 
 // `from "x"`, `import "x"` and `import("x")`.
-const FORBIDDEN_IMPORTS = /(?:from|import)\s*\(?\s*["'](node:[^"']+|fs|path|crypto|os|child_process|worker_threads|@prisma\/[^"']+|react|react-dom|next(\/[^"']*)?|server-only)["']/;
+const FORBIDDEN_IMPORTS =
+  /(?:from|import)\s*\(?\s*["'](node:[^"']+|fs|path|crypto|os|child_process|worker_threads|@prisma\/[^"']+|react|react-dom|next(\/[^"']*)?|server-only)["']/;
 
 describe("isomorphism", () => {
   it("[I1] no engine module imports Node built-ins, Prisma, React or Next", () => {
-    for (const forbidden of ['import fs from "node:fs";', 'import "server-only";', 'await import("crypto")', 'import { PrismaClient } from "@prisma/client";']) expect(forbidden).toMatch(FORBIDDEN_IMPORTS);
+    for (const forbidden of ['import fs from "node:fs";', 'import "server-only";', 'await import("crypto")', 'import { PrismaClient } from "@prisma/client";'])
+      expect(forbidden).toMatch(FORBIDDEN_IMPORTS);
     expect(Object.keys(SOURCES).length).toBeGreaterThan(25);
     const offenders = Object.entries(SOURCES)
       .filter(([, source]) => FORBIDDEN_IMPORTS.test(source) || /\brequire\(/.test(source))
@@ -19,7 +21,11 @@ describe("isomorphism", () => {
   });
 
   it("[I1] no engine module reads process.env", () => {
-    expect(Object.entries(SOURCES).filter(([, source]) => /process\.env/.test(source)).map(([path]) => path)).toEqual([]);
+    expect(
+      Object.entries(SOURCES)
+        .filter(([, source]) => /process\.env/.test(source))
+        .map(([path]) => path),
+    ).toEqual([]);
   });
 
   it("[I1] the public entry loads and works in this environment (node, then happy-dom)", async () => {

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { findToolChains, isChainSummary, isConversationSummary, isEngineSummary, isFinalAnswer, isToolCallMessage, roundOfEachMessage, splitRounds, TOOL_CHAIN_SUMMARY_PREFIX } from "./messages";
+import {
+  findToolChains,
+  isChainSummary,
+  isConversationSummary,
+  isEngineSummary,
+  isFinalAnswer,
+  isToolCallMessage,
+  roundOfEachMessage,
+  splitRounds,
+  TOOL_CHAIN_SUMMARY_PREFIX,
+} from "./messages";
 import { answer, calls, chainSummary, conversationSummary, result, system, toolCall, user } from "./test-support/conversation";
 
 describe("splitRounds", () => {
@@ -59,7 +69,14 @@ describe("splitRounds", () => {
   });
 
   it("[M2][R1][R3] a model answer that starts with the chain-summary prefix is a final answer: it ends its round and closes the chain", () => {
-    const history = [user("q1"), calls(toolCall("c1")), result("c1", "r"), answer(`${TOOL_CHAIN_SUMMARY_PREFIX} I checked the booking.`), user("q2"), answer("ok")];
+    const history = [
+      user("q1"),
+      calls(toolCall("c1")),
+      result("c1", "r"),
+      answer(`${TOOL_CHAIN_SUMMARY_PREFIX} I checked the booking.`),
+      user("q2"),
+      answer("ok"),
+    ];
     expect(isChainSummary(history[3])).toBe(false);
     expect(isFinalAnswer(history[3])).toBe(true);
     expect(splitRounds(history).map((round) => round.indices)).toEqual([
@@ -74,7 +91,12 @@ describe("splitRounds", () => {
     expect(isConversationSummary(conversationSummary("- user: hi"))).toBe(true);
     expect(isConversationSummary(system("[Conversation Summary]\n- user: hi"))).toBe(false);
     expect(isConversationSummary({ role: "user", content: "x", engine: { kind: "conversation-summary" } })).toBe(false);
-    expect([chainSummary("x"), conversationSummary("y"), answer("[Tool chain summary] z"), system("[Conversation Summary] w")].map(isEngineSummary)).toEqual([true, true, false, false]);
+    expect([chainSummary("x"), conversationSummary("y"), answer("[Tool chain summary] z"), system("[Conversation Summary] w")].map(isEngineSummary)).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 
   it("[R2] the last round is incomplete until its final answer comes", () => {

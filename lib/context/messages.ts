@@ -1,7 +1,20 @@
 /** The canonical message: OpenAI's chat wire shape, snake_case fields. */
 import type { CacheControl, ContentPart, ProviderExtras } from "./parts";
 
-export type { AudioPart, CacheControl, ContentPart, DocumentPart, ImagePart, MediaSource, ProviderExtras, ProviderName, ProviderPart, ReasoningPart, RefusalPart, TextPart } from "./parts";
+export type {
+  AudioPart,
+  CacheControl,
+  ContentPart,
+  DocumentPart,
+  ImagePart,
+  MediaSource,
+  ProviderExtras,
+  ProviderName,
+  ProviderPart,
+  ReasoningPart,
+  RefusalPart,
+  TextPart,
+} from "./parts";
 
 export type Role = "system" | "user" | "assistant" | "tool";
 

@@ -93,7 +93,14 @@ export const STRATEGY_DEFAULTS: Readonly<{
   token_window: Readonly<TokenWindowSettings>;
 }> = Object.freeze({
   // Anthropic's context editing: past a trigger, the oldest tool results go; the newest three uses stay.
-  clear_tool_uses: Object.freeze({ triggerTokens: 30_000, keepToolUses: 3, clearAtLeastTokens: 0, excludeTools: Object.freeze([]), clearToolInputs: false, placeholder: "[tool result cleared]" }),
+  clear_tool_uses: Object.freeze({
+    triggerTokens: 30_000,
+    keepToolUses: 3,
+    clearAtLeastTokens: 0,
+    excludeTools: Object.freeze([]),
+    clearToolInputs: false,
+    placeholder: "[tool result cleared]",
+  }),
   // Observation masking as studied for coding agents: the newest observations stay, older ones are masked.
   observation_masking: Object.freeze({ keepObservations: 5, placeholder: "[earlier tool result omitted]" }),
   // Claude Code compacts when the conversation nears the window.
@@ -102,7 +109,12 @@ export const STRATEGY_DEFAULTS: Readonly<{
 });
 
 /** The strategy processors, in the order the presets list them. */
-export const STRATEGY_PROCESSOR_KINDS: readonly StrategyProcessorKind[] = Object.freeze(["clear_tool_uses", "observation_masking", "auto_compact", "token_window"]);
+export const STRATEGY_PROCESSOR_KINDS: readonly StrategyProcessorKind[] = Object.freeze([
+  "clear_tool_uses",
+  "observation_masking",
+  "auto_compact",
+  "token_window",
+]);
 
 /** Every processor kind the engine ships. */
 export const PROCESSOR_KINDS: readonly ProcessorKind[] = Object.freeze([...DEFAULT_PROCESSOR_ORDER, ...STRATEGY_PROCESSOR_KINDS]);

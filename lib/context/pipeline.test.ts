@@ -83,9 +83,32 @@ describe("ProcessorPipeline", () => {
     const counter = new TiktokenCounter({ encoding: "cl100k_base" });
     const after = historyOf(ctx);
     expect(trace.event).toBe("pre_llm_call");
-    expect(trace.steps.map(({ processor, messagesBefore, messagesAfter, tokensBefore, tokensAfter, ms }) => ({ processor, messagesBefore, messagesAfter, tokensBefore, tokensAfter, ms }))).toEqual([
-      { processor: "noop", messagesBefore: 4, messagesAfter: 4, tokensBefore: counter.countMessages(history), tokensAfter: counter.countMessages(history), ms: 5 },
-      { processor: "drop", messagesBefore: 4, messagesAfter: 2, tokensBefore: counter.countMessages(history), tokensAfter: counter.countMessages(after), ms: 5 },
+    expect(
+      trace.steps.map(({ processor, messagesBefore, messagesAfter, tokensBefore, tokensAfter, ms }) => ({
+        processor,
+        messagesBefore,
+        messagesAfter,
+        tokensBefore,
+        tokensAfter,
+        ms,
+      })),
+    ).toEqual([
+      {
+        processor: "noop",
+        messagesBefore: 4,
+        messagesAfter: 4,
+        tokensBefore: counter.countMessages(history),
+        tokensAfter: counter.countMessages(history),
+        ms: 5,
+      },
+      {
+        processor: "drop",
+        messagesBefore: 4,
+        messagesAfter: 2,
+        tokensBefore: counter.countMessages(history),
+        tokensAfter: counter.countMessages(after),
+        ms: 5,
+      },
     ]);
     expect(trace.steps[0].historyBefore).toBe(history);
     expect(trace.steps[0].historyAfter).toBe(history);
@@ -106,7 +129,10 @@ describe("ProcessorPipeline", () => {
 
   it("[PL2] passes on the processors' effects and the state keys they wrote", async () => {
     const ctx = contextWith([user("q"), answer(longText(500))]);
-    const trace = await new ProcessorPipeline().register(new MessageOffloader({ maxMessageSize: 100 })).register(new TokenBudgetProcessor()).fire("pre_llm_call", ctx);
+    const trace = await new ProcessorPipeline()
+      .register(new MessageOffloader({ maxMessageSize: 100 }))
+      .register(new TokenBudgetProcessor())
+      .fire("pre_llm_call", ctx);
     expect(trace.steps[0].effects).toEqual([expect.objectContaining({ kind: "offloaded", before: [[1, 2]], after: [[1, 2]] })]);
     expect(trace.steps[0].stateKeys.sort()).toEqual([STATE_KEYS.history, STATE_KEYS.offloadedMessages].sort());
     expect(trace.steps[1].stateKeys).toEqual([STATE_KEYS.tokenBudgetTrimmed]);
@@ -155,13 +181,23 @@ describe("defaultPipeline", () => {
     const pipeline = defaultPipeline(makeConfig());
     const pre = pipeline.listProcessors("pre_llm_call");
     expect(pre.map((processor) => processor.name)).toEqual(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget"]);
-    expect(pre.map((processor) => processor.constructor)).toEqual([MessageOffloader, DialogueCompressor, RoundWindowProcessor, SummarizeProcessor, TokenBudgetProcessor]);
+    expect(pre.map((processor) => processor.constructor)).toEqual([
+      MessageOffloader,
+      DialogueCompressor,
+      RoundWindowProcessor,
+      SummarizeProcessor,
+      TokenBudgetProcessor,
+    ]);
     expect(pipeline.listProcessors("post_tool_call").map((processor) => processor.constructor)).toEqual([ToolResultOffloader]);
     expect(DEFAULT_PROCESSOR_ORDER).toEqual(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget", "tool_result_offloader"]);
   });
 
   it("[PL4] takes its budget from the config and its sizes from the dependencies", () => {
-    const pipeline = defaultPipeline(makeConfig("navigator", { extra: { token_budget: 2_000, token_encoding: "o200k_base" } }), { maxMessageSize: 300, maxToolResultSize: 400, minChainLength: 3 });
+    const pipeline = defaultPipeline(makeConfig("navigator", { extra: { token_budget: 2_000, token_encoding: "o200k_base" } }), {
+      maxMessageSize: 300,
+      maxToolResultSize: 400,
+      minChainLength: 3,
+    });
     const [offloader, compressor, , , budget] = pipeline.listProcessors("pre_llm_call");
     expect(offloader).toMatchObject({ maxMessageSize: 300 });
     expect(compressor).toMatchObject({ minChainLength: 3 });
@@ -172,7 +208,9 @@ describe("defaultPipeline", () => {
   it("buildPipeline follows a spec's order and skips disabled entries", () => {
     const spec = defaultPipelineSpec().reverse();
     spec[1].enabled = false;
-    const names = buildPipeline(spec, makeConfig()).listProcessors().map((processor) => processor.name);
+    const names = buildPipeline(spec, makeConfig())
+      .listProcessors()
+      .map((processor) => processor.name);
     expect(names).toEqual(["tool_result_offloader", "summarize", "round_window", "dialogue_compressor", "message_offloader"]);
   });
 });

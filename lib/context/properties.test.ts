@@ -14,7 +14,13 @@ import { extractiveSummarizer } from "./summarizer";
 import { findToolChains, splitRounds } from "./messages";
 import { conversationArbitrary } from "./test-support/arbitraries";
 import { contextWith, historyOf } from "./test-support/conversation";
-import { expectBudgetMetOrExceeded, expectHandlesReload, expectIncompleteRoundKept, expectNoAvoidableStop, expectSystemMessagesKept } from "./test-support/invariants";
+import {
+  expectBudgetMetOrExceeded,
+  expectHandlesReload,
+  expectIncompleteRoundKept,
+  expectNoAvoidableStop,
+  expectSystemMessagesKept,
+} from "./test-support/invariants";
 import type { EncodingName } from "./tokens/encodings";
 
 // Generous: hundreds of pipeline runs per property, two test projects sharing two cores.
@@ -53,74 +59,95 @@ describe("structure properties", () => {
 });
 
 describe("defaultPipeline properties", () => {
-  it("[P1][R2][O2][B3][B5][M2] for any conversation (marker look-alikes included), mode and budget: tool pairs intact, the user's system messages and the incomplete round kept, handles reload, budget met or exceeded exactly and only when unavoidable", async () => {
-    await fc.assert(
-      fc.asyncProperty(conversationArbitrary, settingsArbitrary, async (input, settings) => {
-        const config = configOf(settings);
-        const ctx = contextWith(input, config);
-        const trace = await defaultPipeline(config, { maxMessageSize: settings.maxMessageSize }).fire("pre_llm_call", ctx);
-        const output = historyOf(ctx);
-        expect(hasIntactToolPairs(output)).toBe(true);
-        expectSystemMessagesKept(input, output);
-        await expectIncompleteRoundKept(ctx, input, output);
-        await expectHandlesReload(ctx, input, output);
-        expectBudgetMetOrExceeded(ctx, output, settings.budget, settings.encoding);
-        expectNoAvoidableStop(ctx, trace.steps.at(-1)!.historyBefore, output, settings.budget, settings.encoding);
-      }),
-      { numRuns: 250 },
-    );
-  }, TIMEOUT);
-
-  it("[O4][B3] is deterministic: the same conversation gives the same output and state", async () => {
-    await fc.assert(
-      fc.asyncProperty(conversationArbitrary, settingsArbitrary, async (input, settings) => {
-        const run = async () => {
+  it(
+    "[P1][R2][O2][B3][B5][M2] for any conversation (marker look-alikes included), mode and budget: tool pairs intact, the user's system messages and the incomplete round kept, handles reload, budget met or exceeded exactly and only when unavoidable",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(conversationArbitrary, settingsArbitrary, async (input, settings) => {
           const config = configOf(settings);
-          const ctx = contextWith(structuredClone(input), config);
-          await defaultPipeline(config, { maxMessageSize: settings.maxMessageSize }).fire("pre_llm_call", ctx);
-          return ctx.state.toObject();
-        };
-        expect(await run()).toEqual(await run());
-      }),
-      { numRuns: 100 },
-    );
-  }, TIMEOUT);
-
-  it("[P1][R2][SU2] holds turn after turn, re-run on its own output with the next user message appended (an agent loop)", async () => {
-    await fc.assert(
-      fc.asyncProperty(conversationArbitrary, settingsArbitrary, fc.array(fc.constantFrom("next question", "and then?", "ok"), { minLength: 1, maxLength: 4 }), async (input, settings, turns) => {
-        const config = configOf(settings);
-        const pipeline = defaultPipeline(config, { maxMessageSize: settings.maxMessageSize });
-        const ctx = contextWith(input, config);
-        await pipeline.fire("pre_llm_call", ctx);
-        for (const [turn, question] of turns.entries()) {
-          const before = [...historyOf(ctx), { role: "assistant" as const, content: `reply ${turn}` }, { role: "user" as const, content: question }];
-          ctx.state.set(STATE_KEYS.history, before);
-          await pipeline.fire("pre_llm_call", ctx);
+          const ctx = contextWith(input, config);
+          const trace = await defaultPipeline(config, { maxMessageSize: settings.maxMessageSize }).fire("pre_llm_call", ctx);
           const output = historyOf(ctx);
           expect(hasIntactToolPairs(output)).toBe(true);
-          expectSystemMessagesKept(before, output);
-          expect(output.at(-1)).toBe(before.at(-1));
-          expect(output.filter(isConversationSummary).length).toBeLessThanOrEqual(Math.max(1, before.filter(isConversationSummary).length));
-          await expectHandlesReload(ctx, [...input, ...before], output, { summariesToo: true });
+          expectSystemMessagesKept(input, output);
+          await expectIncompleteRoundKept(ctx, input, output);
+          await expectHandlesReload(ctx, input, output);
           expectBudgetMetOrExceeded(ctx, output, settings.budget, settings.encoding);
-        }
-      }),
-      { numRuns: 150 },
-    );
-  }, TIMEOUT);
+          expectNoAvoidableStop(ctx, trace.steps.at(-1)!.historyBefore, output, settings.budget, settings.encoding);
+        }),
+        { numRuns: 250 },
+      );
+    },
+    TIMEOUT,
+  );
 
-  it("[S2] never changes the messages it was given", async () => {
-    await fc.assert(
-      fc.asyncProperty(conversationArbitrary, settingsArbitrary, async (input, settings) => {
-        const copy = structuredClone(input);
-        const config = configOf(settings);
-        await defaultPipeline(config, { maxMessageSize: settings.maxMessageSize }).fire("pre_llm_call", contextWith(input, config));
-        expect(input).toEqual(copy);
-      }),
-      { numRuns: 100 },
-    );
-  }, TIMEOUT);
+  it(
+    "[O4][B3] is deterministic: the same conversation gives the same output and state",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(conversationArbitrary, settingsArbitrary, async (input, settings) => {
+          const run = async () => {
+            const config = configOf(settings);
+            const ctx = contextWith(structuredClone(input), config);
+            await defaultPipeline(config, { maxMessageSize: settings.maxMessageSize }).fire("pre_llm_call", ctx);
+            return ctx.state.toObject();
+          };
+          expect(await run()).toEqual(await run());
+        }),
+        { numRuns: 100 },
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "[P1][R2][SU2] holds turn after turn, re-run on its own output with the next user message appended (an agent loop)",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          conversationArbitrary,
+          settingsArbitrary,
+          fc.array(fc.constantFrom("next question", "and then?", "ok"), { minLength: 1, maxLength: 4 }),
+          async (input, settings, turns) => {
+            const config = configOf(settings);
+            const pipeline = defaultPipeline(config, { maxMessageSize: settings.maxMessageSize });
+            const ctx = contextWith(input, config);
+            await pipeline.fire("pre_llm_call", ctx);
+            for (const [turn, question] of turns.entries()) {
+              const before = [...historyOf(ctx), { role: "assistant" as const, content: `reply ${turn}` }, { role: "user" as const, content: question }];
+              ctx.state.set(STATE_KEYS.history, before);
+              await pipeline.fire("pre_llm_call", ctx);
+              const output = historyOf(ctx);
+              expect(hasIntactToolPairs(output)).toBe(true);
+              expectSystemMessagesKept(before, output);
+              expect(output.at(-1)).toBe(before.at(-1));
+              expect(output.filter(isConversationSummary).length).toBeLessThanOrEqual(Math.max(1, before.filter(isConversationSummary).length));
+              await expectHandlesReload(ctx, [...input, ...before], output, { summariesToo: true });
+              expectBudgetMetOrExceeded(ctx, output, settings.budget, settings.encoding);
+            }
+          },
+        ),
+        { numRuns: 150 },
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "[S2] never changes the messages it was given",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(conversationArbitrary, settingsArbitrary, async (input, settings) => {
+          const copy = structuredClone(input);
+          const config = configOf(settings);
+          await defaultPipeline(config, { maxMessageSize: settings.maxMessageSize }).fire("pre_llm_call", contextWith(input, config));
+          expect(input).toEqual(copy);
+        }),
+        { numRuns: 100 },
+      );
+    },
+    TIMEOUT,
+  );
 });
 
 const KINDS = ["offload", "compress", "window", "summarize", "budget"] as const;
@@ -141,23 +168,27 @@ function processorOf(kind: (typeof KINDS)[number], settings: Settings): ContextP
 }
 
 describe("any composition of processors (any subset, any order)", () => {
-  it("[P1][R2][O2] keeps tool pairs, system messages and the incomplete round, and every handle reloads", async () => {
-    await fc.assert(
-      fc.asyncProperty(conversationArbitrary, settingsArbitrary, fc.shuffledSubarray([...KINDS]), async (input, settings, kinds) => {
-        const config = configOf(settings);
-        const pipeline = new ProcessorPipeline();
-        for (const kind of kinds) pipeline.register(processorOf(kind, settings));
-        const ctx = contextWith(input, config);
-        const trace = await pipeline.fire("pre_llm_call", ctx);
-        const output = historyOf(ctx);
-        expect(trace.steps).toHaveLength(kinds.length);
-        expect(hasIntactToolPairs(output)).toBe(true);
-        for (const step of trace.steps) expect(hasIntactToolPairs(step.historyAfter), step.processor).toBe(true);
-        expectSystemMessagesKept(input, output);
-        await expectIncompleteRoundKept(ctx, input, output);
-        await expectHandlesReload(ctx, input, output, { summariesToo: true });
-      }),
-      { numRuns: 250 },
-    );
-  }, TIMEOUT);
+  it(
+    "[P1][R2][O2] keeps tool pairs, system messages and the incomplete round, and every handle reloads",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(conversationArbitrary, settingsArbitrary, fc.shuffledSubarray([...KINDS]), async (input, settings, kinds) => {
+          const config = configOf(settings);
+          const pipeline = new ProcessorPipeline();
+          for (const kind of kinds) pipeline.register(processorOf(kind, settings));
+          const ctx = contextWith(input, config);
+          const trace = await pipeline.fire("pre_llm_call", ctx);
+          const output = historyOf(ctx);
+          expect(trace.steps).toHaveLength(kinds.length);
+          expect(hasIntactToolPairs(output)).toBe(true);
+          for (const step of trace.steps) expect(hasIntactToolPairs(step.historyAfter), step.processor).toBe(true);
+          expectSystemMessagesKept(input, output);
+          await expectIncompleteRoundKept(ctx, input, output);
+          await expectHandlesReload(ctx, input, output, { summariesToo: true });
+        }),
+        { numRuns: 250 },
+      );
+    },
+    TIMEOUT,
+  );
 });

@@ -103,7 +103,15 @@ describe("reference: RoundWindowProcessor", () => {
   });
 
   it("[W1] mixed sequences", () => {
-    const history = [system("policy"), ...toolRound("q1", "a", "r", "a1"), user("q2"), answer("a2"), system("note"), ...toolRound("q3", "a", "r", "a3"), user("q4")];
+    const history = [
+      system("policy"),
+      ...toolRound("q1", "a", "r", "a1"),
+      user("q2"),
+      answer("a2"),
+      system("note"),
+      ...toolRound("q3", "a", "r", "a3"),
+      user("q4"),
+    ];
     const ctx = contextWith(history);
     new RoundWindowProcessor({ maxRounds: 2 }).process(ctx);
     expect(historyOf(ctx)).toEqual([system("policy"), system("note"), ...toolRound("q3", "a", "r", "a3"), user("q4")]);
@@ -112,7 +120,11 @@ describe("reference: RoundWindowProcessor", () => {
 });
 
 describe("reference: TokenBudgetProcessor", () => {
-  const history = [system("policy"), ...Array.from({ length: 5 }, (_, index) => [user(`q${index} ${longText(200)}`), answer(`a${index}`)]).flat(), user("last")];
+  const history = [
+    system("policy"),
+    ...Array.from({ length: 5 }, (_, index) => [user(`q${index} ${longText(200)}`), answer(`a${index}`)]).flat(),
+    user("last"),
+  ];
 
   it("[B2] under-budget no-op", () => {
     const ctx = contextWith(history);
@@ -131,7 +143,9 @@ describe("reference: TokenBudgetProcessor", () => {
 
   it("[B4] encoding selection", () => {
     const text = "日本語のテキストはトークナイザーによって数が違います。".repeat(30);
-    const counts = (["cl100k_base", "o200k_base"] as const).map((encoding) => new TiktokenCounter({ encoding }).countMessages([user("q"), answer("a"), user(text)]));
+    const counts = (["cl100k_base", "o200k_base"] as const).map((encoding) =>
+      new TiktokenCounter({ encoding }).countMessages([user("q"), answer("a"), user(text)]),
+    );
     const budget = Math.floor((counts[0] + counts[1]) / 2);
     const remaining = (encoding: "cl100k_base" | "o200k_base") => {
       const ctx = contextWith([user("q"), answer("a"), user(text)]);
@@ -167,7 +181,13 @@ describe("reference: integration, all processors in the recommended order", () =
       if (number % 2 === 0) return [user(`question ${number}`), answer(`answer ${number}`)];
       return toolRound(`question ${number}`, "call_0", number === 5 ? BIG_RESULT : `result ${number}`, `answer ${number}`, "search_flights");
     });
-    return [POLICY, ...rounds.flat(), user(BIG_QUESTION), calls(toolCall("call_0", "get_user_details", '{"user_id":"mia_li_3668"}')), result("call_0", '{"name":"Mia Li"}', "get_user_details")];
+    return [
+      POLICY,
+      ...rounds.flat(),
+      user(BIG_QUESTION),
+      calls(toolCall("call_0", "get_user_details", '{"user_id":"mia_li_3668"}')),
+      result("call_0", '{"name":"Mia Li"}', "get_user_details"),
+    ];
   }
 
   async function run(budget: number) {

@@ -16,7 +16,9 @@ export interface Bm25Options {
 
 // Words too common to tell documents apart, in the languages agents mostly write.
 const STOP_WORDS = new Set(
-  "a an and are as at be but by for from has have i if in into is it its me my of on or our so that the their them then there these they this to was we were what when which who will with you your".split(" "),
+  "a an and are as at be but by for from has have i if in into is it its me my of on or our so that the their them then there these they this to was we were what when which who will with you your".split(
+    " ",
+  ),
 );
 
 /** Lower-cased word and number tokens, stop words removed; splits snake_case and camelCase. */

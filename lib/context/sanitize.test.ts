@@ -33,7 +33,13 @@ describe("sanitizeHistory", () => {
   });
 
   it("[S1] matches results positionally when one message repeats an id", () => {
-    const history = [user("q"), calls(toolCall("call_0", "f"), toolCall("call_0", "g")), result("call_0", "f result"), result("call_0", "g result"), answer("a")];
+    const history = [
+      user("q"),
+      calls(toolCall("call_0", "f"), toolCall("call_0", "g")),
+      result("call_0", "f result"),
+      result("call_0", "g result"),
+      answer("a"),
+    ];
     expect(sanitizeHistory(history)).toEqual({ history, repairs: [] });
   });
 

@@ -120,7 +120,12 @@ describe("ContextState", () => {
     expect((parent.get("date") as Date).getTime()).toBe(0);
     expect(parent.get("bytes")).toEqual(new Uint8Array([1, 2, 3]));
     // The child keeps its own changes from read to read, and its copies keep their types.
-    expect(child.get("map")).toEqual(new Map([["a", 1], ["b", 2]]));
+    expect(child.get("map")).toEqual(
+      new Map([
+        ["a", 1],
+        ["b", 2],
+      ]),
+    );
     expect(child.get("bytes")).toBeInstanceOf(Uint8Array);
     expect((child.get("date") as Date).getTime()).toBe(86_400_000);
   });

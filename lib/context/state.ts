@@ -72,7 +72,11 @@ export class ContextState {
    */
   seal(): void {
     if (this.sealed) return;
-    const sharings = [...this.local].map(([key, value]): [string, unknown, Sharing] => [key, value, value === DELETED ? "frozen" : sharingOf(value, `state key '${key}'`)]);
+    const sharings = [...this.local].map(([key, value]): [string, unknown, Sharing] => [
+      key,
+      value,
+      value === DELETED ? "frozen" : sharingOf(value, `state key '${key}'`),
+    ]);
     this.parent?.seal();
     for (const [key, value, sharing] of sharings) this.share(key, value, sharing);
     this.sealed = true;

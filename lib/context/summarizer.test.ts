@@ -32,7 +32,11 @@ describe("extractiveSummarizer", () => {
   });
 
   it("[SM1] pairs reused ids in order and marks a call without result", () => {
-    const parallel = [calls(toolCall("call_0", "f", "{}"), toolCall("call_0", "g", "{}"), toolCall("call_9", "h", "{}")), result("call_0", "first"), result("call_0", "second")];
+    const parallel = [
+      calls(toolCall("call_0", "f", "{}"), toolCall("call_0", "g", "{}"), toolCall("call_9", "h", "{}")),
+      result("call_0", "first"),
+      result("call_0", "second"),
+    ];
     const summary = summarizeToolChain(parallel);
     expect(summary).toContain("- f({}) → first");
     expect(summary).toContain("- g({}) → second");

@@ -49,22 +49,31 @@ describe("tau-bench sample trajectories", () => {
     }
   });
 
-  it.each(sample.map((trajectory) => [trajectory.taskId, trajectory] as const))("[S1] task %s is a valid history: sanitizeHistory returns it as is", (_, trajectory) => {
-    const sanitized = sanitizeHistory(trajectory.messages);
-    expect(sanitized.repairs).toEqual([]);
-    expect(sanitized.history).toBe(trajectory.messages);
-  });
+  it.each(sample.map((trajectory) => [trajectory.taskId, trajectory] as const))(
+    "[S1] task %s is a valid history: sanitizeHistory returns it as is",
+    (_, trajectory) => {
+      const sanitized = sanitizeHistory(trajectory.messages);
+      expect(sanitized.repairs).toEqual([]);
+      expect(sanitized.history).toBe(trajectory.messages);
+    },
+  );
 
-  it.each(sample.map((trajectory) => [trajectory.taskId, trajectory] as const))("[P1][R2][B3] task %s survives the default pipeline (navigator, 2 000 tokens)", async (_, trajectory) => {
-    const { trace, output } = await survive(trajectory, NAVIGATOR_2000);
-    expect(trace.steps.map((step) => step.processor)).toEqual(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget"]);
-    expect(trace.steps.at(-1)?.tokensAfter).toBe(new TiktokenCounter({ encoding: "cl100k_base" }).countMessages(output));
-    expect(splitRounds(output).length).toBeLessThanOrEqual(10);
-  });
+  it.each(sample.map((trajectory) => [trajectory.taskId, trajectory] as const))(
+    "[P1][R2][B3] task %s survives the default pipeline (navigator, 2 000 tokens)",
+    async (_, trajectory) => {
+      const { trace, output } = await survive(trajectory, NAVIGATOR_2000);
+      expect(trace.steps.map((step) => step.processor)).toEqual(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget"]);
+      expect(trace.steps.at(-1)?.tokensAfter).toBe(new TiktokenCounter({ encoding: "cl100k_base" }).countMessages(output));
+      expect(splitRounds(output).length).toBeLessThanOrEqual(10);
+    },
+  );
 
-  it.each(sample.map((trajectory) => [trajectory.taskId, trajectory] as const))("[P1][O2] task %s survives offloading at 500 characters on o200k_base", async (_, trajectory) => {
-    await survive(trajectory, COPILOT_O200K);
-  });
+  it.each(sample.map((trajectory) => [trajectory.taskId, trajectory] as const))(
+    "[P1][O2] task %s survives offloading at 500 characters on o200k_base",
+    async (_, trajectory) => {
+      await survive(trajectory, COPILOT_O200K);
+    },
+  );
 
   it("[C1] compresses the closed tool chains of a real trajectory and keeps the open one", async () => {
     const longest = [...sample].sort((a, b) => b.messages.length - a.messages.length)[0];

@@ -50,9 +50,11 @@ function parseTodos(value: unknown): TodoItem[] {
   if (!Array.isArray(value)) throw new ContextError("todo_write: argument 'items' must be an array", { where: "items" });
   return value.map((item, index) => {
     const record = (item ?? {}) as Record<string, unknown>;
-    if (typeof record.text !== "string" || record.text.length === 0) throw new ContextError(`todo_write: items[${index}].text must be a non-empty string`, { where: `items[${index}].text` });
+    if (typeof record.text !== "string" || record.text.length === 0)
+      throw new ContextError(`todo_write: items[${index}].text must be a non-empty string`, { where: `items[${index}].text` });
     const status = (record.status ?? "pending") as TodoItem["status"];
-    if (!TODO_STATUSES.has(status)) throw new ContextError(`todo_write: items[${index}].status must be pending, in_progress or done`, { where: `items[${index}].status` });
+    if (!TODO_STATUSES.has(status))
+      throw new ContextError(`todo_write: items[${index}].status must be pending, in_progress or done`, { where: `items[${index}].status` });
     return { id: typeof record.id === "string" ? record.id : String(index + 1), text: record.text, status };
   });
 }
@@ -62,7 +64,8 @@ const reloadTool: ContextTool = {
     type: "function",
     function: {
       name: "reload_offloaded",
-      description: "Read the full original content of a message or tool result that was offloaded from the context and replaced by an [[OFFLOADED: handle=...]] marker.",
+      description:
+        "Read the full original content of a message or tool result that was offloaded from the context and replaced by an [[OFFLOADED: handle=...]] marker.",
       parameters: {
         type: "object",
         properties: { handle: { type: "string", description: "The handle from the marker, like off_3fa2b01c9d4e." } },
@@ -164,6 +167,7 @@ export async function runContextTool(ctx: Context, name: string, argumentsJson: 
   } catch (error) {
     throw new ContextError(`${name}: arguments are not valid JSON (${(error as Error).message})`, { where: "arguments", cause: error });
   }
-  if (typeof args !== "object" || args === null || Array.isArray(args)) throw new ContextError(`${name}: arguments must be a JSON object`, { where: "arguments" });
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    throw new ContextError(`${name}: arguments must be a JSON object`, { where: "arguments" });
   return tool.handler(ctx, args as Record<string, unknown>);
 }

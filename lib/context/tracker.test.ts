@@ -29,7 +29,11 @@ describe("TokenTracker", () => {
 
   it("[U1] records a provider's usage object as sent", () => {
     const tracker = new TokenTracker({ now: () => 0 });
-    expect(tracker.addStep("planner", { input_tokens: 100, output_tokens: 7, cache_read_input_tokens: 900 })).toMatchObject({ promptTokens: 1_000, cachedPromptTokens: 900, outputTokens: 7 });
+    expect(tracker.addStep("planner", { input_tokens: 100, output_tokens: 7, cache_read_input_tokens: 900 })).toMatchObject({
+      promptTokens: 1_000,
+      cachedPromptTokens: 900,
+      outputTokens: 7,
+    });
     expect(() => tracker.addStep("planner", { prompt: 5 } as never)).toThrow(ContextError);
     expect(tracker.allSteps()).toHaveLength(1);
   });

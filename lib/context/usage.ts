@@ -67,7 +67,17 @@ const SHAPES: readonly [Shape, ReadonlySet<string>][] = [
   ["openai-responses", new Set(["input_tokens", "output_tokens", "total_tokens", "input_tokens_details", "output_tokens_details"])],
   [
     "anthropic",
-    new Set(["input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "cache_creation", "server_tool_use", "output_tokens_details", "service_tier", "inference_geo"]),
+    new Set([
+      "input_tokens",
+      "output_tokens",
+      "cache_read_input_tokens",
+      "cache_creation_input_tokens",
+      "cache_creation",
+      "server_tool_use",
+      "output_tokens_details",
+      "service_tier",
+      "inference_geo",
+    ]),
   ],
 ];
 
@@ -83,13 +93,31 @@ export function toUsage(usage: UsageInput): TokenUsage {
   const read = new UsageReader(usage as Readonly<Record<string, unknown>>);
   switch (read.shape()) {
     case "engine":
-      return read.usage(read.count("promptTokens"), read.count("outputTokens"), read.total("totalTokens"), read.count("cachedPromptTokens"), read.count("cacheWriteTokens"));
+      return read.usage(
+        read.count("promptTokens"),
+        read.count("outputTokens"),
+        read.total("totalTokens"),
+        read.count("cachedPromptTokens"),
+        read.count("cacheWriteTokens"),
+      );
     case "ai-sdk":
       return read.usage(read.count("inputTokens"), read.count("outputTokens"), read.total("totalTokens"), read.count("cachedInputTokens"), 0);
     case "openai-chat":
-      return read.usage(read.count("prompt_tokens"), read.count("completion_tokens"), read.total("total_tokens"), read.detail("prompt_tokens_details", "cached_tokens"), read.detail("prompt_tokens_details", "cache_write_tokens"));
+      return read.usage(
+        read.count("prompt_tokens"),
+        read.count("completion_tokens"),
+        read.total("total_tokens"),
+        read.detail("prompt_tokens_details", "cached_tokens"),
+        read.detail("prompt_tokens_details", "cache_write_tokens"),
+      );
     case "openai-responses":
-      return read.usage(read.count("input_tokens"), read.count("output_tokens"), read.total("total_tokens"), read.detail("input_tokens_details", "cached_tokens"), read.detail("input_tokens_details", "cache_write_tokens"));
+      return read.usage(
+        read.count("input_tokens"),
+        read.count("output_tokens"),
+        read.total("total_tokens"),
+        read.detail("input_tokens_details", "cached_tokens"),
+        read.detail("input_tokens_details", "cache_write_tokens"),
+      );
     case "anthropic": {
       // Anthropic's input_tokens leaves out cache reads and writes; the engine's promptTokens holds all three.
       const cached = read.count("cache_read_input_tokens");
@@ -119,7 +147,8 @@ class UsageReader {
   count(key: string, from: Readonly<Record<string, unknown>> = this.record, path = `usage.${key}`): number {
     const value = from[key];
     if (value === undefined || value === null) return 0;
-    if (typeof value !== "number" || !Number.isFinite(value) || value < 0) throw new ContextError(`${path} must be a non-negative number of tokens, got ${JSON.stringify(value)}`, { where: path });
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+      throw new ContextError(`${path} must be a non-negative number of tokens, got ${JSON.stringify(value)}`, { where: path });
     return value;
   }
 

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { seedConversation } from "@/tests/support/db-fixtures";
-import { createArtifact, getArtifactById, getArtifactByToolCallId, getArtifactOutlinesByBranchId, getArtifactsByBranchId, type ArtifactRecord } from "./artifacts";
+import {
+  createArtifact,
+  getArtifactById,
+  getArtifactByToolCallId,
+  getArtifactOutlinesByBranchId,
+  getArtifactsByBranchId,
+  type ArtifactRecord,
+} from "./artifacts";
 import { forkBranch } from "./branches";
 import { InvalidArgumentError, NotFoundError } from "./errors";
 import { getBranchScope } from "./scope";
@@ -23,7 +30,15 @@ describe.each(TEST_PROVIDERS)("artifacts (%s)", (provider) => {
   it("stores an artifact with its retrieval summary and finds it by id", async () => {
     const { branch } = await seedConversation(test.db, 3);
     const artifact = await createArtifact(test.db, branch.id, report("A", 2));
-    expect(artifact).toMatchObject({ branchId: branch.id, toolCallId: "call_0", toolName: "fetch_report", summary: "report A", size: 100, tokens: 120, position: 2 });
+    expect(artifact).toMatchObject({
+      branchId: branch.id,
+      toolCallId: "call_0",
+      toolName: "fetch_report",
+      summary: "report A",
+      size: 100,
+      tokens: 120,
+      position: 2,
+    });
     expect(await getArtifactById(test.db, branch.id, artifact.id)).toEqual(artifact);
     expect((await createArtifact(test.db, branch.id, report("B"))).position).toBe(3);
     await expect(createArtifact(test.db, branch.id, report("C", 9))).rejects.toSatisfy(InvalidArgumentError.isInstance);

@@ -107,7 +107,9 @@ export async function getArtifactByToolCallId(db: Database, branchId: string, to
     const lineage = await loadLineage(db, branchId);
     const depth = lineageOrder(lineage);
     const rows = await db.artifact.findMany({ where: { toolCallId, OR: positionVisibleWhere(lineage) } });
-    const latest = rows.sort((left, right) => left.position - right.position || depth(left.branchId) - depth(right.branchId) || left.revision - right.revision).at(-1);
+    const latest = rows
+      .sort((left, right) => left.position - right.position || depth(left.branchId) - depth(right.branchId) || left.revision - right.revision)
+      .at(-1);
     if (!latest) throw new NotFoundError("artifact", toolCallId, `no artifact for tool call '${toolCallId}' is visible from branch '${branchId}'`);
     return toArtifactRecord(latest);
   });

@@ -7,7 +7,10 @@ import { appendMessages, appendMessagesBulk, getHistoryByBranchId, type NewMessa
 const messages: NewMessage[] = [
   { message: { role: "system", content: "rules" }, tokens: 3 },
   { message: { role: "user", content: "quote ' \" and \\ and emoji 😀" }, tokens: 9 },
-  { message: { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "lookup", arguments: '{"id":1}' } }] }, tokens: 12 },
+  {
+    message: { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "lookup", arguments: '{"id":1}' } }] },
+    tokens: 12,
+  },
   { message: { role: "tool", content: "{}", tool_call_id: "c1", name: "lookup" }, tokens: 2, metadata: { source: "import" } },
 ];
 

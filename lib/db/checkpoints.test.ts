@@ -105,7 +105,12 @@ describe.each(TEST_PROVIDERS)("checkpoints (%s)", (provider) => {
         expect(await getCheckpointOutlinesByBranchId(test.db, await getBranchScope(test.db, branch), { inherited, summaryId: summary.id })).toEqual(ofSummary);
       }
     }
-    expect((await getCheckpointOutlinesByBranchId(test.db, child.id, { inherited: true, summaryId: summary.id })).map((checkpoint) => [checkpoint.branchId, checkpoint.version])).toEqual([
+    expect(
+      (await getCheckpointOutlinesByBranchId(test.db, child.id, { inherited: true, summaryId: summary.id })).map((checkpoint) => [
+        checkpoint.branchId,
+        checkpoint.version,
+      ]),
+    ).toEqual([
       [main.id, 1],
       [child.id, 1],
     ]);
@@ -128,9 +133,7 @@ describe.each(TEST_PROVIDERS)("checkpoints (%s)", (provider) => {
     const child = await forkBranch(test.db, main.id, { position: 2 });
     const parentOnly = await createSummary(test.db, main.id, { fromPosition: 0, toPosition: 4, text: "S", tokens: 1 });
     await expect(createCheckpoint(test.db, main.id, state(5))).rejects.toSatisfy(InvalidArgumentError.isInstance);
-    await expect(createCheckpoint(test.db, child.id, { ...state(2), summaryId: parentOnly.id })).rejects.toSatisfy(
-      InvalidArgumentError.isInstance,
-    );
+    await expect(createCheckpoint(test.db, child.id, { ...state(2), summaryId: parentOnly.id })).rejects.toSatisfy(InvalidArgumentError.isInstance);
     expect((await createCheckpoint(test.db, child.id, state(2))).version).toBe(1);
     await expect(createCheckpoint(test.db, "missing", state(0))).rejects.toSatisfy(NotFoundError.isInstance);
   });

@@ -54,10 +54,7 @@ function createPostgresDatabase(url: string): Database {
   const schema = connection.searchParams.get("schema") ?? undefined;
   connection.searchParams.delete("schema");
   const options = schema ? `-c search_path="${schema.replaceAll('"', '""')}"` : undefined;
-  const adapter = new PrismaPg(
-    { connectionString: connection.toString(), options, connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
-    { schema },
-  );
+  const adapter = new PrismaPg({ connectionString: connection.toString(), options, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }, { schema });
   // The two generated clients differ only in provider-specific filter options
   // (PostgreSQL adds `mode: "insensitive"`), which this layer never uses; the
   // SQLite client's type stands for both.

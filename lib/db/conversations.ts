@@ -106,11 +106,7 @@ export async function findConversationByRecordKey(db: Database, recordKey: strin
 }
 
 /** Changes the title, settings (replaced whole) or tools; absent fields stay. */
-export async function updateConversationById(
-  db: Database,
-  conversationId: string,
-  changes: UpdateConversationOptions,
-): Promise<ConversationRecord> {
+export async function updateConversationById(db: Database, conversationId: string, changes: UpdateConversationOptions): Promise<ConversationRecord> {
   const data = {
     title: changes.title,
     settings: changes.settings === undefined ? undefined : toJsonObjectText(changes.settings, "settings"),

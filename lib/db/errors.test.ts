@@ -74,7 +74,10 @@ describe("mapDatabaseError", () => {
   });
 
   it("maps unique violations and write conflicts to ConflictError", () => {
-    const duplicate = mapDatabaseError(prismaError("P2002", { kind: "UniqueConstraintViolation", constraint: { fields: ['"branchId"', '"position"'] } }), postgres);
+    const duplicate = mapDatabaseError(
+      prismaError("P2002", { kind: "UniqueConstraintViolation", constraint: { fields: ['"branchId"', '"position"'] } }),
+      postgres,
+    );
     expect(ConflictError.isInstance(duplicate) && duplicate.message).toBe("message already exists with the same branchId and position");
     expect(ConflictError.isInstance(mapDatabaseError(prismaError("P2034", { kind: "TransactionWriteConflict" }), postgres))).toBe(true);
     expect(ConflictError.isInstance(mapDatabaseError(prismaError("P2010", { kind: "postgres", originalCode: "40P01" }), postgres))).toBe(true);

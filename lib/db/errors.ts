@@ -80,7 +80,11 @@ export interface DatabaseDescription {
 interface PrismaLikeError {
   code?: unknown;
   message?: unknown;
-  meta?: { modelName?: unknown; target?: unknown; driverAdapterError?: { cause?: { kind?: unknown; constraint?: unknown; originalCode?: unknown; code?: unknown } } };
+  meta?: {
+    modelName?: unknown;
+    target?: unknown;
+    driverAdapterError?: { cause?: { kind?: unknown; constraint?: unknown; originalCode?: unknown; code?: unknown } };
+  };
 }
 
 const POSTGRES_START = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start";
@@ -111,7 +115,7 @@ function resourceOf(error: PrismaLikeError): string {
 }
 
 function causeText(error: unknown): string {
-  return error instanceof Error ? error.message.split("\n").filter(Boolean).at(-1) ?? error.message : String(error);
+  return error instanceof Error ? (error.message.split("\n").filter(Boolean).at(-1) ?? error.message) : String(error);
 }
 
 function uniqueFields(error: PrismaLikeError): string {
@@ -130,7 +134,8 @@ const UNREACHABLE_KINDS = new Set(["DatabaseNotReachable", "DatabaseDoesNotExist
  */
 const POSTGRES_UNAVAILABLE = /^(57P0[123]|08\w{3}|53300)$/;
 /** pg's own words when a socket dies under a query or a connection cannot be had. */
-const CONNECTION_LOST = /Connection terminated|ECONNREFUSED|ECONNRESET|EPIPE|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|the database system is (shutting down|starting up)|terminating connection due to administrator command/i;
+const CONNECTION_LOST =
+  /Connection terminated|ECONNREFUSED|ECONNRESET|EPIPE|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|the database system is (shutting down|starting up)|terminating connection due to administrator command/i;
 /** Serialization failure and deadlock: rolled back whole, safe to run again. */
 const POSTGRES_RETRYABLE = new Set(["40001", "40P01"]);
 const SQLITE_OPEN_FAILURES = /unable to open database|cannot open database|directory does not exist|readonly database|disk i\/o error/i;
@@ -146,7 +151,11 @@ export function mapDatabaseError(error: unknown, database: DatabaseDescription):
   const code = typeof prisma.code === "string" ? prisma.code : undefined;
   // Prisma wraps driver errors in `meta.driverAdapterError`, except where it rethrows the adapter's own DriverAdapterError (its `cause`).
   const ownCause = (error as { cause?: unknown } | null)?.cause;
-  const cause = prisma.meta?.driverAdapterError?.cause ?? (typeof ownCause === "object" && ownCause !== null && "kind" in ownCause ? (ownCause as NonNullable<NonNullable<PrismaLikeError["meta"]>["driverAdapterError"]>["cause"]) : undefined);
+  const cause =
+    prisma.meta?.driverAdapterError?.cause ??
+    (typeof ownCause === "object" && ownCause !== null && "kind" in ownCause
+      ? (ownCause as NonNullable<NonNullable<PrismaLikeError["meta"]>["driverAdapterError"]>["cause"])
+      : undefined);
   const kind = cause?.kind;
   const message = typeof prisma.message === "string" ? prisma.message : String(error);
 
@@ -155,7 +164,8 @@ export function mapDatabaseError(error: unknown, database: DatabaseDescription):
   if (
     (code !== undefined && UNREACHABLE_CODES.has(code)) ||
     (typeof kind === "string" && UNREACHABLE_KINDS.has(kind)) ||
-    (database.provider === "postgres" && (POSTGRES_UNAVAILABLE.test(driverCode ?? "") || POSTGRES_UNAVAILABLE.test(ownCode ?? "") || CONNECTION_LOST.test(message)))
+    (database.provider === "postgres" &&
+      (POSTGRES_UNAVAILABLE.test(driverCode ?? "") || POSTGRES_UNAVAILABLE.test(ownCode ?? "") || CONNECTION_LOST.test(message)))
   ) {
     return unavailable(database, causeText(error), error);
   }

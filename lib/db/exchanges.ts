@@ -72,7 +72,14 @@ export async function createExchange(db: Database, branchId: string, options: Cr
     const branch = await db.branch.findUnique({ where: { id: branchId }, select: { conversationId: true } });
     if (!branch) throw new NotFoundError("branch", branchId);
     const row = await db.exchange.create({
-      data: { ...(options.id === undefined ? {} : { id: options.id }), conversationId: branch.conversationId, branchId, request, sent, streamed: options.streamed ?? false },
+      data: {
+        ...(options.id === undefined ? {} : { id: options.id }),
+        conversationId: branch.conversationId,
+        branchId,
+        request,
+        sent,
+        streamed: options.streamed ?? false,
+      },
     });
     return toExchangeRecord(row);
   });
@@ -105,11 +112,7 @@ export async function getExchangeById(db: Database, exchangeId: string): Promise
 }
 
 /** A conversation's exchanges, oldest first. */
-export async function getExchangesByConversationId(
-  db: Database,
-  conversationId: string,
-  options: ExchangeListOptions = {},
-): Promise<ExchangeRecord[]> {
+export async function getExchangesByConversationId(db: Database, conversationId: string, options: ExchangeListOptions = {}): Promise<ExchangeRecord[]> {
   return runQuery(db, async () => {
     const conversation = await db.conversation.findUnique({ where: { id: conversationId }, select: { id: true } });
     if (!conversation) throw new NotFoundError("conversation", conversationId);
@@ -150,11 +153,7 @@ const FAILED = { OR: [{ error: { not: null } }, { status: { gte: 400 } }] };
  * id), read from a cursor: an exchange id, so a page never shifts when new
  * calls arrive after it.
  */
-export async function getExchangePageByConversationId(
-  db: Database,
-  conversationId: string,
-  options: ExchangePageOptions = {},
-): Promise<ExchangePageResult> {
+export async function getExchangePageByConversationId(db: Database, conversationId: string, options: ExchangePageOptions = {}): Promise<ExchangePageResult> {
   const limit = options.limit ?? 50;
   return runQuery(db, async () => {
     const conversation = await db.conversation.findUnique({ where: { id: conversationId }, select: { id: true } });
@@ -190,7 +189,11 @@ export async function getExchangePageByConversationId(
 }
 
 /** An exchange and up to `before` exchanges of its conversation just before it, oldest first. */
-export async function getExchangeWithEarlierById(db: Database, exchangeId: string, before: number): Promise<{ exchange: ExchangeRecord; earlier: ExchangeRecord[] }> {
+export async function getExchangeWithEarlierById(
+  db: Database,
+  exchangeId: string,
+  before: number,
+): Promise<{ exchange: ExchangeRecord; earlier: ExchangeRecord[] }> {
   return runQuery(db, async () => {
     const row = await db.exchange.findUnique({ where: { id: exchangeId } });
     if (!row) throw new NotFoundError("exchange", exchangeId);

@@ -31,7 +31,10 @@ describe.each(TEST_PROVIDERS)("messages (%s)", (provider) => {
       { role: "assistant", content: "x is here" },
     ];
     const { branch } = await seedConversation(test.db, 0);
-    await appendMessages(test.db, branch.id, [turn(messages[0], { recordedAt: "request-1", pipeline: ["round-window"] }), ...messages.slice(1).map((message) => turn(message))]);
+    await appendMessages(test.db, branch.id, [
+      turn(messages[0], { recordedAt: "request-1", pipeline: ["round-window"] }),
+      ...messages.slice(1).map((message) => turn(message)),
+    ]);
     const history = await getHistoryByBranchId(test.db, branch.id);
     expect(history.map((record) => record.message)).toStrictEqual(messages);
     expect(history[0].metadata).toEqual({ recordedAt: "request-1", pipeline: ["round-window"] });
@@ -46,14 +49,28 @@ describe.each(TEST_PROVIDERS)("messages (%s)", (provider) => {
       {
         role: "user",
         content: "look",
-        parts: [{ type: "text", text: "look" }, { type: "image", source: { type: "base64", mediaType: "image/png", data: "iVBORw0KGgo=" }, detail: "low" }],
+        parts: [
+          { type: "text", text: "look" },
+          { type: "image", source: { type: "base64", mediaType: "image/png", data: "iVBORw0KGgo=" }, detail: "low" },
+        ],
       },
-      { role: "assistant", content: "ok", parts: [{ type: "reasoning", text: "hmm", signature: "sig" }, { type: "text", text: "ok" }] },
+      {
+        role: "assistant",
+        content: "ok",
+        parts: [
+          { type: "reasoning", text: "hmm", signature: "sig" },
+          { type: "text", text: "ok" },
+        ],
+      },
       { role: "system", content: "[Conversation Summary] ...", engine: { kind: "conversation-summary" } },
       { role: "user", content: "plain" },
     ];
     const { branch } = await seedConversation(test.db, 0);
-    await appendMessages(test.db, branch.id, messages.map((message) => turn(message)));
+    await appendMessages(
+      test.db,
+      branch.id,
+      messages.map((message) => turn(message)),
+    );
     const history = await getHistoryByBranchId(test.db, branch.id);
     expect(history.map((record) => record.message)).toStrictEqual(messages);
     const rows = await test.db.message.findMany({ where: { branchId: branch.id }, orderBy: { position: "asc" }, select: { extension: true } });
@@ -162,13 +179,27 @@ describe.each(TEST_PROVIDERS)("messages (%s)", (provider) => {
       { role: "user", content: "one more" },
     ];
     const { branch } = await seedConversation(test.db, 0);
-    await appendMessages(test.db, branch.id, messages.slice(0, 6).map((message) => turn(message)));
+    await appendMessages(
+      test.db,
+      branch.id,
+      messages.slice(0, 6).map((message) => turn(message)),
+    );
     const child = await forkBranch(test.db, branch.id, { position: 6 });
     await appendMessages(test.db, branch.id, [user("parent only")]);
-    await appendMessages(test.db, child.id, messages.slice(6).map((message) => turn(message)));
+    await appendMessages(
+      test.db,
+      child.id,
+      messages.slice(6).map((message) => turn(message)),
+    );
     const history = await getHistoryByBranchId(test.db, child.id);
     const scope = await getBranchScope(test.db, child.id);
-    for (const [from, to] of [[0, undefined], [0, 6], [2, 9], [6, undefined], [11, undefined]] as const) {
+    for (const [from, to] of [
+      [0, undefined],
+      [0, 6],
+      [2, 9],
+      [6, undefined],
+      [11, undefined],
+    ] as const) {
       const part = history.filter((record) => record.position >= from && (to === undefined || record.position < to));
       const totals = await getHistoryTotalsByBranchId(test.db, scope, { fromPosition: from, toPosition: to });
       const of = (role: string) => part.filter((record) => record.message.role === role);

@@ -224,7 +224,9 @@ export async function getHistoryTotalsByBranchId(
     const groups = await db.message.groupBy({ by: ["role"], where, _count: { _all: true }, _sum: { tokens: true } });
     // Assistant messages without tool calls (an empty or null `tool_calls` is stored as "[]" or "null"). Stored turns are
     // what agents and models sent, never engine-made chain summaries (recognised by a field, not by text), so each is an answer.
-    const answers = await db.message.count({ where: { AND: [where, { role: "assistant" }, { OR: [{ toolCalls: null }, { toolCalls: { in: ["[]", "null"] } }] }] } });
+    const answers = await db.message.count({
+      where: { AND: [where, { role: "assistant" }, { OR: [{ toolCalls: null }, { toolCalls: { in: ["[]", "null"] } }] }] },
+    });
     const roles = Object.fromEntries(ROLE_LIST.map((role) => [role, { messages: 0, tokens: 0 }])) as HistoryTotals["roles"];
     let messages = 0;
     let tokens = 0;
@@ -262,12 +264,7 @@ export async function appendMessagesBulk(db: Database, branchId: string, message
  * branch's lock, so positions never repeat or skip. Raw turns are immutable:
  * there is no update.
  */
-export async function appendMessages(
-  db: Database,
-  branchId: string,
-  messages: NewMessage[],
-  options: AppendMessagesOptions = {},
-): Promise<MessageRecord[]> {
+export async function appendMessages(db: Database, branchId: string, messages: NewMessage[], options: AppendMessagesOptions = {}): Promise<MessageRecord[]> {
   return runTransaction(db, async (tx) => {
     const branch = await lockBranch(tx, branchId, { length: messages.length, revision: messages.length > 0 });
     const start = branch.length - messages.length;

@@ -36,9 +36,7 @@ describe.each(TEST_PROVIDERS)("offloaded content (%s)", (provider) => {
     const { branch } = await seedConversation(test.db, 2);
     const first = await putOffloadedContent(test.db, branch.id, { handle: handle(1), kind: "message", content: "same", position: 0 });
     expect(await putOffloadedContent(test.db, branch.id, { handle: handle(1), kind: "message", content: "same", position: 0 })).toEqual(first);
-    await expect(putOffloadedContent(test.db, branch.id, { handle: handle(1), kind: "message", content: "other" })).rejects.toSatisfy(
-      ConflictError.isInstance,
-    );
+    await expect(putOffloadedContent(test.db, branch.id, { handle: handle(1), kind: "message", content: "other" })).rejects.toSatisfy(ConflictError.isInstance);
     await expect(putOffloadedContent(test.db, branch.id, { handle: handle(2), kind: "image" as "message", content: "x" })).rejects.toSatisfy(
       InvalidArgumentError.isInstance,
     );

@@ -68,7 +68,9 @@ export async function getPolicies(db: Database, options: { conversationId?: stri
 
 /** Every policy one conversation owns (not the global ones), oldest first. */
 export async function getPoliciesByConversationId(db: Database, conversationId: string): Promise<PolicyRecord[]> {
-  return runQuery(db, async () => (await db.policy.findMany({ where: { conversationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map(toPolicyRecord));
+  return runQuery(db, async () =>
+    (await db.policy.findMany({ where: { conversationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map(toPolicyRecord),
+  );
 }
 
 export async function getPolicyById(db: Database, id: string): Promise<PolicyRecord> {
@@ -81,7 +83,10 @@ export async function getPolicyById(db: Database, id: string): Promise<PolicyRec
 
 /** Renames a policy or replaces its value. */
 export async function updatePolicyById(db: Database, id: string, options: UpdatePolicyOptions): Promise<PolicyRecord> {
-  const data = { ...(options.name !== undefined ? { name: options.name } : {}), ...(options.policy !== undefined ? { policy: toJsonObjectText(options.policy, "policy") } : {}) };
+  const data = {
+    ...(options.name !== undefined ? { name: options.name } : {}),
+    ...(options.policy !== undefined ? { policy: toJsonObjectText(options.policy, "policy") } : {}),
+  };
   return runQuery(db, async () => {
     try {
       return toPolicyRecord(await db.policy.update({ where: { id }, data }));

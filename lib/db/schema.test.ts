@@ -106,7 +106,19 @@ describe.each(TEST_PROVIDERS)("committed %s migrations", (provider) => {
 
   it("create every column and index the schema declares", async () => {
     const shapes = shapesOf(schemaFiles[provider]);
-    expect(shapes.map((shape) => shape.name)).toEqual(["Conversation", "Branch", "Message", "Summary", "Checkpoint", "OffloadedContent", "Artifact", "Exchange", "CustomModel", "Policy", "ProxyCall"]);
+    expect(shapes.map((shape) => shape.name)).toEqual([
+      "Conversation",
+      "Branch",
+      "Message",
+      "Summary",
+      "Checkpoint",
+      "OffloadedContent",
+      "Artifact",
+      "Exchange",
+      "CustomModel",
+      "Policy",
+      "ProxyCall",
+    ]);
     for (const shape of shapes) {
       const actual = await tableShape(shape.name);
       expect(actual.columns.sort(), shape.name).toEqual([...shape.columns].sort());

@@ -10,7 +10,9 @@ function withDates<Row extends Dated & { updatedAt?: Date }>(row: Row): Omit<Row
   return { ...row, createdAt: row.createdAt.toISOString(), ...(row.updatedAt ? { updatedAt: row.updatedAt.toISOString() } : {}) };
 }
 
-function toDates<Row extends { createdAt: string; updatedAt?: string }>(row: Row): Omit<Row, "createdAt" | "updatedAt"> & { createdAt: Date; updatedAt?: Date } {
+function toDates<Row extends { createdAt: string; updatedAt?: string }>(
+  row: Row,
+): Omit<Row, "createdAt" | "updatedAt"> & { createdAt: Date; updatedAt?: Date } {
   return { ...row, createdAt: new Date(row.createdAt), ...(row.updatedAt ? { updatedAt: new Date(row.updatedAt) } : {}) };
 }
 
@@ -66,10 +68,14 @@ export interface ImportSessionResult {
  */
 export async function importSession(db: Database, file: SessionFile): Promise<ImportSessionResult> {
   const issues = findSessionIssues(file);
-  if (issues.length > 0) throw new InvalidArgumentError(issues[0].path, `${issues[0].path}: ${issues[0].message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""}`);
+  if (issues.length > 0)
+    throw new InvalidArgumentError(issues[0].path, `${issues[0].path}: ${issues[0].message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""}`);
   const conversationId = file.conversation.id;
   return runTransaction(db, async (tx) => {
-    const existing = await tx.conversation.findFirst({ where: { OR: [{ id: conversationId }, ...(file.conversation.recordKey ? [{ recordKey: file.conversation.recordKey }] : [])] }, select: { id: true } });
+    const existing = await tx.conversation.findFirst({
+      where: { OR: [{ id: conversationId }, ...(file.conversation.recordKey ? [{ recordKey: file.conversation.recordKey }] : [])] },
+      select: { id: true },
+    });
     if (existing) throw new ConflictError("conversation", `conversation '${existing.id}' is already stored: delete it first to import this session again`);
     await tx.conversation.create({ data: { ...toDates(file.conversation), updatedAt: new Date(file.conversation.updatedAt) } });
     // One at a time: a branch's parent must exist before it.
@@ -80,7 +86,8 @@ export async function importSession(db: Database, file: SessionFile): Promise<Im
     if (file.offloaded.length > 0) await tx.offloadedContent.createMany({ data: file.offloaded.map(toDates) });
     if (file.artifacts.length > 0) await tx.artifact.createMany({ data: file.artifacts.map(toDates) });
     if (file.exchanges.length > 0) await tx.exchange.createMany({ data: file.exchanges.map(toDates) });
-    if (file.policies.length > 0) await tx.policy.createMany({ data: file.policies.map((policy) => ({ ...toDates(policy), updatedAt: new Date(policy.updatedAt) })) });
+    if (file.policies.length > 0)
+      await tx.policy.createMany({ data: file.policies.map((policy) => ({ ...toDates(policy), updatedAt: new Date(policy.updatedAt) })) });
     return {
       conversationId,
       rows: {

@@ -8,7 +8,12 @@ describe("the canonical normal form", () => {
     expect(buildMessage("user", [{ type: "text", text: "hi" }])).toEqual({ role: "user", content: "hi" });
     expect(buildMessage("assistant", [])).toEqual({ role: "assistant", content: null });
     expect(buildMessage("tool", [], { tool_call_id: "c" })).toEqual({ role: "tool", content: "", tool_call_id: "c" });
-    expect(buildMessage("user", [{ type: "text", text: "a" }, { type: "text", text: "b" }]).content).toBe("a\nb");
+    expect(
+      buildMessage("user", [
+        { type: "text", text: "a" },
+        { type: "text", text: "b" },
+      ]).content,
+    ).toBe("a\nb");
   });
 
   it("[F2] holds the last part's cache mark as the message's, unless tool calls end the message", () => {
@@ -23,9 +28,16 @@ describe("the canonical normal form", () => {
       role: "tool",
       content: "[truncated]",
       tool_call_id: "c",
-      parts: [{ type: "text", text: "a very long result" }, { type: "image", source: { type: "url", url: "https://x/y.png" } }, { type: "text", text: "more" }],
+      parts: [
+        { type: "text", text: "a very long result" },
+        { type: "image", source: { type: "url", url: "https://x/y.png" } },
+        { type: "text", text: "more" },
+      ],
     };
-    expect(partsToWrite(message)).toEqual([{ type: "text", text: "[truncated]" }, { type: "image", source: { type: "url", url: "https://x/y.png" } }]);
+    expect(partsToWrite(message)).toEqual([
+      { type: "text", text: "[truncated]" },
+      { type: "image", source: { type: "url", url: "https://x/y.png" } },
+    ]);
     const written = writeAnthropicRequest({ messages: [message] }).value.messages as { content: { content: unknown }[] }[];
     expect(written[0].content[0].content).toEqual([
       { type: "text", text: "[truncated]" },

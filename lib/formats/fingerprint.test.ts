@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { Message } from "@/lib/context/messages";
 import { messageFingerprint, sameMessage } from "./fingerprint";
 
-const call = (args: string): Message => ({ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: args } }] });
+const call = (args: string): Message => ({
+  role: "assistant",
+  content: null,
+  tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: args } }],
+});
 
 describe("sameMessage", () => {
   it("[F4] compares tool arguments as JSON values", () => {
@@ -19,7 +23,19 @@ describe("sameMessage", () => {
   it("[F4] tells apart messages that differ in an image, a reasoning block, the answered call or the name", () => {
     const image = (url: string): Message => ({ role: "user", content: "", parts: [{ type: "image", source: { type: "url", url } }] });
     expect(sameMessage(image("a"), image("b"))).toBe(false);
-    expect(sameMessage({ role: "assistant", content: "x", parts: [{ type: "reasoning", text: "r" }, { type: "text", text: "x" }] }, { role: "assistant", content: "x" })).toBe(false);
+    expect(
+      sameMessage(
+        {
+          role: "assistant",
+          content: "x",
+          parts: [
+            { type: "reasoning", text: "r" },
+            { type: "text", text: "x" },
+          ],
+        },
+        { role: "assistant", content: "x" },
+      ),
+    ).toBe(false);
     expect(sameMessage({ role: "tool", content: "x", tool_call_id: "a" }, { role: "tool", content: "x", tool_call_id: "b" })).toBe(false);
     expect(sameMessage({ role: "user", content: "x", name: "a" }, { role: "user", content: "x" })).toBe(false);
   });

@@ -23,7 +23,11 @@ const samples: Sample[] = [
     // Message items and the instructions: reasoning, calls and outputs are items of their own.
     messages: (read) => read.messages.filter((message) => message.role !== "tool" && message.content !== null).length,
   },
-  { file: "gemini-contents.json", format: "gemini", messages: (_read, raw) => (raw.systemInstruction === undefined ? 0 : 1) + (raw.contents as unknown[]).length },
+  {
+    file: "gemini-contents.json",
+    format: "gemini",
+    messages: (_read, raw) => (raw.systemInstruction === undefined ? 0 : 1) + (raw.contents as unknown[]).length,
+  },
 ];
 
 describe("wire-format samples", () => {
@@ -57,7 +61,9 @@ describe("wire-format samples", () => {
           before.forEach((message, index) => {
             if (!warned.has(index)) expect(after[index], `message ${index}`).toEqual(message);
           });
-          expect(canonicalCounts(back.messages).toolCalls + countDroppedCalls(written.warnings)).toBeGreaterThanOrEqual(canonicalCounts(read.messages).toolCalls);
+          expect(canonicalCounts(back.messages).toolCalls + countDroppedCalls(written.warnings)).toBeGreaterThanOrEqual(
+            canonicalCounts(read.messages).toolCalls,
+          );
         });
       }
     });

@@ -6,7 +6,11 @@ import { readRequest, writeRequest, WIRE_FORMATS, type WireFormat } from "./inde
 import { withoutImpliedNames } from "./test-support/fixtures";
 
 const text = fc.string({ minLength: 1, maxLength: 12 });
-const json = fc.dictionary(fc.constantFrom("city", "n", "flag", "list"), fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean(), fc.array(fc.integer(), { maxLength: 3 })), { maxKeys: 3 });
+const json = fc.dictionary(
+  fc.constantFrom("city", "n", "flag", "list"),
+  fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean(), fc.array(fc.integer(), { maxLength: 3 })),
+  { maxKeys: 3 },
+);
 
 /** A round the way agents make them: a user turn, tool-calling steps each answered, a final answer. */
 function round(prefix: string, rich: boolean) {
@@ -20,36 +24,41 @@ function round(prefix: string, rich: boolean) {
       )
     : text.map((value): ContentPart => ({ type: "text", text: value }));
   const step = fc.array(fc.tuple(fc.constantFrom("lookup", "book", "cancel"), json, text), { minLength: 1, maxLength: 3 });
-  return fc.record({
-    user: fc.array(userPart, { minLength: 1, maxLength: 3 }),
-    steps: fc.array(fc.tuple(fc.option(text, { nil: undefined }), fc.option(text, { nil: undefined }), step), { maxLength: 2 }),
-    answer: text,
-  }).map(({ user, steps, answer }) => {
-    const messages: Message[] = [buildMessage("user", user)];
-    steps.forEach(([thought, said, calls], stepIndex) => {
-      const toolCalls: ToolCall[] = calls.map(([name, args], callIndex) => ({
-        id: `${prefix}_${stepIndex}_${callIndex}`,
-        type: "function",
-        function: { name, arguments: JSON.stringify(args) },
-      }));
-      const parts: ContentPart[] = [];
-      if (rich && thought !== undefined) parts.push({ type: "reasoning", text: thought, signature: "sig" });
-      if (said !== undefined) parts.push({ type: "text", text: said });
-      messages.push(buildMessage("assistant", parts, { tool_calls: toolCalls }));
-      calls.forEach(([, , result], callIndex) => messages.push(buildMessage("tool", [{ type: "text", text: result }], { tool_call_id: toolCalls[callIndex].id })));
+  return fc
+    .record({
+      user: fc.array(userPart, { minLength: 1, maxLength: 3 }),
+      steps: fc.array(fc.tuple(fc.option(text, { nil: undefined }), fc.option(text, { nil: undefined }), step), { maxLength: 2 }),
+      answer: text,
+    })
+    .map(({ user, steps, answer }) => {
+      const messages: Message[] = [buildMessage("user", user)];
+      steps.forEach(([thought, said, calls], stepIndex) => {
+        const toolCalls: ToolCall[] = calls.map(([name, args], callIndex) => ({
+          id: `${prefix}_${stepIndex}_${callIndex}`,
+          type: "function",
+          function: { name, arguments: JSON.stringify(args) },
+        }));
+        const parts: ContentPart[] = [];
+        if (rich && thought !== undefined) parts.push({ type: "reasoning", text: thought, signature: "sig" });
+        if (said !== undefined) parts.push({ type: "text", text: said });
+        messages.push(buildMessage("assistant", parts, { tool_calls: toolCalls }));
+        calls.forEach(([, , result], callIndex) =>
+          messages.push(buildMessage("tool", [{ type: "text", text: result }], { tool_call_id: toolCalls[callIndex].id })),
+        );
+      });
+      messages.push(buildMessage("assistant", [{ type: "text", text: answer }]));
+      return messages;
     });
-    messages.push(buildMessage("assistant", [{ type: "text", text: answer }]));
-    return messages;
-  });
 }
 
 function conversation(rich: boolean) {
-  return fc.tuple(fc.option(text, { nil: undefined }), fc.array(fc.nat(), { minLength: 1, maxLength: 3 })).chain(([system, rounds]) =>
-    fc.tuple(...rounds.map((_, index) => round(`call${index}`, rich))).map((list) => [
-      ...(system === undefined ? [] : [buildMessage("system", [{ type: "text", text: system }])]),
-      ...list.flat(),
-    ]),
-  );
+  return fc
+    .tuple(fc.option(text, { nil: undefined }), fc.array(fc.nat(), { minLength: 1, maxLength: 3 }))
+    .chain(([system, rounds]) =>
+      fc
+        .tuple(...rounds.map((_, index) => round(`call${index}`, rich)))
+        .map((list) => [...(system === undefined ? [] : [buildMessage("system", [{ type: "text", text: system }])]), ...list.flat()]),
+    );
 }
 
 function trip(format: WireFormat, messages: Message[]): Message[] {

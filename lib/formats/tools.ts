@@ -104,7 +104,10 @@ export function writeToolList<T>(
   tools.forEach((tool, index) => {
     const builtin = builtinOf(tool);
     if (builtin !== undefined && builtin.provider !== provider) {
-      context.warn("part-dropped", `tool '${tool.function.name}' is a ${builtin.provider} built-in tool, which ${context.format} cannot hold`, ["tools", index]);
+      context.warn("part-dropped", `tool '${tool.function.name}' is a ${builtin.provider} built-in tool, which ${context.format} cannot hold`, [
+        "tools",
+        index,
+      ]);
       return;
     }
     const wire = write(tool, builtin?.wire);

@@ -49,40 +49,101 @@ describe("Anthropic Messages import", () => {
 
   it("turns a user's tool_result blocks into tool messages in block order, then a user message for the text", () => {
     const conversation = only([
-      { role: "assistant", content: [{ type: "tool_use", id: "a", name: "one", input: {} }, { type: "tool_use", id: "b", name: "two", input: {} }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "a", name: "one", input: {} },
+          { type: "tool_use", id: "b", name: "two", input: {} },
+        ],
+      },
       {
         role: "user",
         content: [
           { type: "text", text: "Here you go." },
-          { type: "tool_result", tool_use_id: "b", content: [{ type: "text", text: "second" }, { type: "text", text: "part" }] },
+          {
+            type: "tool_result",
+            tool_use_id: "b",
+            content: [
+              { type: "text", text: "second" },
+              { type: "text", text: "part" },
+            ],
+          },
           { type: "tool_result", tool_use_id: "a", content: "failed", is_error: true },
           { type: "text", text: "Anything else?" },
         ],
       },
     ]);
     expect(conversation.messages.slice(1)).toEqual([
-      { role: "tool", content: "second\npart", tool_call_id: "b", name: "two", parts: [{ type: "text", text: "second" }, { type: "text", text: "part" }] },
+      {
+        role: "tool",
+        content: "second\npart",
+        tool_call_id: "b",
+        name: "two",
+        parts: [
+          { type: "text", text: "second" },
+          { type: "text", text: "part" },
+        ],
+      },
       { role: "tool", content: "failed", tool_call_id: "a", name: "one", extras: { anthropic: { isError: true } } },
-      { role: "user", content: "Here you go.\nAnything else?", parts: [{ type: "text", text: "Here you go." }, { type: "text", text: "Anything else?" }] },
+      {
+        role: "user",
+        content: "Here you go.\nAnything else?",
+        parts: [
+          { type: "text", text: "Here you go." },
+          { type: "text", text: "Anything else?" },
+        ],
+      },
     ]);
   });
 
   it("keeps thinking, images and the system blocks as parts; the title comes from the user's words", () => {
     const conversation = only({
-      system: [{ type: "text", text: "Be kind." }, { type: "text", text: "Be brief." }],
+      system: [
+        { type: "text", text: "Be kind." },
+        { type: "text", text: "Be brief." },
+      ],
       messages: [
-        { role: "user", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } }, { type: "text", text: "what is this?" }] },
-        { role: "assistant", content: [{ type: "thinking", thinking: "hmm", signature: "sig" }, { type: "text", text: "A cat." }] },
+        {
+          role: "user",
+          content: [
+            { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } },
+            { type: "text", text: "what is this?" },
+          ],
+        },
+        {
+          role: "assistant",
+          content: [
+            { type: "thinking", thinking: "hmm", signature: "sig" },
+            { type: "text", text: "A cat." },
+          ],
+        },
       ],
     });
     expect(conversation.messages).toEqual([
-      { role: "system", content: "Be kind.\nBe brief.", parts: [{ type: "text", text: "Be kind." }, { type: "text", text: "Be brief." }] },
+      {
+        role: "system",
+        content: "Be kind.\nBe brief.",
+        parts: [
+          { type: "text", text: "Be kind." },
+          { type: "text", text: "Be brief." },
+        ],
+      },
       {
         role: "user",
         content: "what is this?",
-        parts: [{ type: "image", source: { type: "base64", mediaType: "image/png", data: "AAAA" } }, { type: "text", text: "what is this?" }],
+        parts: [
+          { type: "image", source: { type: "base64", mediaType: "image/png", data: "AAAA" } },
+          { type: "text", text: "what is this?" },
+        ],
       },
-      { role: "assistant", content: "A cat.", parts: [{ type: "reasoning", text: "hmm", signature: "sig" }, { type: "text", text: "A cat." }] },
+      {
+        role: "assistant",
+        content: "A cat.",
+        parts: [
+          { type: "reasoning", text: "hmm", signature: "sig" },
+          { type: "text", text: "A cat." },
+        ],
+      },
     ]);
     expect(conversation.warnings).toEqual([]);
     expect(conversation.title).toBe("what is this?");
@@ -106,7 +167,10 @@ describe("Anthropic Messages import", () => {
       ],
     });
     expect(conversation.tools).toEqual([
-      { type: "function", function: { name: "get_weather", description: "Weather.", parameters: { type: "object", properties: { city: { type: "string" } } } } },
+      {
+        type: "function",
+        function: { name: "get_weather", description: "Weather.", parameters: { type: "object", properties: { city: { type: "string" } } } },
+      },
       { type: "function", function: { name: "web_search" }, extras: { anthropic: { builtin: { type: "web_search_20250305", name: "web_search" } } } },
     ]);
     expect(conversation.warnings).toEqual([]);
@@ -170,10 +234,24 @@ describe("Anthropic Messages import", () => {
   });
 
   it("locates an Anthropic issue on the line of its message", () => {
-    const text = ['{"system": "s",', ' "messages": [', '  {"role": "user", "content": "hi"},', '  {"role": "assistant",', '   "content": [{"type": "tool_use", "id": "t", "name": "n", "input": 1}]}', "]}"].join("\n");
+    const text = [
+      '{"system": "s",',
+      ' "messages": [',
+      '  {"role": "user", "content": "hi"},',
+      '  {"role": "assistant",',
+      '   "content": [{"type": "tool_use", "id": "t", "name": "n", "input": 1}]}',
+      "]}",
+    ].join("\n");
     const error = importErrorOf(() => parseConversations(text));
     expect(error.issues).toEqual([
-      { message: "a tool_use block needs an input object", path: "messages[1].content[0].input", line: 4, column: 3, messageIndex: 1, format: "Anthropic Messages" },
+      {
+        message: "a tool_use block needs an input object",
+        path: "messages[1].content[0].input",
+        line: 4,
+        column: 3,
+        messageIndex: 1,
+        format: "Anthropic Messages",
+      },
     ]);
   });
 });

@@ -26,7 +26,10 @@ describe("formatImportIssue", () => {
     [{ message: "m", path: "" }, "m"],
     [{ message: "m", path: "", line: 3, column: 17 }, "line 3, column 17: m"],
     [{ message: "m", path: "tools[0].function.name", line: 9, column: 5 }, "line 9 (tools[0].function.name): m"],
-    [{ message: "m", path: "[3].traj[7].role", line: 40, column: 7, messageIndex: 7, conversationIndex: 3 }, "line 40, conversation 3, message 7 ([3].traj[7].role): m"],
+    [
+      { message: "m", path: "[3].traj[7].role", line: 40, column: 7, messageIndex: 7, conversationIndex: 3 },
+      "line 40, conversation 3, message 7 ([3].traj[7].role): m",
+    ],
     [{ message: "m", path: "messages" }, "messages: m"],
   ])("renders %j", (issue, text) => {
     expect(formatImportIssue(issue)).toBe(text);

@@ -25,7 +25,10 @@ const samples: Sample[] = [
     file: "codex-rollout-simonw.jsonl",
     format: "codex",
     warnings: ["shape-normalised"],
-    knownGaps: { "openai-responses": "the Responses writer puts an unknown content part ({type: \"reasoning\"}) back in the message, and the reader takes it for a reasoning part" },
+    knownGaps: {
+      "openai-responses":
+        'the Responses writer puts an unknown content part ({type: "reasoning"}) back in the message, and the reader takes it for a reasoning part',
+    },
   },
   {
     file: "openai-responses-request.json",
@@ -34,7 +37,12 @@ const samples: Sample[] = [
     messages: (result) => result.conversations[0].messages.filter((message) => message.role !== "tool" && message.content !== null).length,
     warnings: [],
   },
-  { file: "vercel-ai-ui-messages.json", format: "ai-sdk-ui", messages: (_result, text) => (JSON.parse(text) as unknown[]).length, warnings: ["part-dropped", "part-dropped"] },
+  {
+    file: "vercel-ai-ui-messages.json",
+    format: "ai-sdk-ui",
+    messages: (_result, text) => (JSON.parse(text) as unknown[]).length,
+    warnings: ["part-dropped", "part-dropped"],
+  },
   { file: "ai-sdk-model-messages.json", format: "ai-sdk-model", warnings: [] },
   { file: "langchain-lc-serialized.json", format: "langchain", warnings: [] },
   { file: "langchain-messages-to-dict.json", format: "langchain", warnings: [] },
@@ -102,7 +110,9 @@ describe("Claude Code sessions", () => {
     expect(subagent.title).toBe("Claude Code session (subagent 1)");
     expect(subagent.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool", "assistant"]);
     expect(subagent.messages[1].tool_calls?.map((call) => call.id)).toEqual(["toolu_grep", "toolu_glob"]);
-    expect(main.warnings.find((warning) => warning.code === "sidechain")?.message).toBe("a subagent's 5 messages (from line 3) were imported as a conversation of their own");
+    expect(main.warnings.find((warning) => warning.code === "sidechain")?.message).toBe(
+      "a subagent's 5 messages (from line 3) were imported as a conversation of their own",
+    );
   });
 
   it("[I5] merges the lines of one message id into one message and marks the compaction", () => {
@@ -124,7 +134,13 @@ describe("Claude Code sessions", () => {
 describe("titles", () => {
   it("[I6] a pasted Anthropic conversation is titled by its first user text, not by an image before it", () => {
     const image = { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } };
-    const request = { system: "Be brief.", messages: [{ role: "user", content: [image, { type: "text", text: "What is in this picture?" }] }, { role: "assistant", content: "A cat." }] };
+    const request = {
+      system: "Be brief.",
+      messages: [
+        { role: "user", content: [image, { type: "text", text: "What is in this picture?" }] },
+        { role: "assistant", content: "A cat." },
+      ],
+    };
     expect(parseConversations(JSON.stringify(request)).conversations[0].title).toBe("What is in this picture?");
   });
 });
@@ -159,7 +175,12 @@ describe("refusals", () => {
     const messages = JSON.parse(readFixture("formats/vercel-ai-ui-messages.json")) as { parts: Record<string, unknown>[] }[];
     delete messages[2].parts[3].toolCallId;
     const [issue] = refusal(JSON.stringify(messages, null, 1)).issues;
-    expect(issue).toMatchObject({ message: "a tool part needs a string toolCallId", path: "[2].parts[3].toolCallId", messageIndex: 2, format: "AI SDK UIMessage[]" });
+    expect(issue).toMatchObject({
+      message: "a tool part needs a string toolCallId",
+      path: "[2].parts[3].toolCallId",
+      messageIndex: 2,
+      format: "AI SDK UIMessage[]",
+    });
   });
 
   it("[I8] a ShareGPT turn from an unknown speaker names the conversation, turn and field", () => {
@@ -178,7 +199,11 @@ describe("refusals", () => {
   it("[I8] an OpenTelemetry span whose gen_ai.input.messages is not JSON says which attribute", () => {
     const span = { traceId: "t", spanId: "s", attributes: { "gen_ai.input.messages": "not json" } };
     const [issue] = refusal(JSON.stringify(span)).issues;
-    expect(issue).toMatchObject({ message: "gen_ai.input.messages must be a JSON array of messages {role, parts}", path: 'attributes["gen_ai.input.messages"]', format: "OpenTelemetry GenAI spans" });
+    expect(issue).toMatchObject({
+      message: "gen_ai.input.messages must be a JSON array of messages {role, parts}",
+      path: 'attributes["gen_ai.input.messages"]',
+      format: "OpenTelemetry GenAI spans",
+    });
   });
 });
 
@@ -186,7 +211,11 @@ describe("forced formats", () => {
   it("[I8] a format asked for that the input is not is refused, saying what was found", () => {
     const error = importErrorOf(() => parseConversations('[{"role": "user", "content": "hi"}]', { format: "langfuse" }));
     expect(error.issues).toEqual([
-      { message: "the input is not Langfuse trace: found an array whose first element is an object with keys role, content", path: "", format: "Langfuse trace" },
+      {
+        message: "the input is not Langfuse trace: found an array whose first element is an object with keys role, content",
+        path: "",
+        format: "Langfuse trace",
+      },
     ]);
   });
 

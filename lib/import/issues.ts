@@ -96,11 +96,7 @@ export class MessageScope {
  * Runs a zod schema and reports every issue it finds at `path` + the issue's
  * own path; the schemas carry their own wording, so messages pass through.
  */
-export function validate<T>(
-  schema: z.ZodType<T>,
-  value: unknown,
-  report: (path: (string | number)[], message: string) => void,
-): T | undefined {
+export function validate<T>(schema: z.ZodType<T>, value: unknown, report: (path: (string | number)[], message: string) => void): T | undefined {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   for (const issue of result.error.issues) {

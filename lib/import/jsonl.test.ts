@@ -29,7 +29,10 @@ describe("JSONL import", () => {
   });
 
   it("reads tau-bench entries a line", () => {
-    const text = sample.slice(4).map((entry) => JSON.stringify(entry)).join("\n");
+    const text = sample
+      .slice(4)
+      .map((entry) => JSON.stringify(entry))
+      .join("\n");
     const result = parseConversations(text);
     expect(result.format).toBe("tau-bench");
     expect(result.conversations.map((conversation) => conversation.title)).toEqual([
@@ -62,9 +65,7 @@ describe("JSONL import", () => {
   it("locates a validation error on its line, with the record index as path", () => {
     const text = ['{"role":"user","content":"hi"}', "", '{"role":"tool","content":"x"}'].join("\n");
     const error = importErrorOf(() => parseConversations(text));
-    expect(error.issues).toEqual([
-      { message: "a tool message needs a string tool_call_id", path: "[1].tool_call_id", line: 3, column: 1, messageIndex: 1 },
-    ]);
+    expect(error.issues).toEqual([{ message: "a tool message needs a string tool_call_id", path: "[1].tool_call_id", line: 3, column: 1, messageIndex: 1 }]);
   });
 
   it("locates an error inside a request line at the message's column", () => {

@@ -104,7 +104,8 @@ export function* convertJsonlRecords(
     const value = record.value;
     const makeScope = scopeFor(index);
     const importer = options.forced === undefined || options.forced === "jsonl" ? findDocumentImporter(value) : undefined;
-    if (importer !== undefined) return runImporter(importer.format, issues, () => importer.convert(value, { path: [index], conversationIndex: index }, context));
+    if (importer !== undefined)
+      return runImporter(importer.format, issues, () => importer.convert(value, { path: [index], conversationIndex: index }, context));
     if (kinds[index] === "tau-bench-entry") return [convertTauBenchEntry(value, [index], makeScope, options.filename)];
     if (kinds[index] === "messages" && Array.isArray(value)) {
       const scope = makeScope([index]);

@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import { readFixture } from "@/tests/fixtures/import/load";
 import { LineIndex, locatePaths } from "./locate";
 
-const text = ['{', '  "messages": [', '    {"role": "user", "content": "a \\"quoted\\" ]} text"},', '    {"role": "tool",', '     "content": {"nested": [1, {"deep": true}]}}', "  ],", '  "we\\"ird": 1', "}"].join("\n");
+const text = [
+  "{",
+  '  "messages": [',
+  '    {"role": "user", "content": "a \\"quoted\\" ]} text"},',
+  '    {"role": "tool",',
+  '     "content": {"nested": [1, {"deep": true}]}}',
+  "  ],",
+  '  "we\\"ird": 1',
+  "}",
+].join("\n");
 const lines = new LineIndex(text);
 const lineOf = (path: (string | number)[]) => lines.at(locatePaths(text, [path])[0]);
 

@@ -40,15 +40,24 @@ describe("OpenAI chat import", () => {
 
   it("titles by the first user words when there is no file name", () => {
     const long = "I would like to change the flights on my reservation to an earlier date, please, and keep the cabin";
-    expect(only([{ role: "system", content: "policy" }, { role: "user", content: long }]).title).toBe(
-      "I would like to change the flights on my reservation to an…",
-    );
+    expect(
+      only([
+        { role: "system", content: "policy" },
+        { role: "user", content: long },
+      ]).title,
+    ).toBe("I would like to change the flights on my reservation to an…");
     expect(only([{ role: "assistant", content: "hi" }]).title).toBe("Imported conversation");
   });
 
   it("joins text content parts and keeps null content", () => {
     const conversation = only([
-      { role: "user", content: [{ type: "text", text: "first" }, { type: "text", text: "second" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "first" },
+          { type: "text", text: "second" },
+        ],
+      },
       { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
       { role: "tool", tool_call_id: "c1", content: [{ type: "text", text: "done" }] },
     ]);
@@ -58,12 +67,21 @@ describe("OpenAI chat import", () => {
 
   it("keeps image parts as typed parts, the text alone in content, without a warning", () => {
     const conversation = only([
-      { role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+        ],
+      },
     ]);
     expect(conversation.messages[0]).toEqual({
       role: "user",
       content: "look",
-      parts: [{ type: "text", text: "look" }, { type: "image", source: { type: "base64", mediaType: "image/png", data: "AAAA" } }],
+      parts: [
+        { type: "text", text: "look" },
+        { type: "image", source: { type: "base64", mediaType: "image/png", data: "AAAA" } },
+      ],
     });
     expect(conversation.warnings).toEqual([]);
   });
@@ -108,7 +126,10 @@ describe("OpenAI chat import", () => {
   });
 
   it("keeps developer messages as system messages marked to be written back as developer", () => {
-    const conversation = only([{ role: "developer", content: "be brief" }, { role: "user", content: "hi" }]);
+    const conversation = only([
+      { role: "developer", content: "be brief" },
+      { role: "user", content: "hi" },
+    ]);
     expect(conversation.messages[0]).toEqual({ role: "system", content: "be brief", extras: { openai: { role: "developer" } } });
     expect(conversation.warnings).toEqual([]);
   });
@@ -121,7 +142,10 @@ describe("OpenAI chat import", () => {
     expect(conversation.messages[1]).toEqual({
       role: "assistant",
       content: "hello",
-      parts: [{ type: "text", text: "hello" }, { type: "audio", source: { type: "file", fileId: "a1" } }],
+      parts: [
+        { type: "text", text: "hello" },
+        { type: "audio", source: { type: "file", fileId: "a1" } },
+      ],
       extras: { openai: { fields: { annotations: [] } } },
     });
     expect(conversation.warnings).toEqual([]);
@@ -130,10 +154,7 @@ describe("OpenAI chat import", () => {
   it("reads flat Responses tools and legacy functions, and keeps built-in tools whole", () => {
     const conversation = only({
       messages: [{ role: "user", content: "hi" }],
-      tools: [
-        { type: "function", name: "flat", parameters: { type: "object" } },
-        { type: "web_search" },
-      ],
+      tools: [{ type: "function", name: "flat", parameters: { type: "object" } }, { type: "web_search" }],
       functions: [{ name: "legacy", description: "old" }],
     });
     expect(conversation.tools).toEqual([
@@ -199,9 +220,30 @@ describe("OpenAI validation", () => {
   it("reports every structural error of a request with message index, path and line", () => {
     const error = importErrorOf(() => parseConversations(readFixture("import/malformed-messages.json")));
     expect(error.issues).toEqual([
-      { message: "a tool message needs a string tool_call_id", path: "messages[7].tool_call_id", line: 42, column: 5, messageIndex: 7, format: "OpenAI chat messages" },
-      { message: "a tool call needs a string function name", path: "messages[8].tool_calls[0].function.name", line: 47, column: 5, messageIndex: 8, format: "OpenAI chat messages" },
-      { message: 'unknown role "customer": expected system, user, assistant or tool', path: "messages[11].role", line: 72, column: 5, messageIndex: 11, format: "OpenAI chat messages" },
+      {
+        message: "a tool message needs a string tool_call_id",
+        path: "messages[7].tool_call_id",
+        line: 42,
+        column: 5,
+        messageIndex: 7,
+        format: "OpenAI chat messages",
+      },
+      {
+        message: "a tool call needs a string function name",
+        path: "messages[8].tool_calls[0].function.name",
+        line: 47,
+        column: 5,
+        messageIndex: 8,
+        format: "OpenAI chat messages",
+      },
+      {
+        message: 'unknown role "customer": expected system, user, assistant or tool',
+        path: "messages[11].role",
+        line: 72,
+        column: 5,
+        messageIndex: 11,
+        format: "OpenAI chat messages",
+      },
     ]);
     expect(error.message).toBe(
       [
@@ -214,24 +256,76 @@ describe("OpenAI validation", () => {
   });
 
   const cases: [string, unknown, { path: string; message: string }][] = [
-    ["a message without a role", [{ role: "user", content: "a" }, { content: "x" }], { path: "[1].role", message: "a message needs a role (system, user, assistant or tool)" }],
-    ["a message that is not an object", [{ role: "user", content: "a" }, "hello"], { path: "[1]", message: "each message must be an object with a role and content" }],
-    ["a user message without content", [{ role: "user" }], { path: "[0].content", message: "a user message needs content: a string or an array of content parts" }],
+    [
+      "a message without a role",
+      [{ role: "user", content: "a" }, { content: "x" }],
+      { path: "[1].role", message: "a message needs a role (system, user, assistant or tool)" },
+    ],
+    [
+      "a message that is not an object",
+      [{ role: "user", content: "a" }, "hello"],
+      { path: "[1]", message: "each message must be an object with a role and content" },
+    ],
+    [
+      "a user message without content",
+      [{ role: "user" }],
+      { path: "[0].content", message: "a user message needs content: a string or an array of content parts" },
+    ],
     ["numeric content", [{ role: "user", content: 3 }], { path: "[0].content", message: "content must be a string, null or an array of content parts" }],
     ["a text part without text", [{ role: "user", content: [{ type: "text" }] }], { path: "[0].content[0].text", message: "a text part needs a string text" }],
-    ["a part without a type", [{ role: "user", content: [{ text: "x" }] }], { path: "[0].content[0]", message: "a content part must be an object with a string type" }],
-    ["an empty tool_call_id", [{ role: "tool", tool_call_id: "", content: "x" }], { path: "[0].tool_call_id", message: "a tool message has an empty tool_call_id" }],
-    ["tool_calls that are not an array", [{ role: "assistant", content: null, tool_calls: {} }], { path: "[0].tool_calls", message: "tool_calls must be an array of tool calls" }],
-    ["a tool call without an id", [{ role: "assistant", content: null, tool_calls: [{ type: "function", function: { name: "f", arguments: "{}" } }] }], { path: "[0].tool_calls[0].id", message: "a tool call needs a string id" }],
-    ["a tool call with another type", [{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "other", function: { name: "f", arguments: "{}" } }] }], { path: "[0].tool_calls[0].type", message: 'a tool call needs type "function" (or "custom" with a custom object)' }],
-    ["a tool call without arguments", [{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f" } }] }], { path: "[0].tool_calls[0].function.arguments", message: "a tool call needs arguments as a JSON string" }],
-    ["a tool call without a function", [{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function" }] }], { path: "[0].tool_calls[0].function", message: "a tool call needs a function object {name, arguments}" }],
-    ["tool_calls on a user message", [{ role: "user", content: "x", tool_calls: [{ id: "c" }] }], { path: "[0].tool_calls", message: "only assistant messages can have tool_calls" }],
+    [
+      "a part without a type",
+      [{ role: "user", content: [{ text: "x" }] }],
+      { path: "[0].content[0]", message: "a content part must be an object with a string type" },
+    ],
+    [
+      "an empty tool_call_id",
+      [{ role: "tool", tool_call_id: "", content: "x" }],
+      { path: "[0].tool_call_id", message: "a tool message has an empty tool_call_id" },
+    ],
+    [
+      "tool_calls that are not an array",
+      [{ role: "assistant", content: null, tool_calls: {} }],
+      { path: "[0].tool_calls", message: "tool_calls must be an array of tool calls" },
+    ],
+    [
+      "a tool call without an id",
+      [{ role: "assistant", content: null, tool_calls: [{ type: "function", function: { name: "f", arguments: "{}" } }] }],
+      { path: "[0].tool_calls[0].id", message: "a tool call needs a string id" },
+    ],
+    [
+      "a tool call with another type",
+      [{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "other", function: { name: "f", arguments: "{}" } }] }],
+      { path: "[0].tool_calls[0].type", message: 'a tool call needs type "function" (or "custom" with a custom object)' },
+    ],
+    [
+      "a tool call without arguments",
+      [{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f" } }] }],
+      { path: "[0].tool_calls[0].function.arguments", message: "a tool call needs arguments as a JSON string" },
+    ],
+    [
+      "a tool call without a function",
+      [{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function" }] }],
+      { path: "[0].tool_calls[0].function", message: "a tool call needs a function object {name, arguments}" },
+    ],
+    [
+      "tool_calls on a user message",
+      [{ role: "user", content: "x", tool_calls: [{ id: "c" }] }],
+      { path: "[0].tool_calls", message: "only assistant messages can have tool_calls" },
+    ],
     ["a non-string name", [{ role: "user", content: "x", name: 5 }], { path: "[0].name", message: "name must be a string" }],
     ["an empty messages array", { messages: [] }, { path: "messages", message: "there are no messages: a conversation needs at least one message" }],
     ["messages that are not an array", { messages: "hi" }, { path: "messages", message: "messages must be an array of messages" }],
-    ["a tool without a name", { messages: [{ role: "user", content: "x" }], tools: [{ type: "function", function: { parameters: {} } }] }, { path: "tools[0].function.name", message: "a tool needs a string name" }],
-    ["tools that are not an array", { messages: [{ role: "user", content: "x" }], tools: {} }, { path: "tools", message: "tools must be an array of tool definitions" }],
+    [
+      "a tool without a name",
+      { messages: [{ role: "user", content: "x" }], tools: [{ type: "function", function: { parameters: {} } }] },
+      { path: "tools[0].function.name", message: "a tool needs a string name" },
+    ],
+    [
+      "tools that are not an array",
+      { messages: [{ role: "user", content: "x" }], tools: {} },
+      { path: "tools", message: "tools must be an array of tool definitions" },
+    ],
   ];
   it.each(cases)("reports %s", (_, value, expected) => {
     const error = importErrorOf(() => parse(value));
@@ -239,11 +333,20 @@ describe("OpenAI validation", () => {
   });
 
   it("locates each issue on the line where its message starts", () => {
-    const text = ["[", '  {"role": "user", "content": "hi"},', '  {"role": "tool",', '   "content": "x"},', '  {"role": "robot", "content": "y"}', "]"].join("\n");
+    const text = ["[", '  {"role": "user", "content": "hi"},', '  {"role": "tool",', '   "content": "x"},', '  {"role": "robot", "content": "y"}', "]"].join(
+      "\n",
+    );
     const error = importErrorOf(() => parseConversations(text));
     expect(error.issues).toEqual([
       { message: "a tool message needs a string tool_call_id", path: "[1].tool_call_id", line: 3, column: 3, messageIndex: 1, format: "OpenAI chat messages" },
-      { message: 'unknown role "robot": expected system, user, assistant or tool', path: "[2].role", line: 5, column: 3, messageIndex: 2, format: "OpenAI chat messages" },
+      {
+        message: 'unknown role "robot": expected system, user, assistant or tool',
+        path: "[2].role",
+        line: 5,
+        column: 3,
+        messageIndex: 2,
+        format: "OpenAI chat messages",
+      },
     ]);
   });
 

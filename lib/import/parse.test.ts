@@ -14,7 +14,12 @@ describe("parseConversations format detection", () => {
     ["JSONL messages", readFixture("import/openai-messages-task-41.jsonl"), "jsonl", 1],
     ["JSONL requests", readFixture("import/openai-requests.jsonl"), "jsonl", 3],
     ["an Anthropic request", readFixture("import/anthropic-task-41.json"), "anthropic", 1],
-    ["Anthropic messages with blocks", JSON.stringify([user, { role: "assistant", content: [{ type: "tool_use", id: "t", name: "n", input: {} }] }]), "anthropic", 1],
+    [
+      "Anthropic messages with blocks",
+      JSON.stringify([user, { role: "assistant", content: [{ type: "tool_use", id: "t", name: "n", input: {} }] }]),
+      "anthropic",
+      1,
+    ],
     ["an Anthropic request with only text and a system prompt", JSON.stringify({ system: "be kind", messages: [user] }), "anthropic", 1],
     ["a tau-bench entry", JSON.stringify({ task_id: 1, traj: [user] }), "tau-bench", 1],
     ["tau-bench entries", readFixture("tau-bench-airline-sample.json"), "tau-bench", 6],

@@ -151,7 +151,14 @@ function convertDocument(value: unknown, forced: ImportFormat | undefined, issue
   if (importer !== undefined && !importer.detect(value)) return notOfFormat(importer.format, describeValue(value), issues);
   if (importer !== undefined) return runImporter(importer.format, issues, () => importer.convert(value, { path: [] }, new ImportContext(issues, filename)));
   const shape = forcedShape(value, forced) ?? classify(value);
-  const label = shape === "tau-bench-entry" || shape === "tau-bench-entries" ? "tau-bench" : forced === "anthropic" ? "anthropic" : forced === "openai" ? "openai" : undefined;
+  const label =
+    shape === "tau-bench-entry" || shape === "tau-bench-entries"
+      ? "tau-bench"
+      : forced === "anthropic"
+        ? "anthropic"
+        : forced === "openai"
+          ? "openai"
+          : undefined;
   const previous = issues.reading;
   if (shape !== undefined) issues.reading = IMPORT_FORMAT_LABELS[label ?? dialectOfShape(value, shape)];
   try {
@@ -168,9 +175,17 @@ function dialectOfShape(value: unknown, shape: Shape): ImportFormat {
   return "openai";
 }
 
-function convertShape(value: unknown, shape: Shape | undefined, forced: ImportFormat | undefined, issues: IssueCollector, filename?: string): ConversationDraft[] {
-  const scopeFor = (conversationIndex?: number, single = false) => (prefix: JsonPath) =>
-    new MessageScope(issues, prefix, conversationIndex, single);
+function convertShape(
+  value: unknown,
+  shape: Shape | undefined,
+  forced: ImportFormat | undefined,
+  issues: IssueCollector,
+  filename?: string,
+): ConversationDraft[] {
+  const scopeFor =
+    (conversationIndex?: number, single = false) =>
+    (prefix: JsonPath) =>
+      new MessageScope(issues, prefix, conversationIndex, single);
   const dialect = forced === "openai" || forced === "anthropic" ? forced : undefined;
   if (Array.isArray(value) && value.length === 0) {
     issues.add({ message: "the input is an empty array: there is nothing to import", path: [] });
@@ -268,7 +283,10 @@ function* utf8Length(text: string): ImportSteps<number> {
 }
 
 function formatBytes(bytes: number): string {
-  const units: [number, string][] = [[1024 * 1024, "MB"], [1024, "KB"]];
+  const units: [number, string][] = [
+    [1024 * 1024, "MB"],
+    [1024, "KB"],
+  ];
   for (const [size, unit] of units) {
     if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
   }

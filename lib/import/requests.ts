@@ -70,7 +70,13 @@ function forwardIssues(scope: MessageScope, issues: readonly FormatIssue[], trun
     if (inMessages && scope.single) {
       // One message on its own: its paths carry no index.
       const rest = issue.path.slice(messagesPath.length + 1);
-      scope.issues.add({ message: issue.message, path: [...messagesPath, ...rest], anchor: messagesPath, messageIndex: 0, conversationIndex: scope.conversationIndex });
+      scope.issues.add({
+        message: issue.message,
+        path: [...messagesPath, ...rest],
+        anchor: messagesPath,
+        messageIndex: 0,
+        conversationIndex: scope.conversationIndex,
+      });
     } else if (inMessages) {
       const index = issue.path[messagesPath.length] as number;
       scope.fail(index, issue.path.slice(messagesPath.length + 1), issue.message);
@@ -99,7 +105,14 @@ export function readMapped<T>(
     const index = issue.path[0];
     const source = typeof index === "number" ? sources[index] : undefined;
     if (source === undefined) scope.failAt(scope.prefix, issue.message);
-    else scope.issues.add({ message: issue.message, path: [...source, ...issue.path.slice(1)], anchor: source, messageIndex: offsets.source + (index as number), conversationIndex: scope.conversationIndex });
+    else
+      scope.issues.add({
+        message: issue.message,
+        path: [...source, ...issue.path.slice(1)],
+        anchor: source,
+        messageIndex: offsets.source + (index as number),
+        conversationIndex: scope.conversationIndex,
+      });
   }
   if (context.truncated) scope.issues.truncated = true;
   for (const warning of context.warnings) {
@@ -159,7 +172,13 @@ export function* convertMessageListSteps(raw: readonly unknown[], dialect: Diale
     const slice = raw.slice(start, end);
     const sources = slice.map((_, offset) => scope.pathOf(start + offset));
     const format = dialect === "openai" ? "openai-chat" : "anthropic";
-    const read = readMapped(scope, format, sources, (context) => (dialect === "openai" ? readChatMessageList(slice, context) : readAnthropicMessageList(slice, context)), { source: start, output: messages.length });
+    const read = readMapped(
+      scope,
+      format,
+      sources,
+      (context) => (dialect === "openai" ? readChatMessageList(slice, context) : readAnthropicMessageList(slice, context)),
+      { source: start, output: messages.length },
+    );
     messages.push(...read);
     start = end;
     yield;
@@ -170,7 +189,11 @@ export function* convertMessageListSteps(raw: readonly unknown[], dialect: Diale
 function startsTurn(value: unknown, dialect: Dialect): boolean {
   if (typeof value !== "object" || value === null || (value as { role?: unknown }).role !== "user") return false;
   const content = (value as { content?: unknown }).content;
-  return dialect === "openai" || !Array.isArray(content) || !content.some((block) => typeof block === "object" && block !== null && (block as { type?: unknown }).type === "tool_result");
+  return (
+    dialect === "openai" ||
+    !Array.isArray(content) ||
+    !content.some((block) => typeof block === "object" && block !== null && (block as { type?: unknown }).type === "tool_result")
+  );
 }
 
 const requestFields: Record<Dialect, readonly string[]> = {

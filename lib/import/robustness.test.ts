@@ -5,15 +5,30 @@ import { ImportError, IMPORT_FORMATS, parseConversations } from "./index";
 
 // [I8] Any sample with any one value replaced imports or is refused with an ImportError: no importer throws anything else.
 const files = [
-  "claude-code-short.jsonl", "claude-code-sidechain-compact.jsonl", "codex-rollout-simonw.jsonl", "openai-responses-request.json",
-  "vercel-ai-ui-messages.json", "ai-sdk-model-messages.json", "langchain-lc-serialized.json", "langchain-messages-to-dict.json",
-  "gemini-contents.json", "sharegpt-glaive-toolcall.json", "openai-batch-input.jsonl", "litellm-standard-logging-payload.json",
-  "langfuse-trace.json", "otel-genai-otlp.json", "otel-genai-legacy-attributes.json",
+  "claude-code-short.jsonl",
+  "claude-code-sidechain-compact.jsonl",
+  "codex-rollout-simonw.jsonl",
+  "openai-responses-request.json",
+  "vercel-ai-ui-messages.json",
+  "ai-sdk-model-messages.json",
+  "langchain-lc-serialized.json",
+  "langchain-messages-to-dict.json",
+  "gemini-contents.json",
+  "sharegpt-glaive-toolcall.json",
+  "openai-batch-input.jsonl",
+  "litellm-standard-logging-payload.json",
+  "langfuse-trace.json",
+  "otel-genai-otlp.json",
+  "otel-genai-legacy-attributes.json",
 ];
 
 /** Every path to a value inside `value`. */
 function paths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
-  const inner = Array.isArray(value) ? value.flatMap((item, index) => paths(item, [...at, index])) : typeof value === "object" && value !== null ? Object.entries(value).flatMap(([key, item]) => paths(item, [...at, key])) : [];
+  const inner = Array.isArray(value)
+    ? value.flatMap((item, index) => paths(item, [...at, index]))
+    : typeof value === "object" && value !== null
+      ? Object.entries(value).flatMap(([key, item]) => paths(item, [...at, key]))
+      : [];
   return [at, ...inner];
 }
 
@@ -39,14 +54,24 @@ describe("robustness", () => {
     it(`[I8] ${file} with any one value replaced imports or is refused, never crashes`, () => {
       const text = readFixture(`formats/${file}`);
       const lines = file.endsWith(".jsonl");
-      const document: unknown = lines ? text.trim().split("\n").map((line) => JSON.parse(line) as unknown) : JSON.parse(text);
+      const document: unknown = lines
+        ? text
+            .trim()
+            .split("\n")
+            .map((line) => JSON.parse(line) as unknown)
+        : JSON.parse(text);
       const all = paths(document);
       fc.assert(
-        fc.property(fc.nat(all.length - 1), replacements, fc.constantFrom<(typeof IMPORT_FORMATS)[number] | undefined>(undefined, ...IMPORT_FORMATS), (pick, replacement, format) => {
-          const changed = replaced(document, all[pick], replacement);
-          const written = lines && Array.isArray(changed) ? changed.map((line) => JSON.stringify(line)).join("\n") : JSON.stringify(changed);
-          parseOrRefuse(written, format);
-        }),
+        fc.property(
+          fc.nat(all.length - 1),
+          replacements,
+          fc.constantFrom<(typeof IMPORT_FORMATS)[number] | undefined>(undefined, ...IMPORT_FORMATS),
+          (pick, replacement, format) => {
+            const changed = replaced(document, all[pick], replacement);
+            const written = lines && Array.isArray(changed) ? changed.map((line) => JSON.stringify(line)).join("\n") : JSON.stringify(changed);
+            parseOrRefuse(written, format);
+          },
+        ),
         { numRuns: 300, seed: 20_261_123 },
       );
       expect(all.length).toBeGreaterThan(0);

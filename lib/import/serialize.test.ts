@@ -12,7 +12,10 @@ const request = readFixtureJson<{ tools: never[] }>("import/openai-request-task-
 // Any UTF-16, lone surrogates included: what users paste is not always well-formed.
 const text = fc.string({ unit: "binary" });
 // An assistant without text holds null (the canonical form), never "".
-const assistantText = fc.option(text.filter((value) => value !== ""), { nil: null });
+const assistantText = fc.option(
+  text.filter((value) => value !== ""),
+  { nil: null },
+);
 const toolCall = fc.record({
   id: fc.string({ minLength: 1 }),
   type: fc.constant("function" as const),
@@ -63,7 +66,10 @@ describe("serializeConversation", () => {
   });
 
   it("writes an OpenAI document with tools, and JSONL one message a line", () => {
-    const messages: Message[] = [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }];
+    const messages: Message[] = [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "hello" },
+    ];
     const document = serializeConversation(messages, "openai", { tools: request.tools }).text;
     expect(JSON.parse(document)).toEqual({ messages, tools: request.tools });
     expect(parseConversations(document).conversations[0].tools).toEqual(request.tools);
@@ -76,7 +82,16 @@ describe("serializeConversation", () => {
   });
 
   it("warns about what a target format cannot hold", () => {
-    const messages: Message[] = [{ role: "user", content: "x", parts: [{ type: "text", text: "x" }, { type: "audio", source: { type: "base64", mediaType: "audio/wav", data: "UklG" } }] }];
+    const messages: Message[] = [
+      {
+        role: "user",
+        content: "x",
+        parts: [
+          { type: "text", text: "x" },
+          { type: "audio", source: { type: "base64", mediaType: "audio/wav", data: "UklG" } },
+        ],
+      },
+    ];
     expect(serializeConversation(messages, "anthropic").warnings).toMatchObject([{ code: "part-dropped", messageIndex: 0, path: "messages[0].parts[1]" }]);
     expect(SERIALIZE_FORMATS).toEqual(["openai", "jsonl", "openai-responses", "anthropic", "gemini"]);
   });

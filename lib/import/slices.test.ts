@@ -23,6 +23,11 @@ describe("slices", () => {
   it("[I9] a problem in a later slice keeps its line, message index and path", () => {
     const broken = messages.map((message, index) => (index === 3_001 ? { ...message, role: "robot" } : message));
     const [issue] = importErrorOf(() => parseConversations(broken.map((message) => JSON.stringify(message)).join("\n"))).issues;
-    expect(issue).toMatchObject({ path: "[3001].role", line: 3_002, messageIndex: 3_001, message: 'unknown role "robot": expected system, user, assistant or tool' });
+    expect(issue).toMatchObject({
+      path: "[3001].role",
+      line: 3_002,
+      messageIndex: 3_001,
+      message: 'unknown role "robot": expected system, user, assistant or tool',
+    });
   });
 });

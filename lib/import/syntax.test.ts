@@ -28,7 +28,7 @@ const malformed: [string, string][] = [
   ["['a']", "strings must use double quotes, not single quotes"],
   ['{"a":}', "unexpected character '}': expected a JSON value"],
   ['{"a":1', "unexpected end of input: the object opened at line 1, column 1 is not closed"],
-  ["[\n  {\"role\": \"user\"}\n  {\"role\": \"assistant\"}\n]", "expected ',' or ']' after an array element"],
+  ['[\n  {"role": "user"}\n  {"role": "assistant"}\n]', "expected ',' or ']' after an array element"],
 ];
 
 function engineMessage(text: string): string {

@@ -50,9 +50,7 @@ describe("tau-bench import", () => {
 
   it("names the domain from the file name when the policy does not", () => {
     const entry = { task_id: 3, reward: 1, traj: [{ role: "user", content: "hi" }] };
-    expect(parseConversations(JSON.stringify(entry), { filename: "gpt-4o-retail.json" }).conversations[0].title).toBe(
-      "tau-bench retail task 3 (reward 1)",
-    );
+    expect(parseConversations(JSON.stringify(entry), { filename: "gpt-4o-retail.json" }).conversations[0].title).toBe("tau-bench retail task 3 (reward 1)");
     expect(parseConversations(JSON.stringify({ traj: [{ role: "user", content: "hi" }] })).conversations[0].title).toBe("tau-bench");
   });
 
@@ -85,7 +83,14 @@ describe("tau-bench import", () => {
     const text = `[\n  {"traj": [{"role": "user", "content": "hi"}]},\n  {"task_id": 2, "trajectory": []}\n]`;
     const error = importErrorOf(() => parseConversations(text));
     expect(error.issues).toEqual([
-      { message: "a tau-bench entry needs traj: an array of messages", path: "[1].traj", line: 3, column: 3, conversationIndex: 1, format: "tau-bench trajectories" },
+      {
+        message: "a tau-bench entry needs traj: an array of messages",
+        path: "[1].traj",
+        line: 3,
+        column: 3,
+        conversationIndex: 1,
+        format: "tau-bench trajectories",
+      },
     ]);
   });
 

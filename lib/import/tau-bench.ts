@@ -17,12 +17,7 @@ const entrySchema = z.object(
 type Entry = z.infer<typeof entrySchema>;
 
 /** Converts one entry at `path`; `filename` can name the domain when the policy does not. */
-export function convertTauBenchEntry(
-  raw: unknown,
-  path: JsonPath,
-  makeScope: (prefix: JsonPath) => MessageScope,
-  filename?: string,
-): ConversationDraft {
+export function convertTauBenchEntry(raw: unknown, path: JsonPath, makeScope: (prefix: JsonPath) => MessageScope, filename?: string): ConversationDraft {
   const scope = makeScope([...path, "traj"]);
   const entry = validate(entrySchema, raw, (at, message) => scope.failAt([...path, ...at], message));
   if (entry === undefined) return { format: "tau-bench", messages: [], warnings: scope.warnings };

@@ -9,7 +9,12 @@ const now = () => new Date().toISOString();
  * (the proxy, the chat recorder and the messages API all write turns), or the
  * conversation itself created or edited (`appended` empty).
  */
-export function publishAppended(conversation: ConversationRecord, branchId: string, appended: readonly MessageRecord[], options: { created?: boolean } = {}): void {
+export function publishAppended(
+  conversation: ConversationRecord,
+  branchId: string,
+  appended: readonly MessageRecord[],
+  options: { created?: boolean } = {},
+): void {
   const last = appended.at(-1);
   publishLiveEvent({
     type: "conversation-updated",

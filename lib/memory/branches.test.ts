@@ -81,7 +81,9 @@ describe.each(TEST_PROVIDERS)("branch-scoped memory (%s)", (provider) => {
     expect(checkpoint.artifactRefs).toEqual([...parentArtifacts.map((artifact) => artifact.id), artifacts[0].id]);
 
     // Resuming the child: its own checkpoint, its recent rounds, retrieval over parent and child memories.
-    const resumed = promptResponse(await prepareNextRequest(test.db, child.id, { current: { role: "user", content: "How many checked bags were included again?" } }));
+    const resumed = promptResponse(
+      await prepareNextRequest(test.db, child.id, { current: { role: "user", content: "How many checked bags were included again?" } }),
+    );
     expect(resumed.sections.find((section) => section.kind === "summary")?.label).toMatch(/^Checkpoint v1 \(summary of messages 0–\d+\)/);
     const childRetrieved = await retrieveRelevant(test.db, child.id, "checked baggage allowance", { limit: 10 });
     expect(childRetrieved.map((hit) => hit.id)).toContain(artifacts[0].id);

@@ -17,7 +17,13 @@ function countedFigures(history: readonly MessageRecord[], toPosition: number) {
   const raw = tokensOf((record) => record.message.role !== "system" && record.position >= toPosition);
   const messages = history.map((record) => record.message);
   return {
-    history: { length: history.length, rounds: splitRounds(messages).length, rawFrom: toPosition, rawMessages: history.length - toPosition, rawRounds: splitRounds(messages.slice(toPosition)).length },
+    history: {
+      length: history.length,
+      rounds: splitRounds(messages).length,
+      rawFrom: toPosition,
+      rawMessages: history.length - toPosition,
+      rawRounds: splitRounds(messages.slice(toPosition)).length,
+    },
     raw,
     system,
     summarized,
@@ -108,7 +114,15 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
     const system = tokensOf((_, role) => role === "system");
     const summarized = tokensOf((position, role) => role !== "system" && position < summary.toPosition);
     const raw = tokensOf((position, role) => role !== "system" && position >= summary.toPosition);
-    const tokenUsage = { history: system + summarized + raw, system, summarized, summary: summary.tokens, raw, context: system + summary.tokens + raw, saved: summarized - summary.tokens };
+    const tokenUsage = {
+      history: system + summarized + raw,
+      system,
+      summarized,
+      summary: summary.tokens,
+      raw,
+      context: system + summary.tokens + raw,
+      saved: summarized - summary.tokens,
+    };
     expect(checkpoint.values).toEqual({
       branch_id: branch.id,
       summary: { id: summary.id, fromPosition: 3, toPosition: 7, tokens: summary.tokens, extendsId: chain[0].id, chainLength: 2 },
@@ -141,7 +155,12 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
       for (const turn of turns.slice(index === 0 ? 0 : 1)) await recordMessages(test.db, branch.id, turn);
       // A second system message, a tool-chain summary, an empty tool_calls array: none of them ends or opens a round like a final answer.
       if (index === 1) await recordMessages(test.db, branch.id, [{ role: "system", content: "Be brief from now on." }]);
-      if (index === 3) await recordMessages(test.db, branch.id, [user("and?"), { role: "assistant", content: "[Tool chain summary] looked it up", tool_calls: [] }, assistant("done")]);
+      if (index === 3)
+        await recordMessages(test.db, branch.id, [
+          user("and?"),
+          { role: "assistant", content: "[Tool chain summary] looked it up", tool_calls: [] },
+          assistant("done"),
+        ]);
     }
     // Forked where a user turn starts, past a few compactions.
     const at = (await getHistoryByBranchId(test.db, branch.id)).find((record) => record.position >= 100 && record.message.role === "user")!.position;
@@ -158,7 +177,15 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
         expect(checkpoint.values.history).toEqual(counted.history);
         expect(checkpoint.values.summary).toMatchObject({ chainLength: chain.indexOf(summary) + 1 });
         const { system, summarized, raw } = counted;
-        expect(checkpoint.tokenUsage).toEqual({ history: system + summarized + raw, system, summarized, summary: summary.tokens, raw, context: system + summary.tokens + raw, saved: summarized - summary.tokens });
+        expect(checkpoint.tokenUsage).toEqual({
+          history: system + summarized + raw,
+          system,
+          summarized,
+          summary: summary.tokens,
+          raw,
+          context: system + summary.tokens + raw,
+          saved: summarized - summary.tokens,
+        });
       }
     }
   });
@@ -183,7 +210,11 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
     expect(compaction).toBeNull();
     expect(await compactBranch(test.db, branch.id)).toBeNull();
     const forced = await compactBranch(test.db, branch.id, { force: true });
-    expect(forced).toMatchObject({ coveredUntil: 12, summary: { fromPosition: 0, toPosition: 12 }, checkpoint: { version: 1, metadata: { reason: "forced" } } });
+    expect(forced).toMatchObject({
+      coveredUntil: 12,
+      summary: { fromPosition: 0, toPosition: 12 },
+      checkpoint: { version: 1, metadata: { reason: "forced" } },
+    });
     // Only the 2 kept rounds are raw now: forcing again finds nothing older.
     expect(await compactBranch(test.db, branch.id, { force: true })).toBeNull();
     expect(await getSummaryChainByBranchId(test.db, branch.id)).toHaveLength(1);
@@ -197,6 +228,8 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
     await recordMessages(test.db, branch.id, dialogue.slice(4), { summarizer: async () => "unused" });
     // recordMessages already compacted the due branch.
     expect(await compactBranch(test.db, branch.id)).toBeNull();
-    expect((await getSummaryChainByBranchId(test.db, branch.id)).map((summary) => [summary.fromPosition, summary.toPosition, summary.text])).toEqual([[0, 4, "unused"]]);
+    expect((await getSummaryChainByBranchId(test.db, branch.id)).map((summary) => [summary.fromPosition, summary.toPosition, summary.text])).toEqual([
+      [0, 4, "unused"],
+    ]);
   });
 });

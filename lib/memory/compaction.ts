@@ -69,7 +69,12 @@ export const KEPT_ROUNDS = 2;
  * as an extension of the latest summary. Null when there is nothing older
  * than those rounds. Writes nothing.
  */
-export async function planCompaction(db: Database, state: BranchState, settings: ResolvedSettings, summarizer: Summarizer = extractiveSummarizer): Promise<CompactionPlan | null> {
+export async function planCompaction(
+  db: Database,
+  state: BranchState,
+  settings: ResolvedSettings,
+  summarizer: Summarizer = extractiveSummarizer,
+): Promise<CompactionPlan | null> {
   const from = coveredUntil(state);
   const raw = await loadRaw(db, state);
   const rounds = roundsOf(raw);
@@ -81,9 +86,12 @@ export async function planCompaction(db: Database, state: BranchState, settings:
   const previous = latestSummary(state);
   const text = await summarizer(messagesOf(covered), { purpose: "conversation", previousSummary: previous?.text });
   if (typeof text !== "string" || text.trim().length === 0) {
-    throw new ContextError(`the summarizer returned ${typeof text === "string" ? "an empty text" : typeof text} for messages ${from}–${to - 1}; nothing was written`, {
-      where: `summary of messages ${from}–${to - 1}`,
-    });
+    throw new ContextError(
+      `the summarizer returned ${typeof text === "string" ? "an empty text" : typeof text} for messages ${from}–${to - 1}; nothing was written`,
+      {
+        where: `summary of messages ${from}–${to - 1}`,
+      },
+    );
   }
   return {
     fromPosition: from,
@@ -135,7 +143,12 @@ export async function compactionFacts(db: Database, state: BranchState, plan: Co
 
 /** Totals of records, as `getHistoryTotalsByBranchId` counts them. */
 function totalsOf(records: readonly MessageRecord[]): HistoryTotals {
-  const roles: HistoryTotals["roles"] = { system: { messages: 0, tokens: 0 }, user: { messages: 0, tokens: 0 }, assistant: { messages: 0, tokens: 0 }, tool: { messages: 0, tokens: 0 } };
+  const roles: HistoryTotals["roles"] = {
+    system: { messages: 0, tokens: 0 },
+    user: { messages: 0, tokens: 0 },
+    assistant: { messages: 0, tokens: 0 },
+    tool: { messages: 0, tokens: 0 },
+  };
   let tokens = 0;
   let finalAnswers = 0;
   for (const record of records) {
@@ -253,11 +266,18 @@ export async function writeCompaction(
   written: { messages: MessageRecord[]; artifacts: ArtifactRecord[] } = { messages: [], artifacts: [] },
 ): Promise<CompactionResult> {
   const after = withAppended(state, written.messages);
-  const summary = await createSummary(joined, state.scope, { fromPosition: plan.fromPosition, toPosition: plan.toPosition, text: plan.text, tokens: plan.tokens });
+  const summary = await createSummary(joined, state.scope, {
+    fromPosition: plan.fromPosition,
+    toPosition: plan.toPosition,
+    text: plan.text,
+    tokens: plan.tokens,
+  });
   const handles = (await getOffloadedContentOutlinesByBranchId(joined, state.scope, { inherited: true })).map((content) => content.handle);
   // The artifacts of the history as read, then this call's own.
   const artifactIds = [
-    ...(await getArtifactOutlinesByBranchId(joined, state.scope, { inherited: true })).filter((artifact) => artifact.position < state.length).map((artifact) => artifact.id),
+    ...(await getArtifactOutlinesByBranchId(joined, state.scope, { inherited: true }))
+      .filter((artifact) => artifact.position < state.length)
+      .map((artifact) => artifact.id),
     ...written.artifacts.map((artifact) => artifact.id),
   ];
   const values = checkpointValues(after, settings, summary, facts, plan.raw, handles, artifactIds);
@@ -302,7 +322,13 @@ export async function compactBranch(db: Database, branchId: string, options: Com
 }
 
 /** Writes a plan computed from `state` in one transaction, after checking the branch did not move. */
-export async function persistPlan(db: Database, state: BranchState, plan: CompactionPlan, settings: ResolvedSettings, reason: CompactionReason): Promise<CompactionResult> {
+export async function persistPlan(
+  db: Database,
+  state: BranchState,
+  plan: CompactionPlan,
+  settings: ResolvedSettings,
+  reason: CompactionReason,
+): Promise<CompactionResult> {
   const facts = await compactionFacts(db, state, plan);
   const result = await inTransaction(db, async (joined) => {
     await assertUnchanged(joined, state);

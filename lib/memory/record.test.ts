@@ -34,7 +34,10 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
 
   it("[MEM1] stores each message with its tokens counted in the conversation's encoding", async () => {
     const messages = tauBench(12).slice(0, 8);
-    for (const [model, encoding] of [["gpt-4", "cl100k_base"], ["gpt-4o", "o200k_base"]] as const) {
+    for (const [model, encoding] of [
+      ["gpt-4", "cl100k_base"],
+      ["gpt-4o", "o200k_base"],
+    ] as const) {
       const { branch } = await memoryConversation(test.db, { model });
       const { messages: stored } = await recordMessages(test.db, branch.id, messages);
       const counter = new TiktokenCounter({ encoding });
@@ -56,7 +59,14 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
 
     expect(recorded.artifacts).toHaveLength(1);
     const [artifact] = recorded.artifacts;
-    expect(artifact).toMatchObject({ branchId: branch.id, toolCallId: result.tool_call_id, toolName: "search_direct_flight", content: original, position: 39, size: original.length });
+    expect(artifact).toMatchObject({
+      branchId: branch.id,
+      toolCallId: result.tool_call_id,
+      toolName: "search_direct_flight",
+      content: original,
+      position: 39,
+      size: original.length,
+    });
     expect(artifact.summary).toContain("search_direct_flight(");
     expect(artifact.summary).toContain(call.tool_calls?.[0].function.arguments.slice(0, 20));
     expect(artifact.summary).toContain(original.slice(0, 40));
@@ -82,7 +92,11 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
     const { branch } = await memoryConversation(test.db, { artifactThreshold: 10 });
     const recorded = await recordMessages(test.db, branch.id, [
       user("look both up"),
-      { role: "assistant", content: null, tool_calls: [0, 1].map((index) => ({ id: `call_${index}`, type: "function" as const, function: { name: "lookup", arguments: "{}" } })) },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [0, 1].map((index) => ({ id: `call_${index}`, type: "function" as const, function: { name: "lookup", arguments: "{}" } })),
+      },
       toolResult("call_0", "0123456789"),
       toolResult("call_1", "0123456789A"),
     ]);
@@ -109,9 +123,17 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
     await recordMessages(test.db, branch.id, [user("hello"), toolCall("call_0", "get_reservation_details", { reservation_id: "ZFA04Y" })]);
     const cases: { messages: Message[]; where: string; says: RegExp }[] = [
       { messages: [user("are you there?")], where: "messages[0]", says: /history position 2\) .*tool call 'call_0' of message 1 has no result/ },
-      { messages: [toolResult("call_0", "x".repeat(50)), toolResult("call_9", "y".repeat(50))], where: "messages[1]", says: /history position 3\) .*'call_9' answers no tool call/ },
+      {
+        messages: [toolResult("call_0", "x".repeat(50)), toolResult("call_9", "y".repeat(50))],
+        where: "messages[1]",
+        says: /history position 3\) .*'call_9' answers no tool call/,
+      },
       { messages: [toolResult("call_0", "x".repeat(50)), toolResult("call_0", "again")], where: "messages[1]", says: /'call_0' already has a result/ },
-      { messages: [toolResult("call_0", "ok"), assistant("done"), toolResult("call_0", "late")], where: "messages[2]", says: /history position 4\) .*'call_0' answers no tool call/ },
+      {
+        messages: [toolResult("call_0", "ok"), assistant("done"), toolResult("call_0", "late")],
+        where: "messages[2]",
+        says: /history position 4\) .*'call_0' answers no tool call/,
+      },
     ];
     const before = await footprint(test.db, branch.id);
     for (const { messages, where, says } of cases) {
@@ -167,7 +189,11 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
     const { branch } = await memoryConversation(test.db, { mode: "pilot", artifactThreshold: 1_000 });
     await recordMessages(test.db, branch.id, tauBench(12));
     const ids = Array.from({ length: 20 }, (_, index) => `call_${index}`);
-    const calls: Message = { role: "assistant", content: null, tool_calls: ids.map((id) => ({ id, type: "function" as const, function: { name: "lookup", arguments: `{"id":"${id}"}` } })) };
+    const calls: Message = {
+      role: "assistant",
+      content: null,
+      tool_calls: ids.map((id) => ({ id, type: "function" as const, function: { name: "lookup", arguments: `{"id":"${id}"}` } })),
+    };
     const [{ position: callAt }] = (await recordMessages(test.db, branch.id, [user("look all of them up"), calls])).messages.slice(1);
     for (const [index, id] of ids.entries()) {
       if (index === 18) {
@@ -189,13 +215,18 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
     /** A copilot branch (summary threshold 10) of `pairs` exchanges, recorded 20 at a time: each batch ends compacted, 2 rounds raw. */
     const branchOf = async (pairs: number) => {
       const { branch } = await memoryConversation(test.db, { artifactThreshold: 1_000 });
-      for (let start = 0; start < pairs; start += 20) await recordMessages(test.db, branch.id, Array.from({ length: 20 }, (_, index) => pair(start + index)).flat());
+      for (let start = 0; start < pairs; start += 20)
+        await recordMessages(test.db, branch.id, Array.from({ length: 20 }, (_, index) => pair(start + index)).flat());
       return branch.id;
     };
     const turns: Message[][] = [
-      ...Array.from({ length: 4 }, (_, index) => pair(1_000 + index)).flat().map((message) => [message]),
+      ...Array.from({ length: 4 }, (_, index) => pair(1_000 + index))
+        .flat()
+        .map((message) => [message]),
       [user("look it up"), toolCall("call_0", "lookup", { q: "x" }), toolResult("call_0", "x".repeat(1_500)), assistant("found x")],
-      ...Array.from({ length: 4 }, (_, index) => pair(2_000 + index)).flat().map((message) => [message]),
+      ...Array.from({ length: 4 }, (_, index) => pair(2_000 + index))
+        .flat()
+        .map((message) => [message]),
     ];
     const operations = async (branchId: string) => {
       const counted = countingClient(test.db);

@@ -95,13 +95,20 @@ async function recordNow(db: Database, branchId: string, messages: Message[], op
     const prepared = await prepareMessages(db, state.scope, messagesOf(tail.records), messages, settings, options.metadata);
     // Stage 1 is computed against the history as it will be, before any write: a failing summarizer leaves nothing behind.
     const after = withAppended(state, virtualRecords(state, prepared));
-    const plan = options.compact !== false && (await isCompactionDue(db, after, settings)) ? await planCompaction(db, after, settings, options.summarizer) : null;
+    const plan =
+      options.compact !== false && (await isCompactionDue(db, after, settings)) ? await planCompaction(db, after, settings, options.summarizer) : null;
     const facts = plan ? await compactionFacts(db, after, plan) : null;
     const result = await inTransaction(db, async (joined) => {
       // The messages before the first artifact are appended by the check itself: one lock, not two.
       const lead = prepared.findIndex((message) => message.offload !== undefined);
       const head = lead === -1 ? prepared : prepared.slice(0, lead);
-      const first = await assertUnchanged(joined, state, options.expectedLength, head.map((message) => message.stored), { summary: plan !== null });
+      const first = await assertUnchanged(
+        joined,
+        state,
+        options.expectedLength,
+        head.map((message) => message.stored),
+        { summary: plan !== null },
+      );
       const rest = await writeMessages(joined, branchId, prepared.slice(head.length));
       const records = [...first, ...rest.records];
       const { artifacts } = rest;
@@ -114,7 +121,11 @@ async function recordNow(db: Database, branchId: string, messages: Message[], op
 }
 
 /** Appends in order; an artifact and its content are created right before their tool message, so they take its position. */
-async function writeMessages(joined: Database, branchId: string, prepared: PreparedMessage[]): Promise<{ records: MessageRecord[]; artifacts: ArtifactRecord[] }> {
+async function writeMessages(
+  joined: Database,
+  branchId: string,
+  prepared: PreparedMessage[],
+): Promise<{ records: MessageRecord[]; artifacts: ArtifactRecord[] }> {
   const records: MessageRecord[] = [];
   const artifacts: ArtifactRecord[] = [];
   let pending: NewMessage[] = [];

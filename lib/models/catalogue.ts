@@ -10,7 +10,11 @@ export const CATALOGUE_TAKEN_AT = "2026-06-15";
 const OPENAI_O200K: ModelTokenizer = { encoding: "o200k_base", exact: true };
 const OPENAI_CL100K: ModelTokenizer = { encoding: "cl100k_base", exact: true };
 const CLAUDE: ModelTokenizer = { encoding: "o200k_base", exact: false, note: "Claude's tokenizer is not public; o200k_base approximates it" };
-const GEMINI: ModelTokenizer = { encoding: "o200k_base", exact: false, note: "Gemini counts with its own SentencePiece vocabulary; o200k_base approximates it" };
+const GEMINI: ModelTokenizer = {
+  encoding: "o200k_base",
+  exact: false,
+  note: "Gemini counts with its own SentencePiece vocabulary; o200k_base approximates it",
+};
 const OPEN_WEIGHTS: ModelTokenizer = { encoding: "o200k_base", exact: false, note: "the model has its own vocabulary; o200k_base approximates it" };
 
 type Row = [id: string, label: string, contextWindow: number, maxOutputTokens: number, prices: ModelPrices, aliases?: string[]];

@@ -6,7 +6,20 @@ describe("model catalogue", () => {
   it("[MC1] has one entry per id and the families people use", () => {
     const ids = BUILT_IN_MODELS.map((entry) => entry.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ["gpt-4o", "gpt-4.1", "gpt-5", "o3", "o4-mini", "claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5", "gemini-2.5-pro", "gemini-3-pro-preview", "deepseek-chat", "llama-3.3-70b-instruct"]) {
+    for (const id of [
+      "gpt-4o",
+      "gpt-4.1",
+      "gpt-5",
+      "o3",
+      "o4-mini",
+      "claude-sonnet-4-5",
+      "claude-opus-4-1",
+      "claude-haiku-4-5",
+      "gemini-2.5-pro",
+      "gemini-3-pro-preview",
+      "deepseek-chat",
+      "llama-3.3-70b-instruct",
+    ]) {
       expect(ids).toContain(id);
     }
   });

@@ -2,7 +2,10 @@ import * as z from "zod";
 import { ENCODINGS, isEncodingName, type EncodingName } from "@/lib/context/light";
 import type { ModelEntry } from "./types";
 
-const price = z.number({ error: "expected US dollars per million tokens" }).nonnegative("a price cannot be negative").max(10_000, "more than $10,000 per million tokens: check the unit");
+const price = z
+  .number({ error: "expected US dollars per million tokens" })
+  .nonnegative("a price cannot be negative")
+  .max(10_000, "more than $10,000 per million tokens: check the unit");
 const tokens = z.number({ error: "expected a whole number of tokens" }).int("expected a whole number of tokens").positive("must be at least 1");
 
 /** A catalogue entry as a user saves it (the id comes from the URL; origin and date are set on save). */
@@ -24,7 +27,12 @@ export const modelEntryInputSchema = z.strictObject({
 export type ModelEntryInput = z.infer<typeof modelEntryInputSchema>;
 
 /** A model id as agents send it: no spaces, not empty. */
-export const modelIdSchema = z.string().trim().min(1, "a model id is needed").max(120).regex(/^[\w.:@/-]+$/, "letters, digits and . _ - : @ / only");
+export const modelIdSchema = z
+  .string()
+  .trim()
+  .min(1, "a model id is needed")
+  .max(120)
+  .regex(/^[\w.:@/-]+$/, "letters, digits and . _ - : @ / only");
 
 /** The stored entry a user's input becomes. */
 export function customEntry(id: string, input: ModelEntryInput, takenAt: string): ModelEntry {

@@ -8,7 +8,9 @@ import { PipelineHost } from "./pipeline-host";
 import type { WorkerRequest, WorkerResponse } from "./protocol";
 import { createWorkerHandler } from "./worker-handler";
 
-const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
+const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as {
+  traj: Message[];
+}[];
 const prices = { input: 2.5, cachedInput: 1.25, output: 10 };
 
 /** The worker's handler behind a `postMessage` pair, as the Web Worker runs it. */
@@ -23,7 +25,9 @@ function loopbackWorker(): WorkerLike & { posted: WorkerRequest[] } {
     },
     terminate() {},
   };
-  const handle = createWorkerHandler(new PipelineHost(), (response: WorkerResponse) => queueMicrotask(() => worker.onmessage?.({ data: response } as MessageEvent<WorkerResponse>)));
+  const handle = createWorkerHandler(new PipelineHost(), (response: WorkerResponse) =>
+    queueMicrotask(() => worker.onmessage?.({ data: response } as MessageEvent<WorkerResponse>)),
+  );
   return worker;
 }
 

@@ -13,12 +13,16 @@ import { resolveSettings, settingsForMode, type Settings } from "@/lib/settings"
 const input = (settings: Settings) => ({ settings: resolveSettings(settings) });
 import { createWorkerHandler } from "./worker-handler";
 
-const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
+const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as {
+  traj: Message[];
+}[];
 const records = (messages: Message[], branchId = "b1"): MessageRecord[] =>
   messages.map((message, position) => ({ id: `m${position}`, branchId, position, tokens: 1, createdAt: "2025-01-01T00:00:00.000Z", metadata: null, message }));
 
 /** The worker's handler in this process, every message structured-cloned (transfers included) and delivered a task later, as postMessage does. */
-function inProcessWorker(getBranchMessages: (branchId: string) => Promise<MessageRecord[]> = async () => []): WorkerLike & { requests: WorkerRequest["type"][] } {
+function inProcessWorker(
+  getBranchMessages: (branchId: string) => Promise<MessageRecord[]> = async () => [],
+): WorkerLike & { requests: WorkerRequest["type"][] } {
   const worker: WorkerLike & { requests: WorkerRequest["type"][] } = {
     requests: [],
     onmessage: null,
@@ -29,10 +33,13 @@ function inProcessWorker(getBranchMessages: (branchId: string) => Promise<Messag
       setTimeout(() => handle(copy));
     },
   };
-  const handle = createWorkerHandler(new PipelineHost({ getBranchMessages, getBranchMemory: async (branchId) => emptySnapshot(branchId) }), (response: WorkerResponse, transfer: Transferable[] = []) => {
-    const copy = structuredClone(response, { transfer });
-    setTimeout(() => worker.onmessage?.({ data: copy } as MessageEvent<WorkerResponse>));
-  });
+  const handle = createWorkerHandler(
+    new PipelineHost({ getBranchMessages, getBranchMemory: async (branchId) => emptySnapshot(branchId) }),
+    (response: WorkerResponse, transfer: Transferable[] = []) => {
+      const copy = structuredClone(response, { transfer });
+      setTimeout(() => worker.onmessage?.({ data: copy } as MessageEvent<WorkerResponse>));
+    },
+  );
   return worker;
 }
 
@@ -97,7 +104,9 @@ describe("PipelineClient with the worker's handler", () => {
     host.load("t", conversation.messages);
     for (const settings of [settingsForMode("copilot"), { ...settingsForMode("copilot"), historyRounds: 4 }, settingsForMode("copilot")]) {
       const [posted, direct] = await Promise.all([client.run(input(settings)), host.run(input(settings))]);
-      expect({ ...posted, totalMs: 0, revision: 0 }).toEqual(structuredClone({ ...direct, totalMs: 0, revision: 0, steps: posted?.steps, contexts: posted?.contexts }));
+      expect({ ...posted, totalMs: 0, revision: 0 }).toEqual(
+        structuredClone({ ...direct, totalMs: 0, revision: 0, steps: posted?.steps, contexts: posted?.contexts }),
+      );
     }
     const pasted = await client.parse(JSON.stringify(sample[2].traj));
     expect(pasted.messages).toHaveLength(sample[2].traj.length);

@@ -9,7 +9,9 @@ import { resolveSettings, settingsForMode, type Settings } from "@/lib/settings"
 
 const input = (settings: Settings, userTurn?: string) => ({ settings: resolveSettings(settings), ...(userTurn ? { userTurn } : {}) });
 
-const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
+const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as {
+  traj: Message[];
+}[];
 
 describe("PipelineHost (the playground's worker)", () => {
   it("parses pasted text, runs the pipeline and reports one step per enabled processor", async () => {
@@ -26,7 +28,15 @@ describe("PipelineHost (the playground's worker)", () => {
 
   it("counts what it loads with the encoding asked for (cl100k_base unless told), stored records as well", async () => {
     const host = new PipelineHost();
-    const stored: MessageRecord[] = sample[1].traj.map((message, position) => ({ id: `m${position}`, branchId: "b1", position, tokens: 1, createdAt: "2025-01-01T00:00:00.000Z", metadata: null, message }));
+    const stored: MessageRecord[] = sample[1].traj.map((message, position) => ({
+      id: `m${position}`,
+      branchId: "b1",
+      position,
+      tokens: 1,
+      createdAt: "2025-01-01T00:00:00.000Z",
+      metadata: null,
+      message,
+    }));
     const opened = host.loadStored("t", stored, undefined, "o200k_base");
     expect(opened.records).toBe(stored);
     expect(opened.conversation.messages).toHaveLength(stored.length);
@@ -83,7 +93,11 @@ describe("PipelineHost (the playground's worker)", () => {
 describe("PipelineHost with a live agent mid-turn", () => {
   it("keeps a tool call still waiting for its result at the end, through the pipeline", async () => {
     const host = new PipelineHost();
-    const pending: Message = { role: "assistant", content: null, tool_calls: [{ id: "call_live", type: "function", function: { name: "get_user_details", arguments: "{}" } }] };
+    const pending: Message = {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call_live", type: "function", function: { name: "get_user_details", arguments: "{}" } }],
+    };
     const loaded = host.load("t", [...sample[0].traj, { role: "user", content: "and my reservation?" }, pending]);
     expect(loaded.repairs).toEqual([]);
     expect(loaded.messages.at(-1)).toBe(pending);
@@ -109,7 +123,16 @@ describe("PipelineHost context tree", () => {
 });
 
 describe("PipelineHost builds what the server builds", () => {
-  const stored = (messages: Message[]): MessageRecord[] => messages.map((message, position) => ({ id: `m${position}`, branchId: "b1", position, tokens: 1, createdAt: "2025-01-01T00:00:00.000Z", metadata: null, message }));
+  const stored = (messages: Message[]): MessageRecord[] =>
+    messages.map((message, position) => ({
+      id: `m${position}`,
+      branchId: "b1",
+      position,
+      tokens: 1,
+      createdAt: "2025-01-01T00:00:00.000Z",
+      metadata: null,
+      message,
+    }));
 
   it("[RB1] sends the covered system messages and the persisted summary in place of the messages it covers, and marks them", async () => {
     const host = new PipelineHost();

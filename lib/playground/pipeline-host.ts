@@ -1,4 +1,19 @@
-import { comparePolicies, Context, ContextError, DEFAULT_ENCODING, type CompareProgress, type CompareResult, policyCounter, reloadOffloaded, sanitizeHistory, sharedCounter, type EncodingName, type Message, type ToolDefinition, type TraceStep } from "@/lib/context";
+import {
+  comparePolicies,
+  Context,
+  ContextError,
+  DEFAULT_ENCODING,
+  type CompareProgress,
+  type CompareResult,
+  policyCounter,
+  reloadOffloaded,
+  sanitizeHistory,
+  sharedCounter,
+  type EncodingName,
+  type Message,
+  type ToolDefinition,
+  type TraceStep,
+} from "@/lib/context";
 import { loadEncoding } from "@/lib/context/tokens/encodings";
 import { createApiClient } from "@/lib/client/api";
 import type { MessageRecord } from "@/lib/db";
@@ -79,13 +94,25 @@ export class PipelineHost {
   }
 
   /** Keeps a branch's stored history and memory. */
-  loadStored(title: string, records: MessageRecord[], tools?: ToolDefinition[], encoding: EncodingName = DEFAULT_ENCODING, snapshot?: MemorySnapshot): OpenedBranch {
+  loadStored(
+    title: string,
+    records: MessageRecord[],
+    tools?: ToolDefinition[],
+    encoding: EncodingName = DEFAULT_ENCODING,
+    snapshot?: MemorySnapshot,
+  ): OpenedBranch {
     const positioned = records.map(({ position, message }) => ({ position, message }));
     return { conversation: this.keep(title, positioned, tools, encoding, snapshot), records };
   }
 
   /** Keeps a conversation that is not stored (pasted), or given whole; positions are indices. */
-  load(title: string, messages: readonly Message[], tools?: ToolDefinition[], encoding: EncodingName = DEFAULT_ENCODING, snapshot?: MemorySnapshot): LoadedConversation {
+  load(
+    title: string,
+    messages: readonly Message[],
+    tools?: ToolDefinition[],
+    encoding: EncodingName = DEFAULT_ENCODING,
+    snapshot?: MemorySnapshot,
+  ): LoadedConversation {
     return this.keep(
       title,
       messages.map((message, position) => ({ position, message })),
@@ -95,7 +122,13 @@ export class PipelineHost {
     );
   }
 
-  private keep(title: string, records: PositionedMessage[], tools: ToolDefinition[] | undefined, encoding: EncodingName, snapshot?: MemorySnapshot): LoadedConversation {
+  private keep(
+    title: string,
+    records: PositionedMessage[],
+    tools: ToolDefinition[] | undefined,
+    encoding: EncodingName,
+    snapshot?: MemorySnapshot,
+  ): LoadedConversation {
     // A call still waiting for its result at the very end is a live agent mid-turn, not damage: keep it (as requests do).
     const { history, repairs } = sanitizeHistory(
       records.map((record) => record.message),
@@ -105,7 +138,17 @@ export class PipelineHost {
     this.conversation = { title, messages: [...history], records, tools, root, snapshot: snapshot ?? emptySnapshot("pasted") };
     this.lastRun = undefined;
     const counter = sharedCounter(encoding);
-    return { title, format: "openai", messages: this.conversation.messages, tools, tokens: counter.countEach(history), warnings: [], repairs, offloadMarkers: [], available: 1 };
+    return {
+      title,
+      format: "openai",
+      messages: this.conversation.messages,
+      tools,
+      tokens: counter.countEach(history),
+      warnings: [],
+      repairs,
+      offloadMarkers: [],
+      available: 1,
+    };
   }
 
   get loaded(): boolean {
@@ -136,7 +179,13 @@ export class PipelineHost {
     this.lastRun = { steps: request.trace.steps, context: request.context };
     const counter = policyCounter(settings.policy);
     const history = request.messages;
-    const { kept, marks } = followMessages(conversation.messages, request.assembly.candidate, request.trace.steps, history, conversation.snapshot.coveredUntil > 0 ? coveredBy(conversation) : new Set());
+    const { kept, marks } = followMessages(
+      conversation.messages,
+      request.assembly.candidate,
+      request.trace.steps,
+      history,
+      conversation.snapshot.coveredUntil > 0 ? coveredBy(conversation) : new Set(),
+    );
     const offloaded: OffloadedEntry[] = Object.entries(request.offloaded).map(([handle, content]) => ({
       handle,
       origin: marks.findIndex((list) => list.some((mark) => mark.handle === handle)),

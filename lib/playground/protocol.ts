@@ -1,4 +1,15 @@
-import type { ComparedPolicy, CompareProgress, CompareResult, EncodingName, HistoryRepair, Message, MessageEffect, TokenBudgetTrimmed, TokenPrices, ToolDefinition } from "@/lib/context/light";
+import type {
+  ComparedPolicy,
+  CompareProgress,
+  CompareResult,
+  EncodingName,
+  HistoryRepair,
+  Message,
+  MessageEffect,
+  TokenBudgetTrimmed,
+  TokenPrices,
+  ToolDefinition,
+} from "@/lib/context/light";
 import type { MessageRecord } from "@/lib/db";
 import type { ImportFormat, ImportIssue, ImportWarning, OffloadMarker } from "@/lib/import";
 import type { MemorySnapshot, RequestView, StepSummary } from "@/lib/request";

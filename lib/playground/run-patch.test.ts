@@ -9,11 +9,13 @@ import { resolveSettings, settingsForMode, type Settings } from "@/lib/settings"
 
 const input = (settings: Settings) => ({ settings: resolveSettings(settings) });
 
-const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
+const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as {
+  traj: Message[];
+}[];
 const long = sample.flatMap((entry) => entry.traj.filter((message) => message.role !== "system"));
 
 /** What crossing to the page does to a result: a structured clone (the typed arrays are transferred). */
-const post = <T,>(value: T): T => structuredClone(value);
+const post = <T>(value: T): T => structuredClone(value);
 
 describe("RunEncoder and RunDecoder", () => {
   it("hand the page the same results the host made, run after run", async () => {
@@ -74,6 +76,12 @@ describe("RunEncoder and RunDecoder", () => {
     expect(results[1].history).not.toBe(results[0].history);
     expect(results[1].kept).not.toBe(results[0].kept);
     expect(results[1].marks).not.toBe(results[0].marks);
-    expect(results[1]).toEqual({ ...results[0], revision: results[1].revision, totalMs: results[1].totalMs, steps: results[1].steps, contexts: results[1].contexts });
+    expect(results[1]).toEqual({
+      ...results[0],
+      revision: results[1].revision,
+      totalMs: results[1].totalMs,
+      steps: results[1].steps,
+      contexts: results[1].contexts,
+    });
   });
 });

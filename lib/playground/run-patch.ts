@@ -34,7 +34,9 @@ function sameMarks(first: readonly MessageMark[] | undefined, second: readonly M
 
 /** The same messages: the same objects, or for those a processor wrote anew (a summary), the same fields. */
 function sameMessages(first: readonly Message[], second: readonly Message[]): boolean {
-  return first.length === second.length && first.every((message, index) => message === second[index] || JSON.stringify(message) === JSON.stringify(second[index]));
+  return (
+    first.length === second.length && first.every((message, index) => message === second[index] || JSON.stringify(message) === JSON.stringify(second[index]))
+  );
 }
 
 /** The worker's side: encodes each result against the last one it posted (reset when another conversation loads). */
@@ -62,7 +64,10 @@ export class RunEncoder {
         const key = `${mark.processor}\u0000${mark.kind}\u0000${mark.handle ?? ""}`;
         let id = tableIndex.get(key);
         if (id === undefined) {
-          id = table.push(mark.handle === undefined ? { processor: mark.processor, kind: mark.kind } : { processor: mark.processor, kind: mark.kind, handle: mark.handle }) - 1;
+          id =
+            table.push(
+              mark.handle === undefined ? { processor: mark.processor, kind: mark.kind } : { processor: mark.processor, kind: mark.kind, handle: mark.handle },
+            ) - 1;
           tableIndex.set(key, id);
         }
         ids.push(id);

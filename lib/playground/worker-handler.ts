@@ -11,7 +11,10 @@ import { RunEncoder } from "./run-patch";
  * (a run posted right behind an `open` waits for that history to arrive and
  * load, instead of finding no conversation), and answers through `reply`.
  */
-export function createWorkerHandler(host: PipelineHost, reply: (response: WorkerResponse, transfer?: Transferable[]) => void): (request: WorkerRequest) => void {
+export function createWorkerHandler(
+  host: PipelineHost,
+  reply: (response: WorkerResponse, transfer?: Transferable[]) => void,
+): (request: WorkerRequest) => void {
   // Results go out as changes to the previous one; another conversation starts over.
   const results = new RunEncoder();
   async function handle(request: WorkerRequest): Promise<void> {
@@ -28,13 +31,21 @@ export function createWorkerHandler(host: PipelineHost, reply: (response: Worker
         case "parse": {
           const [{ parsePasted }] = await Promise.all([import("./parse"), host.prepare()]);
           results.reset();
-          reply({ type: "loaded", id: request.id, conversation: parsePasted(host, request.text, { filename: request.filename, conversation: request.conversation }) });
+          reply({
+            type: "loaded",
+            id: request.id,
+            conversation: parsePasted(host, request.text, { filename: request.filename, conversation: request.conversation }),
+          });
           break;
         }
         case "load":
           await host.prepare(request.encoding);
           results.reset();
-          reply({ type: "loaded", id: request.id, conversation: host.load(request.title, request.messages, request.tools, request.encoding, request.snapshot) });
+          reply({
+            type: "loaded",
+            id: request.id,
+            conversation: host.load(request.title, request.messages, request.tools, request.encoding, request.snapshot),
+          });
           break;
         case "open": {
           const opened = await host.open(request.branchId, request.title, request.tools, request.encoding);
@@ -73,7 +84,10 @@ export function createWorkerHandler(host: PipelineHost, reply: (response: Worker
   const comparisons = new Map<number, AbortController>();
   async function compare(request: Extract<WorkerRequest, { type: "compare" }>, controller: AbortController): Promise<void> {
     try {
-      const result = await host.compare(request.input, { signal: controller.signal, onProgress: (progress) => reply({ type: "compare-progress", id: request.id, progress }) });
+      const result = await host.compare(request.input, {
+        signal: controller.signal,
+        onProgress: (progress) => reply({ type: "compare-progress", id: request.id, progress }),
+      });
       reply({ type: "compared", id: request.id, result });
     } catch (error) {
       fail(request.id, error);

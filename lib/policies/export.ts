@@ -19,7 +19,13 @@ export function fileStem(title: string, fallback: string): string {
  * policy resolved against the catalogue (window, reserve and encoding made
  * concrete), over `base` for the recording fields.
  */
-export function exportPolicy(name: string, policy: Policy, format: PolicyExportFormat, catalogue?: readonly ModelEntry[], base: Settings = DEFAULT_SETTINGS): { filename: string; text: string } {
+export function exportPolicy(
+  name: string,
+  policy: Policy,
+  format: PolicyExportFormat,
+  catalogue?: readonly ModelEntry[],
+  base: Settings = DEFAULT_SETTINGS,
+): { filename: string; text: string } {
   const stem = fileStem(name, "policy");
   if (format === "json") return { filename: `${stem}.policy.json`, text: JSON.stringify({ name, policy }, null, 2) };
   return { filename: `${stem}.policy.ts`, text: policySnippet(resolveSettings(settingsWithPolicy(base, policy), catalogue).policy) };

@@ -42,7 +42,13 @@ describe("CompletionAssembler", () => {
 
   it("keeps several choices apart and notes an error sent inside the stream", () => {
     const assembler = new CompletionAssembler();
-    assembler.addChunk({ id: "x", choices: [{ index: 1, delta: { content: "B" } }, { index: 0, delta: { content: "A" } }] });
+    assembler.addChunk({
+      id: "x",
+      choices: [
+        { index: 1, delta: { content: "B" } },
+        { index: 0, delta: { content: "A" } },
+      ],
+    });
     assembler.addChunk({ choices: [{ index: 0, delta: { content: "a" }, finish_reason: "stop" }] });
     assembler.addData("not json");
     assembler.addData('{"error":{"message":"overloaded","type":"server_error"}}');
@@ -54,7 +60,11 @@ describe("CompletionAssembler", () => {
 
 describe("outcomeOfCompletion", () => {
   it("reads choice 0 as a canonical assistant message, usage and finish reason", () => {
-    const body = { model: "m", choices: [{ index: 0, message: { role: "assistant", content: "", refusal: null }, finish_reason: "length" }], usage: { total_tokens: 3 } };
+    const body = {
+      model: "m",
+      choices: [{ index: 0, message: { role: "assistant", content: "", refusal: null }, finish_reason: "length" }],
+      usage: { total_tokens: 3 },
+    };
     expect(outcomeOfCompletion(body)).toEqual({ reply: { role: "assistant", content: null }, model: "m", finishReason: "length", usage: { total_tokens: 3 } });
   });
 

@@ -68,7 +68,9 @@ export class RecordedCall {
     getProxyRecorder().recoverOnce(db);
     getProxyRecorder().track(new Promise<void>((resolve) => (this.finished = resolve)));
     const details: JournaledRequest = { messages: options.messages, tools: options.tools, sentMessages: options.sentMessages, pipeline: options.pipeline };
-    this.journaled = createProxyCall(db, { key: options.key, request: options.request, sent: options.sent, streamed: options.streamed, details }).then((row) => (this.id = row.id));
+    this.journaled = createProxyCall(db, { key: options.key, request: options.request, sent: options.sent, streamed: options.streamed, details }).then(
+      (row) => (this.id = row.id),
+    );
     // A call whose request could not be journaled is refused by its handler; nothing is left to place.
     this.journaled.catch(() => this.finished());
     this.timer = setTimeout(() => void this.journaled.then(() => this.recordRequest()).catch(() => undefined), RECORD_REQUEST_AFTER_MS);
@@ -86,7 +88,9 @@ export class RecordedCall {
       if (this.id === null) throw new Error("a call is placed only once its request is journaled");
       const { key, request, messages, tools, sent, sentMessages, streamed } = this.options;
       this.recording = getProxyRecorder().recordRequest(this.db, { id: this.id, key, request, messages, tools, sent, sentMessages, streamed });
-      this.recording.catch((error: unknown) => console.error(`[proxy] could not record a request of '${this.key}' (its journal entry is placed at the next start):`, error));
+      this.recording.catch((error: unknown) =>
+        console.error(`[proxy] could not record a request of '${this.key}' (its journal entry is placed at the next start):`, error),
+      );
     }
     return this.recording;
   }

@@ -34,7 +34,13 @@ describe("readChatCompletionRequest (lib/formats' OpenAI Chat reader)", () => {
   it("[P5] keeps content parts and the developer role, so the agent's message is written back as it came", () => {
     const raw = [
       { role: "developer", content: "rules" },
-      { role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+        ],
+      },
     ];
     const { messages } = read(raw);
     expect(messages[0]).toMatchObject({ role: "system", content: "rules" });
@@ -57,7 +63,15 @@ describe("readChatCompletionRequest (lib/formats' OpenAI Chat reader)", () => {
   });
 
   it("names the message and field it cannot read", () => {
-    expect(refusalOf({ model: "m", messages: [{ role: "user", content: "a" }, { role: "robot", content: "b" }] }).param).toBe("messages[1].role");
+    expect(
+      refusalOf({
+        model: "m",
+        messages: [
+          { role: "user", content: "a" },
+          { role: "robot", content: "b" },
+        ],
+      }).param,
+    ).toBe("messages[1].role");
     expect(refusalOf({ model: "m", messages: [{ role: "tool", content: "x" }] }).param).toBe("messages[0].tool_call_id");
     expect(refusalOf({ model: "m" }).param).toBe("messages");
     expect(refusalOf([1, 2]).message).toMatch(/JSON object/);
@@ -88,7 +102,8 @@ describe("messageFingerprint (F4)", () => {
   });
 
   it("compares tool arguments as JSON: spacing and key order do not matter, values do", () => {
-    const withArguments = (text: string) => fingerprint({ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: text } }] });
+    const withArguments = (text: string) =>
+      fingerprint({ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: text } }] });
     expect(withArguments('{"a": 1, "b": [1, 2]}')).toBe(withArguments('{"b":[1,2],"a":1}'));
     expect(withArguments('{"a":1}')).not.toBe(withArguments('{"a":2}'));
   });

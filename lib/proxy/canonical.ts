@@ -31,7 +31,8 @@ function requestError(error: FormatError): ProxyRequestError {
 
 /** Reads a chat completion request body; `ProxyRequestError` names the field at fault (`messages[3].role`). */
 export function readChatCompletionRequest(body: unknown): ChatCompletionRequest {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ProxyRequestError("the request body must be a JSON object with model and messages");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new ProxyRequestError("the request body must be a JSON object with model and messages");
   try {
     const read = readChatRequest(body);
     return { body: body as Record<string, unknown>, messages: read.messages, tools: read.tools ?? null };

@@ -267,7 +267,9 @@ async function callFailed(call: RecordedCall, upstream: UpstreamConfig, watch: C
     const network = networkErrorOf(error);
     failure = ownError(
       502,
-      openAIErrorBody("upstream_unreachable", `cannot reach the upstream ${upstream.baseUrl}: ${network.message}`, { code: network.code ?? "upstream_unreachable" }),
+      openAIErrorBody("upstream_unreachable", `cannot reach the upstream ${upstream.baseUrl}: ${network.message}`, {
+        code: network.code ?? "upstream_unreachable",
+      }),
       "proxy",
     );
   }

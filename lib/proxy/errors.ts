@@ -64,7 +64,10 @@ export function describeProxyError(error: unknown): { status: number; body: Open
   }
   console.error("[proxy] unexpected error:", error);
   const detail = error instanceof Error ? error.message : String(error);
-  return { status: 500, body: openAIErrorBody("context_lab_error", `Context Lab failed on this request: ${detail} (see the server log)`, { code: "internal_error" }) };
+  return {
+    status: 500,
+    body: openAIErrorBody("context_lab_error", `Context Lab failed on this request: ${detail} (see the server log)`, { code: "internal_error" }),
+  };
 }
 
 export function proxyErrorResponse(error: unknown): Response {

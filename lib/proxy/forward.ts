@@ -148,7 +148,10 @@ export interface UpstreamErrorDescription {
 }
 
 export function describeUpstreamError(status: number, body: JsonValue, headers: Headers): UpstreamErrorDescription {
-  const inner = typeof body === "object" && body !== null && !Array.isArray(body) && typeof body.error === "object" && body.error !== null && !Array.isArray(body.error) ? body.error : null;
+  const inner =
+    typeof body === "object" && body !== null && !Array.isArray(body) && typeof body.error === "object" && body.error !== null && !Array.isArray(body.error)
+      ? body.error
+      : null;
   const kept: Record<string, string> = {};
   for (const name of EXPLAINING_HEADERS) {
     const value = headers.get(name);
@@ -159,7 +162,8 @@ export function describeUpstreamError(status: number, body: JsonValue, headers: 
     status,
     type: typeof inner?.type === "string" ? inner.type : "upstream_error",
     code: typeof inner?.code === "string" ? inner.code : null,
-    message: typeof inner?.message === "string" ? inner.message : typeof body === "string" && body !== "" ? body.slice(0, 1_000) : `the upstream answered ${status}`,
+    message:
+      typeof inner?.message === "string" ? inner.message : typeof body === "string" && body !== "" ? body.slice(0, 1_000) : `the upstream answered ${status}`,
     headers: kept,
   };
 }

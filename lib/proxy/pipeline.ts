@@ -43,7 +43,12 @@ export function wantsPipeline(conversation: ConversationRecord | null): conversa
  * fingerprint and hold the full text where the store keeps an artifact
  * pointer, so the active round always goes whole.
  */
-export async function runPipeline(db: Database, conversation: ConversationRecord, messages: readonly Message[], tools: ToolDefinition[] | null): Promise<PipelineOutcome> {
+export async function runPipeline(
+  db: Database,
+  conversation: ConversationRecord,
+  messages: readonly Message[],
+  tools: ToolDefinition[] | null,
+): Promise<PipelineOutcome> {
   const settings = await conversationSettings(db, conversation);
   const { branch, common } = await locateTurns(
     db,

@@ -285,7 +285,15 @@ export class ProxyRecorder {
     const outcome: RecordOutcomeOptions =
       entry.endedAt === null
         ? { status: null, response: null, error: INTERRUPTED, durationMs: null, completion: null, pipeline: details.pipeline }
-        : { status: entry.status, response: entry.response, error: (entry.error as JsonObject | null) ?? null, durationMs: entry.durationMs, completion: details.completion, pipeline: details.pipeline, reloads: details.reloads };
+        : {
+            status: entry.status,
+            response: entry.response,
+            error: (entry.error as JsonObject | null) ?? null,
+            durationMs: entry.durationMs,
+            completion: details.completion,
+            pipeline: details.pipeline,
+            reloads: details.reloads,
+          };
     return this.recordOutcome(db, entry.key, request, outcome);
   }
 

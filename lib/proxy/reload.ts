@@ -66,7 +66,9 @@ export async function answerReloads(source: ReloadSource, reply: Message, calls:
     round.handles.push(handle ?? "");
     round.found.push(content !== null);
     round.characters.push(content?.length ?? 0);
-    const text = content ?? `no offloaded content has the handle ${JSON.stringify(handle ?? call.function.arguments)}; call reload_offloaded with a handle from an [[OFFLOADED: handle=...]] marker`;
+    const text =
+      content ??
+      `no offloaded content has the handle ${JSON.stringify(handle ?? call.function.arguments)}; call reload_offloaded with a handle from an [[OFFLOADED: handle=...]] marker`;
     messages.push({ role: "tool", tool_call_id: call.id, name: RELOAD_TOOL_NAME, content: text });
   }
   return { messages, round };

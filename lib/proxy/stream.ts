@@ -123,7 +123,11 @@ export function passStream(call: RecordedCall, watch: CallWatch, first: Response
     settled = call.finish({
       status: first.status,
       response: completion as JsonObject,
-      error: error ?? (streamError ? { source: "upstream", type: "stream_error", message: "the upstream sent an error inside the stream", body: streamError as JsonValue } : null),
+      error:
+        error ??
+        (streamError
+          ? { source: "upstream", type: "stream_error", message: "the upstream sent an error inside the stream", body: streamError as JsonValue }
+          : null),
       completion: error || streamError ? null : assembler.outcome(),
       reloads: rounds,
     });
@@ -160,7 +164,7 @@ export function passStream(call: RecordedCall, watch: CallWatch, first: Response
             if (read.done) {
               for (const message of parser.end()) assembler.add(message);
               const next = held ? await nextRound() : null;
-              if (next && next.ok && next.body && isEventStream(next)) {
+              if (next?.ok && next.body && isEventStream(next)) {
                 reader = new EagerReader(next.body.getReader());
                 parser = new SseParser();
                 assembler = makeAssembler();
@@ -170,7 +174,10 @@ export function passStream(call: RecordedCall, watch: CallWatch, first: Response
               if (next) {
                 // The round after a reload failed: the agent's stream ends with the upstream's error, as OpenAI sends errors in streams.
                 const answer = parseMaybeJson(await next.text());
-                const body = typeof answer === "object" && answer !== null && "error" in answer ? answer : { error: { message: `the upstream answered ${next.status}`, type: "upstream_error" } };
+                const body =
+                  typeof answer === "object" && answer !== null && "error" in answer
+                    ? answer
+                    : { error: { message: `the upstream answered ${next.status}`, type: "upstream_error" } };
                 controller.enqueue(encoder.encode(`data: ${JSON.stringify(body)}\n\n`));
                 await settle({ ...describeUpstreamError(next.status, answer, next.headers), round: rounds.length });
                 controller.close();
@@ -203,7 +210,9 @@ export function passStream(call: RecordedCall, watch: CallWatch, first: Response
       },
       cancel() {
         watch.controller.abort(new AbortReason("client", "the agent closed the connection"));
-        void settle({ source: "client", type: "client_closed_request", message: "the agent closed the connection", chunks: assembler.chunks }).catch(() => undefined);
+        void settle({ source: "client", type: "client_closed_request", message: "the agent closed the connection", chunks: assembler.chunks }).catch(
+          () => undefined,
+        );
         void reader.cancel().catch(() => undefined);
       },
     },

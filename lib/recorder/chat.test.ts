@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { extractiveSummarizer, type Message } from "@/lib/context";
-import { createConversation, getCheckpointsByBranchId, getExchangesByConversationId, getHistoryByBranchId, getSummariesByBranchId, updateConversationById, type Database } from "@/lib/db";
+import {
+  createConversation,
+  getCheckpointsByBranchId,
+  getExchangesByConversationId,
+  getHistoryByBranchId,
+  getSummariesByBranchId,
+  updateConversationById,
+  type Database,
+} from "@/lib/db";
 import { POST as chatRoute } from "@/app/api/branches/[branchId]/chat/route";
 import { TEST_PROVIDERS } from "@/tests/support/db";
 import { AIRLINE_TOOLS, assistant, user } from "@/tests/support/memory-fixtures";
@@ -40,8 +48,18 @@ describe.each(TEST_PROVIDERS)("POST /api/branches/[branchId]/chat (%s)", (provid
     expect(answer.events[0].data.recorded.map((record: any) => record.message)).toEqual([{ role: "user", content: "How many bags on 8JX2WO?" }]);
 
     const done = outcomeOf(answer);
-    expect(done).toMatchObject({ status: "ok", finishReason: "stop", pendingToolCalls: [], prompt: { status: "ok", messages: 2 }, summarizer: { kind: "upstream", calls: 0 } });
-    expect(done.message).toMatchObject({ position: 2, message: { role: "assistant", content: "Your reservation 8JX2WO has one checked bag." }, metadata: { recorder: "chat" } });
+    expect(done).toMatchObject({
+      status: "ok",
+      finishReason: "stop",
+      pendingToolCalls: [],
+      prompt: { status: "ok", messages: 2 },
+      summarizer: { kind: "upstream", calls: 0 },
+    });
+    expect(done.message).toMatchObject({
+      position: 2,
+      message: { role: "assistant", content: "Your reservation 8JX2WO has one checked bag." },
+      metadata: { recorder: "chat" },
+    });
     expect(done.recorded.map((record: any) => record.position)).toEqual([1, 2]);
 
     const history = await getHistoryByBranchId(harness.db, branchId);
@@ -53,7 +71,15 @@ describe.each(TEST_PROVIDERS)("POST /api/branches/[branchId]/chat (%s)", (provid
     // What was sent is the assembled prompt, with the conversation's model, tools and the configured key.
     const [sent] = harness.chatRequests();
     expect(sent.headers.authorization).toBe(`Bearer ${UPSTREAM_KEY}`);
-    expect(sent.body).toMatchObject({ model: "gpt-4o", stream: true, tools: AIRLINE_TOOLS, messages: [{ role: "system", content: SYSTEM }, { role: "user", content: "How many bags on 8JX2WO?" }] });
+    expect(sent.body).toMatchObject({
+      model: "gpt-4o",
+      stream: true,
+      tools: AIRLINE_TOOLS,
+      messages: [
+        { role: "system", content: SYSTEM },
+        { role: "user", content: "How many bags on 8JX2WO?" },
+      ],
+    });
 
     const live = harness.events.filter((event) => event.conversationId === conversationId).map((event) => event.type);
     expect(live).toEqual(["conversation-updated", "exchange-started", "conversation-updated", "exchange-recorded"]);
@@ -67,7 +93,9 @@ describe.each(TEST_PROVIDERS)("POST /api/branches/[branchId]/chat (%s)", (provid
     const first = await postChat(branchId, { userTurn: "Look up 8JX2WO please." });
     const calling = outcomeOf(first);
     expect(calling).toMatchObject({ status: "ok", finishReason: "tool_calls" });
-    expect(calling.pendingToolCalls).toEqual([{ id: "call_lookup", type: "function", function: { name: "get_reservation_details", arguments: '{"reservation_id":"8JX2WO"}' } }]);
+    expect(calling.pendingToolCalls).toEqual([
+      { id: "call_lookup", type: "function", function: { name: "get_reservation_details", arguments: '{"reservation_id":"8JX2WO"}' } },
+    ]);
     const toolDeltas = first.events.filter((event) => event.event === "delta" && event.data.type === "tool-call").map((event) => event.data);
     expect(toolDeltas[0]).toMatchObject({ index: 0, id: "call_lookup", name: "get_reservation_details" });
     expect(toolDeltas.map((delta) => delta.arguments).join("")).toBe('{"reservation_id":"8JX2WO"}');
@@ -78,14 +106,25 @@ describe.each(TEST_PROVIDERS)("POST /api/branches/[branchId]/chat (%s)", (provid
     expect(early.body.error).toMatchObject({ code: "tool_results_mismatch", issues: [{ path: "toolResults" }] });
     const wrong = await postChat(branchId, { toolResults: [{ tool_call_id: "call_other", content: "{}" }] });
     expect(wrong.status).toBe(422);
-    expect(wrong.body.error.issues).toEqual([{ path: "toolResults[0].tool_call_id", message: expect.stringContaining("pending: 'call_lookup' (get_reservation_details)") }]);
+    expect(wrong.body.error.issues).toEqual([
+      { path: "toolResults[0].tool_call_id", message: expect.stringContaining("pending: 'call_lookup' (get_reservation_details)") },
+    ]);
     expect(await roles(harness.db, branchId)).toEqual(["system", "user", "assistant"]);
 
     harness.fake.enqueue({ content: "8JX2WO flies Boston to Seattle on May 16." });
-    const second = await postChat(branchId, { toolResults: [{ tool_call_id: "call_lookup", content: { reservation_id: "8JX2WO", origin: "BOS", destination: "SEA" } }] });
-    expect(outcomeOf(second)).toMatchObject({ status: "ok", message: { position: 4, message: { role: "assistant", content: "8JX2WO flies Boston to Seattle on May 16." } } });
+    const second = await postChat(branchId, {
+      toolResults: [{ tool_call_id: "call_lookup", content: { reservation_id: "8JX2WO", origin: "BOS", destination: "SEA" } }],
+    });
+    expect(outcomeOf(second)).toMatchObject({
+      status: "ok",
+      message: { position: 4, message: { role: "assistant", content: "8JX2WO flies Boston to Seattle on May 16." } },
+    });
     const history = await getHistoryByBranchId(harness.db, branchId);
-    expect(history[3].message).toEqual({ role: "tool", tool_call_id: "call_lookup", content: '{"reservation_id":"8JX2WO","origin":"BOS","destination":"SEA"}' });
+    expect(history[3].message).toEqual({
+      role: "tool",
+      tool_call_id: "call_lookup",
+      content: '{"reservation_id":"8JX2WO","origin":"BOS","destination":"SEA"}',
+    });
     const sent = harness.chatRequests()[1].body!.messages as Message[];
     expect(sent.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool"]);
   });
@@ -126,8 +165,15 @@ describe.each(TEST_PROVIDERS)("POST /api/branches/[branchId]/chat (%s)", (provid
     expect(done.checkpoints).toHaveLength(1);
     expect(harness.summaryRequests()).toHaveLength(1);
     const [summary] = await getSummariesByBranchId(harness.db, branchId);
-    const covered = (await getHistoryByBranchId(harness.db, branchId)).slice(summary.fromPosition, summary.toPosition).filter((record) => record.message.role !== "system");
-    expect(summary.text).toBe(await extractiveSummarizer(covered.map((record) => record.message), { purpose: "conversation" }));
+    const covered = (await getHistoryByBranchId(harness.db, branchId))
+      .slice(summary.fromPosition, summary.toPosition)
+      .filter((record) => record.message.role !== "system");
+    expect(summary.text).toBe(
+      await extractiveSummarizer(
+        covered.map((record) => record.message),
+        { purpose: "conversation" },
+      ),
+    );
     expect(await roles(harness.db, branchId)).toEqual(["system", "user", "assistant", "user", "assistant", "user", "assistant"]);
   });
 
@@ -183,11 +229,19 @@ describe.each(TEST_PROVIDERS)("POST /api/branches/[branchId]/chat (%s)", (provid
     harness.fake.enqueue({ kind: "error", status: 401 });
     const unauthorized = await postChat(branchId, { stream: false });
     expect(unauthorized.status).toBe(401);
-    expect(unauthorized.body.error).toMatchObject({ code: "upstream_error", upstreamCode: "invalid_api_key", body: { error: { type: "invalid_request_error" } } });
+    expect(unauthorized.body.error).toMatchObject({
+      code: "upstream_error",
+      upstreamCode: "invalid_api_key",
+      body: { error: { type: "invalid_request_error" } },
+    });
 
     // A retry (empty body) asks again for the kept turn.
     const retried = outcomeOf(await postChat(branchId, {}));
-    expect(retried).toMatchObject({ status: "ok", recorded: [expect.objectContaining({ position: 2 })], message: { message: { content: "echo: Cancel 8JX2WO." } } });
+    expect(retried).toMatchObject({
+      status: "ok",
+      recorded: [expect.objectContaining({ position: 2 })],
+      message: { message: { content: "echo: Cancel 8JX2WO." } },
+    });
     expect(await roles(harness.db, branchId)).toEqual(["system", "user", "assistant"]);
   });
 
@@ -199,7 +253,11 @@ describe.each(TEST_PROVIDERS)("POST /api/branches/[branchId]/chat (%s)", (provid
     await harness.fake.close();
     const unreachable = await postChat(branchId, { stream: false });
     expect(unreachable.status).toBe(502);
-    expect(unreachable.body.error).toMatchObject({ source: "recorder", code: "upstream_unreachable", message: expect.stringContaining("cannot reach the upstream") });
+    expect(unreachable.body.error).toMatchObject({
+      source: "recorder",
+      code: "upstream_unreachable",
+      message: expect.stringContaining("cannot reach the upstream"),
+    });
     expect(await roles(harness.db, branchId)).toEqual(["system", "user"]);
   });
 
@@ -236,7 +294,11 @@ describe.each(TEST_PROVIDERS)("POST /api/branches/[branchId]/chat (%s)", (provid
   it("stops the model when the browser goes away mid-stream; the turn stays, no reply is recorded", async () => {
     const { conversationId, branchId } = await conversation(harness.db);
     harness.fake.enqueue({ content: "a long answer streamed slowly, piece by piece", chunkSize: 2, chunkDelayMs: 30 });
-    const request = new Request(`http://localhost/api/branches/${branchId}/chat`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userTurn: "Tell me" }) });
+    const request = new Request(`http://localhost/api/branches/${branchId}/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ userTurn: "Tell me" }),
+    });
     const response = await chatRoute(request, { params: Promise.resolve({ branchId }) });
     const reader = response.body!.getReader();
     await reader.read();
@@ -252,6 +314,11 @@ describe.each(TEST_PROVIDERS)("POST /api/branches/[branchId]/chat (%s)", (provid
     const { branchId } = await conversation(harness.db, {}, [{ role: "system", content: SYSTEM }, user("Hi"), assistant("Hello! How can I help?")]);
     const done = outcomeOf(await postChat(branchId, { userTurn: "What is my baggage allowance?", stream: true }));
     expect(done.message.position).toBe(4);
-    expect((harness.chatRequests()[0].body!.messages as Message[]).map((message) => message.content)).toEqual([SYSTEM, "Hi", "Hello! How can I help?", "What is my baggage allowance?"]);
+    expect((harness.chatRequests()[0].body!.messages as Message[]).map((message) => message.content)).toEqual([
+      SYSTEM,
+      "Hi",
+      "Hello! How can I help?",
+      "What is my baggage allowance?",
+    ]);
   });
 });

@@ -107,7 +107,14 @@ export class ChatTurn {
     const status = promptStatus(prepared);
     const { verdict } = prepared.request;
     if (!verdict.ok) {
-      return { status: "budget_exceeded", budget: verdict.limit, tokens: verdict.tokens.total, reason: verdict.reason ?? "the request does not fit", ...soFar(), prompt: status };
+      return {
+        status: "budget_exceeded",
+        budget: verdict.limit,
+        tokens: verdict.tokens.total,
+        reason: verdict.reason ?? "the request does not fit",
+        ...soFar(),
+        prompt: status,
+      };
     }
     const body = upstreamBody(prepared, this.stream);
     let exchange = await createExchange(db, branchId, { request: body, streamed: this.stream });
@@ -129,7 +136,13 @@ export class ChatTurn {
     if (stored.compaction) checkpoints.push(written(stored.compaction, "reply"));
     publishAppended(this.conversation, branchId, stored.messages);
     exchange = await updateExchangeById(db, exchange.id, { response: result.response, status: result.status, error: null, durationMs });
-    publishExchange("exchange-recorded", exchange, { ...details, replyBranchId: branchId, model: model ?? details.model, usage: (usage as JsonValue | null) ?? null, finishReason });
+    publishExchange("exchange-recorded", exchange, {
+      ...details,
+      replyBranchId: branchId,
+      model: model ?? details.model,
+      usage: (usage as JsonValue | null) ?? null,
+      finishReason,
+    });
     return {
       status: "ok",
       message,
@@ -155,7 +168,11 @@ export async function startChatTurn(db: Database, branchId: string, input: ChatT
   const upstream = resolveUpstream();
   if (!upstream) throw new RecorderError(409, "upstream_not_configured", NOT_CONFIGURED_MESSAGE);
   if (running.has(branchId)) {
-    throw new RecorderError(409, "chat_in_progress", `a chat turn is already running on branch ${branchId}: wait for its answer, then send again; nothing was recorded`);
+    throw new RecorderError(
+      409,
+      "chat_in_progress",
+      `a chat turn is already running on branch ${branchId}: wait for its answer, then send again; nothing was recorded`,
+    );
   }
   running.add(branchId);
   try {
@@ -185,4 +202,3 @@ export async function startChatTurn(db: Database, branchId: string, input: ChatT
     throw error;
   }
 }
-

@@ -4,7 +4,12 @@ import { startFakeOpenAI, type FakeOpenAI } from "@/tests/support/fake-openai";
 import { assistant, toolCall, toolResult, user } from "@/tests/support/memory-fixtures";
 import { createRecorderSummarizer, summaryRequest, transcriptOf } from "./summarizer";
 
-const chain: Message[] = [user("Where is 8JX2WO going?"), toolCall("call_1", "get_reservation_details", { reservation_id: "8JX2WO" }), toolResult("call_1", '{"destination":"SEA"}'), assistant("It goes to Seattle.")];
+const chain: Message[] = [
+  user("Where is 8JX2WO going?"),
+  toolCall("call_1", "get_reservation_details", { reservation_id: "8JX2WO" }),
+  toolResult("call_1", '{"destination":"SEA"}'),
+  assistant("It goes to Seattle."),
+];
 
 describe("summaryRequest", () => {
   it("asks the model with instructions by purpose, the previous summary to extend, and the messages as a transcript", () => {

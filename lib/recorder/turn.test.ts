@@ -5,14 +5,24 @@ import { turnMessages } from "./turn";
 import { pendingToolCalls } from "./types";
 
 describe("turnMessages", () => {
-  const calling = [user("Look up two reservations"), { ...toolCall("a", "lookup", { id: 1 }), tool_calls: [...toolCall("a", "lookup", { id: 1 }).tool_calls!, ...toolCall("b", "lookup", { id: 2 }).tool_calls!] }];
+  const calling = [
+    user("Look up two reservations"),
+    {
+      ...toolCall("a", "lookup", { id: 1 }),
+      tool_calls: [...toolCall("a", "lookup", { id: 1 }).tool_calls!, ...toolCall("b", "lookup", { id: 2 }).tool_calls!],
+    },
+  ];
 
   it("puts results in the order of the calls they answer, then the user turn", () => {
-    expect(turnMessages(calling, { toolResults: [{ tool_call_id: "b", content: "2" }, { tool_call_id: "a", content: "1" }], userTurn: "thanks" })).toEqual([
-      toolResult("a", "1"),
-      toolResult("b", "2"),
-      user("thanks"),
-    ]);
+    expect(
+      turnMessages(calling, {
+        toolResults: [
+          { tool_call_id: "b", content: "2" },
+          { tool_call_id: "a", content: "1" },
+        ],
+        userTurn: "thanks",
+      }),
+    ).toEqual([toolResult("a", "1"), toolResult("b", "2"), user("thanks")]);
   });
 
   it("refuses a partial answer, a duplicate, a stray result and an empty request, naming the field", () => {
@@ -26,8 +36,17 @@ describe("turnMessages", () => {
       return null;
     };
     expect(refused({ toolResults: [{ tool_call_id: "a", content: "1" }] })).toEqual({ status: 422, code: "tool_results_mismatch", paths: ["toolResults"] });
-    expect(refused({ toolResults: [{ tool_call_id: "a", content: "1" }, { tool_call_id: "a", content: "1" }] })).toMatchObject({ paths: ["toolResults[1].tool_call_id"] });
-    expect(refused({ toolResults: [{ tool_call_id: "z", content: "1" }] }, [user("hi"), assistant("hello")])).toMatchObject({ paths: ["toolResults[0].tool_call_id"] });
+    expect(
+      refused({
+        toolResults: [
+          { tool_call_id: "a", content: "1" },
+          { tool_call_id: "a", content: "1" },
+        ],
+      }),
+    ).toMatchObject({ paths: ["toolResults[1].tool_call_id"] });
+    expect(refused({ toolResults: [{ tool_call_id: "z", content: "1" }] }, [user("hi"), assistant("hello")])).toMatchObject({
+      paths: ["toolResults[0].tool_call_id"],
+    });
     expect(refused({})).toMatchObject({ code: "nothing_to_answer", paths: ["toolResults"] });
     expect(refused({}, [user("hi"), assistant("hello")])).toMatchObject({ code: "nothing_to_answer", paths: ["userTurn"] });
     expect(turnMessages([user("hi")], {})).toEqual([]);

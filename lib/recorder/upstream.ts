@@ -122,7 +122,12 @@ export async function callUpstream(upstream: UpstreamConfig, body: Record<string
     if (!response.ok) return { ok: false, error: upstreamError(response.status, answer, response.headers), response: null, streamed };
     const outcome = outcomeOfCompletion(answer);
     if (!isRecord(answer) || !outcome.reply) {
-      return { ok: false, error: { ...upstreamError(502, answer, response.headers), type: "invalid_completion", message: "the upstream answered without an assistant message" }, response: null, streamed };
+      return {
+        ok: false,
+        error: { ...upstreamError(502, answer, response.headers), type: "invalid_completion", message: "the upstream answered without an assistant message" },
+        response: null,
+        streamed,
+      };
     }
     if (outcome.reply.content) options.onDelta?.({ type: "text", text: outcome.reply.content });
     return { ok: true, status: response.status, response: answer, outcome, streamed: false };
@@ -131,7 +136,13 @@ export async function callUpstream(upstream: UpstreamConfig, body: Record<string
   }
 }
 
-async function readStream(response: Response, watch: CallWatch, upstream: UpstreamConfig, onDelta: CallUpstreamOptions["onDelta"], streamed: boolean): Promise<UpstreamResult> {
+async function readStream(
+  response: Response,
+  watch: CallWatch,
+  upstream: UpstreamConfig,
+  onDelta: CallUpstreamOptions["onDelta"],
+  streamed: boolean,
+): Promise<UpstreamResult> {
   const reader = response.body!.getReader();
   const parser = new SseParser();
   const assembler = new CompletionAssembler();

@@ -17,7 +17,12 @@ export interface ChatRequestBody {
  * survive), and the reply's limit. The Prompt tab shows it and the recording
  * proxy forwards it, so the two cannot differ.
  */
-export function chatRequestBody(request: { model: string; messages: readonly Message[]; tools: readonly ToolDefinition[]; maxTokens: number }): ChatRequestBody {
+export function chatRequestBody(request: {
+  model: string;
+  messages: readonly Message[];
+  tools: readonly ToolDefinition[];
+  maxTokens: number;
+}): ChatRequestBody {
   const written = writeChatRequest({ messages: request.messages, tools: request.tools }).value as Omit<ChatRequestBody, "model" | "max_tokens">;
   return { model: request.model, ...written, max_tokens: request.maxTokens };
 }

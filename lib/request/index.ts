@@ -3,7 +3,27 @@
 // the engine's request builder (`./next`, which counts tokens: the Web Worker
 // and the server import it; `./server` loads its inputs from the database).
 // This entry is tokenizer-free, for the page's main thread.
-export { DEFAULT_RETRIEVAL_LIMIT, emptySnapshot, memoryForRequest, rankMemories, type MemoryHit, type MemorySnapshot, type SnapshotArtifact, type SnapshotSummary } from "./snapshot";
+export {
+  DEFAULT_RETRIEVAL_LIMIT,
+  emptySnapshot,
+  memoryForRequest,
+  rankMemories,
+  type MemoryHit,
+  type MemorySnapshot,
+  type SnapshotArtifact,
+  type SnapshotSummary,
+} from "./snapshot";
 export type { NextRequest, NextRequestInput, PositionedMessage } from "./next";
 export { chatRequestBody, type ChatRequestBody } from "./body";
-export { requestView, stepSummary, tokenizerView, viewBody, type RequestView, type SectionView, type StepSummary, type TokenizerView, type ViewableRequest, type PromptResponse } from "./view";
+export {
+  requestView,
+  stepSummary,
+  tokenizerView,
+  viewBody,
+  type RequestView,
+  type SectionView,
+  type StepSummary,
+  type TokenizerView,
+  type ViewableRequest,
+  type PromptResponse,
+} from "./view";

@@ -32,7 +32,8 @@ export async function loadMemorySnapshot(db: Database, scope: BranchScope, lengt
   const latest = summaries.at(-1);
   const coveredUntil = latest?.toPosition ?? 0;
   const checkpoint = latest ? ((await getCheckpointOutlinesByBranchId(db, scope, { inherited: true, summaryId: latest.id })).at(-1) ?? null) : null;
-  const system = coveredUntil > 0 ? (await getHistoryByBranchId(db, scope, { roles: ["system"], toPosition: coveredUntil })).map((record) => record.message) : [];
+  const system =
+    coveredUntil > 0 ? (await getHistoryByBranchId(db, scope, { roles: ["system"], toPosition: coveredUntil })).map((record) => record.message) : [];
   const outlines = (await getArtifactOutlinesByBranchId(db, scope, { inherited: true })).filter((artifact) => artifact.position < length);
   // Only artifacts before the summary's end can be retrieved (RB2); their tool messages name the reload handles.
   const retrievable = outlines.filter((artifact) => artifact.position < coveredUntil);
@@ -114,7 +115,11 @@ async function loadRequestState(db: Database, branchId: string, overrides: Setti
   return { scope, conversation, settings, records, length, snapshot: await loadMemorySnapshot(db, scope, length, chain) };
 }
 
-function build(state: Pick<RequestState, "conversation" | "settings" | "snapshot">, records: readonly MessageRecord[], options: PrepareNextRequestOptions): Promise<NextRequest> {
+function build(
+  state: Pick<RequestState, "conversation" | "settings" | "snapshot">,
+  records: readonly MessageRecord[],
+  options: PrepareNextRequestOptions,
+): Promise<NextRequest> {
   return nextRequest({
     records,
     snapshot: state.snapshot,
@@ -129,7 +134,10 @@ async function plannedSnapshot(db: Database, scope: BranchScope, snapshot: Memor
   const own = await getCheckpointOutlinesByBranchId(db, scope);
   const version = Math.max(0, ...own.map((checkpoint) => checkpoint.version)) + 1;
   const planned = { id: "(pending)", branchId: scope.branch.id, fromPosition: plan.fromPosition, toPosition: plan.toPosition, text: plan.text };
-  const system = [...snapshot.system, ...plan.raw.filter((record) => record.position < plan.toPosition && record.message.role === "system").map((record) => record.message)];
+  const system = [
+    ...snapshot.system,
+    ...plan.raw.filter((record) => record.position < plan.toPosition && record.message.role === "system").map((record) => record.message),
+  ];
   return { ...snapshot, coveredUntil: plan.toPosition, system, chain: [...snapshot.chain, planned], checkpoint: { id: "(pending)", version } };
 }
 
@@ -164,7 +172,9 @@ async function wouldFit(db: Database, branchId: string, state: RequestState, opt
   if ((await build({ ...state, snapshot }, state.records, options)).verdict.ok) return true;
   const full = await loadBranchState(db, branchId, options.settings, { window: RAW_WINDOW });
   const rescue = full.length === state.length ? await planCompaction(db, full, full.settings) : null;
-  return rescue !== null && (await build({ ...state, snapshot: await plannedSnapshot(db, state.scope, state.snapshot, rescue) }, state.records, options)).verdict.ok;
+  return (
+    rescue !== null && (await build({ ...state, snapshot: await plannedSnapshot(db, state.scope, state.snapshot, rescue) }, state.records, options)).verdict.ok
+  );
 }
 
 /**

@@ -1,12 +1,4 @@
-import {
-  Bm25Index,
-  offloadMarker,
-  positionsLabel,
-  type Message,
-  type PersistedMemory,
-  type PersistedSummary,
-  type RetrievedMemory,
-} from "@/lib/context/light";
+import { Bm25Index, offloadMarker, positionsLabel, type Message, type PersistedMemory, type PersistedSummary, type RetrievedMemory } from "@/lib/context/light";
 
 /** One link of a branch's persisted summary chain. */
 export interface SnapshotSummary {
@@ -90,11 +82,22 @@ export function rankMemories(
   const documents: { id: string; text: string; hit: Omit<MemoryHit, "score"> }[] = [];
   for (const summary of summaries) {
     if (excluded.has(summary.id)) continue;
-    documents.push({ id: summary.id, text: summary.text, hit: { kind: "summary", id: summary.id, branchId: summary.branchId, text: summary.text, positions: [summary.fromPosition, summary.toPosition] } });
+    documents.push({
+      id: summary.id,
+      text: summary.text,
+      hit: { kind: "summary", id: summary.id, branchId: summary.branchId, text: summary.text, positions: [summary.fromPosition, summary.toPosition] },
+    });
   }
   for (const artifact of artifacts) {
     if (excluded.has(artifact.id)) continue;
-    const hit: Omit<MemoryHit, "score"> = { kind: "artifact", id: artifact.id, branchId: artifact.branchId, text: artifact.summary, positions: [artifact.position, artifact.position + 1], toolName: artifact.toolName };
+    const hit: Omit<MemoryHit, "score"> = {
+      kind: "artifact",
+      id: artifact.id,
+      branchId: artifact.branchId,
+      text: artifact.summary,
+      positions: [artifact.position, artifact.position + 1],
+      toolName: artifact.toolName,
+    };
     if (artifact.handle) hit.handle = artifact.handle;
     documents.push({ id: artifact.id, text: `${artifact.toolName ?? ""} ${artifact.summary}`, hit });
   }
@@ -104,7 +107,9 @@ export function rankMemories(
 function summaryLabel(snapshot: MemorySnapshot, latest: SnapshotSummary): string {
   const range = positionsLabel(snapshot.chain[0].fromPosition, latest.toPosition);
   const inherited = latest.branchId !== snapshot.branchId ? ", inherited" : "";
-  return snapshot.checkpoint ? `Checkpoint v${snapshot.checkpoint.version} (summary of messages ${range}${inherited})` : `Summary ${snapshot.chain.length} (messages ${range}${inherited})`;
+  return snapshot.checkpoint
+    ? `Checkpoint v${snapshot.checkpoint.version} (summary of messages ${range}${inherited})`
+    : `Summary ${snapshot.chain.length} (messages ${range}${inherited})`;
 }
 
 function retrievedOf(snapshot: MemorySnapshot, hit: MemoryHit): RetrievedMemory {
@@ -126,9 +131,19 @@ function retrievedOf(snapshot: MemorySnapshot, hit: MemoryHit): RetrievedMemory 
  */
 export function memoryForRequest(snapshot: MemorySnapshot, options: { query: string; limit: number }): PersistedMemory {
   const latest = snapshot.chain.at(-1);
-  const summary: PersistedSummary | null = latest ? { id: latest.id, text: latest.text, fromPosition: snapshot.chain[0].fromPosition, toPosition: latest.toPosition, label: summaryLabel(snapshot, latest) } : null;
+  const summary: PersistedSummary | null = latest
+    ? { id: latest.id, text: latest.text, fromPosition: snapshot.chain[0].fromPosition, toPosition: latest.toPosition, label: summaryLabel(snapshot, latest) }
+    : null;
   // The latest summary is in the request already, and so is every artifact whose tool message the raw history carries.
-  const hits = options.limit > 0 && options.query.trim() !== "" ? rankMemories(snapshot.chain.slice(0, -1), snapshot.artifacts.filter((artifact) => artifact.position < snapshot.coveredUntil), options.query, { limit: options.limit }) : [];
+  const hits =
+    options.limit > 0 && options.query.trim() !== ""
+      ? rankMemories(
+          snapshot.chain.slice(0, -1),
+          snapshot.artifacts.filter((artifact) => artifact.position < snapshot.coveredUntil),
+          options.query,
+          { limit: options.limit },
+        )
+      : [];
   const retrieved = hits.map((hit) => retrievedOf(snapshot, hit));
   return { system: snapshot.system, summary, retrieved };
 }

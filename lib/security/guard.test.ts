@@ -43,7 +43,10 @@ describe("request guard: Host", () => {
 describe("request guard: origin and content type", () => {
   it("[S2] refuses a cross-origin write, whatever its content type", () => {
     for (const type of ["text/plain", "application/json", "application/x-www-form-urlencoded"]) {
-      const decision = guardRequest(request("POST", "/api/conversations", { origin: "http://evil.example", "content-type": type, "content-length": "2" }), open);
+      const decision = guardRequest(
+        request("POST", "/api/conversations", { origin: "http://evil.example", "content-type": type, "content-length": "2" }),
+        open,
+      );
       expect(decision).toMatchObject({ action: "refuse", status: 403, code: "forbidden_origin" });
     }
   });
@@ -83,7 +86,9 @@ describe("request guard: origin and content type", () => {
   });
 
   it("[S6] refuses a chunked body (411) and a declared body over the request limit (413)", () => {
-    expect(guardRequest(request("POST", "/api/conversations", { "content-type": "application/json", "transfer-encoding": "chunked" }), open)).toMatchObject({ status: 411 });
+    expect(guardRequest(request("POST", "/api/conversations", { "content-type": "application/json", "transfer-encoding": "chunked" }), open)).toMatchObject({
+      status: 411,
+    });
     const big = { "content-type": "application/json", "content-length": String(64 * 1024 * 1024) };
     expect(guardRequest(request("POST", "/api/conversations", big), open)).toMatchObject({ status: 413, code: "payload_too_large" });
   });
@@ -152,7 +157,9 @@ describe("request guard: access token", () => {
   });
 
   it("[S4] refuses a label key without the token", () => {
-    expect(guardRequest(request("POST", "/api/v1/chat/completions", { authorization: "Bearer ctxlab-airline", ...json }), locked)).toMatchObject({ status: 401 });
+    expect(guardRequest(request("POST", "/api/v1/chat/completions", { authorization: "Bearer ctxlab-airline", ...json }), locked)).toMatchObject({
+      status: 401,
+    });
   });
 });
 

@@ -98,14 +98,22 @@ export function guardRequest(request: GuardedRequest, config: SecurityConfig): G
   const host = headers.get("host");
   if (!isAllowedHost(host, config.allowedHosts)) {
     const named = host ? `'${host}'` : "no Host header";
-    return refuse(pathname, "forbidden_host", `requests addressed to ${named} are refused; allowed names: ${config.allowedHosts.join(", ")} (add one with CONTEXT_LAB_ALLOWED_HOSTS)`);
+    return refuse(
+      pathname,
+      "forbidden_host",
+      `requests addressed to ${named} are refused; allowed names: ${config.allowedHosts.join(", ")} (add one with CONTEXT_LAB_ALLOWED_HOSTS)`,
+    );
   }
   const refused = checkOrigin(request) ?? checkBody(request);
   if (refused) return refused;
   if (config.token === null) return { action: "pass", requestHeaders: new Headers(headers) };
   if (credentialOf(headers, config.token) === null && !PUBLIC_PATHS.has(pathname)) {
     if (!isApiPath(pathname)) return { action: "login", location: `/login?next=${encodeURIComponent(pathname + request.search)}` };
-    return refuse(pathname, "unauthorized", "this Context Lab needs its access token: send Authorization: Bearer <token> (agents: the token as API key, or X-Context-Lab-Token)");
+    return refuse(
+      pathname,
+      "unauthorized",
+      "this Context Lab needs its access token: send Authorization: Bearer <token> (agents: the token as API key, or X-Context-Lab-Token)",
+    );
   }
   return { action: "pass", requestHeaders: withoutToken(headers, config.token) };
 }

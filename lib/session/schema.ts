@@ -176,10 +176,21 @@ export function findSessionIssues(file: SessionFile): SessionIssue[] {
       seen.add(row.id);
     });
   };
-  for (const [name, rows] of Object.entries({ branches: file.branches, messages: file.messages, summaries: file.summaries, checkpoints: file.checkpoints, offloaded: file.offloaded, artifacts: file.artifacts, exchanges: file.exchanges, policies: file.policies })) unique(rows, name);
+  for (const [name, rows] of Object.entries({
+    branches: file.branches,
+    messages: file.messages,
+    summaries: file.summaries,
+    checkpoints: file.checkpoints,
+    offloaded: file.offloaded,
+    artifacts: file.artifacts,
+    exchanges: file.exchanges,
+    policies: file.policies,
+  }))
+    unique(rows, name);
   const ownConversation = (rows: readonly { conversationId: string }[], name: string) =>
     rows.forEach((row, index) => {
-      if (row.conversationId !== conversationId) issues.push({ path: `${name}[${index}].conversationId`, message: `'${row.conversationId}' is not the session's conversation '${conversationId}'` });
+      if (row.conversationId !== conversationId)
+        issues.push({ path: `${name}[${index}].conversationId`, message: `'${row.conversationId}' is not the session's conversation '${conversationId}'` });
     });
   const ownBranch = (rows: readonly { branchId: string }[], name: string) =>
     rows.forEach((row, index) => {
@@ -188,11 +199,20 @@ export function findSessionIssues(file: SessionFile): SessionIssue[] {
   ownConversation(file.branches, "branches");
   ownConversation(file.exchanges, "exchanges");
   ownConversation(file.policies, "policies");
-  for (const [name, rows] of Object.entries({ messages: file.messages, summaries: file.summaries, checkpoints: file.checkpoints, offloaded: file.offloaded, artifacts: file.artifacts, exchanges: file.exchanges })) ownBranch(rows, name);
+  for (const [name, rows] of Object.entries({
+    messages: file.messages,
+    summaries: file.summaries,
+    checkpoints: file.checkpoints,
+    offloaded: file.offloaded,
+    artifacts: file.artifacts,
+    exchanges: file.exchanges,
+  }))
+    ownBranch(rows, name);
   const roots = file.branches.filter((branch) => branch.parentId === null).length;
   if (roots !== 1) issues.push({ path: "branches", message: `a session has one root branch, this one has ${roots}` });
   file.branches.forEach((branch, index) => {
-    if (branch.parentId !== null && !branchIds.has(branch.parentId)) issues.push({ path: `branches[${index}].parentId`, message: `no branch '${branch.parentId}' in the file` });
+    if (branch.parentId !== null && !branchIds.has(branch.parentId))
+      issues.push({ path: `branches[${index}].parentId`, message: `no branch '${branch.parentId}' in the file` });
   });
   const parentOf = new Map(file.branches.map((branch) => [branch.id, branch.parentId]));
   file.branches.forEach((branch, index) => {
@@ -206,10 +226,12 @@ export function findSessionIssues(file: SessionFile): SessionIssue[] {
     }
   });
   file.summaries.forEach((summary, index) => {
-    if (summary.extendsId !== null && !summaryIds.has(summary.extendsId)) issues.push({ path: `summaries[${index}].extendsId`, message: `no summary '${summary.extendsId}' in the file` });
+    if (summary.extendsId !== null && !summaryIds.has(summary.extendsId))
+      issues.push({ path: `summaries[${index}].extendsId`, message: `no summary '${summary.extendsId}' in the file` });
   });
   file.checkpoints.forEach((checkpoint, index) => {
-    if (checkpoint.summaryId !== null && !summaryIds.has(checkpoint.summaryId)) issues.push({ path: `checkpoints[${index}].summaryId`, message: `no summary '${checkpoint.summaryId}' in the file` });
+    if (checkpoint.summaryId !== null && !summaryIds.has(checkpoint.summaryId))
+      issues.push({ path: `checkpoints[${index}].summaryId`, message: `no summary '${checkpoint.summaryId}' in the file` });
   });
   return issues;
 }

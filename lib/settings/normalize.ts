@@ -31,7 +31,8 @@ function repairProcessors(value: unknown, repairs: SettingsRepair[]): ProcessorS
   value.forEach((item, index) => {
     const parsed = entry.safeParse(item);
     if (!parsed.success) repairs.push({ field: `processors[${index}]`, message: "not a known processor: left out" });
-    else if (seen.has(parsed.data.kind)) repairs.push({ field: `processors[${index}]`, message: `'${parsed.data.kind}' was listed twice: the first place kept` });
+    else if (seen.has(parsed.data.kind))
+      repairs.push({ field: `processors[${index}]`, message: `'${parsed.data.kind}' was listed twice: the first place kept` });
     else {
       seen.add(parsed.data.kind);
       kept.push(parsed.data);
@@ -77,7 +78,8 @@ export function normalizeSettings(stored: unknown): NormalizedSettings {
     const value = legacyValue(field, record[field], record);
     const parsed = settingsSchema.shape[field].safeParse(value);
     if (parsed.success) settings[field] = parsed.data;
-    else repairs.push({ field, message: `${JSON.stringify(record[field])} is not valid (${parsed.error.issues[0]?.message ?? "invalid"}): the default applies` });
+    else
+      repairs.push({ field, message: `${JSON.stringify(record[field])} is not valid (${parsed.error.issues[0]?.message ?? "invalid"}): the default applies` });
   }
   for (const key of Object.keys(record)) if (key !== "mode" && !FIELDS.includes(key as Field)) repairs.push({ field: key, message: "not a setting: dropped" });
   return { settings: settings as Settings, repairs };

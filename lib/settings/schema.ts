@@ -23,7 +23,8 @@ export const processorEntrySchema = z.strictObject({
 const processorsSchema = z.array(processorEntrySchema).superRefine((entries, context) => {
   const seen = new Set<string>();
   entries.forEach((entry, index) => {
-    if (seen.has(entry.kind)) context.addIssue({ code: "custom", message: `'${entry.kind}' is listed twice: each processor appears once`, path: [index, "kind"] });
+    if (seen.has(entry.kind))
+      context.addIssue({ code: "custom", message: `'${entry.kind}' is listed twice: each processor appears once`, path: [index, "kind"] });
     seen.add(entry.kind);
   });
 });

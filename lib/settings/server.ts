@@ -10,7 +10,11 @@ import type { SettingsChanges } from "./schema";
  * A conversation's settings, normalised (ST2), with a call's overrides merged
  * over them (ST3), resolved against the catalogue with the users' entries (ST4).
  */
-export async function conversationSettings(db: Database, conversation: Pick<ConversationRecord, "settings">, overrides?: SettingsChanges): Promise<ResolvedSettings> {
+export async function conversationSettings(
+  db: Database,
+  conversation: Pick<ConversationRecord, "settings">,
+  overrides?: SettingsChanges,
+): Promise<ResolvedSettings> {
   const { settings } = normalizeSettings(conversation.settings);
   return resolveSettings(overrides ? mergeSettings(settings, overrides) : settings, await loadCatalogue(db));
 }

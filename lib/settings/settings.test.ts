@@ -10,9 +10,14 @@ const issuesOf = (value: unknown) => {
 
 describe("settings schema", () => {
   it("[ST1] refuses duplicates, unknown processors, a budget of 0 and unknown fields, naming the field", () => {
-    expect(issuesOf({ processors: [{ kind: "round_window", enabled: true }, { kind: "round_window", enabled: false }] })).toEqual([
-      "processors.1.kind: 'round_window' is listed twice: each processor appears once",
-    ]);
+    expect(
+      issuesOf({
+        processors: [
+          { kind: "round_window", enabled: true },
+          { kind: "round_window", enabled: false },
+        ],
+      }),
+    ).toEqual(["processors.1.kind: 'round_window' is listed twice: each processor appears once"]);
     expect(issuesOf({ processors: [{ kind: "shredder", enabled: true }] })[0]).toMatch(/^processors\.0\.kind: unknown processor/);
     expect(issuesOf({ tokenBudget: 0 })).toEqual(["tokenBudget: must be at least 1"]);
     expect(issuesOf({ colour: "blue" })[0]).toMatch(/colour/);
@@ -46,8 +51,22 @@ describe("normalizeSettings", () => {
       applyPipeline: true,
     };
     const { settings, repairs } = normalizeSettings(old);
-    expect(settings).toMatchObject({ mode: "navigator", historyRounds: 4, summaryThreshold: 5, tokenBudget: null, contextWindow: null, maxOutputTokens: null, encoding: null, model: "gpt-4.1", applyPipeline: true });
-    expect(settings.processors.map((entry) => entry.kind)).toEqual(["round_window", "token_budget", ...DEFAULT_PROCESSOR_ORDER.filter((kind) => kind !== "round_window" && kind !== "token_budget")]);
+    expect(settings).toMatchObject({
+      mode: "navigator",
+      historyRounds: 4,
+      summaryThreshold: 5,
+      tokenBudget: null,
+      contextWindow: null,
+      maxOutputTokens: null,
+      encoding: null,
+      model: "gpt-4.1",
+      applyPipeline: true,
+    });
+    expect(settings.processors.map((entry) => entry.kind)).toEqual([
+      "round_window",
+      "token_budget",
+      ...DEFAULT_PROCESSOR_ORDER.filter((kind) => kind !== "round_window" && kind !== "token_budget"),
+    ]);
     expect(settings.processors.filter((entry) => entry.enabled).map((entry) => entry.kind)).toEqual(["round_window", "token_budget"]);
     expect(repairs).toEqual([{ field: "processors[1]", message: "'round_window' was listed twice: the first place kept" }]);
   });
@@ -91,10 +110,16 @@ describe("resolveSettings", () => {
   });
 
   it("[ST4] counts for Claude, Gemini, unknown models and hand-picked encodings are labelled approximate", () => {
-    expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "claude-sonnet-4-5-20250929" })).toMatchObject({ exact: false, approximation: expect.stringContaining("Claude") });
+    expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "claude-sonnet-4-5-20250929" })).toMatchObject({
+      exact: false,
+      approximation: expect.stringContaining("Claude"),
+    });
     expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "gemini-2.5-pro" }).exact).toBe(false);
     expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "my-local-model" })).toMatchObject({ exact: false, model: { match: "fallback" } });
-    expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "gpt-4o", encoding: "cl100k_base" })).toMatchObject({ exact: false, approximation: expect.stringContaining("chosen by hand") });
+    expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "gpt-4o", encoding: "cl100k_base" })).toMatchObject({
+      exact: false,
+      approximation: expect.stringContaining("chosen by hand"),
+    });
   });
 
   it("[ST4] a user's catalogue entry wins over the built-in one", () => {

@@ -10,7 +10,12 @@ import { errorText, type PlaygroundRuntime } from "./runtime";
 import type { ConversationInput, ConversationSlice, PlaygroundState } from "./types";
 
 function sameMessage(first: Message, second: Message): boolean {
-  return first.role === second.role && first.content === second.content && first.tool_call_id === second.tool_call_id && (first.tool_calls?.length ?? 0) === (second.tool_calls?.length ?? 0);
+  return (
+    first.role === second.role &&
+    first.content === second.content &&
+    first.tool_call_id === second.tool_call_id &&
+    (first.tool_calls?.length ?? 0) === (second.tool_calls?.length ?? 0)
+  );
 }
 
 /**
@@ -81,7 +86,13 @@ async function load(runtime: PlaygroundRuntime, set: (partial: Partial<Playgroun
       ]);
       if (token !== runtime.loadToken) return;
       stored = fetched;
-      loading = pipeline.load(title, stored.map((record) => record.message), tools, encoding, snapshot);
+      loading = pipeline.load(
+        title,
+        stored.map((record) => record.message),
+        tools,
+        encoding,
+        snapshot,
+      );
     }
     const firstRun = pipeline.run(input);
     // Dropped with the load when that fails.
@@ -136,7 +147,19 @@ export function conversationState(
     hoveredCall: null,
     ...(tree ? { tree } : {}),
     // Switching branches keeps the settings being tuned; opening another conversation takes its own.
-    ...(sameConversation ? {} : { settings, savedSettings: settings, past: [], future: [], trying: false, resolved: resolveSettings(settings, catalogue), nextTurn: "", saveStatus: "idle" as const, saveError: null }),
+    ...(sameConversation
+      ? {}
+      : {
+          settings,
+          savedSettings: settings,
+          past: [],
+          future: [],
+          trying: false,
+          resolved: resolveSettings(settings, catalogue),
+          nextTurn: "",
+          saveStatus: "idle" as const,
+          saveError: null,
+        }),
   };
 }
 

@@ -5,7 +5,11 @@ import type { PlaygroundState } from "./types";
 // Taking a run's result into the store: shared by loading a conversation and by re-runs.
 
 /** Fetches the histories of the selected step of the current result (for the step diff). */
-export async function fetchStepHistories(runtime: PlaygroundRuntime, set: (partial: Partial<PlaygroundState>) => void, get: () => PlaygroundState): Promise<void> {
+export async function fetchStepHistories(
+  runtime: PlaygroundRuntime,
+  set: (partial: Partial<PlaygroundState>) => void,
+  get: () => PlaygroundState,
+): Promise<void> {
   const { pipeline } = runtime;
   const { result, selectedStep } = get();
   if (!pipeline || !result || selectedStep === null) return;

@@ -76,7 +76,10 @@ function fieldOf(changes: Partial<Settings>): string | undefined {
   return fields.length === 1 ? fields[0] : undefined;
 }
 
-export function createSettingsSlice(runtime: PlaygroundRuntime, catalogue: ModelEntry[] = [...BUILT_IN_MODELS]): StateCreator<PlaygroundState, [], [], SettingsSlice> {
+export function createSettingsSlice(
+  runtime: PlaygroundRuntime,
+  catalogue: ModelEntry[] = [...BUILT_IN_MODELS],
+): StateCreator<PlaygroundState, [], [], SettingsSlice> {
   return (set, get) => {
     const show = (settings: Settings) => {
       set({ settings, resolved: resolveSettings(settings, get().catalogue) });

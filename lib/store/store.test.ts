@@ -10,10 +10,29 @@ import { moveProcessor, toggleProcessor } from "@/lib/settings";
 import { runInput } from "./runs";
 import { createPlaygroundStore, forkPositionOf, forkPositionOfSelection, type PlaygroundPipeline, type PlaygroundServices } from "./index";
 
-const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as { traj: Message[] }[];
+const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as {
+  traj: Message[];
+}[];
 
-const conversation: ConversationRecord = { id: "c1", title: "task 0", source: "tau-bench", settings: {}, tools: null, recordKey: null, createdAt: "2025-01-01T00:00:00.000Z", updatedAt: "2025-01-01T00:00:00.000Z" };
-const branch = (id: string, length: number, parentId: string | null = null): BranchRecord => ({ id, conversationId: "c1", name: id, parentId, forkPosition: parentId ? length : null, length, createdAt: conversation.createdAt });
+const conversation: ConversationRecord = {
+  id: "c1",
+  title: "task 0",
+  source: "tau-bench",
+  settings: {},
+  tools: null,
+  recordKey: null,
+  createdAt: "2025-01-01T00:00:00.000Z",
+  updatedAt: "2025-01-01T00:00:00.000Z",
+};
+const branch = (id: string, length: number, parentId: string | null = null): BranchRecord => ({
+  id,
+  conversationId: "c1",
+  name: id,
+  parentId,
+  forkPosition: parentId ? length : null,
+  length,
+  createdAt: conversation.createdAt,
+});
 const records = (messages: Message[], branchId = "main"): MessageRecord[] =>
   messages.map((message, position) => ({ id: `m${position}`, branchId, position, tokens: 1, createdAt: conversation.createdAt, metadata: null, message }));
 
@@ -23,7 +42,7 @@ function hostPipeline(history?: (branchId: string) => Promise<MessageRecord[]>):
   const runs: RunInput[] = [];
   // Requests are taken in order, as the worker takes them: a run asked for during an open waits for it.
   let queue: Promise<unknown> = Promise.resolve();
-  const inTurn = <T,>(work: () => Promise<T> | T): Promise<T> => {
+  const inTurn = <T>(work: () => Promise<T> | T): Promise<T> => {
     const next = queue.then(work);
     queue = next.catch(() => undefined);
     return next;
@@ -31,7 +50,12 @@ function hostPipeline(history?: (branchId: string) => Promise<MessageRecord[]>):
   return {
     runs,
     load: (title, messages, tools, encoding, snapshot) => inTurn(() => host.load(title, messages, tools, encoding, snapshot)),
-    ...(history ? { open: (branchId: string, title: string, tools?: ToolDefinition[], encoding?: EncodingName) => inTurn(async () => host.loadStored(title, await history(branchId), tools, encoding)) } : {}),
+    ...(history
+      ? {
+          open: (branchId: string, title: string, tools?: ToolDefinition[], encoding?: EncodingName) =>
+            inTurn(async () => host.loadStored(title, await history(branchId), tools, encoding)),
+        }
+      : {}),
     run: (input) =>
       inTurn(() => {
         runs.push(input);
@@ -95,7 +119,9 @@ describe("createPlaygroundStore: conversation and run", () => {
     const store = createPlaygroundStore({ pipeline: slow });
     void store.getState().setConversation({ conversation, branch: branch("main", 32), records: records(sample[0].traj) });
     await vi.waitFor(() => expect(waiting).toHaveLength(1), { timeout: 8_000 });
-    const second = store.getState().setConversation({ conversation: { ...conversation, id: "c2" }, branch: branch("other", 6), records: records(sample[5].traj) });
+    const second = store
+      .getState()
+      .setConversation({ conversation: { ...conversation, id: "c2" }, branch: branch("other", 6), records: records(sample[5].traj) });
     waiting[0]({ revision: 99 } as RunResult);
     await vi.waitFor(() => expect(waiting).toHaveLength(2), { timeout: 8_000 });
     waiting[1](await host.run(runInput(store.getState())));
@@ -181,7 +207,14 @@ describe("createPlaygroundStore: settings", () => {
     const { store } = await loadedStore();
     store.getState().updateSettings({ tokenBudget: 1234, maxMessageSize: 777 });
     store.getState().applyMode("navigator");
-    expect(store.getState().settings).toMatchObject({ mode: "navigator", historyRounds: 10, summaryThreshold: 5, offloadThreshold: 20, tokenBudget: 1234, maxMessageSize: 777 });
+    expect(store.getState().settings).toMatchObject({
+      mode: "navigator",
+      historyRounds: 10,
+      summaryThreshold: 5,
+      offloadThreshold: 20,
+      tokenBudget: 1234,
+      maxMessageSize: 777,
+    });
   });
 
   it("toggles and reorders processors and the next run follows the order", async () => {
@@ -214,7 +247,11 @@ describe("createPlaygroundStore: settings", () => {
 
   it("opens a conversation with the settings it stored", async () => {
     const store = createPlaygroundStore({ pipeline: hostPipeline() });
-    await store.getState().setConversation({ conversation: { ...conversation, settings: { mode: "pilot", tokenBudget: 2000, historyRounds: "x" } }, branch: branch("main", 6), records: records(sample[5].traj) });
+    await store.getState().setConversation({
+      conversation: { ...conversation, settings: { mode: "pilot", tokenBudget: 2000, historyRounds: "x" } },
+      branch: branch("main", 6),
+      records: records(sample[5].traj),
+    });
     expect(store.getState().settings).toMatchObject({ mode: "pilot", tokenBudget: 2000, historyRounds: 100 });
   });
 });

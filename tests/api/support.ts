@@ -30,10 +30,7 @@ export interface CallResult<Body> {
 }
 
 /** Calls an exported route handler with a real Request and reads the JSON answer (null for an empty body). */
-export async function call<Body = any, Params = Record<string, never>>(
-  handler: Handler<Params>,
-  options: CallOptions<Params> = {},
-): Promise<CallResult<Body>> {
+export async function call<Body = any, Params = Record<string, never>>(handler: Handler<Params>, options: CallOptions<Params> = {}): Promise<CallResult<Body>> {
   const { method = options.body === undefined ? "GET" : "POST", url = "/api/test", headers = {}, params } = options;
   let body: string | undefined;
   if (typeof options.body === "string") body = options.body;

@@ -14,7 +14,9 @@ test("branch tree: fork from the Branches panel, switch, and see where the two b
   await expect(page.getByLabel("Conversation totals")).toContainText("10 messages");
 
   // Give the child a different continuation, through the API, and compare.
-  const appended = await request.post(`/api/branches/${child}/messages`, { data: { messages: [{ role: "user", content: "Actually, cancel everything instead." }] } });
+  const appended = await request.post(`/api/branches/${child}/messages`, {
+    data: { messages: [{ role: "user", content: "Actually, cancel everything instead." }] },
+  });
   expect(appended.ok()).toBe(true);
   await page.reload();
   await workspace.ready();

@@ -7,7 +7,10 @@ test.beforeEach(() => fakeUpstream.reset());
 
 const TURN = "Please also tell me every baggage rule that applies to my reservation.";
 
-test("a budget that forces a stop: the budget bar, the header, the Prompt tab and the recorder say the same, and nothing reaches the model", async ({ page, request }) => {
+test("a budget that forces a stop: the budget bar, the header, the Prompt tab and the recorder say the same, and nothing reaches the model", async ({
+  page,
+  request,
+}) => {
   const { conversationId } = await importConversation(request, JSON.stringify(tauBench[2]), "budget stop");
   const patched = await request.patch(`/api/conversations/${conversationId}`, { data: { settings: { tokenBudget: 500 } } });
   expect(patched.ok()).toBe(true);

@@ -7,7 +7,11 @@ import { fakeUpstream } from "./support/fake-upstream";
 
 test.beforeEach(() => fakeUpstream.reset());
 
-test("an agent's 429 and its retry are both in the calls view, with the error, the token chart and the diff between two calls; the conversation marks the failure", async ({ page, request, baseURL }) => {
+test("an agent's 429 and its retry are both in the calls view, with the error, the token chart and the diff between two calls; the conversation marks the failure", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const created = await request.post("/api/conversations", { data: { title: "rate limited agent", messages: [{ role: "system", content: AIRLINE_SYSTEM }] } });
   expect(created.ok()).toBe(true);
   const { conversation } = (await created.json()) as { conversation: { id: string } };
@@ -18,10 +22,30 @@ test("an agent's 429 and its retry are both in the calls view, with the error, t
   await expect(page.getByRole("heading", { name: "No model calls recorded" })).toBeVisible();
 
   // The agent: the official client, which retries a 429 once by itself.
-  const agent = new OpenAI({ baseURL: `${baseURL}/api/v1`, apiKey: "ctxlab-e2e-calls", maxRetries: 1, defaultHeaders: { "X-Context-Lab-Conversation": conversation.id } });
-  const history: ChatCompletionMessageParam[] = [{ role: "system", content: AIRLINE_SYSTEM }, { role: "user", content: "Where does reservation 8JX2WO go?" }];
+  const agent = new OpenAI({
+    baseURL: `${baseURL}/api/v1`,
+    apiKey: "ctxlab-e2e-calls",
+    maxRetries: 1,
+    defaultHeaders: { "X-Context-Lab-Conversation": conversation.id },
+  });
+  const history: ChatCompletionMessageParam[] = [
+    { role: "system", content: AIRLINE_SYSTEM },
+    { role: "user", content: "Where does reservation 8JX2WO go?" },
+  ];
   await fakeUpstream.enqueue(
-    { kind: "error", status: 429, headers: { "retry-after": "0" }, body: { error: { message: "Rate limit reached for gpt-4o in organization org-e2e on tokens per min.", type: "tokens", code: "rate_limit_exceeded", param: null } } },
+    {
+      kind: "error",
+      status: 429,
+      headers: { "retry-after": "0" },
+      body: {
+        error: {
+          message: "Rate limit reached for gpt-4o in organization org-e2e on tokens per min.",
+          type: "tokens",
+          code: "rate_limit_exceeded",
+          param: null,
+        },
+      },
+    },
     { content: "Reservation 8JX2WO flies from Boston to Seattle." },
   );
   const answer = await agent.chat.completions.create({ model: "gpt-4o", messages: history, tools: AIRLINE_TOOLS });

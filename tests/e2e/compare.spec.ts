@@ -4,7 +4,8 @@ import { ComparePage } from "./pages/compare";
 import { WorkspacePage } from "./pages/workspace";
 import { importConversation, tauBench } from "./support/fixtures";
 
-const cheaper = (figures: Map<string, number>, labels: string[]) => labels.reduce((best, label) => ((figures.get(label) ?? Infinity) < (figures.get(best) ?? Infinity) ? label : best));
+const cheaper = (figures: Map<string, number>, labels: string[]) =>
+  labels.reduce((best, label) => ((figures.get(label) ?? Infinity) < (figures.get(best) ?? Infinity) ? label : best));
 const dollars = (text: string) => Number(text.replace(/[^\d.]/g, ""));
 
 test("compares two policies on a real tau-bench trajectory: the chart and the table name the same cheaper one", async ({ page, request }) => {

@@ -24,7 +24,9 @@ test("conversation view: hovering a call lights its result and back, rows link b
 
 test("ten thousand messages: only a window of rows is in the page, and the last one is a keypress away", async ({ page, request }) => {
   const messages = Array.from({ length: 10_000 }, (_, index) =>
-    index % 2 === 0 ? { role: "user", content: `Question ${index}: what is the status of order ${index}?` } : { role: "assistant", content: `Order ${index - 1} shipped on day ${index % 30}.` },
+    index % 2 === 0
+      ? { role: "user", content: `Question ${index}: what is the status of order ${index}?` }
+      : { role: "assistant", content: `Order ${index - 1} shipped on day ${index % 30}.` },
   );
   const { conversationId } = await importConversation(request, JSON.stringify(messages), "ten thousand");
   const workspace = new WorkspacePage(page);

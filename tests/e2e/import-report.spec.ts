@@ -12,7 +12,9 @@ test("an import with an orphan tool result reports it, naming the message and li
   const report = page.getByRole("region", { name: "Import report" });
   await expect(report).toContainText("Read as OpenAI chat messages");
   await expect(report.getByRole("heading", { name: "Dropped" })).toBeVisible();
-  const item = report.getByRole("listitem").filter({ hasText: "tool result 'call_Mxn2CmKacuvxn7cEyJA5chIF' has no assistant tool call right before it; dropped" });
+  const item = report
+    .getByRole("listitem")
+    .filter({ hasText: "tool result 'call_Mxn2CmKacuvxn7cEyJA5chIF' has no assistant tool call right before it; dropped" });
   await expect(item).toHaveCount(1);
   const link = item.getByRole("link", { name: "message 6" });
   await expect(link).toHaveAttribute("href", /^\/c\/[^/?]+\?message=6$/);

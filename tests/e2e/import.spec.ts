@@ -90,7 +90,10 @@ test("a saved conversation is deleted from the list after confirmation", async (
   const items = home.saved.getByRole("listitem");
   const before = await items.count();
   page.once("dialog", (dialog) => void dialog.accept());
-  await items.first().getByRole("button", { name: /^Delete/ }).click();
+  await items
+    .first()
+    .getByRole("button", { name: /^Delete/ })
+    .click();
   await expect(items).toHaveCount(before - 1);
   await page.reload();
   await expect(home.saved.getByRole("listitem").or(home.loadExample).first()).toBeVisible();

@@ -7,7 +7,11 @@ import { fakeUpstream } from "./support/fake-upstream";
 
 test.beforeEach(() => fakeUpstream.reset());
 
-test("a scripted agent talks through the proxy; the open workspace shows each turn live, and a diverging request as a new branch", async ({ page, request, baseURL }) => {
+test("a scripted agent talks through the proxy; the open workspace shows each turn live, and a diverging request as a new branch", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const created = await request.post("/api/conversations", { data: { title: "live agent", messages: [{ role: "system", content: AIRLINE_SYSTEM }] } });
   expect(created.ok()).toBe(true);
   const { conversation } = (await created.json()) as { conversation: { id: string } };
@@ -20,11 +24,23 @@ test("a scripted agent talks through the proxy; the open workspace shows each tu
   await page.evaluate(() => ((window as unknown as { liveMarker: string }).liveMarker = "still here"));
 
   // The agent: the official client, its base URL on Context Lab, the conversation named by header.
-  const agent = new OpenAI({ baseURL: `${baseURL}/api/v1`, apiKey: "ctxlab-e2e-agent", maxRetries: 0, defaultHeaders: { "X-Context-Lab-Conversation": conversation.id } });
-  const history: ChatCompletionMessageParam[] = [{ role: "system", content: AIRLINE_SYSTEM }, { role: "user", content: "Where does reservation 8JX2WO go?" }];
+  const agent = new OpenAI({
+    baseURL: `${baseURL}/api/v1`,
+    apiKey: "ctxlab-e2e-agent",
+    maxRetries: 0,
+    defaultHeaders: { "X-Context-Lab-Conversation": conversation.id },
+  });
+  const history: ChatCompletionMessageParam[] = [
+    { role: "system", content: AIRLINE_SYSTEM },
+    { role: "user", content: "Where does reservation 8JX2WO go?" },
+  ];
 
   // Turn 1, streamed: the model calls a tool.
-  await fakeUpstream.enqueue({ content: null, toolCalls: [{ id: "call_lookup_1", name: "get_reservation_details", arguments: '{"reservation_id":"8JX2WO"}' }], chunkDelayMs: 20 });
+  await fakeUpstream.enqueue({
+    content: null,
+    toolCalls: [{ id: "call_lookup_1", name: "get_reservation_details", arguments: '{"reservation_id":"8JX2WO"}' }],
+    chunkDelayMs: 20,
+  });
   const stream = await agent.chat.completions.create({ model: "fake-gpt", messages: history, tools: AIRLINE_TOOLS, stream: true });
   let argumentsText = "";
   for await (const chunk of stream) argumentsText += chunk.choices[0]?.delta.tool_calls?.[0]?.function?.arguments ?? "";
@@ -36,7 +52,11 @@ test("a scripted agent talks through the proxy; the open workspace shows each tu
 
   // Turn 2, whole: the tool's result goes back, the model answers.
   history.push(
-    { role: "assistant", content: null, tool_calls: [{ id: "call_lookup_1", type: "function", function: { name: "get_reservation_details", arguments: '{"reservation_id":"8JX2WO"}' } }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call_lookup_1", type: "function", function: { name: "get_reservation_details", arguments: '{"reservation_id":"8JX2WO"}' } }],
+    },
     { role: "tool", tool_call_id: "call_lookup_1", content: '{"reservation_id":"8JX2WO","origin":"BOS","destination":"SEA"}' },
   );
   await fakeUpstream.enqueue({ content: "Reservation 8JX2WO flies from Boston to Seattle." });
@@ -56,7 +76,14 @@ test("a scripted agent talks through the proxy; the open workspace shows each tu
   await page.screenshot({ path: test.info().outputPath("live-2-three-turns.png") });
 
   // A request that rewrites the first user turn diverges at message 1: a new branch, forked there.
-  await agent.chat.completions.create({ model: "fake-gpt", messages: [{ role: "system", content: AIRLINE_SYSTEM }, { role: "user", content: "Cancel reservation 8JX2WO, please." }], tools: AIRLINE_TOOLS });
+  await agent.chat.completions.create({
+    model: "fake-gpt",
+    messages: [
+      { role: "system", content: AIRLINE_SYSTEM },
+      { role: "user", content: "Cancel reservation 8JX2WO, please." },
+    ],
+    tools: AIRLINE_TOOLS,
+  });
   await expect(workspace.branch.getByRole("option")).toHaveCount(2);
   await expect(workspace.branch).toBeEnabled();
   await workspace.tab("Branches").click();

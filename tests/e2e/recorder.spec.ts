@@ -7,7 +7,9 @@ import { upstreamBaseUrl } from "./support/upstream-ports";
 test.beforeEach(() => fakeUpstream.reset());
 
 async function createConversation(page: Page, title: string, settings: Record<string, unknown>): Promise<string> {
-  const response = await page.request.post("/api/conversations", { data: { title, messages: [{ role: "system", content: AIRLINE_SYSTEM }], tools: AIRLINE_TOOLS, settings } });
+  const response = await page.request.post("/api/conversations", {
+    data: { title, messages: [{ role: "system", content: AIRLINE_SYSTEM }], tools: AIRLINE_TOOLS, settings },
+  });
   expect(response.ok()).toBe(true);
   return ((await response.json()) as { conversation: { id: string } }).conversation.id;
 }
@@ -24,7 +26,9 @@ async function watchReplyLengths(page: Page): Promise<void> {
   });
 }
 
-test("record a chat: type a turn, watch the reply stream in, answer a tool call by hand, see the checkpoint when the threshold is crossed", async ({ page }) => {
+test("record a chat: type a turn, watch the reply stream in, answer a tool call by hand, see the checkpoint when the threshold is crossed", async ({
+  page,
+}) => {
   const conversationId = await createConversation(page, "recorded chat", { summaryThreshold: 4 });
   const workspace = new WorkspacePage(page);
   await page.goto(`/c/${conversationId}?tab=checkpoints`);
@@ -50,14 +54,20 @@ test("record a chat: type a turn, watch the reply stream in, answer a tool call 
   await page.screenshot({ path: test.info().outputPath("recorder-1-streamed.png") });
 
   // Turn 2: the model calls a tool; its result is pasted by hand.
-  await fakeUpstream.enqueue({ content: "Let me look that up.", toolCalls: [{ id: "call_e2e_1", name: "get_reservation_details", arguments: '{"reservation_id":"8JX2WO"}' }], chunkDelayMs: 15 });
+  await fakeUpstream.enqueue({
+    content: "Let me look that up.",
+    toolCalls: [{ id: "call_e2e_1", name: "get_reservation_details", arguments: '{"reservation_id":"8JX2WO"}' }],
+    chunkDelayMs: 15,
+  });
   await composer.fill("Where does it go?");
   await composer.press("Enter");
   const pending = recorder.getByRole("form", { name: "Pending tool calls" });
   await expect(pending).toBeVisible();
   await expect(reply).toContainText('→ get_reservation_details({"reservation_id":"8JX2WO"})');
   await expect(composer).toBeDisabled();
-  await pending.getByRole("textbox", { name: "Result of get_reservation_details (call_e2e_1)" }).fill('{"reservation_id": "8JX2WO", "origin": "BOS", "destination": "SEA"}');
+  await pending
+    .getByRole("textbox", { name: "Result of get_reservation_details (call_e2e_1)" })
+    .fill('{"reservation_id": "8JX2WO", "origin": "BOS", "destination": "SEA"}');
   await page.screenshot({ path: test.info().outputPath("recorder-2-tool-result.png") });
   await pending.getByRole("button", { name: "Send results" }).click();
   await expect(pending).toBeHidden();

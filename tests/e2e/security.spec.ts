@@ -63,7 +63,9 @@ test("a DNS-rebinding name that resolves to 127.0.0.1 gets 403 and no data", asy
 });
 
 test("the app's own pages run under the CSP, and a right-to-left override in a title is shown, not obeyed", async ({ page, request }) => {
-  const created = await request.post("/api/conversations", { data: { title: "\u202Egnp.exe", messages: [{ role: "user", content: "invoice attached: \u202Efdp.exe" }] } });
+  const created = await request.post("/api/conversations", {
+    data: { title: "\u202Egnp.exe", messages: [{ role: "user", content: "invoice attached: \u202Efdp.exe" }] },
+  });
   expect(created.status()).toBe(201);
   const errors: string[] = [];
   page.on("console", (message) => {

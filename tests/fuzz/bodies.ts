@@ -53,7 +53,17 @@ const message: fc.Arbitrary<unknown> = fc.record(
     content: fc.oneof(fc.string({ maxLength: 200 }), nasty, fc.constant(null)),
     tool_calls: fc.oneof(
       nasty,
-      fc.array(fc.record({ id: fc.oneof(fc.string({ maxLength: 6 }), nasty), type: fc.oneof(fc.constant("function"), nasty), function: fc.oneof(nasty, fc.record({ name: fc.oneof(fc.string({ maxLength: 10 }), nasty), arguments: fc.oneof(fc.string({ maxLength: 30 }), nasty) })) }), { maxLength: 3 }),
+      fc.array(
+        fc.record({
+          id: fc.oneof(fc.string({ maxLength: 6 }), nasty),
+          type: fc.oneof(fc.constant("function"), nasty),
+          function: fc.oneof(
+            nasty,
+            fc.record({ name: fc.oneof(fc.string({ maxLength: 10 }), nasty), arguments: fc.oneof(fc.string({ maxLength: 30 }), nasty) }),
+          ),
+        }),
+        { maxLength: 3 },
+      ),
     ),
     tool_call_id: fc.oneof(fc.string({ maxLength: 6 }), nasty),
     name: nasty,
@@ -64,7 +74,9 @@ const message: fc.Arbitrary<unknown> = fc.record(
 /** A body shaped like `fields` (a route's schema), each value right, wrong or extreme, plus unknown fields now and then. */
 function shaped(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> {
   const withNasty = Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, fc.oneof(value, nasty)]));
-  return fc.tuple(fc.record(withNasty, { requiredKeys: [] }), fc.option(fc.dictionary(fc.string({ maxLength: 10 }), nasty, { maxKeys: 2 }))).map(([body, extra]) => ({ ...body, ...extra }));
+  return fc
+    .tuple(fc.record(withNasty, { requiredKeys: [] }), fc.option(fc.dictionary(fc.string({ maxLength: 10 }), nasty, { maxKeys: 2 })))
+    .map(([body, extra]) => ({ ...body, ...extra }));
 }
 
 export const SETTINGS_FIELDS: Record<string, fc.Arbitrary<unknown>> = {
@@ -84,17 +96,29 @@ export const SETTINGS_FIELDS: Record<string, fc.Arbitrary<unknown>> = {
 export const ROUTE_FIELDS: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
   createConversation: { title: fc.string({ maxLength: 80 }), messages: fc.array(message, { maxLength: 4 }), tools: nasty, settings: shaped(SETTINGS_FIELDS) },
   updateConversation: { title: fc.string({ maxLength: 80 }), settings: shaped(SETTINGS_FIELDS), tools: nasty },
-  appendMessages: { messages: fc.array(message, { maxLength: 4 }), expectedLength: fc.oneof(fc.integer({ min: -2, max: 50 }), nasty), metadata: fc.array(nasty, { maxLength: 4 }) },
+  appendMessages: {
+    messages: fc.array(message, { maxLength: 4 }),
+    expectedLength: fc.oneof(fc.integer({ min: -2, max: 50 }), nasty),
+    metadata: fc.array(nasty, { maxLength: 4 }),
+  },
   fork: { position: fc.oneof(fc.integer({ min: -3, max: 100 }), nasty), name: fc.string({ maxLength: 40 }) },
   compact: { force: fc.boolean(), settings: shaped(SETTINGS_FIELDS) },
   prompt: { userTurn: fc.oneof(fc.string({ maxLength: 100 }), message), settings: shaped(SETTINGS_FIELDS), compact: fc.boolean() },
   chat: { content: fc.string({ maxLength: 100 }), toolResults: nasty, model: fc.string({ maxLength: 20 }), stream: fc.boolean() },
-  upstream: { baseUrl: fc.oneof(fc.webUrl(), fc.string({ maxLength: 30 })), apiKey: fc.oneof(fc.string({ maxLength: 40 }), fc.constant(null)), timeoutMs: fc.integer() },
+  upstream: {
+    baseUrl: fc.oneof(fc.webUrl(), fc.string({ maxLength: 30 })),
+    apiKey: fc.oneof(fc.string({ maxLength: 40 }), fc.constant(null)),
+    timeoutMs: fc.integer(),
+  },
   session: { token: fc.string({ maxLength: 60 }) },
 };
 
 /** Messages a route must accept: any text (emoji, bidi controls, CJK, control characters) in a valid shape. */
-const validText = fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: "grapheme", maxLength: 100 }), fc.string({ unit: "binary", maxLength: 100 }).filter((text) => !/[\uD800-\uDFFF]/.test(text)));
+const validText = fc.oneof(
+  fc.string({ maxLength: 300 }),
+  fc.string({ unit: "grapheme", maxLength: 100 }),
+  fc.string({ unit: "binary", maxLength: 100 }).filter((text) => !/[\uD800-\uDFFF]/.test(text)),
+);
 export const validMessages: fc.Arbitrary<unknown[]> = fc.array(
   fc.oneof(fc.record({ role: fc.constant("user"), content: validText }), fc.record({ role: fc.constant("assistant"), content: validText })),
   { minLength: 1, maxLength: 5 },
@@ -116,8 +140,18 @@ export function bodyText(fields: Record<string, fc.Arbitrary<unknown>>, valid?: 
     { weight: 2, arbitrary: fc.string({ maxLength: 120 }) },
     { weight: 1, arbitrary: fc.constantFrom("", "{", "[1,", '{"a":}', "null", "1e999", '"\\ud83d"', "\u0000", '{"title":"x",}') },
     { weight: 1, arbitrary: fc.integer({ min: 90, max: 5_000 }).map((depth) => `{"title":"deep","metadata":${deeplyNested(depth)}}`) },
-    { weight: 1, arbitrary: fc.tuple(shaped(fields), fc.constantFrom(...LONE_SURROGATES)).map(([value, lone]) => JSON.stringify({ ...(value as object), title: `t${lone}`, content: lone })) },
-    { weight: 1, arbitrary: fc.tuple(giant, fc.constantFrom("title", "content", "model", "name")).map(([text, key]) => JSON.stringify({ [key]: text, messages: [{ role: "user", content: text }] })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(shaped(fields), fc.constantFrom(...LONE_SURROGATES))
+        .map(([value, lone]) => JSON.stringify({ ...(value as object), title: `t${lone}`, content: lone })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(giant, fc.constantFrom("title", "content", "model", "name"))
+        .map(([text, key]) => JSON.stringify({ [key]: text, messages: [{ role: "user", content: text }] })),
+    },
   );
 }
 

@@ -78,11 +78,41 @@ describe.each(TEST_PROVIDERS)("fuzz: random bodies on every state-changing route
 
   const branch = () => ({ branchId: ids.branch });
   const targets: Target[] = [
-    { name: "POST /api/conversations", method: "POST", handler: createConversationRoute as Handler, bodies: bodyText(ROUTE_FIELDS.createConversation, VALID_BODIES.createConversation) },
-    { name: "PATCH /api/conversations/:id", method: "PATCH", handler: updateConversationRoute as Handler, bodies: bodyText(ROUTE_FIELDS.updateConversation), params: () => ({ id: ids.conversation }) },
-    { name: "POST /api/conversations/import", method: "POST", handler: importRoute as Handler, bodies: importText, contentType: "application/x-ndjson", query: "?title=fuzz" },
-    { name: "POST /api/branches/:id/messages", method: "POST", handler: appendRoute as Handler, bodies: bodyText(ROUTE_FIELDS.appendMessages, VALID_BODIES.appendMessages), params: branch },
-    { name: "POST /api/branches/:id/fork", method: "POST", handler: forkRoute as Handler, bodies: bodyText(ROUTE_FIELDS.fork, VALID_BODIES.fork), params: branch },
+    {
+      name: "POST /api/conversations",
+      method: "POST",
+      handler: createConversationRoute as Handler,
+      bodies: bodyText(ROUTE_FIELDS.createConversation, VALID_BODIES.createConversation),
+    },
+    {
+      name: "PATCH /api/conversations/:id",
+      method: "PATCH",
+      handler: updateConversationRoute as Handler,
+      bodies: bodyText(ROUTE_FIELDS.updateConversation),
+      params: () => ({ id: ids.conversation }),
+    },
+    {
+      name: "POST /api/conversations/import",
+      method: "POST",
+      handler: importRoute as Handler,
+      bodies: importText,
+      contentType: "application/x-ndjson",
+      query: "?title=fuzz",
+    },
+    {
+      name: "POST /api/branches/:id/messages",
+      method: "POST",
+      handler: appendRoute as Handler,
+      bodies: bodyText(ROUTE_FIELDS.appendMessages, VALID_BODIES.appendMessages),
+      params: branch,
+    },
+    {
+      name: "POST /api/branches/:id/fork",
+      method: "POST",
+      handler: forkRoute as Handler,
+      bodies: bodyText(ROUTE_FIELDS.fork, VALID_BODIES.fork),
+      params: branch,
+    },
     { name: "POST /api/branches/:id/compact", method: "POST", handler: compactRoute as Handler, bodies: bodyText(ROUTE_FIELDS.compact), params: branch },
     { name: "POST /api/branches/:id/prompt", method: "POST", handler: promptRoute as Handler, bodies: bodyText(ROUTE_FIELDS.prompt), params: branch },
     { name: "POST /api/branches/:id/chat", method: "POST", handler: chatRoute as Handler, bodies: bodyText(ROUTE_FIELDS.chat), params: branch },
@@ -90,25 +120,29 @@ describe.each(TEST_PROVIDERS)("fuzz: random bodies on every state-changing route
     { name: "POST /api/session", method: "POST", handler: sessionRoute as Handler, bodies: bodyText(ROUTE_FIELDS.session) },
   ];
 
-  it.each(targets)("[F1] $name answers every random body without a 5xx, errors in the JSON shape", async (target) => {
-    const seen = (tally[`${provider} ${target.name}`] = { bodies: 0, statuses: {} as Record<number, number> });
-    const failures: string[] = [];
-    await fc.assert(
-      fc.asyncProperty(target.bodies, async (text) => {
-        const { status, body } = await send(target, text);
-        seen.bodies += 1;
-        seen.statuses[status] = (seen.statuses[status] ?? 0) + 1;
-        if (status >= 500) failures.push(`${status} for ${text.slice(0, 200)}: ${body.slice(0, 300)}`);
-        if (status >= 400) {
-          const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
-          if (typeof parsed.error?.code !== "string" || typeof parsed.error?.message !== "string") failures.push(`${status} without the error shape: ${body.slice(0, 200)}`);
-        }
-        return true;
-      }),
-      { numRuns: RUNS[provider], seed: 20_261_123, endOnFailure: true },
-    );
-    expect(failures.slice(0, 5)).toEqual([]);
-    expect(seen.bodies).toBe(RUNS[provider]);
-  }, 600_000);
-
+  it.each(targets)(
+    "[F1] $name answers every random body without a 5xx, errors in the JSON shape",
+    async (target) => {
+      const seen = (tally[`${provider} ${target.name}`] = { bodies: 0, statuses: {} as Record<number, number> });
+      const failures: string[] = [];
+      await fc.assert(
+        fc.asyncProperty(target.bodies, async (text) => {
+          const { status, body } = await send(target, text);
+          seen.bodies += 1;
+          seen.statuses[status] = (seen.statuses[status] ?? 0) + 1;
+          if (status >= 500) failures.push(`${status} for ${text.slice(0, 200)}: ${body.slice(0, 300)}`);
+          if (status >= 400) {
+            const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
+            if (typeof parsed.error?.code !== "string" || typeof parsed.error?.message !== "string")
+              failures.push(`${status} without the error shape: ${body.slice(0, 200)}`);
+          }
+          return true;
+        }),
+        { numRuns: RUNS[provider], seed: 20_261_123, endOnFailure: true },
+      );
+      expect(failures.slice(0, 5)).toEqual([]);
+      expect(seen.bodies).toBe(RUNS[provider]);
+    },
+    600_000,
+  );
 });

@@ -4,7 +4,9 @@ import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { directAndProxied, type Target } from "./support/direct";
 import { ANTHROPIC_UPSTREAM_KEY, recordedFor, useProxyHarness } from "./support/harness";
 
-const TOOLS: Anthropic.Tool[] = [{ name: "search_flights", description: "Find flights", input_schema: { type: "object", properties: { to: { type: "string" } }, required: ["to"] } }];
+const TOOLS: Anthropic.Tool[] = [
+  { name: "search_flights", description: "Find flights", input_schema: { type: "object", properties: { to: { type: "string" } }, required: ["to"] } },
+];
 const SYSTEM = "You are a travel agent.";
 
 describe.each(TEST_PROVIDERS)("proxy: Anthropic Messages with @anthropic-ai/sdk (%s)", (provider) => {
@@ -19,7 +21,12 @@ describe.each(TEST_PROVIDERS)("proxy: Anthropic Messages with @anthropic-ai/sdk 
   it("[P-A1][P-A2] answers messages.create as the upstream does and records system, turns and the reply with its thinking", async () => {
     const script = { content: "Lisbon at 9.", reasoning: "They want the earliest flight." };
     const { direct, proxied } = await directAndProxied(harness.fake, [script], (target) =>
-      client(target, "claude").messages.create({ model: "fake-claude", max_tokens: 256, system: SYSTEM, messages: [{ role: "user", content: "A flight to Lisbon?" }] }),
+      client(target, "claude").messages.create({
+        model: "fake-claude",
+        max_tokens: 256,
+        system: SYSTEM,
+        messages: [{ role: "user", content: "A flight to Lisbon?" }],
+      }),
     );
     expect(proxied).toEqual(direct);
     expect(proxied.content.map((block) => block.type)).toEqual(["thinking", "text"]);
@@ -55,7 +62,14 @@ describe.each(TEST_PROVIDERS)("proxy: Anthropic Messages with @anthropic-ai/sdk 
     };
     const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Lisbon or Porto?" }];
     const { direct, proxied } = await directAndProxied(harness.fake, [script], async (target) => {
-      const stream = client(target, "streamer").messages.stream({ model: "fake-claude", max_tokens: 1024, system: SYSTEM, messages, tools: TOOLS, thinking: { type: "enabled", budget_tokens: 512 } });
+      const stream = client(target, "streamer").messages.stream({
+        model: "fake-claude",
+        max_tokens: 1024,
+        system: SYSTEM,
+        messages,
+        tools: TOOLS,
+        thinking: { type: "enabled", budget_tokens: 512 },
+      });
       const events: Anthropic.MessageStreamEvent[] = [];
       for await (const event of stream) events.push(event);
       return { events, message: await stream.finalMessage() };
@@ -90,7 +104,10 @@ describe.each(TEST_PROVIDERS)("proxy: Anthropic Messages with @anthropic-ai/sdk 
     expect(recorded.branches).toHaveLength(1);
     const history = recorded.histories.get(recorded.branches[0].id)!;
     expect(history.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "tool", "assistant"]);
-    expect(history[2]).toMatchObject({ content: "Searching.", tool_calls: [{ id: "toolu_lis", function: { name: "search_flights", arguments: '{"to":"LIS"}' } }, { id: "toolu_opo" }] });
+    expect(history[2]).toMatchObject({
+      content: "Searching.",
+      tool_calls: [{ id: "toolu_lis", function: { name: "search_flights", arguments: '{"to":"LIS"}' } }, { id: "toolu_opo" }],
+    });
     expect(history[2].parts?.[0]).toMatchObject({ type: "reasoning", text: "Search both cities.", signature: "sig-fake-1" });
     expect(history.slice(3, 5).map((message) => [message.tool_call_id, message.content])).toEqual([
       ["toolu_lis", '["TP123"]'],

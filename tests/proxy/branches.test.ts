@@ -115,7 +115,12 @@ describe.each(TEST_PROVIDERS)("proxy: branches from diverging histories (%s)", (
     const report = "row of the report\n".repeat(2_000);
     harness.fake.enqueue({ content: null, toolCalls: [{ id: "call_big", name: "fetch_report", arguments: "{}" }] });
     await send("reporter", [S, user("summarise the report")]);
-    const history: ChatMessage[] = [S, user("summarise the report"), { role: "assistant", content: null, tool_calls: [call] }, { role: "tool", tool_call_id: "call_big", content: report }];
+    const history: ChatMessage[] = [
+      S,
+      user("summarise the report"),
+      { role: "assistant", content: null, tool_calls: [call] },
+      { role: "tool", tool_call_id: "call_big", content: report },
+    ];
     await send("reporter", history);
     await send("reporter", [...history, echo("summarise the report"), user("thanks")]);
     await harness.recorded();

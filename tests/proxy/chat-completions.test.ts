@@ -154,7 +154,11 @@ describe.each(TEST_PROVIDERS)("proxy: chat completions (%s)", (provider) => {
       model: "fake-gpt",
       messages: [
         ...spelled,
-        { role: "assistant", content: "", tool_calls: [{ id: "call_1", type: "function", function: { name: "search_flights", arguments: '{ "date": "x", "to": "LIS" }' } }] },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "search_flights", arguments: '{ "date": "x", "to": "LIS" }' } }],
+        },
         { role: "tool", tool_call_id: "call_1", content: "ok" },
       ],
     });
@@ -169,13 +173,18 @@ describe.each(TEST_PROVIDERS)("proxy: chat completions (%s)", (provider) => {
   });
 
   it("[P5] records a legacy function_call and its function result under one id, and extends the branch with them", async () => {
-    const functions = [{ name: "get_weather", description: "Weather of a city.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }];
+    const functions = [
+      { name: "get_weather", description: "Weather of a city.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+    ];
     const agent = harness.agent("legacy");
     const history: ChatMessage[] = [{ role: "user", content: "Weather in Oslo?" }];
     harness.fake.enqueue({ toolCalls: [{ id: "call_w", name: "get_weather", arguments: '{"city":"Oslo"}' }] });
     await agent.chat.completions.create({ model: "fake-gpt", messages: history, functions });
     // The agent speaks the legacy dialect: the call as function_call, the result as a function message.
-    history.push({ role: "assistant", content: null, function_call: { name: "get_weather", arguments: '{"city":"Oslo"}' } }, { role: "function", name: "get_weather", content: "rain, 4°C" });
+    history.push(
+      { role: "assistant", content: null, function_call: { name: "get_weather", arguments: '{"city":"Oslo"}' } },
+      { role: "function", name: "get_weather", content: "rain, 4°C" },
+    );
     const answer = await agent.chat.completions.create({ model: "fake-gpt", messages: history, functions });
     expect(answer.choices[0].message.content).toBe("echo: Weather in Oslo?");
     expect(harness.fake.requests[1].body?.messages).toEqual(history);
@@ -184,7 +193,9 @@ describe.each(TEST_PROVIDERS)("proxy: chat completions (%s)", (provider) => {
     const { conversation, branches, histories } = await recordedFor(test.db, "legacy");
     expect(conversation.tools?.map((tool) => tool.function.name)).toEqual(["get_weather"]);
     const recorded = histories.get(branches.at(-1)!.id)!;
-    const call = recorded.find((message) => message.role === "assistant" && message.tool_calls?.[0]?.function.name === "get_weather" && message.tool_calls[0].id !== "call_w");
+    const call = recorded.find(
+      (message) => message.role === "assistant" && message.tool_calls?.[0]?.function.name === "get_weather" && message.tool_calls[0].id !== "call_w",
+    );
     const result = recorded.find((message) => message.role === "tool");
     expect(call?.tool_calls?.[0].id).toEqual(expect.any(String));
     expect(result).toMatchObject({ role: "tool", content: "rain, 4°C", tool_call_id: call?.tool_calls?.[0].id });
@@ -219,7 +230,12 @@ describe.each(TEST_PROVIDERS)("proxy: chat completions (%s)", (provider) => {
       { role: "assistant", content: "echo: x" },
     ]);
     const { getHistoryByBranchId, findConversationByRecordKey } = await import("@/lib/db");
-    expect((await getHistoryByBranchId(test.db, branch.id)).map((record) => record.message.content)).toEqual(["hello", "hi there", "continue", "echo: continue"]);
+    expect((await getHistoryByBranchId(test.db, branch.id)).map((record) => record.message.content)).toEqual([
+      "hello",
+      "hi there",
+      "continue",
+      "echo: continue",
+    ]);
     expect(await findConversationByRecordKey(test.db, "ignored")).toBeNull();
   });
 

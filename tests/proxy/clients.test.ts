@@ -105,7 +105,14 @@ describe.each(TEST_PROVIDERS)("proxy: the real client libraries (%s)", (provider
   it("[P-R4] AI SDK: the default OpenAI provider (Responses, item references) runs a tool loop", async () => {
     const { direct, proxied } = await directAndProxied(harness.fake, WEATHER, async (target) => {
       const openai = createOpenAI({ baseURL: openAIBase(target), apiKey: openAIKey(target, "ai-sdk-responses") });
-      const result = await generateText({ model: openai("fake-gpt"), system: SYSTEM, prompt: QUESTION, tools: { get_weather: weatherTool() }, stopWhen: stepCountIs(3), maxRetries: 0 });
+      const result = await generateText({
+        model: openai("fake-gpt"),
+        system: SYSTEM,
+        prompt: QUESTION,
+        tools: { get_weather: weatherTool() },
+        stopWhen: stepCountIs(3),
+        maxRetries: 0,
+      });
       // The next turn names the earlier answer by item_reference, as the provider does with store on.
       const next = await generateText({
         model: openai("fake-gpt"),
@@ -131,7 +138,14 @@ describe.each(TEST_PROVIDERS)("proxy: the real client libraries (%s)", (provider
   it("[P-R1] AI SDK: openai.chat() streams a tool loop through chat completions", async () => {
     const { direct, proxied } = await directAndProxied(harness.fake, WEATHER, async (target) => {
       const openai = createOpenAI({ baseURL: openAIBase(target), apiKey: openAIKey(target, "ai-sdk-chat") });
-      const result = streamText({ model: openai.chat("fake-gpt"), system: SYSTEM, prompt: QUESTION, tools: { get_weather: weatherTool() }, stopWhen: stepCountIs(3), maxRetries: 0 });
+      const result = streamText({
+        model: openai.chat("fake-gpt"),
+        system: SYSTEM,
+        prompt: QUESTION,
+        tools: { get_weather: weatherTool() },
+        stopWhen: stepCountIs(3),
+        maxRetries: 0,
+      });
       const text = await result.text;
       return { text, steps: (await result.steps).map((step) => step.content) };
     });
@@ -142,9 +156,19 @@ describe.each(TEST_PROVIDERS)("proxy: the real client libraries (%s)", (provider
   it("[P-A1][P-A2] AI SDK: the Anthropic provider streams a tool loop through /v1/messages", async () => {
     const { direct, proxied } = await directAndProxied(harness.fake, WEATHER, async (target) => {
       const anthropic = createAnthropic(
-        target === "direct" ? { baseURL: `${harness.fake.anthropicBaseUrl}/v1`, apiKey: ANTHROPIC_UPSTREAM_KEY } : { baseURL: `${harness.anthropicBaseUrl}/v1`, apiKey: "ctxlab-ai-sdk-anthropic" },
+        target === "direct"
+          ? { baseURL: `${harness.fake.anthropicBaseUrl}/v1`, apiKey: ANTHROPIC_UPSTREAM_KEY }
+          : { baseURL: `${harness.anthropicBaseUrl}/v1`, apiKey: "ctxlab-ai-sdk-anthropic" },
       );
-      const result = streamText({ model: anthropic("fake-claude"), maxOutputTokens: 1024, system: SYSTEM, prompt: QUESTION, tools: { get_weather: weatherTool() }, stopWhen: stepCountIs(3), maxRetries: 0 });
+      const result = streamText({
+        model: anthropic("fake-claude"),
+        maxOutputTokens: 1024,
+        system: SYSTEM,
+        prompt: QUESTION,
+        tools: { get_weather: weatherTool() },
+        stopWhen: stepCountIs(3),
+        maxRetries: 0,
+      });
       const text = await result.text;
       return { text, steps: (await result.steps).map((step) => step.content) };
     });
@@ -154,7 +178,10 @@ describe.each(TEST_PROVIDERS)("proxy: the real client libraries (%s)", (provider
 
   it("[P-R1] @openai/agents: the default model (Responses) runs its tool loop", async () => {
     const { direct, proxied } = await directAndProxied(harness.fake, WEATHER, async (target) => {
-      const runner = new Runner({ modelProvider: new OpenAIProvider({ baseURL: openAIBase(target), apiKey: openAIKey(target, "agents") }), tracingDisabled: true });
+      const runner = new Runner({
+        modelProvider: new OpenAIProvider({ baseURL: openAIBase(target), apiKey: openAIKey(target, "agents") }),
+        tracingDisabled: true,
+      });
       const getWeather = agentTool({
         name: "get_weather",
         description: "The weather in a city",
@@ -174,8 +201,16 @@ describe.each(TEST_PROVIDERS)("proxy: the real client libraries (%s)", (provider
   it.each([false, true])("[P-R1] LangChain ChatOpenAI (useResponsesApi: %s) calls tools and answers", async (useResponsesApi) => {
     const label = `langchain-${useResponsesApi ? "responses" : "chat"}`;
     const { direct, proxied } = await directAndProxied(harness.fake, WEATHER, async (target) => {
-      const model = new ChatOpenAI({ model: "fake-gpt", apiKey: openAIKey(target, label), configuration: { baseURL: openAIBase(target) }, useResponsesApi, maxRetries: 0 });
-      const withTools = model.bindTools([{ type: "function", function: { name: "get_weather", description: "The weather in a city", parameters: CITY_SCHEMA } }]);
+      const model = new ChatOpenAI({
+        model: "fake-gpt",
+        apiKey: openAIKey(target, label),
+        configuration: { baseURL: openAIBase(target) },
+        useResponsesApi,
+        maxRetries: 0,
+      });
+      const withTools = model.bindTools([
+        { type: "function", function: { name: "get_weather", description: "The weather in a city", parameters: CITY_SCHEMA } },
+      ]);
       const messages: Parameters<typeof withTools.invoke>[0] = [
         ["system", SYSTEM],
         ["human", QUESTION],
@@ -186,7 +221,9 @@ describe.each(TEST_PROVIDERS)("proxy: the real client libraries (%s)", (provider
       return { calls: first.tool_calls, answer: answer.content };
     });
     expect(proxied).toEqual(direct);
-    expect(proxied.answer).toEqual(useResponsesApi ? [expect.objectContaining({ text: "Sunny in Lisbon, rain in Porto." })] : "Sunny in Lisbon, rain in Porto.");
+    expect(proxied.answer).toEqual(
+      useResponsesApi ? [expect.objectContaining({ text: "Sunny in Lisbon, rain in Porto." })] : "Sunny in Lisbon, rain in Porto.",
+    );
     expectWeatherRun(await historyOf(label));
   });
 });

@@ -40,12 +40,18 @@ describe.each(TEST_PROVIDERS)("proxy: endpoints, sessions and the context pipeli
     expect((await openai.json()).error).toMatchObject({ type: "invalid_request_error", code: "method_not_allowed" });
     const anthropic = await fetch(`${harness.baseUrl}/messages`, { headers: { "anthropic-version": "2023-06-01" } });
     expect(anthropic.status).toBe(405);
-    expect(await anthropic.json()).toEqual({ type: "error", error: { type: "invalid_request_error", message: "GET /api/v1/messages is not served: use POST" } });
+    expect(await anthropic.json()).toEqual({
+      type: "error",
+      error: { type: "invalid_request_error", message: "GET /api/v1/messages is not served: use POST" },
+    });
   });
 
   it("[P-P1] passes embeddings through unrecorded", async () => {
     const { direct, proxied } = await directAndProxied(harness.fake, [], (target) =>
-      (target === "direct" ? new OpenAI({ baseURL: harness.fake.baseUrl, apiKey: UPSTREAM_KEY }) : harness.agent("embedder")).embeddings.create({ model: "fake-embed", input: ["a", "bb"] }),
+      (target === "direct" ? new OpenAI({ baseURL: harness.fake.baseUrl, apiKey: UPSTREAM_KEY }) : harness.agent("embedder")).embeddings.create({
+        model: "fake-embed",
+        input: ["a", "bb"],
+      }),
     );
     expect(proxied).toEqual(direct);
     expect(proxied.data).toHaveLength(2);
@@ -56,7 +62,9 @@ describe.each(TEST_PROVIDERS)("proxy: endpoints, sessions and the context pipeli
 
   it("[P-S1] X-Context-Lab-Session gives each run of one key its own conversation", async () => {
     const run = (session: string) =>
-      harness.agent("nightly", { defaultHeaders: { "X-Context-Lab-Session": session } }).responses.create({ model: "fake-gpt", instructions: "Same prompt.", input: "hi" });
+      harness
+        .agent("nightly", { defaultHeaders: { "X-Context-Lab-Session": session } })
+        .responses.create({ model: "fake-gpt", instructions: "Same prompt.", input: "hi" });
     await run("run-1");
     await run("run-2");
     await harness.recorded();
@@ -100,10 +108,15 @@ describe.each(TEST_PROVIDERS)("proxy: endpoints, sessions and the context pipeli
   it("[P-A3] answers 503 in Anthropic's shape when no Anthropic upstream is configured", async () => {
     delete process.env.CONTEXT_LAB_ANTHROPIC_BASE_URL;
     const client = new Anthropic({ baseURL: harness.anthropicBaseUrl, apiKey: "ctxlab-unset", maxRetries: 0 });
-    const error = await client.messages.create({ model: "fake-claude", max_tokens: 64, messages: [{ role: "user", content: "hi" }] }).catch((caught: unknown) => caught);
+    const error = await client.messages
+      .create({ model: "fake-claude", max_tokens: 64, messages: [{ role: "user", content: "hi" }] })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.APIError);
     expect((error as InstanceType<typeof Anthropic.APIError>).status).toBe(503);
-    expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: "error", error: { type: "api_error", message: expect.stringContaining("CONTEXT_LAB_ANTHROPIC_BASE_URL") } });
+    expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
+      type: "error",
+      error: { type: "api_error", message: expect.stringContaining("CONTEXT_LAB_ANTHROPIC_BASE_URL") },
+    });
     await harness.recorded();
     expect((await recordedFor(test.db, "unset")).exchanges[0]).toMatchObject({ status: 503, error: { source: "proxy", type: "upstream_not_configured" } });
   });
@@ -134,7 +147,9 @@ describe("fake upstream: refuses histories whose tool calls do not pair, as the 
 
   it("[P-F1] Responses: an output without its call", async () => {
     const client = new OpenAI({ baseURL: fake.baseUrl, apiKey: UPSTREAM_KEY, maxRetries: 0 });
-    const error = await client.responses.create({ model: "fake-gpt", input: [{ type: "function_call_output", call_id: "call_9", output: "x" }] }).catch((caught: unknown) => caught);
+    const error = await client.responses
+      .create({ model: "fake-gpt", input: [{ type: "function_call_output", call_id: "call_9", output: "x" }] })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(String((error as Error).message)).toContain("No tool call found for function call output with call_id call_9");
   });

@@ -67,7 +67,13 @@ describe.each(TEST_PROVIDERS)("proxy: upstream errors (%s)", (provider) => {
     ]);
     expect(exchange.status).toBe(status);
     expect(exchange.response).toEqual({ error: apiError.error });
-    expect(exchange.error).toMatchObject({ source: "upstream", status, type, code, message: apiError.error && (apiError.error as { message: string }).message });
+    expect(exchange.error).toMatchObject({
+      source: "upstream",
+      status,
+      type,
+      code,
+      message: apiError.error && (apiError.error as { message: string }).message,
+    });
     if (status === 429) expect(exchange.error).toMatchObject({ headers: { "retry-after": "7", "x-ratelimit-remaining-requests": "0" } });
   });
 
@@ -140,11 +146,23 @@ describe.each(TEST_PROVIDERS)("proxy: upstream errors (%s)", (provider) => {
 
   it("refuses a body it cannot read with a 400 naming the field, recording nothing", async () => {
     const post = (body: string) =>
-      fetch(`${harness.baseUrl}/chat/completions`, { method: "POST", headers: { authorization: "Bearer ctxlab-garbled", "content-type": "application/json" }, body });
+      fetch(`${harness.baseUrl}/chat/completions`, {
+        method: "POST",
+        headers: { authorization: "Bearer ctxlab-garbled", "content-type": "application/json" },
+        body,
+      });
     const notJson = await post("{");
     expect(notJson.status).toBe(400);
     expect((await notJson.json()).error).toMatchObject({ type: "invalid_request_error", code: "invalid_request" });
-    const badRole = await post(JSON.stringify({ model: "m", messages: [{ role: "user", content: "a" }, { role: "robot", content: "b" }] }));
+    const badRole = await post(
+      JSON.stringify({
+        model: "m",
+        messages: [
+          { role: "user", content: "a" },
+          { role: "robot", content: "b" },
+        ],
+      }),
+    );
     expect(badRole.status).toBe(400);
     expect((await badRole.json()).error).toMatchObject({ param: "messages[1].role", message: expect.stringContaining("messages[1]") });
     await harness.recorded();

@@ -31,17 +31,28 @@ describe.each(TEST_PROVIDERS)("proxy: the journal (%s)", (provider) => {
   it("[D5] places what an earlier run journaled but never placed, once, also a call cut mid-way", async () => {
     // Two calls an earlier process journaled before it was killed: one answered, one cut before its answer.
     const messages = [{ role: "user", content: "from before the crash" }];
-    const answered = await createProxyCall(test.db, { key: "survivor", request: { model: "fake-gpt", messages }, details: { messages, tools: null, sentMessages: null, pipeline: null } });
+    const answered = await createProxyCall(test.db, {
+      key: "survivor",
+      request: { model: "fake-gpt", messages },
+      details: { messages, tools: null, sentMessages: null, pipeline: null },
+    });
     const completion = { choices: [{ index: 0, message: { role: "assistant", content: "answered before the crash" }, finish_reason: "stop" }] };
     await endProxyCallById(test.db, answered.id, {
       status: 200,
       response: completion,
       error: null,
       durationMs: 12,
-      outcome: { completion: { reply: { role: "assistant", content: "answered before the crash" }, model: "fake-gpt", finishReason: "stop", usage: null }, reloads: null },
+      outcome: {
+        completion: { reply: { role: "assistant", content: "answered before the crash" }, model: "fake-gpt", finishReason: "stop", usage: null },
+        reloads: null,
+      },
     });
     const cutMessages = [...messages, { role: "assistant", content: "answered before the crash" }, { role: "user", content: "and then?" }];
-    await createProxyCall(test.db, { key: "survivor", request: { model: "fake-gpt", messages: cutMessages }, details: { messages: cutMessages, tools: null, sentMessages: null, pipeline: null } });
+    await createProxyCall(test.db, {
+      key: "survivor",
+      request: { model: "fake-gpt", messages: cutMessages },
+      details: { messages: cutMessages, tools: null, sentMessages: null, pipeline: null },
+    });
     await test.db.proxyCall.updateMany({ data: { createdAt: new Date(Date.now() - 60_000) } });
 
     expect(await getProxyRecorder().recover(test.db)).toBe(2);

@@ -66,7 +66,11 @@ runs("proxy protocols on next start", () => {
     const anthropic = await fetch(`${server.url}/api/v1/files`, { headers: { "anthropic-version": "2023-06-01" } });
     expect(anthropic.status).toBe(404);
     expect(await anthropic.json()).toMatchObject({ type: "error", error: { type: "not_found_error" } });
-    const openai = await fetch(`${server.url}/api/v1/assistants/asst_1/threads`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const openai = await fetch(`${server.url}/api/v1/assistants/asst_1/threads`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(openai.status).toBe(404);
     expect((await openai.json()).error).toMatchObject({ code: "unknown_endpoint" });
     const method = await fetch(`${server.url}/api/v1/messages`);

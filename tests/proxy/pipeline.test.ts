@@ -48,7 +48,10 @@ describe.each(TEST_PROVIDERS)("proxy: the context pipeline on outgoing requests 
     // The canonical message keeps the image as a part (P5): written back, it is the agent's message.
     expect(recorded[9]).toMatchObject({ role: "user", parts: [{ type: "text" }, { type: "image" }] });
     expect(writeChatMessages([recorded[9]]).value).toEqual([history[9]]);
-    expect(recorded[10]).toEqual({ role: "assistant", content: 'echo: [{"type":"text","text":"what is in this picture?"},{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}}]' });
+    expect(recorded[10]).toEqual({
+      role: "assistant",
+      content: 'echo: [{"type":"text","text":"what is in this picture?"},{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}}]',
+    });
     const steps = records.get(branches[0].id)![10].metadata?.pipeline as { processor: string; messagesBefore: number; messagesAfter: number }[];
     expect(steps.some((step) => step.messagesBefore === 10 && step.messagesAfter === 4)).toBe(true);
   });

@@ -17,7 +17,11 @@ type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
 const SEARCH_TOOL: ToolDefinition = {
   type: "function",
-  function: { name: "search_flights", description: "Search flights.", parameters: { type: "object", properties: { to: { type: "string" } }, required: ["to"] } },
+  function: {
+    name: "search_flights",
+    description: "Search flights.",
+    parameters: { type: "object", properties: { to: { type: "string" } }, required: ["to"] },
+  },
 };
 const BOOK_TOOL: ToolDefinition = {
   type: "function",
@@ -59,7 +63,10 @@ const OFFLOADING = {
   maxMessageSize: 2_000,
   maxToolResultSize: 20_000,
   offloadThreshold: 0,
-  processors: defaultPipelineSpec().map((entry) => ({ ...entry, enabled: !["dialogue_compressor", "summarize", "tool_result_offloader"].includes(entry.kind) })),
+  processors: defaultPipelineSpec().map((entry) => ({
+    ...entry,
+    enabled: !["dialogue_compressor", "summarize", "tool_result_offloader"].includes(entry.kind),
+  })),
 };
 
 interface SentMessage {
@@ -100,7 +107,9 @@ describe.each(TEST_PROVIDERS)("proxy: the one request builder (%s)", (provider) 
     const prepared = await prepareNextRequest(test.db, branch.id);
     const preview = chatRequestBody(requestView(prepared.request, prepared.settings));
 
-    await harness.agent("preview").chat.completions.create({ model: preview.model, messages: history, tools: TOOLS as OpenAI.Chat.Completions.ChatCompletionTool[] });
+    await harness
+      .agent("preview")
+      .chat.completions.create({ model: preview.model, messages: history, tools: TOOLS as OpenAI.Chat.Completions.ChatCompletionTool[] });
     await harness.recorded();
 
     expect(harness.fake.requests).toHaveLength(1);
@@ -123,7 +132,12 @@ describe.each(TEST_PROVIDERS)("proxy: the one request builder (%s)", (provider) 
     expect(harness.fake.requests[0].body?.tools).toBeUndefined();
 
     const windowOnly = allOff.map((entry) => ({ ...entry, enabled: entry.kind === "round_window" }));
-    await createConversation(test.db, { title: "window", source: "proxy", recordKey: "window", settings: { ...OFFLOADING, historyRounds: 1, processors: windowOnly } });
+    await createConversation(test.db, {
+      title: "window",
+      source: "proxy",
+      recordKey: "window",
+      settings: { ...OFFLOADING, historyRounds: 1, processors: windowOnly },
+    });
     await harness.agent("window").chat.completions.create({ model: "gpt-4o", messages: history });
     // The round window alone keeps the system prompt and the last round, whole.
     expect(harness.fake.requests[1].body?.messages).toEqual([history[0], ...history.slice(5)]);
@@ -161,14 +175,26 @@ describe.each(TEST_PROVIDERS)("proxy: the one request builder (%s)", (provider) 
       // Two upstream calls: the second carries the model's call and the whole original as its result.
       expect(harness.fake.requests).toHaveLength(2);
       const again = messagesOf(harness.fake.requests[1]);
-      expect(again.at(-2)?.tool_calls).toEqual([{ id: "call_reload", type: "function", function: { name: "reload_offloaded", arguments: expect.any(String) } }]);
+      expect(again.at(-2)?.tool_calls).toEqual([
+        { id: "call_reload", type: "function", function: { name: "reload_offloaded", arguments: expect.any(String) } },
+      ]);
       expect(again.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_reload", content: OLD_RESULT });
 
       // Recorded: the agent's turns and the final answer; the reload rounds on the reply's metadata.
       await harness.recorded();
       const { branches, records, exchanges } = await recordedFor(test.db, "reload");
       const stored = records.get(branches[0].id)!;
-      expect(stored.map((record) => record.message.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "user", "assistant", "tool", "assistant"]);
+      expect(stored.map((record) => record.message.role)).toEqual([
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+      ]);
       expect(stored.at(-1)?.message.content).toBe(answer);
       expect(stored.at(-1)?.metadata?.reloads).toEqual([{ handles: [expect.stringMatching(/^off_/)], found: [true], characters: [OLD_RESULT.length] }]);
       expect(exchanges).toHaveLength(1);

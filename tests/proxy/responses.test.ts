@@ -5,7 +5,13 @@ import { directAndProxied, type Target } from "./support/direct";
 import { collectLiveEvents, recordedFor, useProxyHarness, UPSTREAM_KEY } from "./support/harness";
 
 const TOOLS: OpenAI.Responses.Tool[] = [
-  { type: "function", name: "search_flights", description: "Find flights", parameters: { type: "object", properties: { to: { type: "string" } }, required: ["to"] }, strict: false },
+  {
+    type: "function",
+    name: "search_flights",
+    description: "Find flights",
+    parameters: { type: "object", properties: { to: { type: "string" } }, required: ["to"] },
+    strict: false,
+  },
 ];
 const INSTRUCTIONS = "You are a travel agent.";
 
@@ -141,7 +147,10 @@ describe.each(TEST_PROVIDERS)("proxy: OpenAI Responses with the openai client (%
   it("[P-R1] passes an upstream error through as it came, and the live view sees the exchange", async () => {
     const live = collectLiveEvents();
     harness.fake.enqueue({ kind: "error", status: 429, headers: { "retry-after": "7" } });
-    const error = await harness.agent("limited").responses.create({ model: "fake-gpt", input: "hi" }).catch((caught: unknown) => caught);
+    const error = await harness
+      .agent("limited")
+      .responses.create({ model: "fake-gpt", input: "hi" })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.RateLimitError);
     expect((error as InstanceType<typeof OpenAI.RateLimitError>).headers.get("retry-after")).toBe("7");
     await harness.recorded();

@@ -30,7 +30,12 @@ describe("proxy: upstream settings and whose key is forwarded", () => {
       timeoutMs: 600_000,
       timeoutSource: "default",
       configured: true,
-      anthropic: { baseUrl: harness.fake.anthropicBaseUrl, baseUrlSource: "environment", apiKey: { set: true, last4: "5432", source: "environment" }, configured: true },
+      anthropic: {
+        baseUrl: harness.fake.anthropicBaseUrl,
+        baseUrlSource: "environment",
+        apiKey: { set: true, last4: "5432", source: "environment" },
+        configured: true,
+      },
     });
   });
 
@@ -93,7 +98,12 @@ describe("proxy: upstream settings and whose key is forwarded", () => {
     const saved = await put({ anthropic: { baseUrl: `${harness.fake.anthropicBaseUrl}/`, apiKey: "sk-ant-stored-key-wxyz" } });
     expect(saved.status).toBe(200);
     const view = await saved.json();
-    expect(view.anthropic).toEqual({ baseUrl: harness.fake.anthropicBaseUrl, baseUrlSource: "settings", apiKey: { set: true, last4: "wxyz", source: "settings" }, configured: true });
+    expect(view.anthropic).toEqual({
+      baseUrl: harness.fake.anthropicBaseUrl,
+      baseUrlSource: "settings",
+      apiKey: { set: true, last4: "wxyz", source: "settings" },
+      configured: true,
+    });
     expect(JSON.stringify(view)).not.toContain("sk-ant-stored");
     const client = new Anthropic({ baseURL: harness.anthropicBaseUrl, apiKey: "ctxlab-settings", maxRetries: 0 });
     await client.messages.create({ model: "fake-claude", max_tokens: 16, messages: [{ role: "user", content: "hi" }] });

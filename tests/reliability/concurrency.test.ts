@@ -31,8 +31,10 @@ describe.each(TEST_PROVIDERS)("fifty concurrent writers (%s)", (provider) => {
     const patches = Object.entries(FIELDS).flatMap(([field, values]) =>
       values.map((value) => () => call(patchConversation, { method: "PATCH", body: { settings: { [field]: value } }, params: { id: conversation.id } })),
     );
-    const appends = Array.from({ length: 50 }, (_, index) => () =>
-      call(postMessages, { method: "POST", body: { messages: [{ role: "user", content: `writer ${index}` }] }, params: { branchId: branch.id } }),
+    const appends = Array.from(
+      { length: 50 },
+      (_, index) => () =>
+        call(postMessages, { method: "POST", body: { messages: [{ role: "user", content: `writer ${index}` }] }, params: { branchId: branch.id } }),
     );
     // Interleaved, all started before any finishes.
     const work = patches.flatMap((patch, index) => [patch, appends[index]]);

@@ -56,7 +56,8 @@ async function askUntilKilled(server: NextServer, name: string, stream: boolean,
         const chunks = await client.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: question }], stream: true });
         for await (const chunk of chunks) answer += chunk.choices[0]?.delta.content ?? "";
       } else {
-        answer = (await client.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: question }] })).choices[0].message.content ?? "";
+        answer =
+          (await client.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: question }] })).choices[0].message.content ?? "";
       }
       if (answer !== `echo: ${question}`) throw new Error(`${key} got '${answer}' for '${question}'`);
       acknowledged.push({ key, question, answer });
@@ -83,7 +84,10 @@ async function unjournaled(database: TestDatabase, calls: readonly AcknowledgedC
 
 /** The acknowledged calls whose question and answer are not in the agent's conversation. */
 async function unplaced(database: TestDatabase, calls: readonly AcknowledgedCall[]): Promise<AcknowledgedCall[]> {
-  const rows = await database.db.message.findMany({ where: { branch: { conversation: { recordKey: { startsWith: "crash-agent-" } } } }, select: { content: true, branch: { select: { conversation: { select: { recordKey: true } } } } } });
+  const rows = await database.db.message.findMany({
+    where: { branch: { conversation: { recordKey: { startsWith: "crash-agent-" } } } },
+    select: { content: true, branch: { select: { conversation: { select: { recordKey: true } } } } },
+  });
   const stored = new Set(rows.map((row) => `${row.branch.conversation.recordKey}|${row.content}`));
   return calls.filter((call) => !stored.has(`${call.key}|${call.question}`) || !stored.has(`${call.key}|${call.answer}`));
 }
@@ -174,7 +178,9 @@ runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
       expect(history.map((row) => row.position)).toEqual(history.map((_, index) => index));
       const stored = new Set(history.map((row) => row.content));
       expect(acknowledged.filter((content) => !stored.has(content))).toEqual([]);
-      const imported = await database.db.conversation.count({ where: { title: { startsWith: `${title} #` }, NOT: { source: { startsWith: STAGING_SOURCE_PREFIX } } } });
+      const imported = await database.db.conversation.count({
+        where: { title: { startsWith: `${title} #` }, NOT: { source: { startsWith: STAGING_SOURCE_PREFIX } } },
+      });
       expect([0, IMPORTED]).toContain(imported);
       if (importAcknowledged) expect(imported).toBe(IMPORTED);
       figures.push({ acknowledged: acknowledged.length, found: history.length, importAcknowledged, importedFound: imported });
@@ -193,7 +199,10 @@ runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
       const health = await rawRequest(server.url, { path: "/api/health" });
       expect(health.status).toBe(200);
       const small = JSON.stringify([{ role: "user", content: "after the crashes" }]);
-      expect((await rawRequest(server.url, { method: "POST", path: "/api/conversations/import", body: small, headers: { "content-type": "application/json" } })).status).toBe(201);
+      expect(
+        (await rawRequest(server.url, { method: "POST", path: "/api/conversations/import", body: small, headers: { "content-type": "application/json" } }))
+          .status,
+      ).toBe(201);
       expect(await database.db.conversation.count({ where: { source: { startsWith: STAGING_SOURCE_PREFIX } } })).toBe(0);
     } finally {
       await server.stop();

@@ -26,7 +26,12 @@ runs("a 100,000-message import", () => {
     database = await createTestDatabase("sqlite");
     server = await startNextServer({ databaseUrl: database.url });
     // The first import loads the parsers and token ranks once: not what is measured.
-    await rawRequest(server.url, { method: "POST", path: "/api/conversations/import?title=warm", body: '[{"role":"user","content":"warm"}]', headers: { "content-type": "application/json" } });
+    await rawRequest(server.url, {
+      method: "POST",
+      path: "/api/conversations/import?title=warm",
+      body: '[{"role":"user","content":"warm"}]',
+      headers: { "content-type": "application/json" },
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -48,7 +53,12 @@ runs("a 100,000-message import", () => {
       }
     })();
     const started = performance.now();
-    const response = await rawRequest(server.url, { method: "POST", path: "/api/conversations/import?title=big", body, headers: { "content-type": "application/x-ndjson" } });
+    const response = await rawRequest(server.url, {
+      method: "POST",
+      path: "/api/conversations/import?title=big",
+      body,
+      headers: { "content-type": "application/x-ndjson" },
+    });
     const seconds = (performance.now() - started) / 1000;
     importing = false;
     await probe;
@@ -61,6 +71,16 @@ runs("a 100,000-message import", () => {
     expect(latencies.length).toBeGreaterThanOrEqual(Math.floor(seconds));
     latencies.sort((first, second) => first - second);
     const at = (share: number) => Number(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))].toFixed(1));
-    console.log(JSON.stringify({ messages: COUNT, bytes: Buffer.byteLength(body), importSeconds: Number(seconds.toFixed(2)), healthChecks: latencies.length, healthMedianMs: at(0.5), healthP99Ms: at(0.99), healthMaxMs: at(1) }));
+    console.log(
+      JSON.stringify({
+        messages: COUNT,
+        bytes: Buffer.byteLength(body),
+        importSeconds: Number(seconds.toFixed(2)),
+        healthChecks: latencies.length,
+        healthMedianMs: at(0.5),
+        healthP99Ms: at(0.99),
+        healthMaxMs: at(1),
+      }),
+    );
   }, 300_000);
 });

@@ -16,11 +16,19 @@ const messages = Array.from({ length: count }, (_, index) => ({
 const body = messages.map((message) => JSON.stringify(message)).join("\n");
 
 const database = await createTestDatabase("sqlite");
-const server = await startNextServer({ databaseUrl: database.url, env: process.env.MEASURE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.MEASURE_NODE_OPTIONS } : {} });
+const server = await startNextServer({
+  databaseUrl: database.url,
+  env: process.env.MEASURE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.MEASURE_NODE_OPTIONS } : {},
+});
 try {
   // Warm: the first import loads the parsers and the token ranks once; that is not what is measured.
   await rawRequest(server.url, { path: "/api/health" });
-  await rawRequest(server.url, { method: "POST", path: "/api/conversations/import?title=warm", body: JSON.stringify([{ role: "user", content: "warm" }]), headers: { "content-type": "application/json" } });
+  await rawRequest(server.url, {
+    method: "POST",
+    path: "/api/conversations/import?title=warm",
+    body: JSON.stringify([{ role: "user", content: "warm" }]),
+    headers: { "content-type": "application/json" },
+  });
   const latencies: number[] = [];
   let importStarted = performance.now();
   let importing = true;
@@ -35,13 +43,19 @@ try {
         await rawRequest(server.url, { path: "/api/no-database-here" });
         console.error(`no-db route at ${(probeStarted - importStarted).toFixed(0)} ms took ${(performance.now() - probeStarted).toFixed(0)} ms`);
       }
-      if (process.env.MEASURE_TIMELINE) console.error(`health at ${(started - importStarted).toFixed(0)} ms took ${(performance.now() - started).toFixed(0)} ms`);
+      if (process.env.MEASURE_TIMELINE)
+        console.error(`health at ${(started - importStarted).toFixed(0)} ms took ${(performance.now() - started).toFixed(0)} ms`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
   const started = performance.now();
   importStarted = started;
-  const response = await rawRequest(server.url, { method: "POST", path: "/api/conversations/import?title=big", body, headers: { "content-type": "application/x-ndjson" } });
+  const response = await rawRequest(server.url, {
+    method: "POST",
+    path: "/api/conversations/import?title=big",
+    body,
+    headers: { "content-type": "application/x-ndjson" },
+  });
   const seconds = (performance.now() - started) / 1000;
   importing = false;
   await probe;

@@ -34,7 +34,12 @@ runs("PostgreSQL outage under load", () => {
   }, 60_000);
 
   it("[D3] answers only 201 or 503 while the database is down, names it, recovers by itself and loses nothing acknowledged", async () => {
-    const created = await rawRequest(server.url, { method: "POST", path: "/api/conversations", body: JSON.stringify({ title: "outage" }), headers: { "content-type": "application/json" } });
+    const created = await rawRequest(server.url, {
+      method: "POST",
+      path: "/api/conversations",
+      body: JSON.stringify({ title: "outage" }),
+      headers: { "content-type": "application/json" },
+    });
     expect(created.status).toBe(201);
     const branchId = created.json<{ branch: { id: string } }>().branch.id;
     const acknowledged: string[] = [];
@@ -53,7 +58,8 @@ runs("PostgreSQL outage under load", () => {
         statuses[response.status] = (statuses[response.status] ?? 0) + 1;
         if (response.status === 201) acknowledged.push(content);
         else if (response.status !== 503) unexpected.push(`${response.status}: ${response.body.slice(0, 300)}`);
-        else if (response.json<{ error: { code: string } }>().error.code !== "database_unavailable") unexpected.push(`503 without database_unavailable: ${response.body}`);
+        else if (response.json<{ error: { code: string } }>().error.code !== "database_unavailable")
+          unexpected.push(`503 without database_unavailable: ${response.body}`);
         if (response.status === 503) await new Promise((resolve) => setTimeout(resolve, 50));
       }
     };
@@ -81,7 +87,7 @@ runs("PostgreSQL outage under load", () => {
       expect(home.body).toContain(`PostgreSQL postgres://127.0.0.1:${cluster.port}/lab`);
       expect(home.body).not.toMatch(/sqlite/i);
       const duringOutage = acknowledged.length;
-  
+
       cluster.start();
       await waitFor(() => acknowledged.length >= duringOutage + 40, "appends after the database came back");
     }
@@ -92,11 +98,15 @@ runs("PostgreSQL outage under load", () => {
     const client = new pg.Client({ connectionString: cluster.url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ position: number; content: string }>('SELECT position, content FROM "Message" WHERE "branchId" = $1 ORDER BY position', [branchId]);
+      const { rows } = await client.query<{ position: number; content: string }>(
+        'SELECT position, content FROM "Message" WHERE "branchId" = $1 ORDER BY position',
+        [branchId],
+      );
       expect(rows.map((row) => row.position)).toEqual(rows.map((_, index) => index));
       const stored = new Set(rows.map((row) => row.content));
       expect(acknowledged.filter((content) => !stored.has(content))).toEqual([]);
-      if (process.env.OUTAGE_REPORT) fs.appendFileSync(process.env.OUTAGE_REPORT, `${JSON.stringify({ statuses, acknowledged: acknowledged.length, found: rows.length })}\n`);
+      if (process.env.OUTAGE_REPORT)
+        fs.appendFileSync(process.env.OUTAGE_REPORT, `${JSON.stringify({ statuses, acknowledged: acknowledged.length, found: rows.length })}\n`);
     } finally {
       await client.end();
     }

@@ -41,15 +41,34 @@ describe("scripts/serve.sh", () => {
     expect(short.stderr).toContain("use at least 16");
   });
 
-  it.runIf(hasBuild())("[S1] binds 127.0.0.1 by default: reachable on loopback, not on this machine's other addresses", async () => {
-    const port = await closedLoopbackPort();
-    const child = spawn("bash", [script, "start"], { cwd: root, env: { ...process.env, HOST: "", PORT: String(port), NEXT_DIST_DIR: distDir, DATABASE_URL: "file:/tmp/context-lab-serve-test.db" }, stdio: "ignore", detached: true });
-    try {
-      await expect.poll(() => rawRequest(`http://127.0.0.1:${port}`, { path: "/login" }).then((response) => response.status).catch(() => 0), { timeout: 60_000 }).toBe(200);
-      const others = Object.values(os.networkInterfaces()).flat().filter((entry) => entry && entry.family === "IPv4" && !entry.internal);
-      for (const address of others) expect(await reachable(address!.address, port)).toBe(false);
-    } finally {
-      process.kill(-child.pid!, "SIGTERM");
-    }
-  }, 90_000);
+  it.runIf(hasBuild())(
+    "[S1] binds 127.0.0.1 by default: reachable on loopback, not on this machine's other addresses",
+    async () => {
+      const port = await closedLoopbackPort();
+      const child = spawn("bash", [script, "start"], {
+        cwd: root,
+        env: { ...process.env, HOST: "", PORT: String(port), NEXT_DIST_DIR: distDir, DATABASE_URL: "file:/tmp/context-lab-serve-test.db" },
+        stdio: "ignore",
+        detached: true,
+      });
+      try {
+        await expect
+          .poll(
+            () =>
+              rawRequest(`http://127.0.0.1:${port}`, { path: "/login" })
+                .then((response) => response.status)
+                .catch(() => 0),
+            { timeout: 60_000 },
+          )
+          .toBe(200);
+        const others = Object.values(os.networkInterfaces())
+          .flat()
+          .filter((entry) => entry && entry.family === "IPv4" && !entry.internal);
+        for (const address of others) expect(await reachable(address!.address, port)).toBe(false);
+      } finally {
+        process.kill(-child.pid!, "SIGTERM");
+      }
+    },
+    90_000,
+  );
 });

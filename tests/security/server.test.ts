@@ -73,9 +73,24 @@ runs.each(TEST_PROVIDERS)("request guard on next start (%s)", (provider) => {
     const before = await countConversations(open);
     const body = JSON.stringify({ title: "planted", messages: [{ role: "user", content: "hi" }] });
     const crossOrigin = { origin: "http://localhost:9999", "sec-fetch-site": "same-site", "sec-fetch-mode": "no-cors" };
-    const form = await rawRequest(open.url, { method: "POST", path: "/api/conversations", body: `title=planted`, headers: { ...crossOrigin, "content-type": "application/x-www-form-urlencoded" } });
-    const noCors = await rawRequest(open.url, { method: "POST", path: "/api/conversations", body, headers: { ...crossOrigin, "content-type": "text/plain;charset=UTF-8" } });
-    const proxied = await rawRequest(open.url, { method: "POST", path: "/api/v1/chat/completions", body, headers: { ...crossOrigin, "content-type": "text/plain" } });
+    const form = await rawRequest(open.url, {
+      method: "POST",
+      path: "/api/conversations",
+      body: `title=planted`,
+      headers: { ...crossOrigin, "content-type": "application/x-www-form-urlencoded" },
+    });
+    const noCors = await rawRequest(open.url, {
+      method: "POST",
+      path: "/api/conversations",
+      body,
+      headers: { ...crossOrigin, "content-type": "text/plain;charset=UTF-8" },
+    });
+    const proxied = await rawRequest(open.url, {
+      method: "POST",
+      path: "/api/v1/chat/completions",
+      body,
+      headers: { ...crossOrigin, "content-type": "text/plain" },
+    });
     for (const response of [form, noCors, proxied]) expect(response.status).toBe(403);
     const plain = await rawRequest(open.url, { method: "POST", path: "/api/conversations", body, headers: { "content-type": "text/plain" } });
     expect(plain.status).toBe(415);
@@ -144,7 +159,12 @@ runs.each(TEST_PROVIDERS)("request guard on next start (%s)", (provider) => {
     const labelled = new OpenAI({ baseURL: `${locked.url}/api/v1`, apiKey: `ctxlab-guarded-${provider}~${TOKEN}`, maxRetries: 0 });
     const reply = await labelled.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "first" }] });
     expect(reply.choices[0].message.content).toBe("echo: first");
-    const bare = new OpenAI({ baseURL: `${locked.url}/api/v1`, apiKey: TOKEN, maxRetries: 0, defaultHeaders: { "X-Context-Lab-Conversation": `header-${provider}` } });
+    const bare = new OpenAI({
+      baseURL: `${locked.url}/api/v1`,
+      apiKey: TOKEN,
+      maxRetries: 0,
+      defaultHeaders: { "X-Context-Lab-Conversation": `header-${provider}` },
+    });
     await bare.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "second" }] });
     const outsider = new OpenAI({ baseURL: `${locked.url}/api/v1`, apiKey: `ctxlab-outsider`, maxRetries: 0 });
     await expect(outsider.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "x" }] })).rejects.toMatchObject({ status: 401 });
@@ -157,10 +177,15 @@ runs.each(TEST_PROVIDERS)("request guard on next start (%s)", (provider) => {
     }
     const auth = { authorization: `Bearer ${TOKEN}` };
     await expect
-      .poll(async () => {
-        const { conversations } = (await rawRequest(locked.url, { path: "/api/conversations?limit=500", headers: auth })).json<{ conversations: { recordKey: string | null }[] }>();
-        return conversations.map((conversation) => conversation.recordKey);
-      }, { timeout: 10_000 })
+      .poll(
+        async () => {
+          const { conversations } = (await rawRequest(locked.url, { path: "/api/conversations?limit=500", headers: auth })).json<{
+            conversations: { recordKey: string | null }[];
+          }>();
+          return conversations.map((conversation) => conversation.recordKey);
+        },
+        { timeout: 10_000 },
+      )
       .toEqual(expect.arrayContaining([`guarded-${provider}`, `header-${provider}`]));
     const listing = (await rawRequest(locked.url, { path: "/api/conversations?limit=500", headers: auth })).body;
     expect(listing).not.toContain(TOKEN);

@@ -1,5 +1,12 @@
 import http from "node:http";
-import { anthropicErrorBody, anthropicMessageBody, anthropicPairingError, anthropicStreamPayloads, countTokensBody, lastAnthropicUserText } from "./fake-upstream/anthropic";
+import {
+  anthropicErrorBody,
+  anthropicMessageBody,
+  anthropicPairingError,
+  anthropicStreamPayloads,
+  countTokensBody,
+  lastAnthropicUserText,
+} from "./fake-upstream/anthropic";
 import { chatPairingError } from "./fake-upstream/chat";
 import {
   conversationItems,
@@ -189,7 +196,11 @@ export function streamPayloads(reply: FakeReply, request: FakeRequest, serial: n
 }
 
 const ERROR_BODIES: Record<number, { message: string; type: string; code: string | null }> = {
-  401: { message: "Incorrect API key provided: sk-fake***. You can find your API key at https://platform.openai.com/account/api-keys.", type: "invalid_request_error", code: "invalid_api_key" },
+  401: {
+    message: "Incorrect API key provided: sk-fake***. You can find your API key at https://platform.openai.com/account/api-keys.",
+    type: "invalid_request_error",
+    code: "invalid_api_key",
+  },
   429: { message: "Rate limit reached for fake-gpt on requests per min (RPM): Limit 3, Used 3, Requested 1.", type: "requests", code: "rate_limit_exceeded" },
   500: { message: "The server had an error while processing your request. Sorry about that!", type: "server_error", code: null },
 };
@@ -277,7 +288,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     }
     requests.push(request);
     if (protocol === "models") {
-      sendJson(response, 200, { object: "list", data: [{ id: MODEL, object: "model", created: 1_700_000_000, owned_by: "context-lab-tests" }] }, { "x-request-id": "req_fake_models" });
+      sendJson(
+        response,
+        200,
+        { object: "list", data: [{ id: MODEL, object: "model", created: 1_700_000_000, owned_by: "context-lab-tests" }] },
+        { "x-request-id": "req_fake_models" },
+      );
       return;
     }
     if (protocol === "count-tokens") {
@@ -288,7 +304,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       const input = request.body?.input;
       const texts = Array.isArray(input) ? input : [input];
       const data = texts.map((text, index) => ({ object: "embedding", index, embedding: [String(text).length, index, 0.5] }));
-      sendJson(response, 200, { object: "list", data, model: request.body?.model ?? MODEL, usage: { prompt_tokens: texts.length, total_tokens: texts.length } });
+      sendJson(response, 200, {
+        object: "list",
+        data,
+        model: request.body?.model ?? MODEL,
+        usage: { prompt_tokens: texts.length, total_tokens: texts.length },
+      });
       return;
     }
     const refusal = refusalOf(protocol, request, store);
@@ -301,7 +322,14 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     await answer(script, protocol, request, response, serial, () => open);
   });
 
-  async function answer(script: FakeScript, protocol: FakeProtocol, request: FakeRequest, response: http.ServerResponse, number: number, isOpen: () => boolean) {
+  async function answer(
+    script: FakeScript,
+    protocol: FakeProtocol,
+    request: FakeRequest,
+    response: http.ServerResponse,
+    number: number,
+    isOpen: () => boolean,
+  ) {
     if (script.kind === "hang") return;
     if ("delayMs" in script && script.delayMs) await sleep(script.delayMs);
     if (!isOpen()) return;
@@ -313,7 +341,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     const reply: FakeReply = script.kind === "drop" || script.kind === "stall" ? (script.reply ?? { content: "a reply that will not arrive whole" }) : script;
     if (protocol === "responses") remember(reply, request, number);
     if (request.body?.stream === true) {
-      const payloads = protocol === "responses" ? responsesStreamPayloads(reply, request, number) : protocol === "anthropic" ? anthropicStreamPayloads(reply, request, number) : streamPayloads(reply, request, number).map((data) => ({ data }));
+      const payloads =
+        protocol === "responses"
+          ? responsesStreamPayloads(reply, request, number)
+          : protocol === "anthropic"
+            ? anthropicStreamPayloads(reply, request, number)
+            : streamPayloads(reply, request, number).map((data) => ({ data }));
       const stopAfter = script.kind === "drop" || script.kind === "stall" ? script.afterChunks : null;
       const result = await writeStream(response, payloads, reply, stopAfter, isOpen);
       if (result === "stopped" && script.kind === "drop") response.socket?.destroy();
@@ -324,7 +357,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       return;
     }
     if (script.kind === "stall") return;
-    const body = protocol === "responses" ? responseBody(reply, request, number) : protocol === "anthropic" ? anthropicMessageBody(reply, request, number) : completionBody(reply, request, number);
+    const body =
+      protocol === "responses"
+        ? responseBody(reply, request, number)
+        : protocol === "anthropic"
+          ? anthropicMessageBody(reply, request, number)
+          : completionBody(reply, request, number);
     sendJson(response, 200, body, { "x-request-id": `req_fake_${number}` });
   }
 

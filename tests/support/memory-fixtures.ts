@@ -44,7 +44,11 @@ export const AIRLINE_TOOLS: ToolDefinition[] = [
     function: {
       name: "get_reservation_details",
       description: "Get the details of a reservation.",
-      parameters: { type: "object", properties: { reservation_id: { type: "string", description: "The reservation id, such as '8JX2WO'." } }, required: ["reservation_id"] },
+      parameters: {
+        type: "object",
+        properties: { reservation_id: { type: "string", description: "The reservation id, such as '8JX2WO'." } },
+        required: ["reservation_id"],
+      },
     },
   },
   {
@@ -58,7 +62,11 @@ export const AIRLINE_TOOLS: ToolDefinition[] = [
 ];
 
 /** An empty conversation with memory settings, ready for recordMessages. */
-export function memoryConversation(db: Database, settings: Record<string, unknown> = {}, tools: ToolDefinition[] | null = null): Promise<CreateConversationResult> {
+export function memoryConversation(
+  db: Database,
+  settings: Record<string, unknown> = {},
+  tools: ToolDefinition[] | null = null,
+): Promise<CreateConversationResult> {
   return createConversation(db, { title: "memory", source: "recorder", settings, tools });
 }
 
@@ -74,7 +82,10 @@ export const toolResult = (id: string, content: string): Message => ({ role: "to
 /** Rounds about checked baggage, then about cancelling, then small talk: summaries of them talk about different things. */
 export const TOPICS = {
   baggage: [
-    [user("How many checked bags can I bring on my economy flight to Boston?"), assistant("Economy passengers get one free checked bag; each extra bag costs 50 dollars.")],
+    [
+      user("How many checked bags can I bring on my economy flight to Boston?"),
+      assistant("Economy passengers get one free checked bag; each extra bag costs 50 dollars."),
+    ],
     [user("What is the weight limit for checked baggage?"), assistant("Each checked bag may weigh up to 50 pounds; heavier baggage pays an overweight fee.")],
     [user("Please add two extra bags to my reservation."), assistant("I added two extra checked bags; the baggage fee is 100 dollars.")],
   ],
@@ -101,7 +112,10 @@ export interface TopicalBranch {
  * summary 1 covers the baggage rounds and summary 2 the cancellation rounds;
  * the small talk stays raw. With `system`, a system prompt opens the history.
  */
-export async function topicalBranch(db: Database, options: { system?: string; settings?: Record<string, unknown>; tools?: ToolDefinition[] } = {}): Promise<TopicalBranch> {
+export async function topicalBranch(
+  db: Database,
+  options: { system?: string; settings?: Record<string, unknown>; tools?: ToolDefinition[] } = {},
+): Promise<TopicalBranch> {
   const { branch } = await memoryConversation(db, { mode: "pilot", ...options.settings }, options.tools ?? null);
   const system: Message[] = options.system ? [{ role: "system", content: options.system }] : [];
   const record = (rounds: Message[][], before: Message[] = []) => recordMessages(db, branch.id, [...before, ...rounds.flat()]);

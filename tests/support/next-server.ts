@@ -101,7 +101,14 @@ export function rawRequest(base: string, options: RawRequestOptions = {}): Promi
   const headers: Record<string, string> = { ...(body ? { "content-length": String(body.length) } : {}), ...options.headers };
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: target.hostname, port: target.port, path: target.pathname + target.search, method: options.method ?? "GET", headers, setHost: !("host" in headers) },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method: options.method ?? "GET",
+        headers,
+        setHost: !("host" in headers),
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));

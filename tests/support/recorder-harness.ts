@@ -20,7 +20,8 @@ export function isSummaryRequest(request: FakeRequest): boolean {
 }
 
 /** Echoes chat turns; answers summary requests with a recognisable summary. */
-export const recorderResponder: FakeResponder = (request) => (isSummaryRequest(request) ? { content: "UPSTREAM SUMMARY: the user asked about baggage." } : echoReply(request));
+export const recorderResponder: FakeResponder = (request) =>
+  isSummaryRequest(request) ? { content: "UPSTREAM SUMMARY: the user asked about baggage." } : echoReply(request);
 
 export interface ChatAnswer {
   status: number;
@@ -33,13 +34,24 @@ export interface ChatAnswer {
 
 /** Calls the real route handler and reads its answer whole. */
 export async function postChat(branchId: string, body: unknown, signal?: AbortSignal): Promise<ChatAnswer> {
-  const request = new Request(`http://localhost/api/branches/${branchId}/chat`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal });
+  const request = new Request(`http://localhost/api/branches/${branchId}/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal,
+  });
   const response = await chatRoute(request, { params: Promise.resolve({ branchId }) });
   const text = await response.text();
-  if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) return { status: response.status, headers: response.headers, events: [], body: JSON.parse(text) };
+  if (!(response.headers.get("content-type") ?? "").includes("text/event-stream"))
+    return { status: response.status, headers: response.headers, events: [], body: JSON.parse(text) };
   const parser = new SseParser();
   const messages = [...parser.push(new TextEncoder().encode(text)), ...parser.end()];
-  return { status: response.status, headers: response.headers, events: messages.map((message) => ({ event: message.event ?? "message", data: JSON.parse(message.data) })), body: null };
+  return {
+    status: response.status,
+    headers: response.headers,
+    events: messages.map((message) => ({ event: message.event ?? "message", data: JSON.parse(message.data) })),
+    body: null,
+  };
 }
 
 /** The terminal event's payload of a streamed answer. */

@@ -53,9 +53,14 @@ describe("one truth of the next request (sqlite)", () => {
           const turn = "And what should I do next?";
           // The recorder appends a user turn: a history waiting for tool results cannot take one.
           const last = history.filter((message) => message.role !== "system").at(-1);
-          fc.pre(last === undefined || last.role === "assistant" && !(last.tool_calls?.length));
+          fc.pre(last === undefined || (last.role === "assistant" && !last.tool_calls?.length));
           const resolved = resolveSettings(settings);
-          const { branch } = await createConversation(harness.db, { title: "one truth", source: "api", settings, messages: history.map((message) => ({ message, tokens: 0 })) });
+          const { branch } = await createConversation(harness.db, {
+            title: "one truth",
+            source: "api",
+            settings,
+            messages: history.map((message) => ({ message, tokens: 0 })),
+          });
 
           // The recorder records the turn and sends the request; an upstream error keeps the reply out of the branch.
           harness.fake.respondWith(() => ({ kind: "error", status: 500 }));
@@ -78,12 +83,20 @@ describe("one truth of the next request (sqlite)", () => {
 
           if (expected.ok) {
             expect(sentRequests).toHaveLength(1);
-            const { stream: _stream, stream_options: _options, ...sent } = sentRequests[0].body as unknown as ChatRequestBody & { stream?: boolean; stream_options?: unknown };
+            const {
+              stream: _stream,
+              stream_options: _options,
+              ...sent
+            } = sentRequests[0].body as unknown as ChatRequestBody & { stream?: boolean; stream_options?: unknown };
             expect(sent).toEqual(playgroundBody);
             expect(recorder.prompt.verdict).toEqual(playground.request.verdict);
           } else {
             expect(sentRequests).toHaveLength(0);
-            expect(recorder).toMatchObject({ status: "budget_exceeded", budget: playground.request.verdict.limit, tokens: playground.request.verdict.tokens.total });
+            expect(recorder).toMatchObject({
+              status: "budget_exceeded",
+              budget: playground.request.verdict.limit,
+              tokens: playground.request.verdict.tokens.total,
+            });
           }
 
           // inspect reads a file: it knows no saved summary, so it agrees when the recorder did not compact first;
@@ -95,7 +108,11 @@ describe("one truth of the next request (sqlite)", () => {
           fs.writeFileSync(settingsFile, JSON.stringify(settings));
           const out = path.join(folder, "processed.json");
           const printed: string[] = [];
-          const code = await runInspect([file, "--settings", settingsFile, "--out", out, "--json"], { stdout: (text) => printed.push(text), stderr: () => undefined, readStdin: () => "" });
+          const code = await runInspect([file, "--settings", settingsFile, "--out", out, "--json"], {
+            stdout: (text) => printed.push(text),
+            stderr: () => undefined,
+            readStdin: () => "",
+          });
           expect(code).toBe(0);
           const inspected = JSON.parse(printed.join("\n"));
           expect(JSON.parse(fs.readFileSync(out, "utf8")) as Message[]).toEqual(playground.history);

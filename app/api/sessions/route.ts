@@ -14,7 +14,8 @@ export const POST = route(async (request) => {
   const parsed = importSessionSchema.safeParse(parseJsonText(text, "session file"));
   if (!parsed.success) throw validationError(parsed.error, "invalid session file");
   const issues = findSessionIssues(parsed.data);
-  if (issues.length > 0) throw new HttpError(400, "invalid_request", `invalid session file: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`, { issues });
+  if (issues.length > 0)
+    throw new HttpError(400, "invalid_request", `invalid session file: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`, { issues });
   return json(await importSession(database(), parsed.data), 201);
 });
 

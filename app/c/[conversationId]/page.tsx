@@ -33,7 +33,9 @@ async function loadWorkspace(conversationId: string, branchId: string | undefine
   try {
     const conversation = await getConversationById(db, conversationId);
     // A branch of another conversation, or one deleted since the link was shared, opens the root instead.
-    const asked = branchId ? await getBranchById(db, branchId).catch((error: unknown) => (NotFoundError.isInstance(error) ? null : Promise.reject(error))) : null;
+    const asked = branchId
+      ? await getBranchById(db, branchId).catch((error: unknown) => (NotFoundError.isInstance(error) ? null : Promise.reject(error)))
+      : null;
     const branch = asked && asked.conversationId === conversationId ? asked : await getRootBranchByConversationId(db, conversationId);
     const [records, tree, catalogue] = await Promise.all([
       getHistoryByBranchId(db, branch.id, { toPosition: FIRST_SCREEN }),

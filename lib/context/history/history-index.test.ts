@@ -86,18 +86,29 @@ describe("HistoryIndex", () => {
 
   it("[I3] a history made by edits (messages replaced, dropped, written) or by keeping ranges answers as if indexed from nothing", () => {
     fc.assert(
-      fc.property(conversationArbitrary, fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.nat(2)), { maxLength: 4 }), fc.array(fc.nat(), { maxLength: 4 }), (history, plan, keep) => {
-        const edits = plan
-          .map(([at, size, written]) => ({ from: at % history.length, to: Math.min(history.length, (at % history.length) + size), messages: Array.from({ length: written }, (_, order) => (order % 2 ? answer(`written ${order}`) : system(`note ${order}`))) }))
-          .sort((x, y) => x.from - y.from)
-          .filter((edit, order, all) => order === 0 || edit.from >= all[order - 1].to);
-        const { history: edited } = applyEdits(history, edits);
-        expect(answered(indexOf(edited))).toEqual(expected(edited));
-        expectPositionQueries(indexOf(edited), edited);
-        const ranges = [...new Set(keep.map((position) => position % history.length))].sort((x, y) => x - y).map((position) => [position, position + 1] as const);
-        const kept = keepRanges(history, ranges);
-        expect(answered(indexOf(kept))).toEqual(expected(kept));
-      }),
+      fc.property(
+        conversationArbitrary,
+        fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.nat(2)), { maxLength: 4 }),
+        fc.array(fc.nat(), { maxLength: 4 }),
+        (history, plan, keep) => {
+          const edits = plan
+            .map(([at, size, written]) => ({
+              from: at % history.length,
+              to: Math.min(history.length, (at % history.length) + size),
+              messages: Array.from({ length: written }, (_, order) => (order % 2 ? answer(`written ${order}`) : system(`note ${order}`))),
+            }))
+            .sort((x, y) => x.from - y.from)
+            .filter((edit, order, all) => order === 0 || edit.from >= all[order - 1].to);
+          const { history: edited } = applyEdits(history, edits);
+          expect(answered(indexOf(edited))).toEqual(expected(edited));
+          expectPositionQueries(indexOf(edited), edited);
+          const ranges = [...new Set(keep.map((position) => position % history.length))]
+            .sort((x, y) => x - y)
+            .map((position) => [position, position + 1] as const);
+          const kept = keepRanges(history, ranges);
+          expect(answered(indexOf(kept))).toEqual(expected(kept));
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -71,7 +71,16 @@ export class HistoryIndex {
   static appended(history: readonly Message[], before: HistoryIndex): HistoryIndex {
     const ownRounds = before.state.rounds - before.offset.rounds;
     const arrays = before.arrays.owner === before ? before.arrays : before.arrays.copy(ownRounds, before.state.systems - before.offset.systems, before.length);
-    return new HistoryIndex({ history, base: before.base, shared: before.shared, origin: before.origin, pieces: before.pieces, arrays, state: { ...before.state }, extended: before });
+    return new HistoryIndex({
+      history,
+      base: before.base,
+      shared: before.shared,
+      origin: before.origin,
+      pieces: before.pieces,
+      arrays,
+      state: { ...before.state },
+      extended: before,
+    });
   }
 
   /**
@@ -204,7 +213,9 @@ export class HistoryIndex {
       const size = "message" in piece ? 1 : piece.to - piece.from;
       if (ordinal + size > done) {
         if ("message" in piece) values[ordinal + 1] = values[ordinal] + counter.countMessageUncached(piece.message);
-        else for (let at = Math.max(piece.from, piece.from + done - ordinal); at < piece.to; at += 1) values[at - piece.from + ordinal + 1] = values[at - piece.from + ordinal] + this.origin!.tokensAt(counter, at);
+        else
+          for (let at = Math.max(piece.from, piece.from + done - ordinal); at < piece.to; at += 1)
+            values[at - piece.from + ordinal + 1] = values[at - piece.from + ordinal] + this.origin!.tokensAt(counter, at);
       }
       ordinal += size;
     }

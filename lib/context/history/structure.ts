@@ -42,7 +42,14 @@ export interface ScanState {
  * summary) completes it. `offset` holds the rounds and systems before the
  * arrays' first entries (those of a base history).
  */
-export function scanStructure(history: readonly Message[], from: number, to: number, arrays: StructureArrays, state: ScanState, offset: Readonly<ScanState>): void {
+export function scanStructure(
+  history: readonly Message[],
+  from: number,
+  to: number,
+  arrays: StructureArrays,
+  state: ScanState,
+  offset: Readonly<ScanState>,
+): void {
   for (let position = from; position < to; position += 1) {
     const message = history[position];
     if (message.role === "system") {

@@ -8,10 +8,28 @@ import { STATE_KEYS } from "../state";
 import { sharedCounter } from "../tokens/counter";
 import { resolveEncoding } from "../tokens/resolve";
 import { OutcomeCache } from "./outcome-cache";
-import { activeRoundStart, checkBoolean, checkFields, checkInteger, checkNames, checkText, isPlaceholder, toolUses, withPlaceholder, type ToolUse } from "./strategy-support";
+import {
+  activeRoundStart,
+  checkBoolean,
+  checkFields,
+  checkInteger,
+  checkNames,
+  checkText,
+  isPlaceholder,
+  toolUses,
+  withPlaceholder,
+  type ToolUse,
+} from "./strategy-support";
 
 const NAME = "clear_tool_uses";
-const FIELDS: readonly (keyof ClearToolUsesSettings)[] = ["triggerTokens", "keepToolUses", "clearAtLeastTokens", "excludeTools", "clearToolInputs", "placeholder"];
+const FIELDS: readonly (keyof ClearToolUsesSettings)[] = [
+  "triggerTokens",
+  "keepToolUses",
+  "clearAtLeastTokens",
+  "excludeTools",
+  "clearToolInputs",
+  "placeholder",
+];
 
 /** Arguments a cleared call is left with: an empty object, still valid JSON for any client. */
 const CLEARED_ARGUMENTS = "{}";
@@ -78,7 +96,9 @@ export class ClearToolUsesProcessor extends ContextProcessor<{ tools?: readonly 
     // CS1: the newest uses stay; CS6: nothing of the active round is touched.
     const older = counted.slice(0, Math.max(0, counted.length - this.settings.keepToolUses)).filter((use) => use.resultAt < active);
     const results = older.filter((use) => !isPlaceholder(history[use.resultAt], this.settings.placeholder));
-    const inputs = this.settings.clearToolInputs ? older.filter((use) => history[use.callAt].tool_calls![use.callOrdinal].function.arguments !== CLEARED_ARGUMENTS) : [];
+    const inputs = this.settings.clearToolInputs
+      ? older.filter((use) => history[use.callAt].tool_calls![use.callOrdinal].function.arguments !== CLEARED_ARGUMENTS)
+      : [];
     const changes = new Map<number, Message>();
     let saved = 0;
     for (const use of results) {
@@ -96,7 +116,14 @@ export class ClearToolUsesProcessor extends ContextProcessor<{ tools?: readonly 
     const positions = [...changes.keys()].sort((a, b) => a - b);
     const edits: HistoryEdit[] = positions.map((position) => ({ from: position, to: position + 1, messages: [changes.get(position)!] }));
     const { history: next } = applyEdits(history, edits);
-    const effects = positions.map((position): MessageEffect => ({ kind: "cleared", before: [[position, position + 1]], after: [[position, position + 1]], note: history[position].role === "tool" ? "tool result" : "tool input" }));
+    const effects = positions.map(
+      (position): MessageEffect => ({
+        kind: "cleared",
+        before: [[position, position + 1]],
+        after: [[position, position + 1]],
+        note: history[position].role === "tool" ? "tool result" : "tool input",
+      }),
+    );
     return { history: next, effects };
   }
 }
@@ -119,7 +146,9 @@ function clearedCalls(message: Message, ordinals: readonly number[]): Message {
   }
   let cleared = byOrdinals.get(key);
   if (!cleared) {
-    const calls = message.tool_calls!.map((call, ordinal) => (ordinals.includes(ordinal) ? { ...call, function: { ...call.function, arguments: CLEARED_ARGUMENTS } } : call));
+    const calls = message.tool_calls!.map((call, ordinal) =>
+      ordinals.includes(ordinal) ? { ...call, function: { ...call.function, arguments: CLEARED_ARGUMENTS } } : call,
+    );
     cleared = { ...message, tool_calls: calls };
     byOrdinals.set(key, cleared);
   }

@@ -13,11 +13,15 @@ function mockSummarizer(text = "looked it up"): Summarizer & ReturnType<typeof v
 
 describe("DialogueCompressor", () => {
   it("[C1] replaces a closed chain with one assistant message holding the summary", async () => {
-    const history = toolRound("Where is my bag?", "call_0", "{\"status\":\"delayed\"}", "It is delayed.");
+    const history = toolRound("Where is my bag?", "call_0", '{"status":"delayed"}', "It is delayed.");
     const summarizer = mockSummarizer();
     const ctx = contextWith(history);
     const { effects } = await new DialogueCompressor({ summarizer }).process(ctx);
-    expect(historyOf(ctx)).toEqual([history[0], { role: "assistant", content: `${TOOL_CHAIN_SUMMARY_PREFIX} looked it up (2 messages)`, engine: { kind: "chain-summary" } }, history[3]]);
+    expect(historyOf(ctx)).toEqual([
+      history[0],
+      { role: "assistant", content: `${TOOL_CHAIN_SUMMARY_PREFIX} looked it up (2 messages)`, engine: { kind: "chain-summary" } },
+      history[3],
+    ]);
     expect(effects).toEqual([{ kind: "compressed", before: [[1, 3]], after: [[1, 2]] }]);
   });
 
@@ -41,18 +45,22 @@ describe("DialogueCompressor", () => {
   });
 
   it("[C1] compresses every closed chain, each through the summarizer once", async () => {
-    const history = [
-      system("policy"),
-      ...toolRound("q1", "call_0", "r1", "a1"),
-      ...toolRound("q2", "call_0", "r2", "a2"),
-      user("q3"),
-      answer("a3"),
-    ];
+    const history = [system("policy"), ...toolRound("q1", "call_0", "r1", "a1"), ...toolRound("q2", "call_0", "r2", "a2"), user("q3"), answer("a3")];
     const summarizer = mockSummarizer();
     const ctx = contextWith(history);
     const { effects } = await new DialogueCompressor({ summarizer }).process(ctx);
     expect(summarizer).toHaveBeenCalledTimes(2);
-    expect(historyOf(ctx).map((message) => message.content?.startsWith(TOOL_CHAIN_SUMMARY_PREFIX) ?? false)).toEqual([false, false, true, false, false, true, false, false, false]);
+    expect(historyOf(ctx).map((message) => message.content?.startsWith(TOOL_CHAIN_SUMMARY_PREFIX) ?? false)).toEqual([
+      false,
+      false,
+      true,
+      false,
+      false,
+      true,
+      false,
+      false,
+      false,
+    ]);
     expect(effects?.map((effect) => [effect.before, effect.after])).toEqual([
       [[[2, 4]], [[2, 3]]],
       [[[6, 8]], [[5, 6]]],

@@ -29,7 +29,8 @@ export class DialogueCompressor extends ContextProcessor {
 
   constructor(options: DialogueCompressorOptions) {
     super("pre_llm_call", { name: options.name ?? "dialogue_compressor" });
-    if (typeof options?.summarizer !== "function") throw new ContextError("DialogueCompressor needs a summarizer function: pass { summarizer: extractiveSummarizer } or your own", { where: "summarizer" });
+    if (typeof options?.summarizer !== "function")
+      throw new ContextError("DialogueCompressor needs a summarizer function: pass { summarizer: extractiveSummarizer } or your own", { where: "summarizer" });
     this.summarizer = options.summarizer;
     this.minChainLength = Math.max(1, options.minChainLength ?? 2);
   }
@@ -53,7 +54,9 @@ export class DialogueCompressor extends ContextProcessor {
     const summaries = pending.some((entry) => entry instanceof Promise) ? await Promise.all(pending) : (pending as Message[]);
     const edits = chains.map((chain, order) => ({ from: chain.start, to: chain.end, messages: [summaries[order]] }));
     const { history: next, placed } = applyEdits(history, edits);
-    const effects = chains.map((chain, order): MessageEffect => ({ kind: "compressed", before: [[chain.start, chain.end]], after: [[placed[order], placed[order] + 1]] }));
+    const effects = chains.map(
+      (chain, order): MessageEffect => ({ kind: "compressed", before: [[chain.start, chain.end]], after: [[placed[order], placed[order] + 1]] }),
+    );
     return { history: next, effects };
   }
 

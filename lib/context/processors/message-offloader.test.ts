@@ -166,7 +166,11 @@ describe("MessageOffloader", () => {
 
   it("[O1] a message with parts keeps its other parts and gets one marker part where its text stood", () => {
     const image = { type: "image" as const, source: { type: "url" as const, url: "https://example.com/a.png" } };
-    const message: Message = { role: "user", content: `${longText(150)}\n${longText(150)}`, parts: [{ type: "text", text: longText(150) }, image, { type: "text", text: longText(150) }] };
+    const message: Message = {
+      role: "user",
+      content: `${longText(150)}\n${longText(150)}`,
+      parts: [{ type: "text", text: longText(150) }, image, { type: "text", text: longText(150) }],
+    };
     const ctx = contextWith([message]);
     new MessageOffloader({ maxMessageSize: 200 }).process(ctx);
     const offloaded = historyOf(ctx)[0];

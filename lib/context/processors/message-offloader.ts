@@ -97,7 +97,9 @@ export class MessageOffloader extends ContextProcessor {
       notes.push({ handle: replacement.handle, note: `${countCharacters(content)} characters` });
     }
     const { history: next } = applyEdits(history, edits);
-    const effects = edits.map((edit, order): MessageEffect => ({ kind: "offloaded", before: [[edit.from, edit.to]], after: [[edit.from, edit.to]], ...notes[order] }));
+    const effects = edits.map(
+      (edit, order): MessageEffect => ({ kind: "offloaded", before: [[edit.from, edit.to]], after: [[edit.from, edit.to]], ...notes[order] }),
+    );
     return { history: next, stored, effects };
   }
 }

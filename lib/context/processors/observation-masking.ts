@@ -22,7 +22,10 @@ const outcomes = new OutcomeCache<Outcome>();
 export function resolveObservationMaskingSettings(settings: Partial<ObservationMaskingSettings> = {}): Readonly<ObservationMaskingSettings> {
   checkFields(NAME, settings, FIELDS);
   const merged = { ...STRATEGY_DEFAULTS.observation_masking, ...settings };
-  return Object.freeze({ keepObservations: checkInteger(NAME, "keepObservations", merged.keepObservations, 0), placeholder: checkText(NAME, "placeholder", merged.placeholder) });
+  return Object.freeze({
+    keepObservations: checkInteger(NAME, "keepObservations", merged.keepObservations, 0),
+    placeholder: checkText(NAME, "placeholder", merged.placeholder),
+  });
 }
 
 /**
@@ -54,12 +57,17 @@ export class ObservationMaskingProcessor extends ContextProcessor {
     const active = activeRoundStart(indexOf(history));
     const observations: number[] = [];
     for (let position = 0; position < history.length; position += 1) if (history[position].role === "tool") observations.push(position);
-    const masked = observations.slice(0, Math.max(0, observations.length - this.settings.keepObservations)).filter((position) => position < active && !isPlaceholder(history[position], this.settings.placeholder));
+    const masked = observations
+      .slice(0, Math.max(0, observations.length - this.settings.keepObservations))
+      .filter((position) => position < active && !isPlaceholder(history[position], this.settings.placeholder));
     if (masked.length === 0) return { history, effects: [] };
     const { history: next } = applyEdits(
       history,
       masked.map((position) => ({ from: position, to: position + 1, messages: [withPlaceholder(history[position], this.settings.placeholder)] })),
     );
-    return { history: next, effects: masked.map((position): MessageEffect => ({ kind: "masked", before: [[position, position + 1]], after: [[position, position + 1]] })) };
+    return {
+      history: next,
+      effects: masked.map((position): MessageEffect => ({ kind: "masked", before: [[position, position + 1]], after: [[position, position + 1]] })),
+    };
   }
 }

@@ -40,7 +40,17 @@ describe("RoundWindowProcessor", () => {
   });
 
   it("[W1] keeps system messages in place", () => {
-    const history = [system("policy"), user("q1"), system("mid-round note"), answer("a1"), system("between"), user("q2"), answer("a2"), user("q3"), answer("a3")];
+    const history = [
+      system("policy"),
+      user("q1"),
+      system("mid-round note"),
+      answer("a1"),
+      system("between"),
+      user("q2"),
+      answer("a2"),
+      user("q3"),
+      answer("a3"),
+    ];
     const ctx = contextWith(history);
     new RoundWindowProcessor({ maxRounds: 1 }).process(ctx);
     expect(historyOf(ctx).map((message) => message.content)).toEqual(["policy", "mid-round note", "between", "q3", "a3"]);

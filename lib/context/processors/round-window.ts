@@ -34,7 +34,8 @@ export class RoundWindowProcessor extends ContextProcessor {
     super("pre_llm_call", { name: options.name ?? "round_window" });
     const { maxRounds } = options;
     // CFG4: a window keeps at least the last round, which holds the turn being answered.
-    if (maxRounds !== undefined && (!Number.isSafeInteger(maxRounds) || maxRounds < 1)) throw new ContextError(`round_window: maxRounds must be an integer ≥ 1, got ${maxRounds}`, { where: "maxRounds" });
+    if (maxRounds !== undefined && (!Number.isSafeInteger(maxRounds) || maxRounds < 1))
+      throw new ContextError(`round_window: maxRounds must be an integer ≥ 1, got ${maxRounds}`, { where: "maxRounds" });
     this.maxRounds = maxRounds;
   }
 

@@ -17,8 +17,16 @@ const counter = sharedCounter("o200k_base");
 
 /** `count` complete tool rounds, then an active round: a user turn, a call and its result. */
 function conversation(count: number, size = 400): Message[] {
-  const rounds = Array.from({ length: count }, (_, index) => toolRound(`question ${index}`, `call_${index}`, `result ${index} ${longText(size)}`, `answer ${index}`, index % 2 === 0 ? "search" : "lookup")).flat();
-  return [system("policy"), ...rounds, user("the active question"), calls(toolCall("call_active", "search")), result("call_active", `active result ${longText(size)}`, "search")];
+  const rounds = Array.from({ length: count }, (_, index) =>
+    toolRound(`question ${index}`, `call_${index}`, `result ${index} ${longText(size)}`, `answer ${index}`, index % 2 === 0 ? "search" : "lookup"),
+  ).flat();
+  return [
+    system("policy"),
+    ...rounds,
+    user("the active question"),
+    calls(toolCall("call_active", "search")),
+    result("call_active", `active result ${longText(size)}`, "search"),
+  ];
 }
 
 /** The active round (CS6): from the last user turn on, the very same objects. */
@@ -37,7 +45,12 @@ describe("ClearToolUsesProcessor", () => {
     // 7 uses: the active one and the two before it stay; the four oldest are cleared.
     const cleared = output.filter((message) => message.content === "[tool result cleared]");
     expect(cleared).toHaveLength(4);
-    expect(output.filter((message) => message.role === "tool").slice(-3).map((message) => message.content?.slice(0, 8))).toEqual(["result 4", "result 5", "active r"]);
+    expect(
+      output
+        .filter((message) => message.role === "tool")
+        .slice(-3)
+        .map((message) => message.content?.slice(0, 8)),
+    ).toEqual(["result 4", "result 5", "active r"]);
     expect(effects).toHaveLength(4);
     expect(effects![0]).toMatchObject({ kind: "cleared", before: [[3, 4]], after: [[3, 4]], note: "tool result" });
     expect(hasIntactToolPairs(output)).toBe(true);

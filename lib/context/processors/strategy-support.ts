@@ -103,7 +103,8 @@ export function checkNames(processor: string, field: string, value: unknown): re
 /** CS5: no field the processor does not know (a typo). */
 export function checkFields(processor: string, settings: object, known: readonly string[]): void {
   if (typeof settings !== "object" || settings === null || Array.isArray(settings)) refuse(processor, "settings", "an object", settings);
-  for (const key of Object.keys(settings)) if (!known.includes(key)) refuse(processor, key, `one of ${known.join(", ")} (no such setting)`, (settings as Record<string, unknown>)[key]);
+  for (const key of Object.keys(settings))
+    if (!known.includes(key)) refuse(processor, key, `one of ${known.join(", ")} (no such setting)`, (settings as Record<string, unknown>)[key]);
 }
 
 function refuse(processor: string, field: string, expected: string, value: unknown): never {

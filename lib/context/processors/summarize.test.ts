@@ -11,7 +11,8 @@ const rounds = (count: number, from = 1) => Array.from({ length: count }, (_, in
 const navigator = makeConfig("navigator");
 
 function mockSummarizer(): Summarizer & ReturnType<typeof vi.fn> {
-  return vi.fn(async (messages: readonly Message[]) => `summary of ${messages.map((message) => message.content).join(",")}`) as unknown as Summarizer & ReturnType<typeof vi.fn>;
+  return vi.fn(async (messages: readonly Message[]) => `summary of ${messages.map((message) => message.content).join(",")}`) as unknown as Summarizer &
+    ReturnType<typeof vi.fn>;
 }
 
 describe("SummarizeProcessor", () => {

@@ -74,10 +74,24 @@ export class SummarizeProcessor extends ContextProcessor {
  * `previousAt`, -1 for none) replaced by one summary message, which stands
  * where the earlier one stood, or where its first candidate did (SU2, CS3).
  */
-export function replaceBySummary(history: readonly Message[], picked: readonly number[], previousAt: number, summary: Message): { history: readonly Message[]; effects: MessageEffect[] } {
+export function replaceBySummary(
+  history: readonly Message[],
+  picked: readonly number[],
+  previousAt: number,
+  summary: Message,
+): { history: readonly Message[]; effects: MessageEffect[] } {
   const removed = toRanges(previousAt >= 0 ? [previousAt, ...picked] : picked);
   const insertAt = previousAt >= 0 ? previousAt : picked[0];
-  const edits = removed.flatMap(([from, to]) => (from < insertAt && insertAt < to ? [[from, insertAt], [insertAt, to]] : [[from, to]])).map(([from, to]) => ({ from, to, messages: from === insertAt ? [summary] : [] }));
+  const edits = removed
+    .flatMap(([from, to]) =>
+      from < insertAt && insertAt < to
+        ? [
+            [from, insertAt],
+            [insertAt, to],
+          ]
+        : [[from, to]],
+    )
+    .map(([from, to]) => ({ from, to, messages: from === insertAt ? [summary] : [] }));
   const { history: next, placed } = applyEdits(history, edits);
   const at = placed[edits.findIndex((edit) => edit.from === insertAt)];
   return { history: next, effects: [{ kind: "summarised", before: removed, after: [[at, at + 1]] }] };
@@ -109,7 +123,13 @@ export async function summaryOf(summarizer: Summarizer, candidates: readonly Mes
     summaries.set(summarizer, cache);
   }
   const known = cache.get(candidates[0]);
-  if (known && known.previous === previous && known.candidates.length === candidates.length && known.candidates.every((message, order) => message === candidates[order])) return known.summary;
+  if (
+    known &&
+    known.previous === previous &&
+    known.candidates.length === candidates.length &&
+    known.candidates.every((message, order) => message === candidates[order])
+  )
+    return known.summary;
   const previousSummary = previous ? (previous.content ?? "").slice(CONVERSATION_SUMMARY_PREFIX.length).trim() : undefined;
   const text = (await summarizer(candidates, { purpose: "conversation", previousSummary })).trim();
   const summary: Message = { role: "system", content: `${CONVERSATION_SUMMARY_PREFIX}\n${text}`, engine: { kind: "conversation-summary" } };

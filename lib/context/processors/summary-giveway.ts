@@ -15,7 +15,12 @@ export interface KeptMessage {
  * lines that fit, or dropped when not even one does; then chain summaries,
  * oldest first, are dropped. Everything else stays.
  */
-export function giveWaySummaries(kept: readonly KeptMessage[], total: number, budget: number, counter: TiktokenCounter): { kept: KeptMessage[]; total: number; shortened: number[]; dropped: number[] } {
+export function giveWaySummaries(
+  kept: readonly KeptMessage[],
+  total: number,
+  budget: number,
+  counter: TiktokenCounter,
+): { kept: KeptMessage[]; total: number; shortened: number[]; dropped: number[] } {
   const next = [...kept];
   const shortened: number[] = [];
   const dropped: number[] = [];
@@ -66,8 +71,12 @@ function fitLines(summary: Message, room: number, counter: TiktokenCounter): { m
   const overhead = counter.countMessageUncached({ ...summary, content: null });
   if (room <= overhead + counter.countText(CONVERSATION_SUMMARY_PREFIX)) return undefined;
   const content = summary.content ?? "";
-  const lines = content.slice(content.startsWith(CONVERSATION_SUMMARY_PREFIX) ? CONVERSATION_SUMMARY_PREFIX.length : 0).split("\n").filter((line) => line.trim() !== "");
-  const text = (kept: number) => `${CONVERSATION_SUMMARY_PREFIX}\n… ${lines.length - kept} earlier lines left out to fit the token budget\n${lines.slice(lines.length - kept).join("\n")}`;
+  const lines = content
+    .slice(content.startsWith(CONVERSATION_SUMMARY_PREFIX) ? CONVERSATION_SUMMARY_PREFIX.length : 0)
+    .split("\n")
+    .filter((line) => line.trim() !== "");
+  const text = (kept: number) =>
+    `${CONVERSATION_SUMMARY_PREFIX}\n… ${lines.length - kept} earlier lines left out to fit the token budget\n${lines.slice(lines.length - kept).join("\n")}`;
   const cost = (kept: number) => overhead + counter.countText(text(kept));
   let kept = 0;
   for (let spent = cost(0); kept < lines.length - 1; kept += 1) {

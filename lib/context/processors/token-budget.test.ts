@@ -6,7 +6,20 @@ import { ProcessorPipeline } from "../pipeline";
 import { hasIntactToolPairs } from "../sanitize";
 import { STATE_KEYS } from "../state";
 import { isConversationSummary, isEngineSummary } from "../messages";
-import { answer, calls, chainSummary, contextWith, conversationSummary, historyOf, longText, result, system, toolCall, toolRound, user } from "../test-support/conversation";
+import {
+  answer,
+  calls,
+  chainSummary,
+  contextWith,
+  conversationSummary,
+  historyOf,
+  longText,
+  result,
+  system,
+  toolCall,
+  toolRound,
+  user,
+} from "../test-support/conversation";
 import { TiktokenCounter } from "../tokens/counter";
 import { TokenBudgetProcessor } from "./token-budget";
 
@@ -15,7 +28,8 @@ const tokens = (history: readonly Message[]) => cl100k.countMessages(history);
 const POLICY = system("You are an airline agent. Follow the policy.");
 
 /** Rounds of roughly 60 tokens each. */
-const rounds = (count: number) => Array.from({ length: count }, (_, index) => [user(`question ${index + 1}: ${longText(120)}`), answer(`answer ${index + 1}: ${longText(100)}`)]).flat();
+const rounds = (count: number) =>
+  Array.from({ length: count }, (_, index) => [user(`question ${index + 1}: ${longText(120)}`), answer(`answer ${index + 1}: ${longText(100)}`)]).flat();
 
 describe("TokenBudgetProcessor", () => {
   it("[B2] under budget it changes nothing and records nothing trimmed", () => {
@@ -147,7 +161,14 @@ describe("TokenBudgetProcessor", () => {
   });
 
   it("[T1][B2] counts tool call arguments", () => {
-    const history = [POLICY, user("q1"), calls(toolCall("call_0", "book", JSON.stringify({ notes: longText(2_000) }))), result("call_0", "ok"), answer("a1"), user("q2")];
+    const history = [
+      POLICY,
+      user("q1"),
+      calls(toolCall("call_0", "book", JSON.stringify({ notes: longText(2_000) }))),
+      result("call_0", "ok"),
+      answer("a1"),
+      user("q2"),
+    ];
     const withoutArgs = tokens(history) - cl100k.countText(history[2].tool_calls![0].function.arguments);
     const ctx = contextWith(history);
     new TokenBudgetProcessor({ maxTokens: withoutArgs + 10 }).process(ctx, {});
@@ -164,7 +185,9 @@ describe("TokenBudgetProcessor", () => {
   it("[B4] extra.token_encoding overrides the constructor's encoding", () => {
     const text = "Привет, как дела? Это тест токенизатора для русского текста. ".repeat(20);
     const history = [user("q1"), answer("a1"), user(text)];
-    const [cl, o200] = [new TiktokenCounter({ encoding: "cl100k_base" }), new TiktokenCounter({ encoding: "o200k_base" })].map((counter) => counter.countMessages(history));
+    const [cl, o200] = [new TiktokenCounter({ encoding: "cl100k_base" }), new TiktokenCounter({ encoding: "o200k_base" })].map((counter) =>
+      counter.countMessages(history),
+    );
     expect(o200).toBeLessThan(cl);
     const budget = Math.floor((cl + o200) / 2);
     // On cl100k_base the history is over the budget (the first round goes), on o200k_base it fits.
@@ -180,12 +203,25 @@ describe("TokenBudgetProcessor", () => {
   });
 
   it("[B4][B1] extra.context_window, max_output_tokens and the payload's tools cap the budget", () => {
-    const tools: ToolDefinition[] = [{ type: "function", function: { name: "search_flights", description: `Search direct flights. ${longText(800)}`, parameters: { type: "object", properties: { origin: { type: "string", description: "IATA code." } } } } }];
+    const tools: ToolDefinition[] = [
+      {
+        type: "function",
+        function: {
+          name: "search_flights",
+          description: `Search direct flights. ${longText(800)}`,
+          parameters: { type: "object", properties: { origin: { type: "string", description: "IATA code." } } },
+        },
+      },
+    ];
     const config = makeConfig("copilot", { extra: { token_budget: 50_000, context_window: 8_000, max_output_tokens: 1_000 } });
     const processor = new TokenBudgetProcessor();
     const ctx = contextWith([POLICY], config);
     expect(processor.resolveBudget(ctx, tools)).toEqual({ budget: 8_000 - 1_000 - cl100k.countTools(tools), encoding: "cl100k_base", limitedByWindow: true });
-    expect(processor.resolveBudget(contextWith([], makeConfig("copilot", { extra: { token_budget: 500, context_window: 8_000 } })))).toEqual({ budget: 500, encoding: "cl100k_base", limitedByWindow: false });
+    expect(processor.resolveBudget(contextWith([], makeConfig("copilot", { extra: { token_budget: 500, context_window: 8_000 } })))).toEqual({
+      budget: 500,
+      encoding: "cl100k_base",
+      limitedByWindow: false,
+    });
     expect(processor.resolveBudget(contextWith([]))).toEqual({ budget: 100_000, encoding: "cl100k_base", limitedByWindow: false });
 
     const history = [POLICY, ...rounds(4)];
@@ -198,7 +234,9 @@ describe("TokenBudgetProcessor", () => {
     expect(historyOf(withoutTools).length).toBeGreaterThan(3);
   });
 
-  const SUMMARY = conversationSummary(Array.from({ length: 40 }, (_, index) => `- user: question ${index + 1} about reservation ${index}\n  assistant: answered ${index + 1}`).join("\n"));
+  const SUMMARY = conversationSummary(
+    Array.from({ length: 40 }, (_, index) => `- user: question ${index + 1} about reservation ${index}\n  assistant: answered ${index + 1}`).join("\n"),
+  );
 
   it("[B5] a conversation summary that makes a fitting history go over budget is shortened to its newest lines that fit", () => {
     const last = [user(longText(400)), answer(longText(300))];

@@ -125,7 +125,9 @@ function fitToBudget(history: readonly Message[], budget: number, counter: Tikto
   let tokens = remaining;
   let droppedMessages = rangesSize(dropped);
   if (remaining > budget) {
-    const kept = [...rangeIndices(keptRanges)].map((position): KeptMessage => ({ message: history[position], index: position, tokens: index.tokensAt(counter, position) }));
+    const kept = [...rangeIndices(keptRanges)].map(
+      (position): KeptMessage => ({ message: history[position], index: position, tokens: index.tokensAt(counter, position) }),
+    );
     const summaries = giveWaySummaries(kept, remaining, budget, counter);
     if (summaries.dropped.length + summaries.shortened.length > 0) next = keptHistory(history, summaries.kept);
     tokens = summaries.total;
@@ -133,7 +135,12 @@ function fitToBudget(history: readonly Message[], budget: number, counter: Tikto
     if (summaries.dropped.length > 0) effects.push({ kind: "dropped", before: toRanges(summaries.dropped), after: [], note: "engine summaries" });
     for (const position of summaries.shortened) {
       const at = summaries.kept.findIndex((entry) => entry.index === position);
-      effects.push({ kind: "truncated", before: [[position, position + 1]], after: [[at, at + 1]], note: `summary shortened to ${summaries.kept[at].tokens} tokens` });
+      effects.push({
+        kind: "truncated",
+        before: [[position, position + 1]],
+        after: [[at, at + 1]],
+        note: `summary shortened to ${summaries.kept[at].tokens} tokens`,
+      });
     }
   }
   const trimmed = { messages: droppedMessages, tokensSaved: total - tokens };
@@ -162,7 +169,9 @@ function oldestRoundsToDrop(index: HistoryIndex, counter: TiktokenCounter, total
 
 /** The kept messages as a history, registered with the pieces it shares (I3). */
 function keptHistory(history: readonly Message[], kept: readonly KeptMessage[]): readonly Message[] {
-  const pieces: HistoryPiece[] = kept.map((entry) => (entry.message === history[entry.index] ? { from: entry.index, to: entry.index + 1 } : { message: entry.message }));
+  const pieces: HistoryPiece[] = kept.map((entry) =>
+    entry.message === history[entry.index] ? { from: entry.index, to: entry.index + 1 } : { message: entry.message },
+  );
   return deriveHistory(
     kept.map((entry) => entry.message),
     history,

@@ -63,12 +63,16 @@ function fitWindow(history: readonly Message[], maxTokens: number, counter: Tikt
     for (const system of index.systemPositionsBefore(position)) tokens += index.tokensAt(counter, system);
     return tokens;
   };
-  const keptFrom = (start: number) => TOKENS_TO_PRIME_REPLY + systemsBefore(start) + index.tokensBefore(counter, index.length) - index.tokensBefore(counter, start);
+  const keptFrom = (start: number) =>
+    TOKENS_TO_PRIME_REPLY + systemsBefore(start) + index.tokensBefore(counter, index.length) - index.tokensBefore(counter, start);
   // Rounds kept shrink as the first kept round moves on; the last round always stays.
   let first = 1;
   while (first < index.rounds - 1 && keptFrom(index.roundStart(first)) > maxTokens) first += 1;
   const cut = index.rounds > 1 ? index.roundStart(first) : 0;
   if (cut === 0) return { history, effects: [] };
   const systems = toRanges(index.systemPositionsBefore(cut));
-  return { history: keepRanges(history, [...systems, [cut, history.length]]), effects: [{ kind: "dropped", before: complementRanges(systems, cut), after: [] }] };
+  return {
+    history: keepRanges(history, [...systems, [cut, history.length]]),
+    effects: [{ kind: "dropped", before: complementRanges(systems, cut), after: [] }],
+  };
 }

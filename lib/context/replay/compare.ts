@@ -16,10 +16,14 @@ export const MAX_COMPARED_POLICIES = 3;
 export async function comparePolicies(options: CompareOptions): Promise<CompareResult> {
   const { policies, onProgress, ...replay } = options;
   if (policies.length === 0) throw new ContextError("compare needs at least one policy besides raw", { where: "policies" });
-  if (policies.length > MAX_COMPARED_POLICIES) throw new ContextError(`compare takes at most ${MAX_COMPARED_POLICIES} policies besides raw, got ${policies.length}`, { where: "policies" });
+  if (policies.length > MAX_COMPARED_POLICIES)
+    throw new ContextError(`compare takes at most ${MAX_COMPARED_POLICIES} policies besides raw, got ${policies.length}`, { where: "policies" });
   const ids = new Set<string>();
   for (const [position, entry] of policies.entries()) {
-    if (entry.id === "raw" || ids.has(entry.id)) throw new ContextError(`policy ${position}: id '${entry.id}' is taken (ids are unique and 'raw' is the baseline's)`, { where: `policies.${position}.id` });
+    if (entry.id === "raw" || ids.has(entry.id))
+      throw new ContextError(`policy ${position}: id '${entry.id}' is taken (ids are unique and 'raw' is the baseline's)`, {
+        where: `policies.${position}.id`,
+      });
     ids.add(entry.id);
   }
   const entries: ComparedPolicy[] = [{ id: "raw", label: "Raw", policy: rawPolicy(policies[0].policy) }, ...policies];

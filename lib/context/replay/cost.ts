@@ -23,7 +23,13 @@ export function costOfTokens(tokens: BilledTokens, prices: TokenPrices): CallCos
 
 /** The sum of costs, part by part. */
 export function addCosts(a: CallCost, b: CallCost): CallCost {
-  return { input: a.input + b.input, cachedInput: a.cachedInput + b.cachedInput, cacheWrite: a.cacheWrite + b.cacheWrite, output: a.output + b.output, total: a.total + b.total };
+  return {
+    input: a.input + b.input,
+    cachedInput: a.cachedInput + b.cachedInput,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    output: a.output + b.output,
+    total: a.total + b.total,
+  };
 }
 
 /** No cost: where sums start. */

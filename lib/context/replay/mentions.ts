@@ -9,7 +9,8 @@ export interface Mention {
 }
 
 const URL = /https?:\/\/[^\s"'<>()[\]{}]+[^\s"'<>()[\]{}.,;:!?]/g;
-const FILE = /(?<![\w./-])[\w./-]*[\w-]\.(?:ts|tsx|js|jsx|mjs|cjs|json|py|md|txt|csv|tsv|pdf|png|jpe?g|gif|svg|ya?ml|toml|html?|css|sql|go|rs|java|kt|rb|php|c|h|cpp|hpp|sh|xml|log|docx?|xlsx?|pptx?|zip|ipynb)\b/gi;
+const FILE =
+  /(?<![\w./-])[\w./-]*[\w-]\.(?:ts|tsx|js|jsx|mjs|cjs|json|py|md|txt|csv|tsv|pdf|png|jpe?g|gif|svg|ya?ml|toml|html?|css|sql|go|rs|java|kt|rb|php|c|h|cpp|hpp|sh|xml|log|docx?|xlsx?|pptx?|zip|ipynb)\b/gi;
 // Letters and digits mixed, five characters or more: order numbers, reservation codes, user ids.
 const ID = /(?<![\w-])#?(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9#][\w-]{4,}(?![\w-])/g;
 const NUMBER = /(?<![\w.,])\d{4,}(?![\w])/g;
@@ -62,7 +63,10 @@ export function searchableText(message: Message): string {
   let text = texts.get(message);
   if (text === undefined) {
     const calls = message.tool_calls ?? [];
-    text = calls.length === 0 ? (message.content ?? "") : [message.content ?? "", ...calls.map((call) => `${call.function.name} ${call.function.arguments}`)].join("\n");
+    text =
+      calls.length === 0
+        ? (message.content ?? "")
+        : [message.content ?? "", ...calls.map((call) => `${call.function.name} ${call.function.arguments}`)].join("\n");
     texts.set(message, text);
   }
   return text;

@@ -64,10 +64,25 @@ export const PRESETS: Readonly<Record<PresetId, PolicyPreset>> = Object.freeze({
     "When a request passes a share of the window, summarises everything before the recent rounds, as Claude Code does.",
     policy("pilot", ["auto_compact"], { auto_compact: { ...STRATEGY_DEFAULTS.auto_compact } }),
   ),
-  budget_only: preset("budget_only", "Budget only", "Drops the oldest whole rounds only when the request would not fit the window.", policy("pilot", ["token_budget"])),
+  budget_only: preset(
+    "budget_only",
+    "Budget only",
+    "Drops the oldest whole rounds only when the request would not fit the window.",
+    policy("pilot", ["token_budget"]),
+  ),
   pilot: preset("pilot", "Pilot", "The pilot mode's defaults: a long window of rounds, nothing summarised or offloaded.", policy("pilot", MODE_PROCESSORS)),
-  copilot: preset("copilot", "Copilot", "The copilot mode's defaults: offload, compress tool chains, 20 rounds, summarise, budget.", policy("copilot", MODE_PROCESSORS)),
-  navigator: preset("navigator", "Navigator", "The navigator mode's defaults: the same pipeline, tighter: 10 rounds, summaries from 5 messages.", policy("navigator", MODE_PROCESSORS)),
+  copilot: preset(
+    "copilot",
+    "Copilot",
+    "The copilot mode's defaults: offload, compress tool chains, 20 rounds, summarise, budget.",
+    policy("copilot", MODE_PROCESSORS),
+  ),
+  navigator: preset(
+    "navigator",
+    "Navigator",
+    "The navigator mode's defaults: the same pipeline, tighter: 10 rounds, summaries from 5 messages.",
+    policy("navigator", MODE_PROCESSORS),
+  ),
 });
 
 /** The presets' ids, in the order a list shows them. */

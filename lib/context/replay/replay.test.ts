@@ -22,11 +22,27 @@ const RELOAD_TOOL = getContextTools().find((tool) => tool.definition.function.na
 const sample = sampleTrajectories();
 /** The sample trajectory with the most rounds (then tool results): the one most strategies have something to do in. */
 const turnsOf = (messages: readonly Message[], role: Message["role"]) => messages.filter((message) => message.role === role).length;
-const richest = [...sample].sort((a, b) => turnsOf(b.messages, "user") - turnsOf(a.messages, "user") || turnsOf(b.messages, "tool") - turnsOf(a.messages, "tool"))[0].messages;
+const richest = [...sample].sort(
+  (a, b) => turnsOf(b.messages, "user") - turnsOf(a.messages, "user") || turnsOf(b.messages, "tool") - turnsOf(a.messages, "tool"),
+)[0].messages;
 
 const tools: ToolDefinition[] = [
-  { type: "function", function: { name: "get_reservation_details", description: "Get the details of a reservation.", parameters: { type: "object", properties: { reservation_id: { type: "string" } }, required: ["reservation_id"] } } },
-  { type: "function", function: { name: "get_user_details", description: "Get the details of a user.", parameters: { type: "object", properties: { user_id: { type: "string" } }, required: ["user_id"] } } },
+  {
+    type: "function",
+    function: {
+      name: "get_reservation_details",
+      description: "Get the details of a reservation.",
+      parameters: { type: "object", properties: { reservation_id: { type: "string" } }, required: ["reservation_id"] },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "get_user_details",
+      description: "Get the details of a user.",
+      parameters: { type: "object", properties: { user_id: { type: "string" } }, required: ["user_id"] },
+    },
+  },
 ];
 
 const masking = (keep: number): RequestPolicy => ({ ...presetPolicy("observation_masking"), tuning: { observation_masking: { keepObservations: keep } } });
@@ -52,7 +68,12 @@ describe("replayConversation", () => {
   });
 
   it("[RP3] each call's tokens are its request counted directly, split into sections that add up", async () => {
-    for (const policy of [PRESETS.raw.policy, masking(2), PRESETS.navigator.policy, { ...presetPolicy("auto_compact"), contextWindow: 4_000, maxOutputTokens: 500 }]) {
+    for (const policy of [
+      PRESETS.raw.policy,
+      masking(2),
+      PRESETS.navigator.policy,
+      { ...presetPolicy("auto_compact"), contextWindow: 4_000, maxOutputTokens: 500 },
+    ]) {
       for (const { messages } of sample) {
         const replay = await replayConversation({ messages, tools, policy });
         for (const call of replay.calls) {
@@ -81,7 +102,9 @@ describe("replayConversation", () => {
   it("[RP2][RB5] offloads carry forward: every request that sends a marker offers reload_offloaded", async () => {
     const offloading: RequestPolicy = { ...PRESETS.copilot.policy, maxMessageSize: 300, offloadThreshold: 0 };
     const replay = await replayConversation({ messages: richest, tools, policy: offloading });
-    const withMarkers = replay.calls.filter((call) => call.messages.some((message) => /^\[\[OFFLOADED: handle=off_[0-9a-f]{12}\]\]$/.test(message.content ?? "")));
+    const withMarkers = replay.calls.filter((call) =>
+      call.messages.some((message) => /^\[\[OFFLOADED: handle=off_[0-9a-f]{12}\]\]$/.test(message.content ?? "")),
+    );
     expect(withMarkers.length).toBeGreaterThan(2);
     // Later calls carry markers made earlier: without the store they would go without the tool.
     for (const call of withMarkers) expect(call.toolNames).toContain("reload_offloaded");
@@ -92,7 +115,11 @@ describe("replayConversation", () => {
     const raw = await replayConversation({ messages: richest, tools, policy: PRESETS.raw.policy });
     for (const call of raw.calls.slice(1)) {
       const previous = raw.calls[call.call - 1];
-      expect(call.cache).toEqual({ cachedTokens: counter.countTools(tools) + previous.messages.reduce((sum, message) => sum + counter.countMessage(message), 0), sharedMessages: previous.messageCount, broken: false });
+      expect(call.cache).toEqual({
+        cachedTokens: counter.countTools(tools) + previous.messages.reduce((sum, message) => sum + counter.countMessage(message), 0),
+        sharedMessages: previous.messageCount,
+        broken: false,
+      });
     }
     expect(raw.totals.cacheBreaks).toBe(0);
     const masked = await replayConversation({ messages: richest, tools, policy: masking(1) });
@@ -133,13 +160,19 @@ describe("replayConversation", () => {
     // RP5: a request that is not sent leaves the cache as the last sent one left it.
     const afterStop = replay.calls.find((call) => call.call > 0 && replay.calls[call.call - 1].stopped)!;
     const lastSent = replay.calls.slice(0, afterStop.call).findLast((call) => !call.stopped)!;
-    expect(afterStop.cache).toEqual({ cachedTokens: counter.countTools(tools) + counter.countMessages(lastSent.messages) - TOKENS_TO_PRIME_REPLY, sharedMessages: lastSent.messageCount, broken: false });
+    expect(afterStop.cache).toEqual({
+      cachedTokens: counter.countTools(tools) + counter.countMessages(lastSent.messages) - TOKENS_TO_PRIME_REPLY,
+      sharedMessages: lastSent.messageCount,
+      broken: false,
+    });
   });
 
   it("[RP4] records what each processor touched, in conversation indices", async () => {
     const replay = await replayConversation({ messages: richest, tools, policy: masking(1) });
     // Carried forward: each call masks only what became old since the previous one.
-    const everMasked = replay.calls.flatMap((call) => call.touched.flatMap((entry) => entry.conversation.flatMap(([start, end]) => Array.from({ length: end - start }, (_, offset) => start + offset))));
+    const everMasked = replay.calls.flatMap((call) =>
+      call.touched.flatMap((entry) => entry.conversation.flatMap(([start, end]) => Array.from({ length: end - start }, (_, offset) => start + offset))),
+    );
     expect(new Set(everMasked).size).toBe(everMasked.length);
     for (const index of everMasked) expect(richest[index].role).toBe("tool");
     expect(replay.calls.flatMap((call) => call.touched.map((entry) => `${entry.processor} ${entry.kind}`))).toContain("observation_masking masked");
@@ -187,7 +220,13 @@ describe("replayConversation", () => {
 
   /** The texts counting a message encodes (T1): role, content, name, call id, each call's name and arguments. */
   const texts = (message: Message) =>
-    [message.role, message.content, message.name, message.tool_call_id, ...(message.tool_calls ?? []).flatMap((call) => [call.function.name, call.function.arguments])].filter((text): text is string => typeof text === "string" && text.length > 0);
+    [
+      message.role,
+      message.content,
+      message.name,
+      message.tool_call_id,
+      ...(message.tool_calls ?? []).flatMap((call) => [call.function.name, call.function.arguments]),
+    ].filter((text): text is string => typeof text === "string" && text.length > 0);
 
   it("[RP3][T6] counts each conversation message once across replays and policies, and each copy a processor writes once per replay, not per call", async () => {
     const messages = fresh(richest);
@@ -200,14 +239,20 @@ describe("replayConversation", () => {
       const roleOfOutput = 1;
       // The role text of the reply's output is counted once per encoding and role for the process: at most once here.
       expect(spy.mock.calls.length).toBeLessThanOrEqual(messages.reduce((sum, message) => sum + texts(message).length, 0) + toolTexts + roleOfOutput);
-      expect(spy.mock.calls.length).toBeGreaterThanOrEqual(messages.slice(0, callPoints(messages).at(-1)! + 1).reduce((sum, message) => sum + texts(message).length, 0));
+      expect(spy.mock.calls.length).toBeGreaterThanOrEqual(
+        messages.slice(0, callPoints(messages).at(-1)! + 1).reduce((sum, message) => sum + texts(message).length, 0),
+      );
       spy.mockClear();
       await replayConversation({ messages, tools: toolsCopy, policy: PRESETS.raw.policy });
       expect(spy.mock.calls.length).toBe(0);
       spy.mockClear();
       // Under masking only the placeholder copies are new: each is encoded once, however many calls carry it.
       const replayed = await replayConversation({ messages, tools: toolsCopy, policy: masking(1) });
-      const masked = new Set(replayed.calls.flatMap((call) => call.touched.flatMap((touch) => touch.conversation.flatMap(([start, end]) => Array.from({ length: end - start }, (_, offset) => start + offset)))));
+      const masked = new Set(
+        replayed.calls.flatMap((call) =>
+          call.touched.flatMap((touch) => touch.conversation.flatMap(([start, end]) => Array.from({ length: end - start }, (_, offset) => start + offset))),
+        ),
+      );
       expect(masked.size).toBeGreaterThan(3);
       const copies = [...masked].map((index) => ({ ...messages[index], content: "[earlier tool result omitted]" }));
       expect(spy.mock.calls.length).toBe(copies.reduce((sum, message) => sum + texts(message).length, 0));
@@ -226,14 +271,26 @@ describe("replayConversation", () => {
 describe(`every model call of the ${hasAllTrajectories ? 200 : "sample"} tau-bench trajectories, replayed`, () => {
   const strategies: RequestPolicy = {
     ...presetPolicy("pilot", { model: "gpt-4o", encoding: "o200k_base", contextWindow: 6_000, maxOutputTokens: 1_000 }),
-    processors: ["clear_tool_uses", "observation_masking", "auto_compact", "token_window", "token_budget"].map((kind) => ({ kind: kind as RequestPolicy["processors"][number]["kind"], enabled: true })),
-    tuning: { clear_tool_uses: { triggerTokens: 2_000, keepToolUses: 2, clearToolInputs: true }, observation_masking: { keepObservations: 3 }, auto_compact: { fraction: 0.7, keepRounds: 2 }, token_window: { maxTokens: 4_500 } },
+    processors: ["clear_tool_uses", "observation_masking", "auto_compact", "token_window", "token_budget"].map((kind) => ({
+      kind: kind as RequestPolicy["processors"][number]["kind"],
+      enabled: true,
+    })),
+    tuning: {
+      clear_tool_uses: { triggerTokens: 2_000, keepToolUses: 2, clearToolInputs: true },
+      observation_masking: { keepObservations: 3 },
+      auto_compact: { fraction: 0.7, keepRounds: 2 },
+      token_window: { maxTokens: 4_500 },
+    },
   };
 
   it("[RP1][RP3][P1][CS6] raw sends the prefixes; under every strategy at once each request's tokens are its own count, pairs stay whole and the active round is sent as it is", async () => {
     for (const { taskId, messages } of allTrajectories()) {
       const raw = await replayConversation({ messages, tools, policy: PRESETS.raw.policy, recallRisk: false });
-      for (const call of raw.calls) expect(call.messages.length === call.at && call.messages.every((message, index) => message === messages[index]), `task ${taskId} call ${call.call}`).toBe(true);
+      for (const call of raw.calls)
+        expect(
+          call.messages.length === call.at && call.messages.every((message, index) => message === messages[index]),
+          `task ${taskId} call ${call.call}`,
+        ).toBe(true);
       const replay = await replayConversation({ messages, tools, policy: strategies });
       for (const call of replay.calls) {
         const sent = call.toolNames.map((name) => [...tools, RELOAD_TOOL].find((tool) => tool.function.name === name)!);
@@ -242,7 +299,10 @@ describe(`every model call of the ${hasAllTrajectories ? 200 : "sample"} tau-ben
         const lastUser = messages.slice(0, call.at).findLastIndex((message) => message.role === "user");
         const active = messages.slice(lastUser, call.at);
         const tail = call.messages.slice(call.messages.length - active.length);
-        expect(tail.every((message, index) => message === active[index]), `task ${taskId} call ${call.call}: active round`).toBe(true);
+        expect(
+          tail.every((message, index) => message === active[index]),
+          `task ${taskId} call ${call.call}: active round`,
+        ).toBe(true);
       }
     }
   }, 120_000);
@@ -250,7 +310,12 @@ describe(`every model call of the ${hasAllTrajectories ? 200 : "sample"} tau-ben
 
 /** An order id that only a tool result holds, asked about ten turns later. */
 function plantedConversation(): Message[] {
-  const filler = Array.from({ length: 10 }, (_, index) => [user(`Can you check seat availability for flight ${index}?`), calls(toolCall(`c${index}`, "search_flights", JSON.stringify({ flight: index }))), result(`c${index}`, `Flight ${index} has 3 seats left.`, "search_flights"), answer(`Flight ${index} has 3 seats.`)]).flat();
+  const filler = Array.from({ length: 10 }, (_, index) => [
+    user(`Can you check seat availability for flight ${index}?`),
+    calls(toolCall(`c${index}`, "search_flights", JSON.stringify({ flight: index }))),
+    result(`c${index}`, `Flight ${index} has 3 seats left.`, "search_flights"),
+    answer(`Flight ${index} has 3 seats.`),
+  ]).flat();
   return [
     system("You are a shopping assistant."),
     user("What did I order last week?"),
@@ -270,7 +335,9 @@ describe("recall risk", () => {
     const masked = await replayConversation({ messages, policy: masking(3) });
     const flagged = masked.calls.filter((call) => call.recallRisks.length > 0);
     expect(flagged.map((call) => call.at)).toEqual([messages.length - 1]);
-    expect(flagged[0].recallRisks).toEqual([{ mention: "ORD-58213Q", kind: "id", turnIndex: asked, sourceIndex: 3, lostBy: "masked", processor: "observation_masking" }]);
+    expect(flagged[0].recallRisks).toEqual([
+      { mention: "ORD-58213Q", kind: "id", turnIndex: asked, sourceIndex: 3, lostBy: "masked", processor: "observation_masking" },
+    ]);
     expect(masked.totals.riskyCalls).toBe(1);
     const raw = await replayConversation({ messages, policy: PRESETS.raw.policy });
     expect(raw.calls.every((call) => call.recallRisks.length === 0)).toBe(true);
@@ -284,7 +351,9 @@ describe("recall risk", () => {
   });
 
   it("[RP8] finds ids, file names, long numbers, quoted strings and URLs", () => {
-    const mentions = mentionsOf(user('Open src/app/page.tsx and "the blue kettle", order #W2378156, reservation ZFA04Y, invoice 48213, see https://example.com/a?b=1.'));
+    const mentions = mentionsOf(
+      user('Open src/app/page.tsx and "the blue kettle", order #W2378156, reservation ZFA04Y, invoice 48213, see https://example.com/a?b=1.'),
+    );
     expect(mentions.map((mention) => [mention.kind, mention.text])).toEqual([
       ["url", "https://example.com/a?b=1"],
       ["file", "src/app/page.tsx"],
@@ -349,7 +418,10 @@ describe("PRESETS", () => {
 
 describe("policySnippet", () => {
   it("[RP11] imports the packed engine and holds the policy as a TypeScript literal that reads back as the policy", () => {
-    const policy: RequestPolicy = { ...presetPolicy("clear_tool_uses"), tuning: { clear_tool_uses: { excludeTools: ["get user", "lookup"], placeholder: '[cleared "result"]' } } };
+    const policy: RequestPolicy = {
+      ...presetPolicy("clear_tool_uses"),
+      tuning: { clear_tool_uses: { excludeTools: ["get user", "lookup"], placeholder: '[cleared "result"]' } },
+    };
     const snippet = policySnippet(policy);
     expect(snippet).toContain('from "@context-lab/engine";');
     expect(policySnippet(policy, { packageName: "my-engine" })).toContain('from "my-engine";');

@@ -160,7 +160,12 @@ function indexMessages(messages: readonly Message[]): Map<Message, number> {
 }
 
 /** RP3: system, tools, older history and the turns since the previous call; they add up to the verdict's total. */
-function tokensOf(request: readonly Message[], verdict: { system: number; tools: number; history: number; total: number }, newTurns: ReadonlySet<Message>, tokensAt: (position: number) => number): CallTokens {
+function tokensOf(
+  request: readonly Message[],
+  verdict: { system: number; tools: number; history: number; total: number },
+  newTurns: ReadonlySet<Message>,
+  tokensAt: (position: number) => number,
+): CallTokens {
   let fresh = 0;
   request.forEach((message, position) => {
     if (newTurns.has(message)) fresh += tokensAt(position);
@@ -236,7 +241,14 @@ function breakers(previous: SentRequest, steps: readonly TraceStep[]): string[] 
 function stepSummary(step: TraceStep): ReplayStep {
   const effects: Partial<Record<MessageEffectKind, number>> = {};
   for (const effect of step.effects) effects[effect.kind] = (effects[effect.kind] ?? 0) + Math.max(1, rangesSize(effect.before));
-  return { processor: step.processor, messagesBefore: step.messagesBefore, messagesAfter: step.messagesAfter, tokensBefore: step.tokensBefore, tokensAfter: step.tokensAfter, effects };
+  return {
+    processor: step.processor,
+    messagesBefore: step.messagesBefore,
+    messagesAfter: step.messagesAfter,
+    tokensBefore: step.tokensBefore,
+    tokensAfter: step.tokensAfter,
+    effects,
+  };
 }
 
 /** RP4: per processor and effect kind, the messages it touched and which of them were the conversation's own. */
@@ -294,7 +306,17 @@ function recallRisks(messages: readonly Message[], firstNew: number, at: number,
 }
 
 function totalsOf(calls: readonly ReplayCall[], priced: boolean): ReplayTotals {
-  const totals: ReplayTotals = { calls: calls.length, inputTokens: 0, cachedTokens: 0, outputTokens: 0, cost: priced ? { ...ZERO_COST } : null, cacheHitShare: 0, cacheBreaks: 0, budgetStops: 0, riskyCalls: 0 };
+  const totals: ReplayTotals = {
+    calls: calls.length,
+    inputTokens: 0,
+    cachedTokens: 0,
+    outputTokens: 0,
+    cost: priced ? { ...ZERO_COST } : null,
+    cacheHitShare: 0,
+    cacheBreaks: 0,
+    budgetStops: 0,
+    riskyCalls: 0,
+  };
   for (const call of calls) {
     totals.inputTokens += call.tokens.total;
     totals.cachedTokens += call.cache.cachedTokens;

@@ -35,7 +35,11 @@ function policy(overrides: Partial<RequestPolicy> = {}): RequestPolicy {
 
 const weather: ToolDefinition = {
   type: "function",
-  function: { name: "get_weather", description: "Current weather in a city.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+  function: {
+    name: "get_weather",
+    description: "Current weather in a city.",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  },
 };
 
 describe("buildRequest", () => {
@@ -87,8 +91,17 @@ describe("buildRequest", () => {
   it("[RB3][M7] images count by the model's media rule in the verdict, and the token budget processor trims by the same rule", async () => {
     // A PNG header stating 1024×1024: OpenAI's tiles make it 765 tokens at high detail, Anthropic's rule ⌈1024²/750⌉ = 1,399.
     const be32 = (value: number) => [(value >>> 24) & 255, (value >>> 16) & 255, (value >>> 8) & 255, value & 255];
-    const data = btoa(String.fromCharCode(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...be32(1024), ...be32(1024), 8, 6, 0, 0, 0));
-    const look: Message = { role: "user", content: "look", parts: [{ type: "text", text: "look" }, { type: "image", source: { type: "base64", mediaType: "image/png", data }, detail: "high" }] };
+    const data = btoa(
+      String.fromCharCode(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...be32(1024), ...be32(1024), 8, 6, 0, 0, 0),
+    );
+    const look: Message = {
+      role: "user",
+      content: "look",
+      parts: [
+        { type: "text", text: "look" },
+        { type: "image", source: { type: "base64", mediaType: "image/png", data }, detail: "high" },
+      ],
+    };
     const history = [system("policy"), look];
     const openai = await buildRequest({ history, policy: policy({ processors: allOff }) });
     const anthropic = await buildRequest({ history, policy: policy({ processors: allOff, mediaRule: "anthropic" }) });
@@ -107,7 +120,12 @@ describe("buildRequest", () => {
     const total = counter.countMessages(history) + counter.countTools([weather]);
     const fits = await buildRequest({ history, tools: [weather], policy: policy({ processors: allOff, tokenBudget: total }) });
     expect(fits.verdict).toMatchObject({ ok: true, limit: total, limitedBy: "budget" });
-    expect(fits.verdict.tokens).toEqual({ system: counter.countMessage(history[0]), tools: counter.countTools([weather]), history: total - counter.countMessage(history[0]) - counter.countTools([weather]), total });
+    expect(fits.verdict.tokens).toEqual({
+      system: counter.countMessage(history[0]),
+      tools: counter.countTools([weather]),
+      history: total - counter.countMessage(history[0]) - counter.countTools([weather]),
+      total,
+    });
     const over = await buildRequest({ history, tools: [weather], policy: policy({ processors: allOff, tokenBudget: total - 1 }) });
     expect(over.verdict.ok).toBe(false);
     expect(over.verdict.reason).toContain(`needs ${total} tokens`);
@@ -116,7 +134,11 @@ describe("buildRequest", () => {
   });
 
   it("[RB3] the token budget processor trims to the verdict's limit, tools included", async () => {
-    const history = [system("policy"), ...Array.from({ length: 6 }, (_, index) => toolRound(`question ${index}`, `call_${index}`, longText(400), `answer ${index}`)).flat(), user("last")];
+    const history = [
+      system("policy"),
+      ...Array.from({ length: 6 }, (_, index) => toolRound(`question ${index}`, `call_${index}`, longText(400), `answer ${index}`)).flat(),
+      user("last"),
+    ];
     const only = allOff.map((entry) => ({ ...entry, enabled: entry.kind === "token_budget" }));
     const counter = sharedCounter("o200k_base");
     const budget = counter.countMessages([history[0], ...history.slice(-9)]) + counter.countTools([weather]);
@@ -150,7 +172,12 @@ describe("buildRequest", () => {
 
   it("[RB6] a 15,000-character tool result in the active round reaches the request whole", async () => {
     const big = longText(15_000);
-    const history = [...toolRound("q1", "call_0", longText(12_000), "a1"), user("weather?"), calls(toolCall("call_1", "get_weather")), result("call_1", big, "get_weather")];
+    const history = [
+      ...toolRound("q1", "call_0", longText(12_000), "a1"),
+      user("weather?"),
+      calls(toolCall("call_1", "get_weather")),
+      result("call_1", big, "get_weather"),
+    ];
     const built = await buildRequest({ history, policy: policy({ offloadThreshold: 0 }) });
     expect(built.messages.at(-1)).toBe(history.at(-1));
     expect(built.messages.at(-3)).toBe(history.at(-3));

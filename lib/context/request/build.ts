@@ -122,7 +122,11 @@ export async function buildRequest(options: BuildRequestOptions): Promise<BuiltR
   // T6/I3: a message's cached count, else the processed history's index, which has counted what the processors wrote: read, never encode again.
   const index = indexOf(result.history);
   const tokensOf = (message: Message, position: number) => counter.cachedCount(message) ?? index.tokensAt(counter, position);
-  const verdict = budgetVerdict(requestTokens(messages, tools, counter, tokensOf), { contextWindow: policy.contextWindow, reserve: policy.maxOutputTokens, budget: policy.tokenBudget });
+  const verdict = budgetVerdict(requestTokens(messages, tools, counter, tokensOf), {
+    contextWindow: policy.contextWindow,
+    reserve: policy.maxOutputTokens,
+    budget: policy.tokenBudget,
+  });
   return {
     model: policy.model,
     maxTokens: policy.maxOutputTokens,

@@ -56,7 +56,11 @@ export function positionsLabel(from: number, to: number): string {
 /** The summary as the system message a request carries (an engine-made conversation summary, RB1). */
 export function summaryMessage(summary: PersistedSummary): Message {
   const range = positionsLabel(summary.fromPosition, summary.toPosition);
-  return memoryMessage(summary.id, `${CONVERSATION_SUMMARY_PREFIX} Messages ${range} of this conversation, summarized:\n${summary.text}`, "conversation-summary");
+  return memoryMessage(
+    summary.id,
+    `${CONVERSATION_SUMMARY_PREFIX} Messages ${range} of this conversation, summarized:\n${summary.text}`,
+    "conversation-summary",
+  );
 }
 
 /** A retrieved memory as the system message a request carries (RB2). */

@@ -43,7 +43,12 @@ export function isUserSystemMessage(message: Message): boolean {
 export type MessageTokens = (message: Message, position: number) => number;
 
 /** Splits a request's tokens: system, tools, history (reply priming included), total. */
-export function requestTokens(messages: readonly Message[], tools: readonly ToolDefinition[], counter: TiktokenCounter, tokensOf: MessageTokens = (message) => counter.countMessage(message)): RequestTokens {
+export function requestTokens(
+  messages: readonly Message[],
+  tools: readonly ToolDefinition[],
+  counter: TiktokenCounter,
+  tokensOf: MessageTokens = (message) => counter.countMessage(message),
+): RequestTokens {
   let total = messages.length === 0 ? 0 : TOKENS_TO_PRIME_REPLY;
   let system = 0;
   messages.forEach((message, position) => {
@@ -63,7 +68,15 @@ export function budgetVerdict(tokens: RequestTokens, limits: { contextWindow: nu
   const windowLimit = Math.max(0, limits.contextWindow - limits.reserve);
   const limitedBy = limits.budget !== null && limits.budget < windowLimit ? "budget" : "window";
   const limit = limitedBy === "budget" ? (limits.budget as number) : windowLimit;
-  const verdict: BudgetVerdict = { ok: tokens.total <= limit, tokens, contextWindow: limits.contextWindow, reserve: limits.reserve, budget: limits.budget, limit, limitedBy };
+  const verdict: BudgetVerdict = {
+    ok: tokens.total <= limit,
+    tokens,
+    contextWindow: limits.contextWindow,
+    reserve: limits.reserve,
+    budget: limits.budget,
+    limit,
+    limitedBy,
+  };
   if (!verdict.ok) {
     const over = tokens.total - limit;
     verdict.reason =

@@ -5,8 +5,27 @@ import { CONVERSATION_SUMMARY_PREFIX, TOOL_CHAIN_SUMMARY_PREFIX, type Message, t
 import type { TokenUsage, UsageInput } from "../usage";
 
 const WORDS = [
-  "flight", "refund", "booking", "reservation", "yes", "please", "the", "status", "SFO", "JFK", "42", "2024-05-15",
-  "gift_card", "😀", "中文", "<|endoftext|>", "line\r\nbreak", "  spaced", "café", "\uFEFFmark", "O'Brien's",
+  "flight",
+  "refund",
+  "booking",
+  "reservation",
+  "yes",
+  "please",
+  "the",
+  "status",
+  "SFO",
+  "JFK",
+  "42",
+  "2024-05-15",
+  "gift_card",
+  "😀",
+  "中文",
+  "<|endoftext|>",
+  "line\r\nbreak",
+  "  spaced",
+  "café",
+  "\uFEFFmark",
+  "O'Brien's",
 ];
 
 /** A short sentence from a word pool that includes multilingual, emoji and special-token-looking text. */
@@ -24,7 +43,13 @@ export const longTextArbitrary = fc
  */
 export const markerLookalikeArbitrary = fc
   .tuple(
-    fc.constantFrom(`${TOOL_CHAIN_SUMMARY_PREFIX} `, `${TOOL_CHAIN_SUMMARY_PREFIX}`, `${CONVERSATION_SUMMARY_PREFIX}\n`, "[[OFFLOADED: handle=off_0123456789ab]] ", "[tool chain summary] "),
+    fc.constantFrom(
+      `${TOOL_CHAIN_SUMMARY_PREFIX} `,
+      `${TOOL_CHAIN_SUMMARY_PREFIX}`,
+      `${CONVERSATION_SUMMARY_PREFIX}\n`,
+      "[[OFFLOADED: handle=off_0123456789ab]] ",
+      "[tool chain summary] ",
+    ),
     fc.oneof({ weight: 4, arbitrary: shortTextArbitrary }, { weight: 1, arbitrary: longTextArbitrary }),
   )
   .map(([prefix, text]) => `${prefix}${text}`);
@@ -88,7 +113,10 @@ const planArbitrary: fc.Arbitrary<ConversationPlan> = fc.record({
   rounds: fc.array(roundArbitrary, { minLength: 1, maxLength: 7 }),
   ending: fc.constantFrom("complete", "after-user", "after-results"),
   idScheme: fc.constantFrom<IdScheme>("unique", "positional", "same"),
-  systemSlots: fc.array(fc.integer({ min: 0, max: 9 }).map((roll) => roll === 0), { minLength: 64, maxLength: 64 }),
+  systemSlots: fc.array(
+    fc.integer({ min: 0, max: 9 }).map((roll) => roll === 0),
+    { minLength: 64, maxLength: 64 },
+  ),
   leadingSystem: fc.boolean(),
   earlierSummary: fc.integer({ min: 0, max: 5 }).map((roll) => roll === 0),
   lookalikeNote: fc.option(markerLookalikeArbitrary, { freq: 4 }),
@@ -104,7 +132,8 @@ function buildConversation(plan: ConversationPlan): Message[] {
   };
   if (plan.leadingSystem) history.push({ role: "system", content: "You are an airline agent." });
   // An earlier run's summary, carried into this call: the engine's own, so marked (M2).
-  if (plan.earlierSummary) history.push({ role: "system", content: `${CONVERSATION_SUMMARY_PREFIX}\n- user: earlier question`, engine: { kind: "conversation-summary" } });
+  if (plan.earlierSummary)
+    history.push({ role: "system", content: `${CONVERSATION_SUMMARY_PREFIX}\n- user: earlier question`, engine: { kind: "conversation-summary" } });
   if (plan.lookalikeNote !== null) history.push({ role: "system", content: plan.lookalikeNote });
   plan.rounds.forEach((round, index) => {
     const last = index === plan.rounds.length - 1;
@@ -112,7 +141,10 @@ function buildConversation(plan: ConversationPlan): Message[] {
     if (round.question !== null || (last && plan.ending === "after-user")) history.push({ role: "user", content: round.question ?? "go on" });
     if (last && plan.ending === "after-user") return;
     if (round.followUp !== null) history.push({ role: "user", content: round.followUp });
-    const steps = last && plan.ending === "after-results" && round.steps.length === 0 ? [{ note: null, calls: [{ name: "f", args: "{}", result: "ok" }], shuffled: false }] : round.steps;
+    const steps =
+      last && plan.ending === "after-results" && round.steps.length === 0
+        ? [{ note: null, calls: [{ name: "f", args: "{}", result: "ok" }], shuffled: false }]
+        : round.steps;
     for (const step of steps) {
       maybeSystem();
       const toolCalls: ToolCall[] = step.calls.map((call, position) => ({
@@ -121,7 +153,9 @@ function buildConversation(plan: ConversationPlan): Message[] {
         function: { name: call.name, arguments: call.args },
       }));
       history.push({ role: "assistant", content: step.note, tool_calls: toolCalls });
-      const results = step.calls.map((call, position): Message => ({ role: "tool", tool_call_id: toolCalls[position].id, name: call.name, content: call.result }));
+      const results = step.calls.map(
+        (call, position): Message => ({ role: "tool", tool_call_id: toolCalls[position].id, name: call.name, content: call.result }),
+      );
       // Same-id calls pair positionally, so only distinct ids may come back in another order.
       if (step.shuffled && plan.idScheme !== "same") results.reverse();
       history.push(...results);
@@ -256,14 +290,34 @@ const tokens = fc.integer({ min: 0, max: 200_000 });
 
 /** A provider's usage object as sent (OpenAI Chat, OpenAI Responses, Anthropic, AI SDK, the engine's own), with the usage it stands for (U1). */
 export const providerUsageArbitrary: fc.Arbitrary<{ usage: UsageInput; expected: TokenUsage }> = fc.oneof(
-  fc.record({ prompt: tokens, output: tokens, cached: tokens, reasoning: tokens, details: fc.boolean() }).map(({ prompt, output, cached, reasoning, details }) => ({
-    usage: details
-      ? { prompt_tokens: prompt + cached, completion_tokens: output, total_tokens: prompt + cached + output, prompt_tokens_details: { cached_tokens: cached }, completion_tokens_details: { reasoning_tokens: reasoning } }
-      : { prompt_tokens: prompt + cached, completion_tokens: output },
-    expected: { promptTokens: prompt + cached, outputTokens: output, totalTokens: prompt + cached + output, cachedPromptTokens: details ? cached : 0, cacheWriteTokens: 0 },
-  })),
+  fc
+    .record({ prompt: tokens, output: tokens, cached: tokens, reasoning: tokens, details: fc.boolean() })
+    .map(({ prompt, output, cached, reasoning, details }) => ({
+      usage: details
+        ? {
+            prompt_tokens: prompt + cached,
+            completion_tokens: output,
+            total_tokens: prompt + cached + output,
+            prompt_tokens_details: { cached_tokens: cached },
+            completion_tokens_details: { reasoning_tokens: reasoning },
+          }
+        : { prompt_tokens: prompt + cached, completion_tokens: output },
+      expected: {
+        promptTokens: prompt + cached,
+        outputTokens: output,
+        totalTokens: prompt + cached + output,
+        cachedPromptTokens: details ? cached : 0,
+        cacheWriteTokens: 0,
+      },
+    })),
   fc.record({ input: tokens, output: tokens, cached: tokens, reasoning: tokens }).map(({ input, output, cached, reasoning }) => ({
-    usage: { input_tokens: input + cached, output_tokens: output, total_tokens: input + cached + output, input_tokens_details: { cached_tokens: cached }, output_tokens_details: { reasoning_tokens: reasoning } },
+    usage: {
+      input_tokens: input + cached,
+      output_tokens: output,
+      total_tokens: input + cached + output,
+      input_tokens_details: { cached_tokens: cached },
+      output_tokens_details: { reasoning_tokens: reasoning },
+    },
     expected: { promptTokens: input + cached, outputTokens: output, totalTokens: input + cached + output, cachedPromptTokens: cached, cacheWriteTokens: 0 },
   })),
   fc.record({ input: tokens, output: tokens, read: fc.option(tokens), written: fc.option(tokens) }).map(({ input, output, read, written }) => ({

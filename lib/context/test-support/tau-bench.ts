@@ -36,7 +36,8 @@ const SAMPLE_TASKS = [0, 3, 5, 14, 88, 133, 185, 194];
 /** All 200 trajectories (tests/fixtures), else the sample. */
 export function allTrajectories(): Trajectory[] {
   const found = shared ?? sample;
-  if (!found || found.length === 0) throw new Error("no tau-bench fixture: expected tests/fixtures/tau-bench-gpt4o-airline.json or tests/fixtures/tau-bench-airline-sample.json");
+  if (!found || found.length === 0)
+    throw new Error("no tau-bench fixture: expected tests/fixtures/tau-bench-gpt4o-airline.json or tests/fixtures/tau-bench-airline-sample.json");
   return found;
 }
 

@@ -5,7 +5,14 @@ import { computeHistoryBudget, DEFAULT_CONTEXT_WINDOW } from "./budget";
 import { TiktokenCounter } from "./counter";
 
 const TOOLS: ToolDefinition[] = [
-  { type: "function", function: { name: "get_user_details", description: "Get the details of a user.", parameters: { type: "object", properties: { user_id: { type: "string", description: "The user id." } } } } },
+  {
+    type: "function",
+    function: {
+      name: "get_user_details",
+      description: "Get the details of a user.",
+      parameters: { type: "object", properties: { user_id: { type: "string", description: "The user id." } } },
+    },
+  },
 ];
 const PROMPT = "# Airline Agent Policy\nYou can help users book, modify, or cancel flight reservations.";
 
@@ -17,13 +24,22 @@ describe("computeHistoryBudget", () => {
     const toolTokens = counter.countTools(TOOLS);
     expect(systemTokens).toBeGreaterThan(10);
     expect(toolTokens).toBeGreaterThan(10);
-    expect(budget).toEqual({ contextWindow: 128_000, system: systemTokens, tools: toolTokens, reserve: 4_096, history: 128_000 - systemTokens - toolTokens - 4_096, overflow: 0 });
+    expect(budget).toEqual({
+      contextWindow: 128_000,
+      system: systemTokens,
+      tools: toolTokens,
+      reserve: 4_096,
+      history: 128_000 - systemTokens - toolTokens - 4_096,
+      overflow: 0,
+    });
   });
 
   it("[B1] counts the system prompt given as messages", () => {
     const counter = new TiktokenCounter({ encoding: "cl100k_base" });
     const messages = [system(PROMPT), system("Be brief.")];
-    expect(computeHistoryBudget({ contextWindow: 10_000, system: messages, counter }).system).toBe(counter.countMessage(messages[0]) + counter.countMessage(messages[1]));
+    expect(computeHistoryBudget({ contextWindow: 10_000, system: messages, counter }).system).toBe(
+      counter.countMessage(messages[0]) + counter.countMessage(messages[1]),
+    );
   });
 
   it.each([undefined, null, 0, -5])("[B1] falls back to a 131072-token window when the window is %s", (contextWindow) => {

@@ -40,7 +40,14 @@ describe("mergeBytePairs (T9)", () => {
   }, 300_000);
 
   it("[T9] merges the lowest rank first and the leftmost of equal ranks, as js-tiktoken", () => {
-    for (const text of ["aaaaaaa", "abababab", "==========", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "ACGTTGCAACGTAGCTAGCTAGGATCCGAT", "ttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttt"]) {
+    for (const text of [
+      "aaaaaaa",
+      "abababab",
+      "==========",
+      "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+      "ACGTTGCAACGTAGCTAGCTAGGATCCGAT",
+      "ttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttt",
+    ]) {
       const bytes = new Uint8Array(3 * text.length);
       const length = encodeUtf8(text, 0, text.length, bytes, 0);
       const tokens: number[] = [];
@@ -54,7 +61,7 @@ describe("createRankTable", () => {
   it("[T5] finds every token by its bytes, a byte-order mark included, and nothing else", () => {
     const bytes = new Uint8Array(64);
     const lookup = (text: string) => findRank(table, bytes, 0, encodeUtf8(text, 0, text.length, bytes, 0));
-    for (const text of ["hello", " world", "\uFEFF", "\uFFFD", "{\"", "\":\""]) {
+    for (const text of ["hello", " world", "\uFEFF", "\uFFFD", '{"', '":"']) {
       const reference = referenceEncode("cl100k_base", text);
       expect(reference).toHaveLength(1);
       expect(lookup(text)).toBe(reference[0]);

@@ -66,7 +66,9 @@ describe("TiktokenCounter.countMessages", () => {
     const counter = cl100k();
     const text = (value: string) => referenceEncode("cl100k_base", value).length;
     expect(counter.countMessage(user("hello world"))).toBe(TOKENS_PER_MESSAGE + text("user") + text("hello world"));
-    expect(counter.countMessage({ role: "system", name: "example_user", content: "hi" })).toBe(TOKENS_PER_MESSAGE + text("system") + text("hi") + TOKENS_PER_NAME + text("example_user"));
+    expect(counter.countMessage({ role: "system", name: "example_user", content: "hi" })).toBe(
+      TOKENS_PER_MESSAGE + text("system") + text("hi") + TOKENS_PER_NAME + text("example_user"),
+    );
     expect(counter.countMessage({ role: "assistant", content: null })).toBe(TOKENS_PER_MESSAGE + text("assistant"));
   });
 
@@ -75,9 +77,13 @@ describe("TiktokenCounter.countMessages", () => {
     const text = (value: string) => referenceEncode("o200k_base", value).length;
     const args = JSON.stringify({ reservation_id: "ZFA04Y", reason: "change of plan" });
     const withCalls = calls(toolCall("call_0", "cancel_reservation", args), toolCall("call_1", "get_user_details", "{}"));
-    expect(counter.countMessage(withCalls)).toBe(TOKENS_PER_MESSAGE + text("assistant") + text("cancel_reservation") + text(args) + text("get_user_details") + text("{}"));
+    expect(counter.countMessage(withCalls)).toBe(
+      TOKENS_PER_MESSAGE + text("assistant") + text("cancel_reservation") + text(args) + text("get_user_details") + text("{}"),
+    );
     const toolResult = result("call_0", "ok", "cancel_reservation");
-    expect(counter.countMessage(toolResult)).toBe(TOKENS_PER_MESSAGE + text("tool") + text("ok") + text("call_0") + TOKENS_PER_NAME + text("cancel_reservation"));
+    expect(counter.countMessage(toolResult)).toBe(
+      TOKENS_PER_MESSAGE + text("tool") + text("ok") + text("call_0") + TOKENS_PER_NAME + text("cancel_reservation"),
+    );
   });
 });
 
@@ -132,7 +138,9 @@ describe("TiktokenCounter.countTools", () => {
         parameters: { type: "object", properties: { mode: { type: "string", description: "The mode.", enum: ["fast", "slow"] } } },
       },
     };
-    expect(counter.countTools([withEnum])).toBe(10 + text("set_mode:Set the mode") + 3 + 3 + -3 + (3 + text("fast")) + (3 + text("slow")) + text("mode:string:The mode") + 12);
+    expect(counter.countTools([withEnum])).toBe(
+      10 + text("set_mode:Set the mode") + 3 + 3 + -3 + (3 + text("fast")) + (3 + text("slow")) + text("mode:string:The mode") + 12,
+    );
     expect(counter.countTools([bare, withEnum])).toBe(counter.countTools([bare]) + counter.countTools([withEnum]) - 12);
   });
 

@@ -13,7 +13,11 @@ export const DEFAULT_ENCODING: EncodingName = "cl100k_base";
  */
 export function encodingForModel(model: string): EncodingName {
   // A fine-tuned model (`ft:gpt-3.5-turbo-0125:org::id`) counts like its base model.
-  const name = model.trim().toLowerCase().replace(/^(openai\/|azure\/)/, "").replace(/^ft:/, "");
+  const name = model
+    .trim()
+    .toLowerCase()
+    .replace(/^(openai\/|azure\/)/, "")
+    .replace(/^ft:/, "");
   if (/^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o1|o3|o4|chatgpt-4o|gpt-oss)/.test(name)) return "o200k_base";
   // `gpt-35-turbo` is Azure's name for gpt-3.5-turbo.
   if (/^(gpt-4|gpt-3\.5|gpt-35|text-embedding-3|text-embedding-ada-002)/.test(name)) return "cl100k_base";

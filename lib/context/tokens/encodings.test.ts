@@ -8,15 +8,64 @@ import { ENCODINGS, encodingForModel, getTextEncoder, isEncodingName, SPLIT_PATT
 
 // Every chat and embedding model js-tiktoken maps to cl100k_base or o200k_base.
 const JS_TIKTOKEN_MODELS = [
-  "gpt-3.5-turbo", "gpt-35-turbo", "gpt-3.5-turbo-0301", "gpt-3.5-turbo-0613", "gpt-3.5-turbo-1106", "gpt-3.5-turbo-0125", "gpt-3.5-turbo-16k",
-  "gpt-3.5-turbo-16k-0613", "gpt-3.5-turbo-instruct", "gpt-3.5-turbo-instruct-0914", "gpt-4", "gpt-4-0314", "gpt-4-0613", "gpt-4-32k",
-  "gpt-4-32k-0314", "gpt-4-32k-0613", "gpt-4-turbo", "gpt-4-turbo-2024-04-09", "gpt-4-turbo-preview", "gpt-4-1106-preview",
-  "gpt-4-0125-preview", "gpt-4-vision-preview", "text-embedding-ada-002", "text-embedding-3-small", "text-embedding-3-large",
-  "gpt-4o", "gpt-4o-2024-05-13", "gpt-4o-2024-08-06", "gpt-4o-2024-11-20", "gpt-4o-mini-2024-07-18", "gpt-4o-mini", "gpt-4o-search-preview",
-  "gpt-4o-mini-search-preview", "gpt-4o-audio-preview", "gpt-4o-mini-audio-preview", "o1", "o1-2024-12-17", "o1-mini", "o1-preview",
-  "o1-pro", "o3", "o3-2025-04-16", "o3-mini", "o4-mini", "o4-mini-2025-04-16", "chatgpt-4o-latest", "gpt-4o-realtime",
-  "gpt-4o-mini-realtime-preview", "gpt-4.1", "gpt-4.1-2025-04-14", "gpt-4.1-mini", "gpt-4.1-nano", "gpt-4.5-preview", "gpt-5",
-  "gpt-5-2025-08-07", "gpt-5-nano", "gpt-5-mini", "gpt-5-chat-latest",
+  "gpt-3.5-turbo",
+  "gpt-35-turbo",
+  "gpt-3.5-turbo-0301",
+  "gpt-3.5-turbo-0613",
+  "gpt-3.5-turbo-1106",
+  "gpt-3.5-turbo-0125",
+  "gpt-3.5-turbo-16k",
+  "gpt-3.5-turbo-16k-0613",
+  "gpt-3.5-turbo-instruct",
+  "gpt-3.5-turbo-instruct-0914",
+  "gpt-4",
+  "gpt-4-0314",
+  "gpt-4-0613",
+  "gpt-4-32k",
+  "gpt-4-32k-0314",
+  "gpt-4-32k-0613",
+  "gpt-4-turbo",
+  "gpt-4-turbo-2024-04-09",
+  "gpt-4-turbo-preview",
+  "gpt-4-1106-preview",
+  "gpt-4-0125-preview",
+  "gpt-4-vision-preview",
+  "text-embedding-ada-002",
+  "text-embedding-3-small",
+  "text-embedding-3-large",
+  "gpt-4o",
+  "gpt-4o-2024-05-13",
+  "gpt-4o-2024-08-06",
+  "gpt-4o-2024-11-20",
+  "gpt-4o-mini-2024-07-18",
+  "gpt-4o-mini",
+  "gpt-4o-search-preview",
+  "gpt-4o-mini-search-preview",
+  "gpt-4o-audio-preview",
+  "gpt-4o-mini-audio-preview",
+  "o1",
+  "o1-2024-12-17",
+  "o1-mini",
+  "o1-preview",
+  "o1-pro",
+  "o3",
+  "o3-2025-04-16",
+  "o3-mini",
+  "o4-mini",
+  "o4-mini-2025-04-16",
+  "chatgpt-4o-latest",
+  "gpt-4o-realtime",
+  "gpt-4o-mini-realtime-preview",
+  "gpt-4.1",
+  "gpt-4.1-2025-04-14",
+  "gpt-4.1-mini",
+  "gpt-4.1-nano",
+  "gpt-4.5-preview",
+  "gpt-5",
+  "gpt-5-2025-08-07",
+  "gpt-5-nano",
+  "gpt-5-mini",
+  "gpt-5-chat-latest",
 ] as const;
 
 describe("encodingForModel", () => {
@@ -74,7 +123,40 @@ describe("encodings", () => {
   });
 });
 
-const POOL = ["\uFEFF", "\u0085", "\u00A0", "\u2028", "中", "文字", "😀", "👍🏽", "👨‍👩‍👧", "\r\n", "\r", "\n", " ", "   ", "\t", "a", "Z", "'s", "'LL", "123", "4567", "é", "e\u0301", "<|endoftext|>", "ـ", "ア", "한", "!", "...", "//", "$", "\u200B"];
+const POOL = [
+  "\uFEFF",
+  "\u0085",
+  "\u00A0",
+  "\u2028",
+  "中",
+  "文字",
+  "😀",
+  "👍🏽",
+  "👨‍👩‍👧",
+  "\r\n",
+  "\r",
+  "\n",
+  " ",
+  "   ",
+  "\t",
+  "a",
+  "Z",
+  "'s",
+  "'LL",
+  "123",
+  "4567",
+  "é",
+  "e\u0301",
+  "<|endoftext|>",
+  "ـ",
+  "ア",
+  "한",
+  "!",
+  "...",
+  "//",
+  "$",
+  "\u200B",
+];
 
 describe("TiktokenCounter equals js-tiktoken (T5)", () => {
   for (const encoding of ENCODINGS) {
@@ -91,10 +173,13 @@ describe("TiktokenCounter equals js-tiktoken (T5)", () => {
 
     it(`[T5] on strings built from byte-order marks, U+0085, CJK, emoji, CRLF and spaces (${encoding})`, () => {
       fc.assert(
-        fc.property(fc.array(fc.constantFrom(...POOL), { maxLength: 40 }).map((parts) => parts.join("")), (text) => {
-          expect(counter.countText(text)).toBe(referenceEncode(encoding, text).length);
-          expect(counter.encode(text)).toEqual(referenceEncode(encoding, text));
-        }),
+        fc.property(
+          fc.array(fc.constantFrom(...POOL), { maxLength: 40 }).map((parts) => parts.join("")),
+          (text) => {
+            expect(counter.countText(text)).toBe(referenceEncode(encoding, text).length);
+            expect(counter.encode(text)).toEqual(referenceEncode(encoding, text));
+          },
+        ),
         { numRuns: 400 },
       );
     }, 60_000);
@@ -107,7 +192,12 @@ describe("TiktokenCounter equals js-tiktoken (T5)", () => {
       const texts = new Set<string>();
       for (const trajectory of allTrajectories()) {
         for (const message of trajectory.messages) {
-          for (const text of [message.content, message.name, message.tool_call_id, ...(message.tool_calls ?? []).flatMap((call) => [call.function.name, call.function.arguments])]) {
+          for (const text of [
+            message.content,
+            message.name,
+            message.tool_call_id,
+            ...(message.tool_calls ?? []).flatMap((call) => [call.function.name, call.function.arguments]),
+          ]) {
             if (text) texts.add(text);
           }
         }
@@ -121,11 +211,29 @@ describe("TiktokenCounter equals js-tiktoken (T5)", () => {
 
 // Inputs that made the quadratic merge loop crawl, and every class the pre-tokenizer tells apart (T8, T9).
 const ADVERSARIAL = [
-  "a".repeat(1_000), "=".repeat(1_000), "====\n".repeat(200), "A".repeat(996) + "==", Array.from({ length: 1_000 }, (_, index) => "ACGT"[((index * 7919) % 13) % 4]).join(""),
-  "Hello мир 世界 مرحبا שלום नमस्ते ¡Hola! Ελληνικά", "😀".repeat(300), "👨‍👩‍👧👍🏽🇫🇷".repeat(50), "\uD83D".repeat(100), "a\uDE00b\uD83D", "\r\n".repeat(500),
-  " \r\n \t\n\u2028\u00A0".repeat(100), "1234567890".repeat(200), "٣٤٥Ⅻ½".repeat(100), "I'll've'd's't're'm'LL 'S don't WE'RE ''''sss", "\uFEFF".repeat(50) + "\uFEFFhello",
-  " ".repeat(1_000) + "x", "e\u0301".repeat(300), "\u0301".repeat(300), "ÉCOLE école ǅungla ʰʰʰa".repeat(50), "///\n\n//".repeat(100),
-  Array.from({ length: 40 }, (_, index) => "a".repeat(index)).join(" "), Array.from({ length: 40 }, (_, index) => "=".repeat(index)).join("\n"),
+  "a".repeat(1_000),
+  "=".repeat(1_000),
+  "====\n".repeat(200),
+  `${"A".repeat(996)}==`,
+  Array.from({ length: 1_000 }, (_, index) => "ACGT"[((index * 7919) % 13) % 4]).join(""),
+  "Hello мир 世界 مرحبا שלום नमस्ते ¡Hola! Ελληνικά",
+  "😀".repeat(300),
+  "👨‍👩‍👧👍🏽🇫🇷".repeat(50),
+  "\uD83D".repeat(100),
+  "a\uDE00b\uD83D",
+  "\r\n".repeat(500),
+  " \r\n \t\n\u2028\u00A0".repeat(100),
+  "1234567890".repeat(200),
+  "٣٤٥Ⅻ½".repeat(100),
+  "I'll've'd's't're'm'LL 'S don't WE'RE ''''sss",
+  `${"\uFEFF".repeat(50)}\uFEFFhello`,
+  `${" ".repeat(1_000)}x`,
+  "e\u0301".repeat(300),
+  "\u0301".repeat(300),
+  "ÉCOLE école ǅungla ʰʰʰa".repeat(50),
+  "///\n\n//".repeat(100),
+  Array.from({ length: 40 }, (_, index) => "a".repeat(index)).join(" "),
+  Array.from({ length: 40 }, (_, index) => "=".repeat(index)).join("\n"),
 ];
 
 describe("getTextEncoder equals js-tiktoken (T5)", () => {
@@ -142,7 +250,12 @@ describe("getTextEncoder equals js-tiktoken (T5)", () => {
 
     it(`[T5] encode() and count() on the whole tau-bench corpus laid end to end (${encoding})`, () => {
       const corpus = allTrajectories()
-        .flatMap((trajectory) => trajectory.messages.flatMap((message) => [message.content ?? "", ...(message.tool_calls ?? []).flatMap((call) => [call.function.name, call.function.arguments])]))
+        .flatMap((trajectory) =>
+          trajectory.messages.flatMap((message) => [
+            message.content ?? "",
+            ...(message.tool_calls ?? []).flatMap((call) => [call.function.name, call.function.arguments]),
+          ]),
+        )
         .join("\n");
       const reference = referenceEncode(encoding, corpus);
       expect(encoder.count(corpus)).toBe(reference.length);
@@ -161,11 +274,14 @@ describe("loading encodings", () => {
   it("in a Web Worker, loads only the encodings asked for, each before its first count", async () => {
     // A fresh copy of the module, evaluated as if in a worker.
     vi.resetModules();
-    vi.stubGlobal("WorkerGlobalScope", class WorkerGlobalScope {
-      static [Symbol.hasInstance](value: unknown) {
-        return value === globalThis;
-      }
-    });
+    vi.stubGlobal(
+      "WorkerGlobalScope",
+      class WorkerGlobalScope {
+        static [Symbol.hasInstance](value: unknown) {
+          return value === globalThis;
+        }
+      },
+    );
     try {
       const worker = await import("./encodings");
       expect(ENCODINGS.filter(worker.isEncodingLoaded)).toEqual([]);

@@ -69,7 +69,6 @@ export function getTextEncoder(encoding: EncodingName): TextEncoder {
   return encoder;
 }
 
-
 function createTextEncoder(encoding: EncodingName): TextEncoder {
   if (!isEncodingName(encoding)) throw new TypeError(`unknown encoding '${String(encoding)}': use cl100k_base or o200k_base`);
   const decoder = ranks.get(encoding);

@@ -14,13 +14,24 @@ function png(width: number, height: number): string {
   return base64([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...be32(width), ...be32(height), 8, 6, 0, 0, 0]);
 }
 
-const image = (data: string, detail?: ImagePart["detail"]): ImagePart => ({ type: "image", source: { type: "base64", mediaType: "image/png", data }, ...(detail ? { detail } : {}) });
+const image = (data: string, detail?: ImagePart["detail"]): ImagePart => ({
+  type: "image",
+  source: { type: "base64", mediaType: "image/png", data },
+  ...(detail ? { detail } : {}),
+});
 
 describe("image sizes from headers", () => {
   it("[M5] reads PNG, GIF, WebP and JPEG sizes from the first bytes", () => {
     expect(imageSizeOf(base64Bytes(png(640, 480), 64))).toEqual({ width: 640, height: 480 });
     expect(imageSizeOf(new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x20, 0x03, 0x58, 0x02]))).toEqual({ width: 800, height: 600 });
-    const webp = [..."RIFF"].map((c) => c.charCodeAt(0)).concat([0, 0, 0, 0], [..."WEBPVP8X"].map((c) => c.charCodeAt(0)), [10, 0, 0, 0, 0, 0, 0, 0], [0x1f, 0x03, 0x00, 0x57, 0x02, 0x00]);
+    const webp = [..."RIFF"]
+      .map((c) => c.charCodeAt(0))
+      .concat(
+        [0, 0, 0, 0],
+        [..."WEBPVP8X"].map((c) => c.charCodeAt(0)),
+        [10, 0, 0, 0, 0, 0, 0, 0],
+        [0x1f, 0x03, 0x00, 0x57, 0x02, 0x00],
+      );
     expect(imageSizeOf(new Uint8Array(webp))).toEqual({ width: 800, height: 600 });
     // SOI, an APP0 segment, then SOF0 with height 600 and width 800.
     const jpeg = [0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x02, 0x58, 0x03, 0x20, 0x03];
@@ -29,7 +40,15 @@ describe("image sizes from headers", () => {
   });
 
   it("[M4] reads a WAV's length from its byte rate", () => {
-    const header = [..."RIFF"].map((c) => c.charCodeAt(0)).concat([0, 0, 0, 0], [..."WAVEfmt "].map((c) => c.charCodeAt(0)), [16, 0, 0, 0, 1, 0, 1, 0, 0x40, 0x1f, 0, 0, 0x40, 0x1f, 0, 0, 1, 0, 8, 0], [..."data"].map((c) => c.charCodeAt(0)), [0, 0, 0, 0]);
+    const header = [..."RIFF"]
+      .map((c) => c.charCodeAt(0))
+      .concat(
+        [0, 0, 0, 0],
+        [..."WAVEfmt "].map((c) => c.charCodeAt(0)),
+        [16, 0, 0, 0, 1, 0, 1, 0, 0x40, 0x1f, 0, 0, 0x40, 0x1f, 0, 0, 1, 0, 8, 0],
+        [..."data"].map((c) => c.charCodeAt(0)),
+        [0, 0, 0, 0],
+      );
     const samples = new Array(8000 * 2).fill(128);
     expect(wavSeconds(base64([...header, ...samples]))).toBeCloseTo(2, 2);
   });
@@ -73,7 +92,10 @@ describe("media token rules", () => {
     const part = { type: "document" as const, source: { type: "base64" as const, mediaType: "application/pdf", data: pdf } };
     expect(documentTokens(part, "gemini", () => 0)).toEqual({ tokens: 516, approximate: false });
     expect(documentTokens(part, "anthropic", () => 0)).toEqual({ tokens: 3000, approximate: true });
-    expect(documentTokens({ type: "document", source: { type: "text", text: "abc" } }, "openai", (text) => text.length)).toEqual({ tokens: 3, approximate: false });
+    expect(documentTokens({ type: "document", source: { type: "text", text: "abc" } }, "openai", (text) => text.length)).toEqual({
+      tokens: 3,
+      approximate: false,
+    });
   });
 
   it("[M7] counts reasoning and refusals as text and text parts as nothing beyond content", () => {

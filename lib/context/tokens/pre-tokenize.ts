@@ -87,10 +87,10 @@ function runEnd(classes: Uint8Array, text: string, index: number, mask: number, 
     const code = text.charCodeAt(index);
     // Below the surrogates a code unit is its code point: no pairing to check.
     if (code < 0xd800) {
-      if ((classes[code] & mask) === 0 !== outside) break;
+      if (((classes[code] & mask) === 0) !== outside) break;
       index += 1;
     } else {
-      if ((classAt(classes, text, index) & mask) === 0 !== outside) break;
+      if (((classAt(classes, text, index) & mask) === 0) !== outside) break;
       index = after(text, index);
     }
   }

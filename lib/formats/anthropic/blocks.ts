@@ -43,10 +43,14 @@ function readKnownBlock(block: Record<string, unknown>, fail: (field: string, me
       return part;
     }
     case "redacted_thinking":
-      return typeof block.data === "string" ? { type: "reasoning", text: "", redacted: block.data } : fail("data", "a redacted_thinking block needs a string data");
+      return typeof block.data === "string"
+        ? { type: "reasoning", text: "", redacted: block.data }
+        : fail("data", "a redacted_thinking block needs a string data");
     case "image": {
       const source = readSource(block.source);
-      return source === undefined ? fail("source", "an image block needs a source: {type: \"base64\", media_type, data}, {type: \"url\", url} or {type: \"file\", file_id}") : { type: "image", source };
+      return source === undefined
+        ? fail("source", 'an image block needs a source: {type: "base64", media_type, data}, {type: "url", url} or {type: "file", file_id}')
+        : { type: "image", source };
     }
     case "document": {
       if (isRecord(block.source) && block.source.type === "content") return null;
@@ -67,7 +71,8 @@ function readSource(source: unknown): MediaSource | undefined {
   if (source.type === "base64" && typeof source.data === "string" && mediaType !== undefined) return { type: "base64", mediaType, data: source.data };
   if (source.type === "url" && typeof source.url === "string") return { type: "url", url: source.url };
   if (source.type === "file" && typeof source.file_id === "string") return { type: "file", fileId: source.file_id };
-  if (source.type === "text" && typeof source.data === "string") return mediaType === undefined ? { type: "text", text: source.data } : { type: "text", text: source.data, mediaType };
+  if (source.type === "text" && typeof source.data === "string")
+    return mediaType === undefined ? { type: "text", text: source.data } : { type: "text", text: source.data, mediaType };
   return undefined;
 }
 
@@ -98,7 +103,11 @@ function writeKnownBlock(part: ContentPart): Record<string, unknown> | undefined
       return { type: "text", text: part.text };
     case "reasoning":
       if (part.redacted !== undefined) return { type: "redacted_thinking", data: part.redacted };
-      return { type: "thinking", thinking: part.text === "" ? (part.summary ?? []).join("\n\n") : part.text, ...(part.signature === undefined ? {} : { signature: part.signature }) };
+      return {
+        type: "thinking",
+        thinking: part.text === "" ? (part.summary ?? []).join("\n\n") : part.text,
+        ...(part.signature === undefined ? {} : { signature: part.signature }),
+      };
     case "image":
       return part.source.type === "text" ? undefined : { type: "image", source: writeSource(part.source) };
     case "document":

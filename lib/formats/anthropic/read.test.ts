@@ -7,7 +7,13 @@ describe("Anthropic Messages reader and writer", () => {
     const body = {
       messages: [
         { role: "user", content: "go" },
-        { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "a", input: {} }, { type: "tool_use", id: "t2", name: "b", input: { x: 1 } }] },
+        {
+          role: "assistant",
+          content: [
+            { type: "tool_use", id: "t1", name: "a", input: {} },
+            { type: "tool_use", id: "t2", name: "b", input: { x: 1 } },
+          ],
+        },
         {
           role: "user",
           content: [
@@ -71,8 +77,20 @@ describe("Anthropic Messages reader and writer", () => {
     const body = {
       system: [{ type: "text", text: "s", cache_control: { type: "ephemeral" } }],
       messages: [
-        { role: "user", content: [{ type: "text", text: "a", cache_control: { type: "ephemeral" } }, { type: "text", text: "b" }] },
-        { role: "assistant", content: [{ type: "text", text: "c" }, { type: "tool_use", id: "t", name: "f", input: {}, cache_control: { type: "ephemeral", ttl: "1h" } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "a", cache_control: { type: "ephemeral" } },
+            { type: "text", text: "b" },
+          ],
+        },
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "c" },
+            { type: "tool_use", id: "t", name: "f", input: {}, cache_control: { type: "ephemeral", ttl: "1h" } },
+          ],
+        },
         { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "r", cache_control: { type: "ephemeral" } }] },
       ],
     };
@@ -85,8 +103,16 @@ describe("Anthropic Messages reader and writer", () => {
   });
 
   it("[A6] writes a system message after the start as a user turn, with a warning", () => {
-    const written = writeAnthropicRequest({ messages: [{ role: "user", content: "a" }, { role: "system", content: "b" }] });
-    expect(written.value.messages).toEqual([{ role: "user", content: "a" }, { role: "user", content: [{ type: "text", text: "b" }] }]);
+    const written = writeAnthropicRequest({
+      messages: [
+        { role: "user", content: "a" },
+        { role: "system", content: "b" },
+      ],
+    });
+    expect(written.value.messages).toEqual([
+      { role: "user", content: "a" },
+      { role: "user", content: [{ type: "text", text: "b" }] },
+    ]);
     expect(written.warnings).toMatchObject([{ code: "system-moved", messageIndex: 1, path: "messages[1]" }]);
   });
 
@@ -121,7 +147,11 @@ describe("Anthropic Messages reader and writer", () => {
       { type: "web_search_20250305", name: "web_search", max_uses: 5 },
     ];
     const read = readAnthropicRequest({ messages: [{ role: "user", content: "x" }], tools });
-    expect(read.tools?.[0]).toEqual({ type: "function", function: { name: "f", description: "d", parameters: { type: "object" } }, cache_control: { type: "ephemeral" } });
+    expect(read.tools?.[0]).toEqual({
+      type: "function",
+      function: { name: "f", description: "d", parameters: { type: "object" } },
+      cache_control: { type: "ephemeral" },
+    });
     expect(writeAnthropicRequest(read).value.tools).toEqual(tools);
   });
 });

@@ -126,9 +126,14 @@ function readUser(blocks: readonly unknown[], reader: BlockReader): void {
 
 function readToolResult(block: Record<string, unknown>, context: ConversionContext, path: JsonPath, index: number, at: number): Message | undefined {
   if (typeof block.tool_use_id !== "string" || block.tool_use_id === "") {
-    return void context.fail([...path, "tool_use_id"], block.tool_use_id === "" ? "a tool_result block has an empty tool_use_id" : "a tool_result block needs a string tool_use_id", index);
+    return void context.fail(
+      [...path, "tool_use_id"],
+      block.tool_use_id === "" ? "a tool_result block has an empty tool_use_id" : "a tool_result block needs a string tool_use_id",
+      index,
+    );
   }
-  if (block.is_error !== undefined && typeof block.is_error !== "boolean") return void context.fail([...path, "is_error"], "a tool_result's is_error must be a boolean", index);
+  if (block.is_error !== undefined && typeof block.is_error !== "boolean")
+    return void context.fail([...path, "is_error"], "a tool_result's is_error must be a boolean", index);
   const parts: ContentPart[] = [];
   const content = block.content;
   if (typeof content === "string") parts.push({ type: "text", text: content });

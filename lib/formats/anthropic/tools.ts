@@ -14,7 +14,8 @@ export function readAnthropicTools(raw: unknown, context: ConversionContext, pat
     }
     const fields = readFunctionFields(tool, "input_schema", context, toolPath);
     if (fields === undefined) return undefined;
-    if (fields.parameters === undefined && tool.input_schema === undefined) context.fail([...toolPath, "input_schema"], "a tool's input_schema must be a JSON Schema object");
+    if (fields.parameters === undefined && tool.input_schema === undefined)
+      context.fail([...toolPath, "input_schema"], "a tool's input_schema must be a JSON Schema object");
     const cacheControl = readCacheControl(tool.cache_control, context, [...toolPath, "cache_control"]);
     const rest = otherFields(tool, ["name", "description", "input_schema", "cache_control", "strict"]);
     return functionTool({ ...fields, cacheControl, extras: withExtras(undefined, "anthropic", rest) });
@@ -28,7 +29,8 @@ export function writeAnthropicTools(tools: readonly ToolDefinition[], context: C
     const { name, description, parameters } = tool.function;
     const wire: Record<string, unknown> = { name };
     if (description !== undefined) wire.description = description;
-    if (parameters === undefined) context.warn("part-approximated", `tool '${name}' had no parameters; Anthropic requires an input_schema, so it got an empty object schema`, ["tools"]);
+    if (parameters === undefined)
+      context.warn("part-approximated", `tool '${name}' had no parameters; Anthropic requires an input_schema, so it got an empty object schema`, ["tools"]);
     wire.input_schema = parameters ?? { type: "object", properties: {} };
     if (tool.function.strict !== undefined) wire.strict = tool.function.strict;
     Object.assign(wire, tool.extras?.anthropic);

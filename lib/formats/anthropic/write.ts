@@ -37,7 +37,8 @@ function isPlainText(message: Message): boolean {
 
 function warnMessage(message: Message, index: number, context: ConversionContext, callNames: Map<string, string>): void {
   const path = ["messages", index];
-  for (const provider of foreignExtras(message, "anthropic")) context.warn("extras-dropped", `${provider} fields of this message have no place in Anthropic Messages`, path, index);
+  for (const provider of foreignExtras(message, "anthropic"))
+    context.warn("extras-dropped", `${provider} fields of this message have no place in Anthropic Messages`, path, index);
   for (const call of message.tool_calls ?? []) callNames.set(call.id, call.function.name);
   if (message.name !== undefined && !impliedName(message, callNames)) context.warn("part-dropped", "Anthropic messages have no name", [...path, "name"], index);
 }
@@ -77,7 +78,8 @@ function plainOrBlocks(message: Message, blocks: Block[]): string | Block[] {
 
 function appendToUserTurn(wire: WireMessage[], blocks: Block[], isResult: boolean): void {
   const previous = wire.at(-1);
-  if (isResult && previous?.role === "user" && Array.isArray(previous.content) && previous.content.every((block) => block.type === "tool_result")) previous.content.push(...blocks);
+  if (isResult && previous?.role === "user" && Array.isArray(previous.content) && previous.content.every((block) => block.type === "tool_result"))
+    previous.content.push(...blocks);
   else wire.push({ role: "user", content: blocks });
 }
 
@@ -94,7 +96,8 @@ function blocksOf(message: Message, index: number, context: ConversionContext): 
     }
   });
   const hasCalls = (message.tool_calls ?? []).length > 0;
-  if (message.role !== "tool" && !hasCalls && message.cache_control !== undefined && blocks.length > 0) blocks[blocks.length - 1].cache_control = message.cache_control;
+  if (message.role !== "tool" && !hasCalls && message.cache_control !== undefined && blocks.length > 0)
+    blocks[blocks.length - 1].cache_control = message.cache_control;
   return blocks;
 }
 
@@ -111,7 +114,8 @@ function warnApproximation(part: ContentPart, path: (string | number)[], index: 
   } else if (part.type === "reasoning" && part.summary !== undefined) {
     context.warn("part-approximated", "the reasoning summary became thinking text", path, index);
   }
-  for (const provider of foreignExtras(part, "anthropic")) context.warn("extras-dropped", `${provider} fields of this part have no place in Anthropic Messages`, path, index);
+  for (const provider of foreignExtras(part, "anthropic"))
+    context.warn("extras-dropped", `${provider} fields of this part have no place in Anthropic Messages`, path, index);
   const losses = mediaLosses(part, { title: true });
   if (losses.length > 0) context.warn("part-dropped", `Anthropic Messages has no place for ${losses.join(", ")}`, path, index);
 }
@@ -121,7 +125,12 @@ function toolUses(message: Message, index: number, context: ConversionContext): 
   return (message.tool_calls ?? []).map((call, callIndex) => {
     let input = argumentsObject(call.function.arguments);
     if (input === undefined) {
-      context.warn("part-approximated", `tool call '${call.id}' has arguments that are not a JSON object; Anthropic's input holds them as {"input": ...}`, ["messages", index, "tool_calls", callIndex], index);
+      context.warn(
+        "part-approximated",
+        `tool call '${call.id}' has arguments that are not a JSON object; Anthropic's input holds them as {"input": ...}`,
+        ["messages", index, "tool_calls", callIndex],
+        index,
+      );
       input = { input: call.function.arguments };
     }
     const block: Block = { type: "tool_use", id: call.id, name: call.function.name, input };

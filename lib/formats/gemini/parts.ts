@@ -34,7 +34,8 @@ export function readGeminiPart(part: Record<string, unknown>, problem: (field: s
   const inline = field(part, "inlineData");
   if (inline !== undefined) {
     const mimeType = isRecord(inline) ? field(inline, "mimeType") : undefined;
-    if (!isRecord(inline) || typeof inline.data !== "string" || typeof mimeType !== "string") return void problem("inlineData", "inlineData needs a string mimeType and data");
+    if (!isRecord(inline) || typeof inline.data !== "string" || typeof mimeType !== "string")
+      return void problem("inlineData", "inlineData needs a string mimeType and data");
     return withPartExtras(mediaPart({ type: "base64", mediaType: mimeType, data: inline.data }, mimeType), otherFields(part, MEDIA_FIELDS));
   }
   const file = field(part, "fileData");
@@ -70,7 +71,12 @@ export function writeGeminiPart(part: ContentPart): Record<string, unknown> | un
     case "refusal":
       return { text: part.text };
     case "reasoning":
-      return { text: part.text === "" ? (part.summary ?? []).join("\n\n") : part.text, thought: true, ...(part.signature === undefined ? {} : { thoughtSignature: part.signature }), ...extras };
+      return {
+        text: part.text === "" ? (part.summary ?? []).join("\n\n") : part.text,
+        thought: true,
+        ...(part.signature === undefined ? {} : { thoughtSignature: part.signature }),
+        ...extras,
+      };
     case "image":
     case "audio":
     case "document": {

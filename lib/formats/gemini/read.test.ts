@@ -35,7 +35,13 @@ describe("Gemini reader and writer", () => {
   it("[G2] keeps thoughts with their signatures and a call's thought signature", () => {
     const body = {
       contents: [
-        { role: "model", parts: [{ text: "plan", thought: true, thoughtSignature: "s1" }, { functionCall: { id: "c", name: "f", args: {} }, thoughtSignature: "s2" }] },
+        {
+          role: "model",
+          parts: [
+            { text: "plan", thought: true, thoughtSignature: "s1" },
+            { functionCall: { id: "c", name: "f", args: {} }, thoughtSignature: "s2" },
+          ],
+        },
       ],
     };
     const read = readGeminiRequest(body);
@@ -59,7 +65,10 @@ describe("Gemini reader and writer", () => {
   });
 
   it("reads snake_case fields and a response's candidate", () => {
-    const read = readGeminiRequest({ system_instruction: { parts: [{ text: "s" }] }, contents: [{ role: "user", parts: [{ inline_data: { mime_type: "image/png", data: "AAAA" } }] }] });
+    const read = readGeminiRequest({
+      system_instruction: { parts: [{ text: "s" }] },
+      contents: [{ role: "user", parts: [{ inline_data: { mime_type: "image/png", data: "AAAA" } }] }],
+    });
     expect(read.messages[1].parts).toEqual([{ type: "image", source: { type: "base64", mediaType: "image/png", data: "AAAA" } }]);
     expect(readGeminiResponse({ candidates: [{ content: { parts: [{ text: "hi" }] } }] }).messages).toEqual([{ role: "assistant", content: "hi" }]);
   });

@@ -76,8 +76,10 @@ function readModel(parts: readonly unknown[], reader: PartReader): void {
       if (read !== undefined) content.push(read);
       return;
     }
-    if (!isRecord(call) || typeof call.name !== "string" || call.name === "") return context.fail([...path, position, "functionCall"], "a functionCall needs a string name", index);
-    if (call.args !== undefined && !isRecord(call.args)) return context.fail([...path, position, "functionCall", "args"], "a functionCall's args must be an object", index);
+    if (!isRecord(call) || typeof call.name !== "string" || call.name === "")
+      return context.fail([...path, position, "functionCall"], "a functionCall needs a string name", index);
+    if (call.args !== undefined && !isRecord(call.args))
+      return context.fail([...path, position, "functionCall", "args"], "a functionCall's args must be an object", index);
     const id = typeof call.id === "string" && call.id !== "" ? call.id : `gemini_call_${index}_${position}`;
     generated ||= id !== call.id;
     calls.push({ id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) } });
@@ -86,7 +88,10 @@ function readModel(parts: readonly unknown[], reader: PartReader): void {
     if (typeof signature === "string") signatures[id] = signature;
   });
   if (generated) context.warn("call-id-generated", "Gemini function calls carry no ids here; each got one from its position", path, reader.messages.length);
-  const extras = withExtras(undefined, "gemini", { signatures: Object.keys(signatures).length > 0 ? signatures : undefined, generatedIds: generated ? true : undefined });
+  const extras = withExtras(undefined, "gemini", {
+    signatures: Object.keys(signatures).length > 0 ? signatures : undefined,
+    generatedIds: generated ? true : undefined,
+  });
   reader.messages.push(buildMessage("assistant", content, { tool_calls: calls, extras }));
 }
 
@@ -116,7 +121,8 @@ function readResponse(response: unknown, path: JsonPath, reader: PartReader): Me
   if (!isRecord(response) || typeof response.name !== "string" || response.name === "") {
     return void context.fail(path, "a functionResponse needs a string name and a response object", index);
   }
-  if (response.response !== undefined && !isRecord(response.response)) return void context.fail([...path, "response"], "a functionResponse's response must be an object", index);
+  if (response.response !== undefined && !isRecord(response.response))
+    return void context.fail([...path, "response"], "a functionResponse's response must be an object", index);
   const parts: ContentPart[] = [{ type: "text", text: responseText(response.response ?? {}) }];
   if (Array.isArray(response.parts)) {
     response.parts.forEach((inner: unknown, position) => {
@@ -129,7 +135,10 @@ function readResponse(response: unknown, path: JsonPath, reader: PartReader): Me
   const generated = id === undefined;
   if (id === undefined) id = pairByName(reader.pending, response.name) ?? `gemini_result_${index}_${String(path.at(-2))}`;
   else removePending(reader.pending, id);
-  const extras = withExtras(undefined, "gemini", { generatedIds: generated ? true : undefined, fields: otherFields(response, ["id", "name", "response", "parts"]) });
+  const extras = withExtras(undefined, "gemini", {
+    generatedIds: generated ? true : undefined,
+    fields: otherFields(response, ["id", "name", "response", "parts"]),
+  });
   return buildMessage("tool", parts, { tool_call_id: id, name: response.name, extras });
 }
 

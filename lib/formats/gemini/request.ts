@@ -21,7 +21,11 @@ export function readGeminiRequest(body: unknown, options: ReadOptions = {}): Req
   const system = readSystemInstruction(field(request, "systemInstruction"), context.child([systemKey]));
   if (system !== undefined) messages.push(system);
   readGeminiContents(request.contents, context.child(["contents"]), messages);
-  const result: RequestReadResult = { messages, warnings: context.warnings, rest: otherFields(request, ["contents", "systemInstruction", "system_instruction", "tools"]) ?? {} };
+  const result: RequestReadResult = {
+    messages,
+    warnings: context.warnings,
+    rest: otherFields(request, ["contents", "systemInstruction", "system_instruction", "tools"]) ?? {},
+  };
   if (request.tools !== undefined && request.tools !== null) result.tools = readGeminiTools(request.tools, context, ["tools"]);
   context.finish();
   return result;

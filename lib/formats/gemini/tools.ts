@@ -15,7 +15,9 @@ export function readGeminiTools(raw: unknown, context: ConversionContext, path: 
       return undefined;
     }
     const declarationsPath = [...toolPath, tool.functionDeclarations === undefined ? "function_declarations" : "functionDeclarations"];
-    tools.push(...readToolList(declarations, context, declarationsPath, (declaration, declarationPath) => readDeclaration(declaration, context, declarationPath)));
+    tools.push(
+      ...readToolList(declarations, context, declarationsPath, (declaration, declarationPath) => readDeclaration(declaration, context, declarationPath)),
+    );
     return undefined;
   });
   return tools;

@@ -26,7 +26,8 @@ export function writeGeminiContents(messages: readonly Message[], context: Conve
 
 function warnMessage(message: Message, index: number, context: ConversionContext): void {
   const path = ["messages", index];
-  for (const provider of foreignExtras(message, "gemini")) context.warn("extras-dropped", `${provider} fields of this message have no place in Gemini`, path, index);
+  for (const provider of foreignExtras(message, "gemini"))
+    context.warn("extras-dropped", `${provider} fields of this message have no place in Gemini`, path, index);
   if (message.cache_control !== undefined) context.warn("cache-control-dropped", "Gemini contents have no cache marks", [...path, "cache_control"], index);
   if (message.name !== undefined && message.role !== "tool") context.warn("part-dropped", "Gemini contents have no name", [...path, "name"], index);
 }
@@ -47,11 +48,13 @@ function writeMessage(message: Message, index: number, contents: Content[], call
     else contents.push({ role: "user", parts: [response] });
     return;
   }
-  if (message.role === "system") context.warn("system-moved", "Gemini has a system instruction only before the conversation; this system message became a user turn", path, index);
+  if (message.role === "system")
+    context.warn("system-moved", "Gemini has a system instruction only before the conversation; this system message became a user turn", path, index);
   const parts = partsOf(message, index, context);
   // G3: a user turn right after function responses shares their content.
   const previous = contents.at(-1);
-  if (message.role === "user" && previous?.role === "user" && previous.parts.length > 0 && previous.parts.at(-1)?.functionResponse !== undefined) previous.parts.push(...parts);
+  if (message.role === "user" && previous?.role === "user" && previous.parts.length > 0 && previous.parts.at(-1)?.functionResponse !== undefined)
+    previous.parts.push(...parts);
   else contents.push({ role: "user", parts });
 }
 
@@ -61,7 +64,12 @@ function partsOf(message: Message, index: number, context: ConversionContext): P
     const path = ["messages", index, "parts", partIndex];
     const wire = writeGeminiPart(part);
     if (wire === undefined) {
-      context.warn("part-dropped", `Gemini has no place for this ${part.type === "provider" ? `${part.provider} ${String(part.data.type)} block` : `${part.type} part`}`, path, index);
+      context.warn(
+        "part-dropped",
+        `Gemini has no place for this ${part.type === "provider" ? `${part.provider} ${String(part.data.type)} block` : `${part.type} part`}`,
+        path,
+        index,
+      );
       return;
     }
     warnApproximation(part, path, index, context);
@@ -95,7 +103,12 @@ function functionCalls(message: Message, index: number, callNames: Map<string, s
     callNames.set(call.id, call.function.name);
     let args = argumentsObject(call.function.arguments);
     if (args === undefined) {
-      context.warn("part-approximated", `tool call '${call.id}' has arguments that are not a JSON object; Gemini's args hold them as {"input": ...}`, ["messages", index, "tool_calls", callIndex], index);
+      context.warn(
+        "part-approximated",
+        `tool call '${call.id}' has arguments that are not a JSON object; Gemini's args hold them as {"input": ...}`,
+        ["messages", index, "tool_calls", callIndex],
+        index,
+      );
       args = { input: call.function.arguments };
     }
     const functionCall: Record<string, unknown> = extras.generatedIds === true ? {} : { id: call.id };
@@ -108,7 +121,13 @@ function functionCalls(message: Message, index: number, callNames: Map<string, s
 function functionResponse(message: Message, callNames: Map<string, string>, index: number, context: ConversionContext): Part {
   const extras = extrasOf(message, "gemini");
   const name = message.name ?? callNames.get(message.tool_call_id ?? "");
-  if (name === undefined) context.warn("part-approximated", `tool result '${message.tool_call_id}' answers no call here and has no name; Gemini needs one, so it is named "unknown"`, ["messages", index], index);
+  if (name === undefined)
+    context.warn(
+      "part-approximated",
+      `tool result '${message.tool_call_id}' answers no call here and has no name; Gemini needs one, so it is named "unknown"`,
+      ["messages", index],
+      index,
+    );
   const response: Record<string, unknown> = extras.generatedIds === true ? {} : { id: message.tool_call_id };
   response.name = name ?? "unknown";
   response.response = responseObject(message.content ?? "");

@@ -50,7 +50,8 @@ function readPart(raw: unknown, context: ConversionContext, path: JsonPath, at: 
   if (part === null) return { type: "provider", provider: "openai", data: raw };
   if (part === undefined) return undefined;
   const cacheControl = readCacheControl(raw.cache_control, context, [...path, "cache_control"], at);
-  if (cacheControl !== undefined && (part.type === "text" || part.type === "image" || part.type === "audio" || part.type === "document")) part.cacheControl = cacheControl;
+  if (cacheControl !== undefined && (part.type === "text" || part.type === "image" || part.type === "audio" || part.type === "document"))
+    part.cacheControl = cacheControl;
   const rest = otherFields(raw, knownFields[raw.type] ?? []);
   if (rest !== undefined) part.extras = withExtras(undefined, "openai", rest);
   return part;

@@ -94,7 +94,10 @@ describe("OpenAI Chat reader and writer", () => {
     expect(read.messages[0]).toEqual({
       role: "user",
       content: "a\nb",
-      parts: [{ type: "text", text: "a", cacheControl: { type: "ephemeral" } }, { type: "text", text: "b" }],
+      parts: [
+        { type: "text", text: "a", cacheControl: { type: "ephemeral" } },
+        { type: "text", text: "b" },
+      ],
       cache_control: { type: "ephemeral", ttl: "1h" },
     });
     expect(back.messages).toEqual(read.messages);
@@ -132,7 +135,9 @@ describe("OpenAI Chat reader and writer", () => {
   });
 
   it("reads a completion's message, audio answer included", () => {
-    const read = readChatResponse({ choices: [{ message: { role: "assistant", content: null, audio: { id: "audio_1", data: "UklG", transcript: "hello", expires_at: 1 } } }] });
+    const read = readChatResponse({
+      choices: [{ message: { role: "assistant", content: null, audio: { id: "audio_1", data: "UklG", transcript: "hello", expires_at: 1 } } }],
+    });
     expect(read.messages[0].parts).toEqual([{ type: "audio", source: { type: "base64", mediaType: "audio/wav", data: "UklG" }, transcript: "hello" }]);
     expect(writeChatMessages(read.messages).value[0].audio).toEqual({ id: "audio_1", expires_at: 1, data: "UklG", transcript: "hello" });
   });

@@ -16,8 +16,18 @@ import { readChatToolCalls } from "./tool-calls";
 // Developer and function are accepted too, as the older spellings of system and tool.
 const ROLES = "system, user, assistant or tool";
 const KNOWN_FIELDS = [
-  "role", "content", "name", "tool_calls", "tool_call_id", "function_call", "refusal", "audio",
-  "reasoning_details", "reasoning_content", "reasoning", "cache_control",
+  "role",
+  "content",
+  "name",
+  "tool_calls",
+  "tool_call_id",
+  "function_call",
+  "refusal",
+  "audio",
+  "reasoning_details",
+  "reasoning_content",
+  "reasoning",
+  "cache_control",
 ];
 
 /** Pending legacy `function_call`s, so a `function` result gets its call's id (C3). */
@@ -66,7 +76,11 @@ function readMessage(value: unknown, place: Place, context: ConversionContext, l
   }
   const role = value.role;
   if (typeof role !== "string" || !["system", "developer", "user", "assistant", "tool", "function"].includes(role)) {
-    context.fail([...path, "role"], role === undefined ? `a message needs a role (${ROLES})` : `unknown role ${JSON.stringify(role)}: expected ${ROLES}`, index);
+    context.fail(
+      [...path, "role"],
+      role === undefined ? `a message needs a role (${ROLES})` : `unknown role ${JSON.stringify(role)}: expected ${ROLES}`,
+      index,
+    );
     return undefined;
   }
   if (role !== "assistant" && Array.isArray(value.tool_calls) && value.tool_calls.length > 0) {

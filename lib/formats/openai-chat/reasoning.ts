@@ -60,7 +60,11 @@ function readEntry(entry: Record<string, unknown>, part: ReasoningPart, context:
     if (data !== undefined && entry.format === ANTHROPIC_FORMAT) part.redacted = data;
     else if (data !== undefined) part.encrypted = data;
   } else {
-    context.fail([...path, "type"], `unknown reasoning entry type ${JSON.stringify(entry.type)}: expected reasoning.text, reasoning.summary or reasoning.encrypted`, at);
+    context.fail(
+      [...path, "type"],
+      `unknown reasoning entry type ${JSON.stringify(entry.type)}: expected reasoning.text, reasoning.summary or reasoning.encrypted`,
+      at,
+    );
   }
 }
 

@@ -31,7 +31,8 @@ export function readChatToolCalls(
     if (call.id === "") return fail("id", "a tool call has an empty id");
     if (call.type === "custom" && call.custom !== undefined) {
       const inner = call.custom;
-      if (!isRecord(inner) || typeof inner.name !== "string" || typeof inner.input !== "string") return fail("custom", "a custom tool call needs custom {name, input}");
+      if (!isRecord(inner) || typeof inner.name !== "string" || typeof inner.input !== "string")
+        return fail("custom", "a custom tool call needs custom {name, input}");
       calls.push({ id: call.id, type: "function", function: { name: inner.name, arguments: inner.input } });
       custom.push(call.id);
       return;

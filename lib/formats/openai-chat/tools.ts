@@ -39,7 +39,10 @@ export function readChatFunctions(raw: unknown, context: ConversionContext, path
 }
 
 /** Canonical tools → chat `tools` and, for tools read from `functions`, `functions`. */
-export function writeChatTools(tools: readonly ToolDefinition[], context: ConversionContext): { tools: Record<string, unknown>[]; functions: Record<string, unknown>[] } {
+export function writeChatTools(
+  tools: readonly ToolDefinition[],
+  context: ConversionContext,
+): { tools: Record<string, unknown>[]; functions: Record<string, unknown>[] } {
   const functions: Record<string, unknown>[] = [];
   const written = writeToolList(tools, "openai", context, (tool, builtin) => {
     if (builtin !== undefined) return builtin;

@@ -74,11 +74,17 @@ function writeContent(parts: readonly ContentPart[], message: Message, context: 
     const path = ["messages", index, "parts", partIndex];
     if (wire === undefined) context.warn("part-dropped", `OpenAI Chat has no place for this ${describe(part)}`, path, index);
     else {
-      for (const provider of foreignExtras(part, "openai")) context.warn("extras-dropped", `${provider} fields of this part have no place in OpenAI Chat`, path, index);
+      for (const provider of foreignExtras(part, "openai"))
+        context.warn("extras-dropped", `${provider} fields of this part have no place in OpenAI Chat`, path, index);
       const losses = mediaLosses(part, { detail: true, title: true });
       if (losses.length > 0) context.warn("part-dropped", `OpenAI Chat has no place for ${losses.join(", ")}`, path, index);
       if (message.role === "assistant" && part.type !== "text" && part.type !== "refusal") {
-        context.warn("part-approximated", `OpenAI Chat accepts only text and refusals from the assistant; this ${part.type} part is written anyway`, path, index);
+        context.warn(
+          "part-approximated",
+          `OpenAI Chat accepts only text and refusals from the assistant; this ${part.type} part is written anyway`,
+          path,
+          index,
+        );
       }
       written.push(wire);
     }
@@ -102,7 +108,13 @@ function attachCache(wire: Record<string, unknown>, message: Message): void {
 }
 
 function writeReasoning(wire: Record<string, unknown>, parts: readonly ReasoningPart[], field: unknown): void {
-  const simple = parts.length === 1 && parts[0].summary === undefined && parts[0].signature === undefined && parts[0].redacted === undefined && parts[0].encrypted === undefined && parts[0].id === undefined;
+  const simple =
+    parts.length === 1 &&
+    parts[0].summary === undefined &&
+    parts[0].signature === undefined &&
+    parts[0].redacted === undefined &&
+    parts[0].encrypted === undefined &&
+    parts[0].id === undefined;
   if ((field === "reasoning_content" || field === "reasoning") && simple) wire[field] = parts[0].text;
   else wire.reasoning_details = writeReasoningDetails(parts);
 }
@@ -112,7 +124,11 @@ function writeAudio(wire: Record<string, unknown>, parts: readonly ContentPart[]
   const fields = isRecord(extras) ? extras : {};
   if (audio.type === "audio" && audio.source.type === "file") wire.audio = { id: audio.source.fileId, ...fields };
   else if (audio.type === "audio" && typeof fields.id === "string") {
-    wire.audio = { ...fields, ...(audio.source.type === "base64" ? { data: audio.source.data } : {}), ...(audio.transcript === undefined ? {} : { transcript: audio.transcript }) };
+    wire.audio = {
+      ...fields,
+      ...(audio.source.type === "base64" ? { data: audio.source.data } : {}),
+      ...(audio.transcript === undefined ? {} : { transcript: audio.transcript }),
+    };
   } else context.warn("part-dropped", "OpenAI Chat takes assistant audio only by the id of an earlier answer's audio", ["messages", index], index);
   if (more.length > 0) context.warn("part-dropped", "OpenAI Chat holds one audio answer per assistant message", ["messages", index], index);
 }

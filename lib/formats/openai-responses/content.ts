@@ -73,10 +73,15 @@ function readKnownPart(raw: Record<string, unknown>): ContentPart | undefined | 
     }
     case "input_file": {
       const source =
-        typeof raw.file_id === "string" ? fileSource(raw.file_id)
-        : typeof raw.file_data === "string" ? (parseDataUrl(raw.file_data) === undefined ? { type: "base64" as const, mediaType: "application/pdf", data: raw.file_data } : urlSource(raw.file_data))
-        : typeof raw.file_url === "string" ? urlSource(raw.file_url)
-        : undefined;
+        typeof raw.file_id === "string"
+          ? fileSource(raw.file_id)
+          : typeof raw.file_data === "string"
+            ? parseDataUrl(raw.file_data) === undefined
+              ? { type: "base64" as const, mediaType: "application/pdf", data: raw.file_data }
+              : urlSource(raw.file_data)
+            : typeof raw.file_url === "string"
+              ? urlSource(raw.file_url)
+              : undefined;
       if (source === undefined) return undefined;
       const part: ContentPart = { type: "document", source };
       if (typeof raw.filename === "string") part.title = raw.filename;
@@ -133,7 +138,9 @@ function writeKnownPart(part: ContentPart, output: boolean): Record<string, unkn
       return wire;
     }
     case "audio":
-      return part.source.type === "base64" ? { type: "input_audio", input_audio: { data: part.source.data, format: part.format ?? part.source.mediaType.replace(/^audio\//, "") } } : undefined;
+      return part.source.type === "base64"
+        ? { type: "input_audio", input_audio: { data: part.source.data, format: part.format ?? part.source.mediaType.replace(/^audio\//, "") } }
+        : undefined;
     case "provider":
       return part.provider === "openai" ? { ...part.data } : undefined;
     case "reasoning":

@@ -30,7 +30,14 @@ describe("OpenAI Responses reader and writer", () => {
         { type: "function_call", call_id: "c1", name: "f", arguments: "{}", id: "fc_1" },
         { type: "function_call", call_id: "c2", name: "g", arguments: "{}" },
         { type: "function_call_output", call_id: "c1", output: "one" },
-        { type: "function_call_output", call_id: "c2", output: [{ type: "input_text", text: "two" }, { type: "input_image", image_url: "https://x/y.png", detail: "auto" }] },
+        {
+          type: "function_call_output",
+          call_id: "c2",
+          output: [
+            { type: "input_text", text: "two" },
+            { type: "input_image", image_url: "https://x/y.png", detail: "auto" },
+          ],
+        },
       ],
     });
     expect(read.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool"]);
@@ -70,7 +77,10 @@ describe("OpenAI Responses reader and writer", () => {
   });
 
   it("[R5] reads a response object's output", () => {
-    const read = readResponsesOutput({ id: "resp_1", output: [{ type: "message", role: "assistant", id: "msg_1", content: [{ type: "output_text", text: "hi", annotations: [] }] }] });
+    const read = readResponsesOutput({
+      id: "resp_1",
+      output: [{ type: "message", role: "assistant", id: "msg_1", content: [{ type: "output_text", text: "hi", annotations: [] }] }],
+    });
     expect(read.messages).toEqual([{ role: "assistant", content: "hi", extras: { openai: { item: { id: "msg_1" } } } }]);
   });
 

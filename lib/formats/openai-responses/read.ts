@@ -114,7 +114,7 @@ function readReasoning(item: Record<string, unknown>, place: Place): ContentPart
   const summary = Array.isArray(item.summary) ? item.summary : [];
   const texts = summary.map((entry: unknown) => (isRecord(entry) && typeof entry.text === "string" ? entry.text : undefined));
   if (texts.includes(undefined)) {
-    place.context.fail([...place.path, "summary"], "a reasoning summary must be an array of {type: \"summary_text\", text}", place.index);
+    place.context.fail([...place.path, "summary"], 'a reasoning summary must be an array of {type: "summary_text", text}', place.index);
     return undefined;
   }
   if (texts.length > 0) part.summary = texts as string[];
@@ -161,7 +161,10 @@ function readOutput(item: Record<string, unknown>, type: string, place: Place): 
   const output = item.output;
   let parts: ContentPart[] | undefined;
   let shape: string | undefined;
-  if (typeof output === "string" || (Array.isArray(output) && output.every((entry) => isRecord(entry) && typeof entry.type === "string" && entry.type.startsWith("input_")))) {
+  if (
+    typeof output === "string" ||
+    (Array.isArray(output) && output.every((entry) => isRecord(entry) && typeof entry.type === "string" && entry.type.startsWith("input_")))
+  ) {
     parts = readResponsesContent(output, place.context, [...place.path, "output"], place.index);
   } else if (isRecord(output) && output.type === "computer_screenshot") {
     const url = typeof output.image_url === "string" ? output.image_url : undefined;

@@ -33,7 +33,8 @@ export function writeResponsesTools(tools: readonly ToolDefinition[], context: C
     if (isRecord(custom)) return { ...wire, ...custom };
     if (parameters !== undefined) wire.parameters = parameters;
     if (strict !== undefined) wire.strict = strict;
-    if (tool.cache_control !== undefined) context.warn("cache-control-dropped", `tool '${name}' has a cache mark, which OpenAI Responses cannot hold`, ["tools"]);
+    if (tool.cache_control !== undefined)
+      context.warn("cache-control-dropped", `tool '${name}' has a cache mark, which OpenAI Responses cannot hold`, ["tools"]);
     return wire;
   });
 }

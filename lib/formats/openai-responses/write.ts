@@ -24,11 +24,13 @@ export function writeResponsesItems(messages: readonly Message[], context: Conve
     const message = messages[index];
     for (const call of message.tool_calls ?? []) callNames.set(call.id, call.function.name);
     const path = ["messages", index];
-    for (const provider of foreignExtras(message, "openai")) context.warn("extras-dropped", `${provider} fields of this message have no place in OpenAI Responses`, path, index);
+    for (const provider of foreignExtras(message, "openai"))
+      context.warn("extras-dropped", `${provider} fields of this message have no place in OpenAI Responses`, path, index);
     const unused = unusedExtras(message, "openai", RESPONSES_EXTRAS[message.role]);
     if (unused.length > 0) context.warn("extras-dropped", `OpenAI Responses has no place for these Chat fields: ${unused.join(", ")}`, path, index);
     if (message.cache_control !== undefined) context.warn("cache-control-dropped", "OpenAI Responses has no cache marks", [...path, "cache_control"], index);
-    if (message.name !== undefined && !impliedName(message, callNames)) context.warn("part-dropped", "OpenAI Responses messages have no name", [...path, "name"], index);
+    if (message.name !== undefined && !impliedName(message, callNames))
+      context.warn("part-dropped", "OpenAI Responses messages have no name", [...path, "name"], index);
     if (message.role === "assistant") items.push(...assistantItems(message, index, context));
     else if (message.role === "tool") items.push(outputItem(message, index, context));
     else items.push(inputMessage(message, index, context));
@@ -47,7 +49,8 @@ function writeParts(parts: readonly ContentPart[], output: boolean, index: numbe
     } else {
       const losses = mediaLosses(part, { detail: true, title: true });
       if (losses.length > 0) context.warn("part-dropped", `OpenAI Responses has no place for ${losses.join(", ")}`, path, index);
-      for (const provider of foreignExtras(part, "openai")) context.warn("extras-dropped", `${provider} fields of this part have no place in OpenAI Responses`, path, index);
+      for (const provider of foreignExtras(part, "openai"))
+        context.warn("extras-dropped", `${provider} fields of this part have no place in OpenAI Responses`, path, index);
       if ("cacheControl" in part && part.cacheControl !== undefined) context.warn("cache-control-dropped", "OpenAI Responses has no cache marks", path, index);
       written.push(wire);
     }
@@ -71,11 +74,15 @@ function assistantItems(message: Message, index: number, context: ConversionCont
   for (const part of partsToWrite(message)) {
     if (part.type === "reasoning") {
       if (part.signature !== undefined || part.redacted !== undefined) {
-        context.warn("part-dropped", "a Responses reasoning item holds no signature or redacted thinking; they were left out", ["messages", index, "parts"], index);
+        context.warn(
+          "part-dropped",
+          "a Responses reasoning item holds no signature or redacted thinking; they were left out",
+          ["messages", index, "parts"],
+          index,
+        );
       }
       items.push(reasoningItem(part));
-    }
-    else if (part.type === "provider" && part.provider === "openai") items.push({ ...part.data });
+    } else if (part.type === "provider" && part.provider === "openai") items.push({ ...part.data });
     else {
       if (messageItem === undefined) {
         messageItem = { type: "message", role: "assistant", content: [], ...(isRecord(extras.item) ? extras.item : {}) };
@@ -110,7 +117,10 @@ function callItems(message: Message, index: number, context: ConversionContext):
     if (noCallId !== true) item.call_id = call.id;
     if (kind.name === undefined) item.name = call.function.name;
     const text = call.function.arguments;
-    item[kind.argument] = type === "function_call" || type === "custom_tool_call" ? text : (argumentsObject(text) ?? warnInput(text, call.id, ["messages", index, "tool_calls", callIndex], index, context));
+    item[kind.argument] =
+      type === "function_call" || type === "custom_tool_call"
+        ? text
+        : (argumentsObject(text) ?? warnInput(text, call.id, ["messages", index, "tool_calls", callIndex], index, context));
     return item;
   });
 }
@@ -129,7 +139,11 @@ function outputItem(message: Message, index: number, context: ConversionContext)
   if (extras.output === "json") item.output = parseJson(message.content ?? "");
   else if (extras.output === "screenshot" && parts[0]?.type === "image") {
     const image = writeResponsesPart(parts[0], false) ?? {};
-    item.output = { type: "computer_screenshot", ...(image.image_url === undefined ? {} : { image_url: image.image_url }), ...(image.file_id === undefined ? {} : { file_id: image.file_id }) };
+    item.output = {
+      type: "computer_screenshot",
+      ...(image.image_url === undefined ? {} : { image_url: image.image_url }),
+      ...(image.file_id === undefined ? {} : { file_id: image.file_id }),
+    };
   } else item.output = message.parts === undefined ? (message.content ?? "") : writeParts(parts, false, index, context);
   if (isRecord(extras.fields)) Object.assign(item, extras.fields);
   return item;

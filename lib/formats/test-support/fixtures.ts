@@ -9,7 +9,11 @@ const folder = path.join(import.meta.dirname, "..", "..", "..", "tests", "fixtur
 /** A fixture file, parsed (JSONL files as an array of their lines). */
 export function loadFixture(name: string): unknown {
   const text = readFileSync(path.join(folder, name), "utf8");
-  if (name.endsWith(".jsonl")) return text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as unknown);
+  if (name.endsWith(".jsonl"))
+    return text
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as unknown);
   return JSON.parse(text) as unknown;
 }
 
@@ -79,7 +83,10 @@ export function withCompactArguments(messages: readonly Message[]): Message[] {
         return text;
       }
     };
-    return { ...message, tool_calls: message.tool_calls.map((call) => ({ ...call, function: { ...call.function, arguments: compact(call.function.arguments) } })) };
+    return {
+      ...message,
+      tool_calls: message.tool_calls.map((call) => ({ ...call, function: { ...call.function, arguments: compact(call.function.arguments) } })),
+    };
   });
 }
 

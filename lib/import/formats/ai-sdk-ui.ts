@@ -64,12 +64,19 @@ function toWire(message: Record<string, unknown>, path: JsonPath, index: number,
       }
       const metadata = isRecord(part.providerMetadata) && isRecord(part.providerMetadata.anthropic) ? part.providerMetadata.anthropic : {};
       if (typeof metadata.redactedData === "string") blocks.push({ type: "redacted_thinking", data: metadata.redactedData });
-      else blocks.push(typeof metadata.signature === "string" ? { type: "thinking", thinking: part.text, signature: metadata.signature } : { type: "thinking", thinking: part.text });
+      else
+        blocks.push(
+          typeof metadata.signature === "string"
+            ? { type: "thinking", thinking: part.text, signature: metadata.signature }
+            : { type: "thinking", thinking: part.text },
+        );
       return;
     }
     if (part.type === "file") {
       if (typeof part.url !== "string") return scope.fail(index, [...at, "url"], "a file part needs a string url (a URL or a data URL)");
-      blocks.push(mediaBlock(part.url, typeof part.mediaType === "string" ? part.mediaType : undefined, typeof part.filename === "string" ? part.filename : undefined));
+      blocks.push(
+        mediaBlock(part.url, typeof part.mediaType === "string" ? part.mediaType : undefined, typeof part.filename === "string" ? part.filename : undefined),
+      );
       return;
     }
     if (part.type === "dynamic-tool" || part.type.startsWith("tool-")) {
@@ -78,7 +85,8 @@ function toWire(message: Record<string, unknown>, path: JsonPath, index: number,
       if (typeof name !== "string" || name === "") return scope.fail(index, [...at, "toolName"], "a dynamic-tool part needs a string toolName");
       blocks.push({ type: "tool_use", id: part.toolCallId, name, input: isRecord(part.input) ? part.input : {} });
       if (part.state === "output-available") results.push({ type: "tool_result", tool_use_id: part.toolCallId, content: resultText(part.output) });
-      else if (part.state === "output-error") results.push({ type: "tool_result", tool_use_id: part.toolCallId, content: resultText(part.errorText), is_error: true });
+      else if (part.state === "output-error")
+        results.push({ type: "tool_result", tool_use_id: part.toolCallId, content: resultText(part.errorText), is_error: true });
       return;
     }
     scope.warn("part-dropped", `a ${part.type} part is shown in the chat but not sent to the model: dropped`, { path: [...scope.pathOf(index), ...at] });

@@ -18,17 +18,22 @@ export interface WireMessage {
 /** The canonical messages and, per wire message, the index of the first canonical message it became. */
 export function readAnthropicWire(scope: MessageScope, wire: readonly WireMessage[]): { messages: Message[]; starts: number[] } {
   const starts: number[] = [];
-  const messages = readMapped(scope, "anthropic", wire.map((message) => message.source), (conversion) => {
-    const read: Message[] = [];
-    wire.forEach((message, index) => {
-      starts.push(read.length);
-      if (message.role === "system") {
-        const system = readAnthropicSystem(message.content, conversion.child([index]));
-        if (system !== undefined) read.push(system);
-      } else readAnthropicMessage({ role: message.role, content: message.content }, [index], index, conversion, read);
-    });
-    return nameToolResults(read);
-  });
+  const messages = readMapped(
+    scope,
+    "anthropic",
+    wire.map((message) => message.source),
+    (conversion) => {
+      const read: Message[] = [];
+      wire.forEach((message, index) => {
+        starts.push(read.length);
+        if (message.role === "system") {
+          const system = readAnthropicSystem(message.content, conversion.child([index]));
+          if (system !== undefined) read.push(system);
+        } else readAnthropicMessage({ role: message.role, content: message.content }, [index], index, conversion, read);
+      });
+      return nameToolResults(read);
+    },
+  );
   return { messages, starts };
 }
 
@@ -36,11 +41,12 @@ export function readAnthropicWire(scope: MessageScope, wire: readonly WireMessag
 export function mediaBlock(data: string, mediaType: string | undefined, filename?: string): Record<string, unknown> {
   const inline = parseDataUrl(data);
   const type = (inline?.mediaType ?? mediaType ?? "").startsWith("image/") ? "image" : "document";
-  const source = inline !== undefined
-    ? { type: "base64", media_type: inline.mediaType, data: inline.data }
-    : /^(https?|gs|file):/i.test(data)
-      ? { type: "url", url: data }
-      : { type: "base64", media_type: mediaType ?? "application/octet-stream", data };
+  const source =
+    inline !== undefined
+      ? { type: "base64", media_type: inline.mediaType, data: inline.data }
+      : /^(https?|gs|file):/i.test(data)
+        ? { type: "url", url: data }
+        : { type: "base64", media_type: mediaType ?? "application/octet-stream", data };
   const block: Record<string, unknown> = { type, source };
   if (type === "document" && filename !== undefined) block.title = filename;
   return block;

@@ -15,7 +15,10 @@ export interface ChatWireMessage {
 }
 
 export function readChatWire(scope: MessageScope, wire: readonly ChatWireMessage[]): Message[] {
-  return readMapped(scope, "openai-chat", wire.map((entry) => entry.source), (conversion) =>
-    wire.flatMap((entry, index) => readChatMessage(entry.message, conversion.child([index])) ?? []),
+  return readMapped(
+    scope,
+    "openai-chat",
+    wire.map((entry) => entry.source),
+    (conversion) => wire.flatMap((entry, index) => readChatMessage(entry.message, conversion.child([index])) ?? []),
   );
 }

@@ -64,7 +64,11 @@ function convertSession(records: readonly JsonlRecord[], context: ImportContext)
       return;
     }
     if (entry.type === "system" && entry.subtype === "compact_boundary") {
-      main.markers.push({ before: main.wire.length, message: "the conversation was compacted here: the messages after this point replaced the earlier ones for the model", path: [index] });
+      main.markers.push({
+        before: main.wire.length,
+        message: "the conversation was compacted here: the messages after this point replaced the earlier ones for the model",
+        path: [index],
+      });
       return;
     }
     if (!isMessageEntry(entry)) return count(skipped, typeof entry.type === "string" ? entry.type : "untyped");
@@ -75,7 +79,11 @@ function convertSession(records: readonly JsonlRecord[], context: ImportContext)
     const chain = entry.isSidechain === true && hasMainLines ? sidechainOf(entry, sidechains) : main;
     if (typeof entry.uuid === "string") chain.uuids.add(entry.uuid);
     if (entry.isCompactSummary === true) {
-      chain.markers.push({ before: chain.wire.length, message: "this user message is the summary Claude Code wrote when it compacted the conversation", path: [index] });
+      chain.markers.push({
+        before: chain.wire.length,
+        message: "this user message is the summary Claude Code wrote when it compacted the conversation",
+        path: [index],
+      });
     }
     addMessage(chain, entry.message, index, record.line);
   });
@@ -161,13 +169,18 @@ function readChain(chain: Chain, context: ImportContext, source: Record<string, 
     if (message.role !== "assistant" || !Array.isArray(message.content) || message.content.length < 2) continue;
     const kept = message.content.filter((block) => !isBlankText(block));
     if (kept.length === message.content.length || kept.length === 0) continue;
-    scope.warn("part-dropped", `${message.content.length - kept.length} whitespace-only text block(s) streamed before the turn's content were left out`, { path: message.source });
+    scope.warn("part-dropped", `${message.content.length - kept.length} whitespace-only text block(s) streamed before the turn's content were left out`, {
+      path: message.source,
+    });
     message.content = kept;
   }
   const { messages, starts } = readAnthropicWire(scope, chain.wire);
   chain.wire.forEach((message, index) => {
     if (message.lines.length > 1) {
-      scope.warn("lines-merged", `lines ${message.lines.join(", ")} are one streamed message (${message.id}): merged into message ${starts[index]}`, { messageIndex: starts[index], path: message.source });
+      scope.warn("lines-merged", `lines ${message.lines.join(", ")} are one streamed message (${message.id}): merged into message ${starts[index]}`, {
+        messageIndex: starts[index],
+        path: message.source,
+      });
     }
   });
   for (const marker of chain.markers) {

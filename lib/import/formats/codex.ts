@@ -15,8 +15,10 @@ const LINE_TYPES = new Set(["session_meta", "response_item", "turn_context", "ev
 export const codexImporter: LinesImporter = {
   format: "codex",
   detectLines(values) {
-    return values.some((value) => isRecord(value) && value.type === "response_item") &&
-      values.every((value) => isRecord(value) && typeof value.type === "string" && LINE_TYPES.has(value.type) && "payload" in value);
+    return (
+      values.some((value) => isRecord(value) && value.type === "response_item") &&
+      values.every((value) => isRecord(value) && typeof value.type === "string" && LINE_TYPES.has(value.type) && "payload" in value)
+    );
   },
   convertLines(records, context) {
     const scope = context.scope([]);
@@ -40,9 +42,15 @@ export const codexImporter: LinesImporter = {
       else skipped += 1;
     });
     const messages = readMapped(scope, "openai-responses", sources, (conversion) => readResponsesItems(items, conversion));
-    if (normalised > 0) scope.warn("shape-normalised", `${normalised} message item${normalised === 1 ? "" : "s"} used "text" parts: read as input_text / output_text`);
-    for (const marker of markers) scope.warn("marker", "the session was compacted here: Codex replaced the earlier history with a summary", { messageIndex: Math.min(marker.at, messages.length - 1), path: marker.path });
-    if (skipped > 0) scope.warn("entry-skipped", `skipped ${skipped} event line${skipped === 1 ? "" : "s"} (event_msg), which repeat the items for the terminal`);
+    if (normalised > 0)
+      scope.warn("shape-normalised", `${normalised} message item${normalised === 1 ? "" : "s"} used "text" parts: read as input_text / output_text`);
+    for (const marker of markers)
+      scope.warn("marker", "the session was compacted here: Codex replaced the earlier history with a summary", {
+        messageIndex: Math.min(marker.at, messages.length - 1),
+        path: marker.path,
+      });
+    if (skipped > 0)
+      scope.warn("entry-skipped", `skipped ${skipped} event line${skipped === 1 ? "" : "s"} (event_msg), which repeat the items for the terminal`);
     const draft: ConversationDraft = { format: "codex", messages, warnings: scope.warnings, source };
     return [draft];
   },

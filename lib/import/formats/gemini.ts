@@ -7,7 +7,9 @@ import { readRequestInScope, readWithScope } from "../requests";
 const ROLES = new Set(["user", "model", "function"]);
 
 function isContent(value: unknown): boolean {
-  return isRecord(value) && Array.isArray(value.parts) && (value.role === undefined || (typeof value.role === "string" && ROLES.has(value.role))) && !("id" in value);
+  return (
+    isRecord(value) && Array.isArray(value.parts) && (value.role === undefined || (typeof value.role === "string" && ROLES.has(value.role))) && !("id" in value)
+  );
 }
 
 export const geminiImporter: DocumentImporter = {

@@ -10,16 +10,27 @@ import type { DocumentImporter } from "../registry";
 import { readChatWire, type ChatWireMessage } from "./chat-wire";
 
 const ROLES: Record<string, string> = {
-  human: "user", HumanMessage: "user", HumanMessageChunk: "user",
-  ai: "assistant", AIMessage: "assistant", AIMessageChunk: "assistant",
-  system: "system", SystemMessage: "system",
-  tool: "tool", ToolMessage: "tool",
-  function: "function", FunctionMessage: "function",
-  chat: "chat", ChatMessage: "chat",
+  human: "user",
+  HumanMessage: "user",
+  HumanMessageChunk: "user",
+  ai: "assistant",
+  AIMessage: "assistant",
+  AIMessageChunk: "assistant",
+  system: "system",
+  SystemMessage: "system",
+  tool: "tool",
+  ToolMessage: "tool",
+  function: "function",
+  FunctionMessage: "function",
+  chat: "chat",
+  ChatMessage: "chat",
 };
 
 function isSerialized(value: unknown): boolean {
-  return isRecord(value) && ((value.lc === 1 && Array.isArray(value.id) && isRecord(value.kwargs)) || (typeof value.type === "string" && value.type in ROLES && isRecord(value.data)));
+  return (
+    isRecord(value) &&
+    ((value.lc === 1 && Array.isArray(value.id) && isRecord(value.kwargs)) || (typeof value.type === "string" && value.type in ROLES && isRecord(value.data)))
+  );
 }
 
 export const langchainImporter: DocumentImporter = {
@@ -40,7 +51,7 @@ export const langchainImporter: DocumentImporter = {
 
 function toChat(raw: unknown, path: JsonPath, index: number, scope: MessageScope): ChatWireMessage | undefined {
   if (!isSerialized(raw)) {
-    scope.fail(index, [], "a LangChain message must be {lc: 1, type: \"constructor\", id: [..., \"HumanMessage\"], kwargs} or {type: \"human\", data}");
+    scope.fail(index, [], 'a LangChain message must be {lc: 1, type: "constructor", id: [..., "HumanMessage"], kwargs} or {type: "human", data}');
     return undefined;
   }
   const message = raw as Record<string, unknown>;
@@ -51,7 +62,11 @@ function toChat(raw: unknown, path: JsonPath, index: number, scope: MessageScope
   let role: string | undefined = ROLES[className] ?? (typeof fields.type === "string" ? ROLES[fields.type] : undefined);
   if (role === "chat") role = typeof fields.role === "string" ? fields.role : undefined;
   if (role === undefined) {
-    scope.fail(index, serialized ? ["id"] : ["type"], `unknown LangChain message class ${JSON.stringify(className)}: expected HumanMessage, AIMessage, SystemMessage or ToolMessage`);
+    scope.fail(
+      index,
+      serialized ? ["id"] : ["type"],
+      `unknown LangChain message class ${JSON.stringify(className)}: expected HumanMessage, AIMessage, SystemMessage or ToolMessage`,
+    );
     return undefined;
   }
   const chat: Record<string, unknown> = { role, content: fields.content ?? "" };

@@ -23,7 +23,9 @@ export const langfuseImporter: DocumentImporter = {
   convert(value, place, context) {
     const observations = (Array.isArray(value) ? value : (value as { observations: unknown[] }).observations) as unknown[];
     const base: JsonPath = Array.isArray(value) ? place.path : [...place.path, "observations"];
-    const generations = observations.flatMap((observation, index) => (isRecord(observation) && observation.type === "GENERATION" && observation.input != null ? [index] : []));
+    const generations = observations.flatMap((observation, index) =>
+      isRecord(observation) && observation.type === "GENERATION" && observation.input != null ? [index] : [],
+    );
     const last = generations.at(-1);
     const scope = context.scope(base, place.conversationIndex);
     if (last === undefined) {
@@ -45,9 +47,18 @@ export const langfuseImporter: DocumentImporter = {
     if (typeof output === "string") messages.push(...readChatWire(messagesScope, [{ message: { role: "assistant", content: output }, source: outputPath }]));
     else if (isRecord(output) && "role" in output) messages.push(...readChatWire(messagesScope, [{ message: output, source: outputPath }]));
     if (generations.length > 1) {
-      messagesScope.warn("part-approximated", `the trace has ${generations.length} generations, each repeating the conversation so far: imported the last (${String(generation.id ?? last)}), which holds it all`, { path: [...base, last] });
+      messagesScope.warn(
+        "part-approximated",
+        `the trace has ${generations.length} generations, each repeating the conversation so far: imported the last (${String(generation.id ?? last)}), which holds it all`,
+        { path: [...base, last] },
+      );
     }
-    const draft: ConversationDraft = { format: "langfuse", messages, warnings: messagesScope.warnings, source: { model: generation.model, traceId: generation.traceId } };
+    const draft: ConversationDraft = {
+      format: "langfuse",
+      messages,
+      warnings: messagesScope.warnings,
+      source: { model: generation.model, traceId: generation.traceId },
+    };
     if (isRecord(value) && typeof value.name === "string") draft.title = value.name;
     return [draft];
   },

@@ -14,7 +14,12 @@ const LOG_FIELDS = ["call_type", "model_parameters", "response_cost", "litellm_c
 export const litellmImporter: DocumentImporter = {
   format: "litellm",
   detect(value) {
-    return isRecord(value) && isRecord(value.response) && LOG_FIELDS.some((field) => field in value) && (Array.isArray(value.messages) || isRecord(value.proxy_server_request));
+    return (
+      isRecord(value) &&
+      isRecord(value.response) &&
+      LOG_FIELDS.some((field) => field in value) &&
+      (Array.isArray(value.messages) || isRecord(value.proxy_server_request))
+    );
   },
   convert(value, place, context) {
     const log = value as Record<string, unknown> & { response: Record<string, unknown> };
@@ -35,7 +40,9 @@ export const litellmImporter: DocumentImporter = {
     const parameters = isRecord(log.model_parameters) ? log.model_parameters : {};
     const toolsAt: [unknown, JsonPath] | undefined = Array.isArray(parameters.tools)
       ? [parameters.tools, [...place.path, "model_parameters", "tools"]]
-      : Array.isArray(request.tools) ? [request.tools, [...place.path, "proxy_server_request", "tools"]] : undefined;
+      : Array.isArray(request.tools)
+        ? [request.tools, [...place.path, "proxy_server_request", "tools"]]
+        : undefined;
     if (toolsAt !== undefined) draft.tools = readWithScope(scope, "openai-chat", toolsAt[1], (conversion) => readChatTools(toolsAt[0], conversion, []));
     return [draft];
   },
@@ -43,6 +50,7 @@ export const litellmImporter: DocumentImporter = {
 
 function sourceOf(log: Record<string, unknown>): Record<string, unknown> {
   const source: Record<string, unknown> = {};
-  for (const key of ["id", "model", "call_type", "custom_llm_provider", "response_cost", "status", "startTime", "endTime"]) if (log[key] !== undefined) source[key] = log[key];
+  for (const key of ["id", "model", "call_type", "custom_llm_provider", "response_cost", "status", "startTime", "endTime"])
+    if (log[key] !== undefined) source[key] = log[key];
   return source;
 }

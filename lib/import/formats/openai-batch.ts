@@ -20,7 +20,13 @@ export const openaiBatchImporter: DocumentImporter = {
     if (typeof line.url === "string" && line.url.includes("/responses")) {
       const scope = context.scope([...bodyPath, "input"], place.conversationIndex);
       const read = readRequestInScope(scope, "openai-responses", line.body, bodyPath);
-      const draft: ConversationDraft = { format: "openai-batch", messages: read?.messages ?? [], warnings: scope.warnings, title, source: { ...read?.rest, ...source } };
+      const draft: ConversationDraft = {
+        format: "openai-batch",
+        messages: read?.messages ?? [],
+        warnings: scope.warnings,
+        title,
+        source: { ...read?.rest, ...source },
+      };
       if (read?.tools !== undefined) draft.tools = read.tools;
       return [draft];
     }

@@ -21,7 +21,11 @@ export const otelImporter: DocumentImporter = {
   detect(value) {
     if (isRecord(value) && Array.isArray(value.resourceSpans)) return true;
     const spans = Array.isArray(value) ? value : [value];
-    return spans.length > 0 && spans.every((span) => isRecord(span) && "attributes" in span && "spanId" in span) && spans.some((span) => hasGenAi((span as Record<string, unknown>).attributes));
+    return (
+      spans.length > 0 &&
+      spans.every((span) => isRecord(span) && "attributes" in span && "spanId" in span) &&
+      spans.some((span) => hasGenAi((span as Record<string, unknown>).attributes))
+    );
   },
   convert(value, place, context) {
     const spans = collectSpans(value, place.path).filter((span) => span.attributes.has("gen_ai.input.messages") || span.attributes.has("gen_ai.prompt.0.role"));
@@ -37,7 +41,8 @@ export const otelImporter: DocumentImporter = {
 };
 
 function hasGenAi(attributes: unknown): boolean {
-  if (Array.isArray(attributes)) return attributes.some((attribute) => isRecord(attribute) && typeof attribute.key === "string" && attribute.key.startsWith("gen_ai."));
+  if (Array.isArray(attributes))
+    return attributes.some((attribute) => isRecord(attribute) && typeof attribute.key === "string" && attribute.key.startsWith("gen_ai."));
   return isRecord(attributes) && Object.keys(attributes).some((key) => key.startsWith("gen_ai."));
 }
 
@@ -70,7 +75,8 @@ function readSpan(raw: unknown, path: JsonPath): Span {
   const attributes = new Map<string, { value: unknown; path: JsonPath }>();
   if (Array.isArray(span.attributes)) {
     span.attributes.forEach((attribute: unknown, index) => {
-      if (isRecord(attribute) && typeof attribute.key === "string") attributes.set(attribute.key, { value: plain(attribute.value), path: [...path, "attributes", index, "value"] });
+      if (isRecord(attribute) && typeof attribute.key === "string")
+        attributes.set(attribute.key, { value: plain(attribute.value), path: [...path, "attributes", index, "value"] });
     });
   } else if (isRecord(span.attributes)) {
     for (const [key, value] of Object.entries(span.attributes)) attributes.set(key, { value, path: [...path, "attributes", key] });
@@ -84,7 +90,12 @@ function convertTrace(spans: readonly Span[], context: ImportContext, conversati
   const scope = context.scope(chosen.span.path, conversationIndex);
   const wire = chosen.span.attributes.has("gen_ai.input.messages") ? structuredMessages(chosen.span, scope) : indexedMessages(chosen.span);
   const messages = readChatWire(scope, wire);
-  if (spans.length > 1) scope.warn("part-approximated", `the trace has ${spans.length} chat spans, each repeating the conversation so far: imported the one with the longest input`, { path: chosen.span.path });
+  if (spans.length > 1)
+    scope.warn(
+      "part-approximated",
+      `the trace has ${spans.length} chat spans, each repeating the conversation so far: imported the one with the longest input`,
+      { path: chosen.span.path },
+    );
   const model = chosen.span.attributes.get("gen_ai.request.model")?.value;
   return { format: "otel", messages, warnings: scope.warnings, source: { traceId: chosen.span.traceId, model } };
 }

@@ -9,9 +9,22 @@ import { readRequestInScope, readWithScope } from "../requests";
 
 /** Item types only Responses has (a `message` item alone could be any chat message). */
 const ITEM_TYPES = new Set([
-  "message", "reasoning", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output",
-  "computer_call", "computer_call_output", "local_shell_call", "local_shell_call_output", "web_search_call",
-  "file_search_call", "code_interpreter_call", "image_generation_call", "mcp_call", "item_reference",
+  "message",
+  "reasoning",
+  "function_call",
+  "function_call_output",
+  "custom_tool_call",
+  "custom_tool_call_output",
+  "computer_call",
+  "computer_call_output",
+  "local_shell_call",
+  "local_shell_call_output",
+  "web_search_call",
+  "file_search_call",
+  "code_interpreter_call",
+  "image_generation_call",
+  "mcp_call",
+  "item_reference",
 ]);
 const PART_TYPES = new Set(["input_text", "output_text", "input_image", "input_file", "input_audio"]);
 

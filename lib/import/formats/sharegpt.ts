@@ -61,11 +61,16 @@ function convertEntry(raw: unknown, place: ImportPlace, context: ImportContext):
       return;
     }
     const role = typeof from === "string" ? ROLES[from] : undefined;
-    if (role === undefined) return scope.fail(index, ["from"], `unknown speaker ${JSON.stringify(from)}: expected human, gpt, system, function_call or observation`);
+    if (role === undefined)
+      return scope.fail(index, ["from"], `unknown speaker ${JSON.stringify(from)}: expected human, gpt, system, function_call or observation`);
     wire.push({ message: { role, content: value }, source });
   });
   const messages = readChatWire(scope, wire);
-  if (generated > 0) scope.warn("call-id-generated", `ShareGPT has no call ids: ${generated} call${generated === 1 ? "" : "s"} got ids (sharegpt_call_<turn>_<n>), each answered by the observation after it`);
+  if (generated > 0)
+    scope.warn(
+      "call-id-generated",
+      `ShareGPT has no call ids: ${generated} call${generated === 1 ? "" : "s"} got ids (sharegpt_call_<turn>_<n>), each answered by the observation after it`,
+    );
   const draft: ConversationDraft = { format: "sharegpt", messages, warnings: scope.warnings };
   const tools = readTools(raw.tools, [...place.path, "tools"], scope);
   if (tools !== undefined && tools.length > 0) draft.tools = tools;
@@ -78,12 +83,12 @@ function readCalls(value: string, index: number, scope: MessageScope): { name: s
   try {
     parsed = JSON.parse(value);
   } catch {
-    scope.fail(index, ["value"], "a function_call turn's value must be JSON {\"name\", \"arguments\"}");
+    scope.fail(index, ["value"], 'a function_call turn\'s value must be JSON {"name", "arguments"}');
     return undefined;
   }
   const list = Array.isArray(parsed) ? parsed : [parsed];
   if (!list.every((call) => isRecord(call) && typeof call.name === "string")) {
-    scope.fail(index, ["value"], "a function_call turn's value must be JSON {\"name\", \"arguments\"} (or a list of them)");
+    scope.fail(index, ["value"], 'a function_call turn\'s value must be JSON {"name", "arguments"} (or a list of them)');
     return undefined;
   }
   return list.map((call: Record<string, unknown>) => ({

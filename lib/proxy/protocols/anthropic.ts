@@ -102,7 +102,8 @@ export class AnthropicStreamAssembler implements StreamAssembler {
     if (delta.type === "text_delta") append("text", delta.text);
     else if (delta.type === "thinking_delta") append("thinking", delta.thinking);
     else if (delta.type === "signature_delta") block.signature = delta.signature;
-    else if (delta.type === "input_json_delta" && typeof delta.partial_json === "string") this.inputs.set(index, [...(this.inputs.get(index) ?? []), delta.partial_json]);
+    else if (delta.type === "input_json_delta" && typeof delta.partial_json === "string")
+      this.inputs.set(index, [...(this.inputs.get(index) ?? []), delta.partial_json]);
     else if (delta.type === "citations_delta") block.citations = [...(Array.isArray(block.citations) ? block.citations : []), delta.citation];
   }
 

@@ -66,7 +66,11 @@ function budgetRefusal(protocol: Protocol, conversation: ConversationRecord, exc
   const message =
     `context budget exceeded: after the context pipeline the history still needs ${exceeded.tokens} tokens, over the budget of ${exceeded.budget} ` +
     `set for conversation ${conversation.id}; raise tokenBudget in its settings, start a new conversation, or turn applyPipeline off. Nothing was sent upstream.`;
-  const body = openAIErrorBody("context_budget_exceeded", message, { code: "context_budget_exceeded", param: "messages", details: { budget: exceeded.budget, tokens: exceeded.tokens } });
+  const body = openAIErrorBody("context_budget_exceeded", message, {
+    code: "context_budget_exceeded",
+    param: "messages",
+    details: { budget: exceeded.budget, tokens: exceeded.tokens },
+  });
   const failure = ownErrorIn(protocol.errorShape, 400, body, "pipeline");
   return { response: failure.response, error: { ...failure.error, budget: exceeded.budget, tokens: exceeded.tokens } };
 }
@@ -114,7 +118,9 @@ export async function handleProtocol(protocol: Protocol, request: Request): Prom
 }
 
 export function notConfiguredBody(protocol: Protocol) {
-  return openAIErrorBody("upstream_not_configured", `Context Lab has no upstream to forward to: ${protocol.notConfigured}`, { code: "upstream_not_configured" });
+  return openAIErrorBody("upstream_not_configured", `Context Lab has no upstream to forward to: ${protocol.notConfigured}`, {
+    code: "upstream_not_configured",
+  });
 }
 
 async function fail(call: RecordedCall, failure: Failure): Promise<Response> {
@@ -165,7 +171,9 @@ async function forward(
   const eventStream = (response.headers.get("content-type") ?? "").includes("text/event-stream");
   if (response.ok && eventStream && response.body) {
     // Reading starts now; the agent gets the headers and the first byte once the request is journaled (D5).
-    const passed = passStream(call, watch, response, { assembler: () => noticed(protocol.assembler(), (answer) => protocol.answered?.(call.db, body, answer)) });
+    const passed = passStream(call, watch, response, {
+      assembler: () => noticed(protocol.assembler(), (answer) => protocol.answered?.(call.db, body, answer)),
+    });
     try {
       await call.journaled;
     } catch (error) {
@@ -198,12 +206,15 @@ async function forward(
 /** No usable answer came: a timeout (504), the agent gone (499, recorded only), or the upstream unreachable (502). */
 export function callFailure(protocol: Protocol, upstream: UpstreamConfig, watch: CallWatch, error: unknown): Failure {
   const reason = watch.reason;
-  if (reason?.kind === "client") return ownErrorIn(protocol.errorShape, CLIENT_CLOSED_REQUEST, openAIErrorBody("client_closed_request", reason.message), "client");
+  if (reason?.kind === "client")
+    return ownErrorIn(protocol.errorShape, CLIENT_CLOSED_REQUEST, openAIErrorBody("client_closed_request", reason.message), "client");
   if (reason?.kind === "timeout") {
     const body = openAIErrorBody("upstream_timeout", `${upstream.baseUrl} did not answer in time: ${reason.message}`, { code: "upstream_timeout" });
     return ownErrorIn(protocol.errorShape, 504, body, "proxy");
   }
   const network = networkErrorOf(error);
-  const body = openAIErrorBody("upstream_unreachable", `cannot reach the upstream ${upstream.baseUrl}: ${network.message}`, { code: network.code ?? "upstream_unreachable" });
+  const body = openAIErrorBody("upstream_unreachable", `cannot reach the upstream ${upstream.baseUrl}: ${network.message}`, {
+    code: network.code ?? "upstream_unreachable",
+  });
   return ownErrorIn(protocol.errorShape, 502, body, "proxy");
 }

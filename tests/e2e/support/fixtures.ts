@@ -18,7 +18,10 @@ export function fixtureText(name: string): string {
 
 /** Saves a conversation through the real API and returns its id and root branch. */
 export async function importConversation(request: APIRequestContext, text: string, title: string): Promise<{ conversationId: string; branchId: string }> {
-  const response = await request.post(`/api/conversations/import?title=${encodeURIComponent(title)}&conversation=0`, { data: text, headers: { "content-type": "application/x-ndjson" } });
+  const response = await request.post(`/api/conversations/import?title=${encodeURIComponent(title)}&conversation=0`, {
+    data: text,
+    headers: { "content-type": "application/x-ndjson" },
+  });
   if (!response.ok()) throw new Error(`import failed: ${response.status()} ${await response.text()}`);
   const body = (await response.json()) as { conversations: { conversation: { id: string }; branch: { id: string } }[] };
   return { conversationId: body.conversations[0].conversation.id, branchId: body.conversations[0].branch.id };

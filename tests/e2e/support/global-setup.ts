@@ -70,7 +70,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         return reply(200, { queued: 0 });
       }
       if (request.method === "GET" && request.url === "/requests") {
-        return reply(200, { requests: fake.requests.map(({ method, path, body }) => ({ method, path, body, summary: isSummaryRequest({ method, path, body, headers: {} }) })) });
+        return reply(200, {
+          requests: fake.requests.map(({ method, path, body }) => ({ method, path, body, summary: isSummaryRequest({ method, path, body, headers: {} }) })),
+        });
       }
       reply(404, { error: `no control route ${request.method} ${request.url}` });
     } catch (error) {

@@ -27,7 +27,8 @@ export interface RouteServer {
 function match(pattern: string, path: string): Record<string, string> | null {
   const expected = pattern.split("/");
   const actual = path.split("/");
-  if (expected.at(-1) === "*") return actual.length >= expected.length && match(expected.slice(0, -1).join("/"), actual.slice(0, expected.length - 1).join("/")) ? {} : null;
+  if (expected.at(-1) === "*")
+    return actual.length >= expected.length && match(expected.slice(0, -1).join("/"), actual.slice(0, expected.length - 1).join("/")) ? {} : null;
   if (expected.length !== actual.length) return null;
   const params: Record<string, string> = {};
   for (let index = 0; index < expected.length; index += 1) {

@@ -41,8 +41,12 @@ function blocksOf(message: WireMessage | undefined): Block[] {
 export function anthropicPairingError(request: FakeRequest): unknown {
   const messages = messagesOf(request);
   for (let index = 0; index < messages.length; index += 1) {
-    const uses = blocksOf(messages[index - 1]).filter((block) => block.type === "tool_use").map((block) => String(block.id));
-    const results = blocksOf(messages[index]).filter((block) => block.type === "tool_result").map((block) => String(block.tool_use_id));
+    const uses = blocksOf(messages[index - 1])
+      .filter((block) => block.type === "tool_use")
+      .map((block) => String(block.id));
+    const results = blocksOf(messages[index])
+      .filter((block) => block.type === "tool_result")
+      .map((block) => String(block.tool_use_id));
     const unexpected = results.find((id) => !uses.includes(id));
     if (unexpected !== undefined) {
       return anthropicErrorBody(
@@ -52,9 +56,15 @@ export function anthropicPairingError(request: FakeRequest): unknown {
     }
   }
   for (let index = 0; index < messages.length; index += 1) {
-    const uses = blocksOf(messages[index]).filter((block) => block.type === "tool_use").map((block) => String(block.id));
+    const uses = blocksOf(messages[index])
+      .filter((block) => block.type === "tool_use")
+      .map((block) => String(block.id));
     if (uses.length === 0 || index === messages.length - 1) continue;
-    const results = new Set(blocksOf(messages[index + 1]).filter((block) => block.type === "tool_result").map((block) => String(block.tool_use_id)));
+    const results = new Set(
+      blocksOf(messages[index + 1])
+        .filter((block) => block.type === "tool_result")
+        .map((block) => String(block.tool_use_id)),
+    );
     const missing = uses.filter((id) => !results.has(id));
     if (missing.length > 0) {
       return anthropicErrorBody(
@@ -132,14 +142,16 @@ export function anthropicStreamPayloads(reply: FakeReply, request: FakeRequest, 
   whole.content.forEach((block, index) => {
     if (block.type === "thinking") {
       events.push({ type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } });
-      for (const piece of pieces(String(block.thinking), size)) events.push({ type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } });
+      for (const piece of pieces(String(block.thinking), size))
+        events.push({ type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } });
       events.push({ type: "content_block_delta", index, delta: { type: "signature_delta", signature: block.signature } });
     } else if (block.type === "text") {
       events.push({ type: "content_block_start", index, content_block: { type: "text", text: "" } });
       for (const piece of pieces(String(block.text), size)) events.push({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
     } else {
       events.push({ type: "content_block_start", index, content_block: { ...block, input: {} } });
-      for (const piece of pieces(JSON.stringify(block.input), size)) events.push({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } });
+      for (const piece of pieces(JSON.stringify(block.input), size))
+        events.push({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } });
     }
     events.push({ type: "content_block_stop", index });
   });

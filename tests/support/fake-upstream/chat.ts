@@ -11,7 +11,10 @@ export function chatPairingError(messages: unknown): unknown {
     const message = messages[index] as { role?: string; tool_calls?: { id?: string }[]; tool_call_id?: string };
     if (message.role === "tool") {
       if (!open.includes(String(message.tool_call_id))) {
-        return invalid("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", `messages.[${index}].role`);
+        return invalid(
+          "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          `messages.[${index}].role`,
+        );
       }
       open = open.filter((id) => id !== message.tool_call_id);
       continue;

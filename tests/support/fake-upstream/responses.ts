@@ -35,7 +35,13 @@ function resolvedInput(request: FakeRequest, store: ResponseStore): Item[] | { e
       continue;
     }
     const found = stored.get(String(item.id));
-    if (!found) return { error: { status: 400, body: { error: { message: `Item with id '${String(item.id)}' not found.`, type: "invalid_request_error", param: "input", code: null } } } };
+    if (!found)
+      return {
+        error: {
+          status: 400,
+          body: { error: { message: `Item with id '${String(item.id)}' not found.`, type: "invalid_request_error", param: "input", code: null } },
+        },
+      };
     input.push(found);
   }
   return input;
@@ -49,7 +55,12 @@ export function conversationItems(request: FakeRequest, store: ResponseStore): I
   if (typeof previous !== "string") return input;
   const before = store.get(previous);
   if (!before) {
-    const error = { message: `Previous response with id '${previous}' not found.`, type: "invalid_request_error", param: "previous_response_id", code: "previous_response_not_found" };
+    const error = {
+      message: `Previous response with id '${previous}' not found.`,
+      type: "invalid_request_error",
+      param: "previous_response_id",
+      code: "previous_response_not_found",
+    };
     return { error: { status: 400, body: { error: error } } };
   }
   return [...before, ...input];
@@ -85,7 +96,13 @@ export function lastResponsesUserText(request: FakeRequest): string {
 function usage(reply: FakeReply, request: FakeRequest) {
   const input = reply.usage?.prompt_tokens ?? JSON.stringify(request.body?.input ?? []).length;
   const output = reply.usage?.completion_tokens ?? (reply.content ?? "").length + (reply.reasoning ?? "").length;
-  return { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: output, output_tokens_details: { reasoning_tokens: (reply.reasoning ?? "").length }, total_tokens: input + output };
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: (reply.reasoning ?? "").length },
+    total_tokens: input + output,
+  };
 }
 
 /** The output items of a reply: reasoning, the message, then each function call. */
@@ -104,7 +121,14 @@ export function outputItems(reply: FakeReply, serial: number): Item[] {
     });
   }
   (reply.toolCalls ?? []).forEach((call, index) => {
-    items.push({ type: "function_call", id: `fc_fake_${serial}_${index}`, call_id: call.id ?? `call_${serial}_${index}`, name: call.name, arguments: call.arguments, status: "completed" });
+    items.push({
+      type: "function_call",
+      id: `fc_fake_${serial}_${index}`,
+      call_id: call.id ?? `call_${serial}_${index}`,
+      name: call.name,
+      arguments: call.arguments,
+      status: "completed",
+    });
   });
   return items;
 }
@@ -151,22 +175,37 @@ export function responsesStreamPayloads(reply: FakeReply, request: FakeRequest, 
     if (item.type === "reasoning") {
       const text = (item.summary as { text: string }[])[0].text;
       events.push({ type: "response.output_item.added", output_index: outputIndex, item: { ...item, summary: [] } });
-      events.push({ type: "response.reasoning_summary_part.added", item_id: id, output_index: outputIndex, summary_index: 0, part: { type: "summary_text", text: "" } });
-      for (const piece of pieces(text, size)) events.push({ type: "response.reasoning_summary_text.delta", item_id: id, output_index: outputIndex, summary_index: 0, delta: piece });
+      events.push({
+        type: "response.reasoning_summary_part.added",
+        item_id: id,
+        output_index: outputIndex,
+        summary_index: 0,
+        part: { type: "summary_text", text: "" },
+      });
+      for (const piece of pieces(text, size))
+        events.push({ type: "response.reasoning_summary_text.delta", item_id: id, output_index: outputIndex, summary_index: 0, delta: piece });
       events.push({ type: "response.reasoning_summary_text.done", item_id: id, output_index: outputIndex, summary_index: 0, text });
-      events.push({ type: "response.reasoning_summary_part.done", item_id: id, output_index: outputIndex, summary_index: 0, part: { type: "summary_text", text } });
+      events.push({
+        type: "response.reasoning_summary_part.done",
+        item_id: id,
+        output_index: outputIndex,
+        summary_index: 0,
+        part: { type: "summary_text", text },
+      });
     } else if (item.type === "message") {
       const text = (item.content as { text: string }[])[0].text;
       events.push({ type: "response.output_item.added", output_index: outputIndex, item: { ...item, status: "in_progress", content: [] } });
       const part = { type: "output_text", text: "", annotations: [], logprobs: [] };
       events.push({ type: "response.content_part.added", item_id: id, output_index: outputIndex, content_index: 0, part });
-      for (const piece of pieces(text, size)) events.push({ type: "response.output_text.delta", item_id: id, output_index: outputIndex, content_index: 0, delta: piece, logprobs: [] });
+      for (const piece of pieces(text, size))
+        events.push({ type: "response.output_text.delta", item_id: id, output_index: outputIndex, content_index: 0, delta: piece, logprobs: [] });
       events.push({ type: "response.output_text.done", item_id: id, output_index: outputIndex, content_index: 0, text, logprobs: [] });
       events.push({ type: "response.content_part.done", item_id: id, output_index: outputIndex, content_index: 0, part: { ...part, text } });
     } else {
       const args = String(item.arguments);
       events.push({ type: "response.output_item.added", output_index: outputIndex, item: { ...item, status: "in_progress", arguments: "" } });
-      for (const piece of pieces(args, size)) events.push({ type: "response.function_call_arguments.delta", item_id: id, output_index: outputIndex, delta: piece });
+      for (const piece of pieces(args, size))
+        events.push({ type: "response.function_call_arguments.delta", item_id: id, output_index: outputIndex, delta: piece });
       events.push({ type: "response.function_call_arguments.done", item_id: id, output_index: outputIndex, arguments: args });
     }
     events.push({ type: "response.output_item.done", output_index: outputIndex, item });

@@ -13,7 +13,10 @@ type Params = { id: string };
 
 function modelId(raw: string): string {
   const parsed = modelIdSchema.safeParse(decodeURIComponent(raw));
-  if (!parsed.success) throw new HttpError(400, "invalid_request", `model id: ${parsed.error.issues[0].message}`, { issues: [{ path: "id", message: parsed.error.issues[0].message }] });
+  if (!parsed.success)
+    throw new HttpError(400, "invalid_request", `model id: ${parsed.error.issues[0].message}`, {
+      issues: [{ path: "id", message: parsed.error.issues[0].message }],
+    });
   return parsed.data;
 }
 

@@ -13,7 +13,10 @@ function isHttpUrl(value: string): boolean {
 export const upstreamSettingsSchema = z.strictObject({
   baseUrl: z
     .string()
-    .refine((value) => value.trim() === "" || isHttpUrl(value), "baseUrl must be an http(s) URL ending before /chat/completions, like https://api.openai.com/v1")
+    .refine(
+      (value) => value.trim() === "" || isHttpUrl(value),
+      "baseUrl must be an http(s) URL ending before /chat/completions, like https://api.openai.com/v1",
+    )
     .nullable()
     .optional(),
   apiKey: z.string().max(1_000).nullable().optional(),
@@ -22,7 +25,10 @@ export const upstreamSettingsSchema = z.strictObject({
     .strictObject({
       baseUrl: z
         .string()
-        .refine((value) => value.trim() === "" || isHttpUrl(value), "anthropic.baseUrl must be an http(s) URL ending before /v1/messages, like https://api.anthropic.com")
+        .refine(
+          (value) => value.trim() === "" || isHttpUrl(value),
+          "anthropic.baseUrl must be an http(s) URL ending before /v1/messages, like https://api.anthropic.com",
+        )
         .nullable()
         .optional(),
       apiKey: z.string().max(1_000).nullable().optional(),

@@ -3,7 +3,9 @@ import * as z from "zod";
 const toolResultSchema = z.strictObject({
   tool_call_id: z.string({ error: "tool_call_id must be the id of the pending tool call this result answers" }).min(1, "tool_call_id must not be empty"),
   // A result is text; JSON pasted as a value is kept as its JSON text.
-  content: z.union([z.string(), z.json()], { error: "content must be the tool's result as text or JSON" }).transform((value) => (typeof value === "string" ? value : JSON.stringify(value))),
+  content: z
+    .union([z.string(), z.json()], { error: "content must be the tool's result as text or JSON" })
+    .transform((value) => (typeof value === "string" ? value : JSON.stringify(value))),
 });
 
 /** The body of `POST /api/branches/[branchId]/chat`. */
