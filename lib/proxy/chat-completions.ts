@@ -9,7 +9,7 @@ import { outcomeOfCompletion } from "./assemble";
 import { RecordedCall } from "./call";
 import { readChatCompletionRequest, type ChatCompletionRequest } from "./canonical";
 import { lookupConversation } from "./conversations";
-import { describeProxyError, openAIErrorBody, ProxyRequestError, type OpenAIErrorBody } from "./errors";
+import { describeProxyError, openAIErrorBody, ProxyRequestError, proxyErrorResponse, type OpenAIErrorBody } from "./errors";
 import { CallWatch, describeUpstreamError, networkErrorOf, parseMaybeJson, passthroughHeaders, upstreamRequestHeaders } from "./forward";
 import { identifyAgent, type AgentIdentity } from "./identify";
 import { runPipeline, wantsPipeline, type PipelineOutcome } from "./pipeline";
@@ -101,8 +101,7 @@ export async function handleChatCompletions(request: Request): Promise<Response>
   try {
     prepared = await prepare(request, identity);
   } catch (error) {
-    const { status, body } = describeProxyError(error);
-    return Response.json(body, { status });
+    return proxyErrorResponse(error);
   }
   const { db, parsed } = prepared;
   const plan = await applyPipeline(prepared);
