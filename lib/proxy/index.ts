@@ -4,7 +4,7 @@ import "server-only";
 export { handleChatCompletions } from "./chat-completions";
 export { handleModels } from "./models";
 export { handleResponses, handleMessages, handleCountTokens, handleEmbeddings, unsupportedEndpoint, methodNotAllowed } from "./protocols";
-export { getProxyRecorder, ProxyRecorder, type RecordedRequest } from "./recorder";
+export { getProxyRecorder, ProxyRecorder, type RecordedRequest } from "./journal";
 export { findConversation, lookupConversation, CONVERSATION_CACHE_MS } from "./conversations";
 export { identifyAgent, CONVERSATION_HEADER, SESSION_HEADER, LABEL_KEY_PREFIX, type AgentIdentity } from "./identify";
 export {

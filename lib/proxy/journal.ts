@@ -23,7 +23,7 @@ import { publishAppended, publishBranchCreated, publishLiveEvent, type ExchangeS
 import type { CompletionOutcome } from "./assemble";
 import { messageFingerprint } from "./canonical";
 import { findConversation, rememberConversation } from "./conversations";
-import { recordTurns } from "./memory";
+import { recordTurns } from "./record-turns";
 import type { PipelineStepSummary } from "./pipeline";
 import type { ReloadRound } from "./reload";
 import { placeTurns, rememberAppended, type Placement, type Turn } from "./placement";
