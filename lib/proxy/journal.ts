@@ -24,7 +24,7 @@ import type { CompletionOutcome } from "./assemble";
 import { messageFingerprint } from "./canonical";
 import { findConversation, rememberConversation } from "./conversations";
 import { recordTurns } from "./record-turns";
-import type { PipelineStepSummary } from "./pipeline";
+import type { PipelineStepSummary } from "./proxied-request";
 import type { ReloadRound } from "./reload";
 import { placeTurns, rememberAppended, type Placement, type Turn } from "./placement";
 import { KeyedQueue } from "./queue";
