@@ -127,7 +127,6 @@ export { getCustomModels, putCustomModel, deleteCustomModelById, type CustomMode
 export {
   createPolicy,
   getPolicies,
-  getPoliciesByConversationId,
   getPolicyById,
   updatePolicyById,
   deletePolicyById,
