@@ -1,23 +1,18 @@
-import fs from "node:fs";
-import path from "node:path";
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { presetPolicy, type CompareResult, type Message } from "@/lib/context";
-import type { BranchRecord, ConversationRecord, MessageRecord } from "@/lib/db";
+import { presetPolicy, type CompareResult } from "@/lib/context";
 import { readRequest } from "@/lib/formats";
 import { PipelineHost } from "@/lib/playground/pipeline-host";
 import { resolveSettings, settingsForMode } from "@/lib/settings";
-import type { PlaygroundPipeline } from "@/lib/store";
 import { PlaygroundStoreProvider } from "@/lib/store/provider";
+import { hostPipeline, sampleBranch, sampleConversation, sampleRecords, sampleTrajectories } from "@/lib/store/test-support";
 import { useScreenLayout } from "@/tests/support/screen-layout";
 import { compareRows, comparisonCsv, REQUEST_FORMATS, requestOfCall, seriesOf } from "./compare-format";
 import { ComparePanel } from "./compare-panel";
 import { CompareTable } from "./compare-table";
 import { LineChart } from "./line-chart";
 
-const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as {
-  traj: Message[];
-}[];
+const sample = sampleTrajectories;
 const prices = { input: 2.5, cachedInput: 1.25, output: 10 };
 const tools = [
   {
@@ -113,48 +108,9 @@ describe("comparison figures", () => {
 });
 
 describe("ComparePanel", () => {
-  const conversation: ConversationRecord = {
-    id: "c1",
-    title: "task 0",
-    source: "tau-bench",
-    settings: {},
-    tools,
-    recordKey: null,
-    createdAt: "2025-01-01T00:00:00.000Z",
-    updatedAt: "2025-01-01T00:00:00.000Z",
-  };
-  const branch: BranchRecord = {
-    id: "b1",
-    conversationId: "c1",
-    name: "main",
-    parentId: null,
-    forkPosition: null,
-    length: sample[0].traj.length,
-    createdAt: conversation.createdAt,
-  };
-  const records: MessageRecord[] = sample[0].traj.map((message, position) => ({
-    id: `m${position}`,
-    branchId: "b1",
-    position,
-    tokens: 1,
-    createdAt: conversation.createdAt,
-    metadata: null,
-    message,
-  }));
-
-  function hostPipeline(): PlaygroundPipeline {
-    const host = new PipelineHost();
-    return {
-      load: async (...args) => host.load(...args),
-      run: async (input) => host.run(input),
-      stepHistories: async (step) => host.stepHistories(step),
-      reload: async (handle) => host.reload(handle),
-      compare: (input, onProgress) => {
-        const controller = new AbortController();
-        return { result: host.compare(input, { signal: controller.signal, onProgress }), cancel: () => controller.abort() };
-      },
-    };
-  }
+  const conversation = sampleConversation(tools);
+  const branch = sampleBranch(sample[0].traj.length);
+  const records = sampleRecords(sample[0].traj);
 
   it("[RP9] compares the current settings with a preset, then drills into a call's request diff", async () => {
     render(

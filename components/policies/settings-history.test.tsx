@@ -1,60 +1,19 @@
-import fs from "node:fs";
-import path from "node:path";
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Message } from "@/lib/context";
-import type { BranchRecord, ConversationRecord, MessageRecord } from "@/lib/db";
-import { PipelineHost } from "@/lib/playground/pipeline-host";
 import { diffPolicies, policyOfSettings } from "@/lib/policies";
 import { DEFAULT_SETTINGS, settingsForMode } from "@/lib/settings";
-import type { PlaygroundPipeline, PlaygroundStore } from "@/lib/store";
+import type { PlaygroundStore } from "@/lib/store";
 import { PlaygroundStoreProvider, usePlaygroundStoreApi } from "@/lib/store/provider";
 import { useShortcuts } from "@/components/workspace/use-shortcuts";
+import { hostPipeline, sampleBranch, sampleConversation, sampleRecords, sampleTrajectories } from "@/lib/store/test-support";
 import { useScreenLayout } from "@/tests/support/screen-layout";
 import { PolicyDiff } from "./policy-diff";
 import { SettingsHistory } from "./settings-history";
 
-const sample = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "tau-bench-airline-sample.json"), "utf8")) as {
-  traj: Message[];
-}[];
-const conversation: ConversationRecord = {
-  id: "c1",
-  title: "task 0",
-  source: "tau-bench",
-  settings: {},
-  tools: null,
-  recordKey: null,
-  createdAt: "2025-01-01T00:00:00.000Z",
-  updatedAt: "2025-01-01T00:00:00.000Z",
-};
-const branch: BranchRecord = {
-  id: "b1",
-  conversationId: "c1",
-  name: "main",
-  parentId: null,
-  forkPosition: null,
-  length: 32,
-  createdAt: conversation.createdAt,
-};
-const records: MessageRecord[] = sample[0].traj.map((message, position) => ({
-  id: `m${position}`,
-  branchId: "b1",
-  position,
-  tokens: 1,
-  createdAt: conversation.createdAt,
-  metadata: null,
-  message,
-}));
-
-function hostPipeline(): PlaygroundPipeline {
-  const host = new PipelineHost();
-  return {
-    load: async (...args) => host.load(...args),
-    run: async (input) => host.run(input),
-    stepHistories: async (step) => host.stepHistories(step),
-    reload: async (handle) => host.reload(handle),
-  };
-}
+const sample = sampleTrajectories;
+const conversation = sampleConversation();
+const branch = sampleBranch(32);
+const records = sampleRecords(sample[0].traj);
 
 useScreenLayout();
 afterEach(cleanup);

@@ -1,3 +1,9 @@
+import type * as z from "zod";
+import type { createConversationSchema } from "@/app/api/conversations/schema";
+import type { updateConversationSchema } from "@/app/api/conversations/[id]/schema";
+import type { compactBranchSchema } from "@/app/api/branches/[branchId]/compact/schema";
+import type { forkBranchSchema } from "@/app/api/branches/[branchId]/fork/schema";
+import type { assemblePromptSchema } from "@/app/api/branches/[branchId]/prompt/schema";
 import type { Message, ToolDefinition } from "@/lib/context/light";
 import type {
   AncestryEntry,
@@ -78,18 +84,11 @@ export interface ImportOptions {
   conversation?: number | "all";
 }
 
-export interface CreateConversationInput {
-  title: string;
-  messages?: Message[];
-  tools?: ToolDefinition[] | null;
-  settings?: SettingsOverrides;
-}
+/** `POST /api/conversations`: the route's own schema's input. */
+export type CreateConversationInput = z.input<typeof createConversationSchema>;
 
-export interface UpdateConversationInput {
-  title?: string;
-  settings?: SettingsOverrides;
-  tools?: ToolDefinition[] | null;
-}
+/** `PATCH /api/conversations/[id]`. */
+export type UpdateConversationInput = z.input<typeof updateConversationSchema>;
 
 export interface HistoryRange {
   /** First position (inclusive). */
@@ -106,20 +105,14 @@ export interface AppendMessagesInput {
   metadata?: Record<string, unknown>[];
 }
 
-export interface ForkInput {
-  /** How many history messages the new branch inherits. */
-  position: number;
-  name?: string;
-}
+/** `POST /api/branches/[branchId]/fork`. */
+export type ForkInput = z.input<typeof forkBranchSchema>;
 
 /** Settings fields a call changes or overrides; `null` clears a field (back to the model's value, or off). */
 export type SettingsOverrides = SettingsChanges;
 
-export interface CompactInput {
-  /** Checkpoint even below the thresholds, as long as something is older than the 2 kept rounds. */
-  force?: boolean;
-  settings?: SettingsOverrides;
-}
+/** `POST /api/branches/[branchId]/compact`. */
+export type CompactInput = z.input<typeof compactBranchSchema>;
 
 export interface CompactResult {
   /** Null when nothing was due (or nothing is older than the kept rounds). */
@@ -148,10 +141,8 @@ export interface PromptPreviewInput {
   tools?: ToolDefinition[];
 }
 
-export interface AssemblePromptInput extends PromptPreviewInput {
-  /** Default true: compaction may run and persist first (when due, or to fit the budget). */
-  compact?: boolean;
-}
+/** `POST /api/branches/[branchId]/prompt`. */
+export type AssemblePromptInput = z.input<typeof assemblePromptSchema>;
 
 export type { ModelEntry, ModelEntryInput };
 export type { CompactionResult, MemorySnapshot, PromptResponse, RecordMessagesResult, RetrievalHit, SectionView, Settings };

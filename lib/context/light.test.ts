@@ -5,8 +5,10 @@ const sources = import.meta.glob<string>(["./**/*.ts", "!./**/*.test.ts", "!./te
 
 function importsOf(path: string): string[] {
   const source = sources[path] ?? "";
-  const specifiers = [...source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+"([^"]+)"/gms)].map((match) => match[1]);
-  return specifiers;
+  const statics = [...source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+"([^"]+)"/gms)].map((match) => match[1]);
+  // A dynamic import() downloads its module too (the encodings load their ranks that way).
+  const dynamics = [...source.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g)].map((match) => match[1]);
+  return [...statics, ...dynamics];
 }
 
 function resolve(from: string, specifier: string): string | undefined {

@@ -48,7 +48,6 @@ export {
   appendMessages,
   appendMessagesBulk,
   getHistoryByBranchId,
-  getMessageByPosition,
   getHistoryTotalsByBranchId,
   type HistoryTotals,
   type MessageRecord,
@@ -61,7 +60,6 @@ export {
   getSummaryChainByBranchId,
   getLatestSummaryByBranchId,
   getSummariesByBranchId,
-  getSummaryById,
   getSummaryChainLengthByBranchId,
   type SummaryRecord,
   type CreateSummaryOptions,
@@ -127,7 +125,6 @@ export { getCustomModels, putCustomModel, deleteCustomModelById, type CustomMode
 export {
   createPolicy,
   getPolicies,
-  getPoliciesByConversationId,
   getPolicyById,
   updatePolicyById,
   deletePolicyById,

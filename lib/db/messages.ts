@@ -1,12 +1,12 @@
 import "server-only";
 import type { Message, Role, ToolCall } from "@/lib/context/messages";
 import type { Database, Transaction } from "./client";
-import { ConflictError, InvalidArgumentError, NotFoundError } from "./errors";
+import { ConflictError, InvalidArgumentError } from "./errors";
 import type { Message as MessageRow } from "./generated/sqlite/client";
 import { fromJsonText, fromNullableJsonText, toJsonText, toNullableJsonText, type JsonObject } from "./json";
 import type { Lineage } from "./lineage";
 import { lockBranch, runQuery, runTransaction, touchConversation } from "./run";
-import { branchIdOf, lineageOf, type BranchRef } from "./scope";
+import { lineageOf, type BranchRef } from "./scope";
 
 /** One stored history message: the engine's message plus where and when it was stored. */
 export interface MessageRecord {
@@ -195,16 +195,6 @@ export async function getHistoryByBranchId(db: Database, branch: BranchRef, opti
     const rows = await db.message.findMany({ where, orderBy: { position: "desc" }, take: options.last });
     return rows.reverse().map(toMessageRecord);
   });
-}
-
-/** One message by its position in a branch's full history (inherited or own). */
-export async function getMessageByPosition(db: Database, branch: BranchRef, position: number): Promise<MessageRecord> {
-  const [record] = await getHistoryByBranchId(db, branch, { fromPosition: position, toPosition: position + 1 });
-  if (!record) {
-    const branchId = branchIdOf(branch);
-    throw new NotFoundError("message", `${branchId}#${position}`, `branch '${branchId}' has no message at position ${position}`);
-  }
-  return record;
 }
 
 const ROLE_LIST: readonly Role[] = ["system", "user", "assistant", "tool"];

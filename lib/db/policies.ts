@@ -66,13 +66,6 @@ export async function getPolicies(db: Database, options: { conversationId?: stri
   });
 }
 
-/** Every policy one conversation owns (not the global ones), oldest first. */
-export async function getPoliciesByConversationId(db: Database, conversationId: string): Promise<PolicyRecord[]> {
-  return runQuery(db, async () =>
-    (await db.policy.findMany({ where: { conversationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map(toPolicyRecord),
-  );
-}
-
 export async function getPolicyById(db: Database, id: string): Promise<PolicyRecord> {
   return runQuery(db, async () => {
     const row = await db.policy.findUnique({ where: { id } });

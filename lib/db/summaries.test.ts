@@ -4,14 +4,7 @@ import { seedConversation, user } from "@/tests/support/db-fixtures";
 import { forkBranch } from "./branches";
 import { InvalidArgumentError, NotFoundError } from "./errors";
 import { appendMessages } from "./messages";
-import {
-  createSummary,
-  getLatestSummaryByBranchId,
-  getSummariesByBranchId,
-  getSummaryById,
-  getSummaryChainByBranchId,
-  getSummaryChainLengthByBranchId,
-} from "./summaries";
+import { createSummary, getLatestSummaryByBranchId, getSummariesByBranchId, getSummaryChainByBranchId, getSummaryChainLengthByBranchId } from "./summaries";
 import { getBranchScope } from "./scope";
 
 const texts = (summaries: { text: string }[]) => summaries.map((summary) => summary.text);
@@ -27,7 +20,6 @@ describe.each(TEST_PROVIDERS)("summaries (%s)", (provider) => {
     expect(second).toMatchObject({ extendsId: first.id, fromPosition: 4, toPosition: 8, tokens: 6, branchId: branch.id });
     expect(await getSummaryChainByBranchId(test.db, branch.id)).toEqual([first, second]);
     expect(await getLatestSummaryByBranchId(test.db, branch.id)).toEqual(second);
-    expect(await getSummaryById(test.db, second.id)).toEqual(second);
   });
 
   it("lets a child inherit the parent's chain up to the fork and extend it with its own links", async () => {
@@ -140,6 +132,5 @@ describe.each(TEST_PROVIDERS)("summaries (%s)", (provider) => {
     expect(await getLatestSummaryByBranchId(test.db, branch.id)).toBeNull();
     expect(await getSummaryChainByBranchId(test.db, branch.id)).toEqual([]);
     await expect(getSummariesByBranchId(test.db, "missing")).rejects.toSatisfy(NotFoundError.isInstance);
-    await expect(getSummaryById(test.db, "missing")).rejects.toSatisfy(NotFoundError.isInstance);
   });
 });

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Database, Transaction } from "./client";
-import { InvalidArgumentError, NotFoundError } from "./errors";
+import { InvalidArgumentError } from "./errors";
 import type { Summary as SummaryRow } from "./generated/sqlite/client";
 import { lineageOrder, nearestFirst, type Lineage, type LineageEntry, type ListOptions } from "./lineage";
 import { lockBranch, requireBranch, runQuery, runTransaction } from "./run";
@@ -129,13 +129,5 @@ export async function getSummariesByBranchId(db: Database, branchId: string, opt
     await requireBranch(db, branchId);
     const rows = await db.summary.findMany({ where: { branchId }, orderBy: { revision: "asc" } });
     return rows.map(toSummaryRecord);
-  });
-}
-
-export async function getSummaryById(db: Database, summaryId: string): Promise<SummaryRecord> {
-  return runQuery(db, async () => {
-    const row = await db.summary.findUnique({ where: { id: summaryId } });
-    if (!row) throw new NotFoundError("summary", summaryId);
-    return toSummaryRecord(row);
   });
 }

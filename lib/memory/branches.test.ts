@@ -14,7 +14,7 @@ import { assistant, memoryConversation, tauBench, TOPICS, toolCall, toolResult, 
 import { prepareNextRequest, promptResponse } from "@/lib/request/server";
 import { reloadOffloadedContent } from "./offloaded";
 import { recordMessages } from "./record";
-import { retrieveRelevant } from "./retrieval";
+import { retrieveRelevant } from "./memory-search";
 
 const QUERY = "Which flights and reservations did we look at, and what about baggage?";
 

@@ -30,7 +30,7 @@ import {
   roundsOf,
   withAppended,
   type BranchState,
-} from "./state";
+} from "./branch-state";
 import { inTransaction } from "./transaction";
 
 /** What a compaction wrote: the new link of the summary chain and the checkpoint that points at it. */

@@ -6,6 +6,6 @@ import "server-only";
 // by `lib/request`.
 export { recordMessages, type RecordMessagesOptions, type RecordMessagesResult } from "./record";
 export { compactBranch, KEPT_ROUNDS, type CompactionResult, type CompactBranchOptions, type CompactionReason } from "./compaction";
-export { retrieveRelevant, DEFAULT_RETRIEVAL_LIMIT, type RetrievalHit, type RetrieveOptions } from "./retrieval";
+export { retrieveRelevant, DEFAULT_RETRIEVAL_LIMIT, type RetrievalHit, type RetrieveOptions } from "./memory-search";
 export { reloadOffloadedContent } from "./offloaded";
-export { StaleStateError } from "./state";
+export { StaleStateError } from "./branch-state";

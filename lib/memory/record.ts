@@ -31,9 +31,9 @@ import { runInQueue } from "@/lib/db/queue";
 import { retryConflicts } from "@/lib/db/run";
 import { carryFacts, compactionFacts, planCompaction, writeCompaction, type CompactionResult } from "./compaction";
 import type { ResolvedSettings } from "@/lib/settings";
-import { assertUnchanged, isCompactionDue, loadBranchState, loadPairingTail, messagesOf, retryOnStale, withAppended, type BranchState } from "./state";
+import { assertUnchanged, isCompactionDue, loadBranchState, loadPairingTail, messagesOf, retryOnStale, withAppended, type BranchState } from "./branch-state";
 import { inTransaction } from "./transaction";
-import { headOf } from "./text";
+import { headOf } from "./head";
 
 /** Options of `recordMessages`. */
 export interface RecordMessagesOptions {

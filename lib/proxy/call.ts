@@ -2,8 +2,8 @@ import "server-only";
 import type { Message, ToolDefinition } from "@/lib/context";
 import { createProxyCall, endProxyCallById, type Database, type JsonObject } from "@/lib/db";
 import type { CompletionOutcome } from "./assemble";
-import type { PipelineStepSummary } from "./pipeline";
-import { getProxyRecorder, type JournaledOutcome, type JournaledRequest, type RecordedRequest } from "./recorder";
+import type { PipelineStepSummary } from "./proxied-request";
+import { getProxyRecorder, type JournaledOutcome, type JournaledRequest, type RecordedRequest } from "./journal";
 import type { ReloadRound } from "./reload";
 
 /**

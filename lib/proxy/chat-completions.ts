@@ -9,10 +9,10 @@ import { outcomeOfCompletion } from "./assemble";
 import { RecordedCall } from "./call";
 import { readChatCompletionRequest, type ChatCompletionRequest } from "./canonical";
 import { lookupConversation } from "./conversations";
-import { describeProxyError, openAIErrorBody, ProxyRequestError, type OpenAIErrorBody } from "./errors";
+import { describeProxyError, openAIErrorBody, ProxyRequestError, proxyErrorResponse, type OpenAIErrorBody } from "./errors";
 import { CallWatch, describeUpstreamError, networkErrorOf, parseMaybeJson, passthroughHeaders, upstreamRequestHeaders } from "./forward";
 import { identifyAgent, type AgentIdentity } from "./identify";
-import { runPipeline, wantsPipeline, type PipelineOutcome } from "./pipeline";
+import { buildProxiedRequest, wantsPipeline, type PipelineOutcome } from "./proxied-request";
 import { answerReloads, MAX_RELOAD_ROUNDS, RELOAD_TOOL_NAME, reloadCallsOf, type ReloadRound, type ReloadSource } from "./reload";
 import { conversationKeyOf } from "./protocols/session";
 import { passStream, type StreamReloads } from "./stream";
@@ -80,7 +80,7 @@ async function applyPipeline(prepared: Prepared): Promise<Plan> {
   const { conversation, parsed } = prepared;
   if (!wantsPipeline(conversation)) return { outgoing: null, pipeline: null, refusal: null };
   try {
-    const pipeline = await runPipeline(prepared.db, conversation, parsed.messages, parsed.tools);
+    const pipeline = await buildProxiedRequest(prepared.db, conversation, parsed.messages, parsed.tools);
     if (pipeline.exceeded) return { outgoing: null, pipeline, refusal: budgetRefusal(conversation, pipeline.exceeded) };
     return { outgoing: builtBody(parsed.body, pipeline.request), pipeline, refusal: null };
   } catch (error) {
@@ -101,8 +101,7 @@ export async function handleChatCompletions(request: Request): Promise<Response>
   try {
     prepared = await prepare(request, identity);
   } catch (error) {
-    const { status, body } = describeProxyError(error);
-    return Response.json(body, { status });
+    return proxyErrorResponse(error);
   }
   const { db, parsed } = prepared;
   const plan = await applyPipeline(prepared);

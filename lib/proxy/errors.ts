@@ -70,6 +70,7 @@ export function describeProxyError(error: unknown): { status: number; body: Open
   };
 }
 
+/** The proxy's own failure as its OpenAI-shaped JSON response. */
 export function proxyErrorResponse(error: unknown): Response {
   const { status, body } = describeProxyError(error);
   return Response.json(body, { status });

@@ -4,7 +4,7 @@ import "server-only";
 export { handleChatCompletions } from "./chat-completions";
 export { handleModels } from "./models";
 export { handleResponses, handleMessages, handleCountTokens, handleEmbeddings, unsupportedEndpoint, methodNotAllowed } from "./protocols";
-export { getProxyRecorder, ProxyRecorder, type RecordedRequest } from "./recorder";
+export { getProxyRecorder, ProxyRecorder, type RecordedRequest } from "./journal";
 export { findConversation, lookupConversation, CONVERSATION_CACHE_MS } from "./conversations";
 export { identifyAgent, CONVERSATION_HEADER, SESSION_HEADER, LABEL_KEY_PREFIX, type AgentIdentity } from "./identify";
 export {
@@ -22,7 +22,7 @@ export {
 } from "./upstream-settings";
 export { readChatCompletionRequest, readChatReply, messageFingerprint, type ChatCompletionRequest } from "./canonical";
 export { RecordedCall, type ProxyCallOptions, type CallOutcome } from "./call";
-export { runPipeline, wantsPipeline, type PipelineOutcome, type PipelineStepSummary } from "./pipeline";
+export { buildProxiedRequest, wantsPipeline, type PipelineOutcome, type PipelineStepSummary } from "./proxied-request";
 export { answerReloads, reloadCallsOf, MAX_RELOAD_ROUNDS, RELOAD_TOOL_NAME, type ReloadRound, type ReloadSource } from "./reload";
 export { CompletionAssembler, outcomeOfCompletion, type CompletionOutcome } from "./assemble";
 export { SseParser, type SseMessage } from "./sse";

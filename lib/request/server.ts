@@ -14,7 +14,7 @@ import {
   type SummaryRecord,
 } from "@/lib/db";
 import { compactBranch, persistPlan, planCompaction, type CompactionPlan, type CompactionResult } from "@/lib/memory/compaction";
-import { isCompactionDue, loadBranchState, RAW_WINDOW, retryOnStale } from "@/lib/memory/state";
+import { isCompactionDue, loadBranchState, RAW_WINDOW, retryOnStale } from "@/lib/memory/branch-state";
 import type { ResolvedSettings, SettingsChanges } from "@/lib/settings";
 import { conversationSettings } from "@/lib/settings/server";
 import { nextRequest, type NextRequest } from "./next";

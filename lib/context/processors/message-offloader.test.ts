@@ -106,6 +106,20 @@ describe("MessageOffloader", () => {
     expect(stored[firstHandle]).toBe(longText(200, "first"));
   });
 
+  it("[O5] with keepIncompleteRound, the unfinished round stays readable however large; without it O1 applies", () => {
+    const big = longText(500);
+    const history = [user("q1"), answer(big), user(big), calls(toolCall("c1")), result("c1", big)];
+    const kept = contextWith(history);
+    new MessageOffloader({ maxMessageSize: 100, keepIncompleteRound: true }).process(kept);
+    const after = historyOf(kept);
+    expect(after[1].content).toMatch(MARKER);
+    expect(after.slice(2)).toEqual(history.slice(2));
+    const literal = contextWith(history);
+    new MessageOffloader({ maxMessageSize: 100 }).process(literal);
+    expect(historyOf(literal)[2].content).toMatch(MARKER);
+    expect(historyOf(literal)[4].content).toMatch(MARKER);
+  });
+
   it("[O2] reloadOffloaded returns the exact original", async () => {
     const original = `${longText(400)}\r\n\t 😀 <|endoftext|> trailing  `;
     const ctx = contextWith([user(original)]);

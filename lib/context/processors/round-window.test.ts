@@ -92,4 +92,17 @@ describe("RoundWindowProcessor", () => {
     new RoundWindowProcessor({ maxRounds: 1 }).process(ctx);
     expect(historyOf(ctx)).toEqual([system("s"), ...rounds(2).slice(2)]);
   });
+
+  it("[PL6] a warm re-run over the same history array, by a new instance, returns the very array it returned before", () => {
+    const history = rounds(8);
+    const first = contextWith(history);
+    new RoundWindowProcessor({ maxRounds: 2 }).process(first);
+    const second = contextWith(history);
+    new RoundWindowProcessor({ maxRounds: 2 }).process(second);
+    expect(historyOf(second)).toBe(historyOf(first));
+    expect(historyOf(first)).not.toBe(history);
+    const other = contextWith(history);
+    new RoundWindowProcessor({ maxRounds: 3 }).process(other);
+    expect(historyOf(other)).not.toBe(historyOf(first));
+  });
 });

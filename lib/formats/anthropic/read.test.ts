@@ -116,6 +116,30 @@ describe("Anthropic Messages reader and writer", () => {
     expect(written.warnings).toMatchObject([{ code: "system-moved", messageIndex: 1, path: "messages[1]" }]);
   });
 
+  it("[F9] writes JSON-text arguments as the same object, and arguments that are not a JSON object as {input}, with a warning", () => {
+    const written = writeAnthropicRequest({
+      messages: [
+        { role: "user", content: "go" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: "t1", type: "function", function: { name: "f", arguments: '{ "city": "Paris", "days": [1, 2] }' } },
+            { id: "t2", type: "function", function: { name: "g", arguments: "not json" } },
+          ],
+        },
+        { role: "tool", tool_call_id: "t1", content: "ok" },
+        { role: "tool", tool_call_id: "t2", content: "ok" },
+      ],
+    });
+    const uses = (written.value.messages as { content: { type: string; input?: unknown }[] }[])[1].content.filter((block) => block.type === "tool_use");
+    expect(uses.map((block) => block.input)).toEqual([{ city: "Paris", days: [1, 2] }, { input: "not json" }]);
+    expect(written.warnings).toMatchObject([{ code: "part-approximated", messageIndex: 1, path: "messages[1].tool_calls[1]" }]);
+    const back = readAnthropicRequest(written.value).messages[1].tool_calls!.map((call) => call.function.arguments);
+    expect(JSON.parse(back[0])).toEqual({ city: "Paris", days: [1, 2] });
+    expect(back[0]).toBe(JSON.stringify({ city: "Paris", days: [1, 2] }));
+  });
+
   it("[A1] refuses a system role, a misplaced tool_result and a tool_use without input, each located", () => {
     const body = {
       messages: [

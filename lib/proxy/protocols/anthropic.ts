@@ -1,5 +1,6 @@
 import type { ToolDefinition } from "@/lib/context";
 import { readAnthropicRequest, readAnthropicResponse, writeAnthropicRequest } from "@/lib/formats";
+import { isRecord } from "@/lib/formats/context";
 import type { CompletionOutcome } from "../assemble";
 import { ProxyRequestError } from "../errors";
 import { upstreamRequestHeaders } from "../forward";
@@ -7,29 +8,14 @@ import type { AgentIdentity } from "../identify";
 import type { SseMessage } from "../sse";
 import type { StreamAssembler } from "../stream";
 import { resolveAnthropicUpstream, type UpstreamConfig } from "../upstream-settings";
-import { requestErrorOf } from "./errors";
+import { readRequestWith } from "./errors";
 import type { Protocol, ReadRequest } from "./types";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** P-A1: `system`, `messages` and `tools` read by the Anthropic converter (tool results become tool messages, thinking reasoning parts). */
 function readRequest(body: unknown): ReadRequest {
   if (!isRecord(body)) throw new ProxyRequestError("the request body must be a JSON object with model, max_tokens and messages");
   if (!Array.isArray(body.messages)) throw new ProxyRequestError("messages must be an array of Anthropic messages", "messages");
-  let read: ReturnType<typeof readAnthropicRequest>;
-  try {
-    read = readAnthropicRequest(body);
-  } catch (error) {
-    throw requestErrorOf(error);
-  }
-  return {
-    body,
-    messages: read.messages,
-    tools: read.tools ?? null,
-    stream: body.stream === true,
-  };
+  return readRequestWith(body, readAnthropicRequest);
 }
 
 /** P-A2: a Messages response as the assistant reply, with its stop reason and usage. */

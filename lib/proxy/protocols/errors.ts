@@ -1,6 +1,8 @@
+import type { Message, ToolDefinition } from "@/lib/context";
 import type { JsonObject } from "@/lib/db";
 import { FormatError } from "@/lib/formats";
 import { ProxyRequestError, type OpenAIErrorBody } from "../errors";
+import type { ReadRequest } from "./types";
 
 /**
  * The two error shapes agents' SDKs parse (P-E1): OpenAI's
@@ -48,4 +50,18 @@ export function ownErrorIn(shape: ErrorShape, status: number, body: OpenAIErrorB
 export function requestErrorOf(error: unknown): unknown {
   if (!FormatError.isInstance(error)) return error;
   return new ProxyRequestError(error.message, error.path === "" ? null : error.path);
+}
+
+/** A protocol's request body read by its `lib/formats` reader; a `FormatError` becomes the proxy's 400 naming the field. */
+export function readRequestWith(
+  body: Record<string, unknown>,
+  reader: (body: Record<string, unknown>) => { messages: Message[]; tools?: ToolDefinition[] },
+): ReadRequest {
+  let read: { messages: Message[]; tools?: ToolDefinition[] };
+  try {
+    read = reader(body);
+  } catch (error) {
+    throw requestErrorOf(error);
+  }
+  return { body, messages: read.messages, tools: read.tools ?? null, stream: body.stream === true };
 }

@@ -6,7 +6,7 @@ import { lookupConversation } from "../conversations";
 import { describeProxyError, openAIErrorBody, ProxyRequestError } from "../errors";
 import { CallWatch, describeUpstreamError, networkErrorOf, parseMaybeJson, passthroughHeaders } from "../forward";
 import { identifyAgent, type AgentIdentity } from "../identify";
-import { runPipeline, wantsPipeline } from "../pipeline";
+import { buildProxiedRequest, wantsPipeline } from "../proxied-request";
 import { passStream, type StreamAssembler } from "../stream";
 import type { UpstreamConfig } from "../upstream-settings";
 import { errorResponseIn, ownErrorIn } from "./errors";
@@ -52,7 +52,7 @@ async function applyPipeline(protocol: Protocol, prepared: Prepared) {
   const { conversation, read } = prepared;
   if (!wantsPipeline(conversation)) return { outgoing: null, steps: null, refusal: null };
   try {
-    const processed = await runPipeline(prepared.db, conversation, read.messages, read.tools);
+    const processed = await buildProxiedRequest(prepared.db, conversation, read.messages, read.tools);
     if (processed.exceeded) return { outgoing: null, steps: processed.steps, refusal: budgetRefusal(protocol, conversation, processed.exceeded) };
     const { messages, tools } = processed.request;
     return { outgoing: { body: protocol.withMessages(read.body, messages, tools), count: messages.length }, steps: processed.steps, refusal: null };

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from "@/lib/context";
 import { readResponsesOutput, readResponsesRequest, writeResponsesRequest } from "@/lib/formats";
+import { isRecord } from "@/lib/formats/context";
 import type { CompletionOutcome } from "../assemble";
 import { ProxyRequestError } from "../errors";
 import { upstreamRequestHeaders } from "../forward";
@@ -7,29 +8,14 @@ import type { SseMessage } from "../sse";
 import type { StreamAssembler } from "../stream";
 import { resolveUpstream } from "../upstream-settings";
 import { continuedMessages, rememberResponse } from "./continuation";
-import { requestErrorOf } from "./errors";
+import { readRequestWith } from "./errors";
 import { oneReply } from "./merge";
 import type { Protocol, ReadRequest } from "./types";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** P-R1: `instructions` and `input` (with `tools`) read by the Responses converter. */
 function readRequest(body: unknown): ReadRequest {
   if (!isRecord(body)) throw new ProxyRequestError("the request body must be a JSON object with model and input");
-  let read: ReturnType<typeof readResponsesRequest>;
-  try {
-    read = readResponsesRequest(body);
-  } catch (error) {
-    throw requestErrorOf(error);
-  }
-  return {
-    body,
-    messages: read.messages,
-    tools: read.tools ?? null,
-    stream: body.stream === true,
-  };
+  return readRequestWith(body, readResponsesRequest);
 }
 
 /** P-R2: a response object's output as one assistant reply, with its status and usage. */

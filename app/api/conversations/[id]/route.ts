@@ -3,6 +3,7 @@ import { database } from "@/lib/api/database";
 import { json, noContent, readJsonBody, route, otherMethods } from "@/lib/api/http";
 import { deleteConversationById, getBranchTreeByConversationId, getConversationById } from "@/lib/db";
 import { updateConversationSchema } from "./schema";
+import { forgetConversation } from "@/lib/proxy/placement";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -23,7 +24,10 @@ export const PATCH = route<Params>(async (request, { id }) => {
 });
 
 export const DELETE = route<Params>(async (_request, { id }) => {
-  await deleteConversationById(database(), id);
+  const db = database();
+  await deleteConversationById(db, id);
+  // The proxy's cache of its branches' fingerprints goes with it.
+  forgetConversation(db, id);
   return noContent();
 });
 

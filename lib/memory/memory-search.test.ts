@@ -4,7 +4,7 @@ import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { memoryConversation, topicalBranch, TOPICS, toolCall, toolResult, user } from "@/tests/support/memory-fixtures";
 import { compactBranch } from "./compaction";
 import { recordMessages } from "./record";
-import { retrieveRelevant } from "./retrieval";
+import { retrieveRelevant } from "./memory-search";
 
 describe.each(TEST_PROVIDERS)("retrieveRelevant (%s)", (provider) => {
   const test = useTestDatabase(provider);

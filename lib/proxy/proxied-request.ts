@@ -43,7 +43,7 @@ export function wantsPipeline(conversation: ConversationRecord | null): conversa
  * fingerprint and hold the full text where the store keeps an artifact
  * pointer, so the active round always goes whole.
  */
-export async function runPipeline(
+export async function buildProxiedRequest(
   db: Database,
   conversation: ConversationRecord,
   messages: readonly Message[],

@@ -23,8 +23,8 @@ import { publishAppended, publishBranchCreated, publishLiveEvent, type ExchangeS
 import type { CompletionOutcome } from "./assemble";
 import { messageFingerprint } from "./canonical";
 import { findConversation, rememberConversation } from "./conversations";
-import { recordTurns } from "./memory";
-import type { PipelineStepSummary } from "./pipeline";
+import { recordTurns } from "./record-turns";
+import type { PipelineStepSummary } from "./proxied-request";
 import type { ReloadRound } from "./reload";
 import { placeTurns, rememberAppended, type Placement, type Turn } from "./placement";
 import { KeyedQueue } from "./queue";
