@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { seedConversation } from "@/tests/support/db-fixtures";
-import {
-  createArtifact,
-  getArtifactById,
-  getArtifactByToolCallId,
-  getArtifactOutlinesByBranchId,
-  getArtifactsByBranchId,
-  type ArtifactRecord,
-} from "./artifacts";
+import { createArtifact, getArtifactById, getArtifactOutlinesByBranchId, getArtifactsByBranchId, type ArtifactRecord } from "./artifacts";
 import { forkBranch } from "./branches";
 import { InvalidArgumentError, NotFoundError } from "./errors";
 import { getBranchScope } from "./scope";
@@ -80,15 +73,5 @@ describe.each(TEST_PROVIDERS)("artifacts (%s)", (provider) => {
       }
     }
     await expect(getArtifactOutlinesByBranchId(test.db, "missing")).rejects.toSatisfy(NotFoundError.isInstance);
-  });
-
-  it("finds the latest visible artifact of a reused tool call id", async () => {
-    const { branch: main } = await seedConversation(test.db, 6);
-    await createArtifact(test.db, main.id, report("first", 1));
-    const child = await forkBranch(test.db, main.id, { position: 3 });
-    const second = await createArtifact(test.db, child.id, report("second"));
-    expect((await getArtifactByToolCallId(test.db, child.id, "call_0")).id).toBe(second.id);
-    expect((await getArtifactByToolCallId(test.db, main.id, "call_0")).summary).toBe("report first");
-    await expect(getArtifactByToolCallId(test.db, main.id, "call_9")).rejects.toSatisfy(NotFoundError.isInstance);
   });
 });

@@ -98,23 +98,6 @@ export async function getArtifactById(db: Database, branchId: string, artifactId
   });
 }
 
-/**
- * The artifact of a tool call visible from the branch. Agents reuse call ids
- * (`call_0` turn after turn), so the latest visible one wins.
- */
-export async function getArtifactByToolCallId(db: Database, branchId: string, toolCallId: string): Promise<ArtifactRecord> {
-  return runQuery(db, async () => {
-    const lineage = await loadLineage(db, branchId);
-    const depth = lineageOrder(lineage);
-    const rows = await db.artifact.findMany({ where: { toolCallId, OR: positionVisibleWhere(lineage) } });
-    const latest = rows
-      .sort((left, right) => left.position - right.position || depth(left.branchId) - depth(right.branchId) || left.revision - right.revision)
-      .at(-1);
-    if (!latest) throw new NotFoundError("artifact", toolCallId, `no artifact for tool call '${toolCallId}' is visible from branch '${branchId}'`);
-    return toArtifactRecord(latest);
-  });
-}
-
 /** The branch's artifacts by position; with `inherited`, its ancestors' visible ones first. */
 export async function getArtifactsByBranchId(db: Database, branchId: string, options: ListOptions = {}): Promise<ArtifactRecord[]> {
   return runQuery(db, async () => {

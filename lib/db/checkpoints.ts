@@ -147,28 +147,10 @@ export async function getCheckpointOutlinesByBranchId(db: Database, branch: Bran
   });
 }
 
-/** The checkpoint a branch would resume from: its own latest, else the nearest ancestor's latest visible one. */
-export async function getLatestCheckpointByBranchId(db: Database, branchId: string): Promise<CheckpointRecord | null> {
-  return runQuery(db, async () => {
-    const rows = await loadVisibleCheckpoints(db, await loadLineage(db, branchId));
-    const latest = rows.at(-1);
-    return latest ? toCheckpointRecord(latest) : null;
-  });
-}
-
 export async function getCheckpointById(db: Database, checkpointId: string): Promise<CheckpointRecord> {
   return runQuery(db, async () => {
     const row = await db.checkpoint.findUnique({ where: { id: checkpointId } });
     if (!row) throw new NotFoundError("checkpoint", checkpointId);
-    return toCheckpointRecord(row);
-  });
-}
-
-/** A branch's own checkpoint by version. */
-export async function getCheckpointByBranchIdAndVersion(db: Database, branchId: string, version: number): Promise<CheckpointRecord> {
-  return runQuery(db, async () => {
-    const row = await db.checkpoint.findUnique({ where: { branchId_version: { branchId, version } } });
-    if (!row) throw new NotFoundError("checkpoint", `${branchId}@v${version}`, `branch '${branchId}' has no checkpoint version ${version}`);
     return toCheckpointRecord(row);
   });
 }

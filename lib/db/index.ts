@@ -67,9 +67,7 @@ export {
 export {
   createCheckpoint,
   getCheckpointsByBranchId,
-  getLatestCheckpointByBranchId,
   getCheckpointById,
-  getCheckpointByBranchIdAndVersion,
   getCheckpointOutlinesByBranchId,
   type CheckpointOutline,
   type CheckpointOutlineOptions,
@@ -90,7 +88,6 @@ export {
 export {
   createArtifact,
   getArtifactById,
-  getArtifactByToolCallId,
   getArtifactsByBranchId,
   getArtifactOutlinesByBranchId,
   type ArtifactOutline,
