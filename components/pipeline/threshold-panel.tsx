@@ -2,7 +2,7 @@
 
 import { MODE_PRESETS, type EncodingName } from "@/lib/context/light";
 import type { ModelEntry } from "@/lib/models";
-import { mergeSettings, type ResolvedSettings, type Settings } from "@/lib/settings";
+import { mergeSettings, settingsWithModel, type ResolvedSettings, type Settings } from "@/lib/settings";
 import { formatNumber } from "./format";
 import { ModelField } from "./model-field";
 import { ModePresets } from "./mode-presets";
@@ -88,7 +88,7 @@ export function ThresholdPanel({ settings, resolved, catalogue, onChange, disabl
           resolved={resolved}
           catalogue={catalogue}
           disabled={disabled}
-          onChooseModel={(model) => update({ model, contextWindow: null, maxOutputTokens: null, encoding: null })}
+          onChooseModel={(model) => onChange(settingsWithModel(settings, model))}
           onChangeEncoding={(encoding: EncodingName | null) => update({ encoding })}
         />
         {FROM_MODEL.map((key) => nullable(key, resolved.policy[key], `${formatNumber(resolved.policy[key])} from the model`))}

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { diffPolicies, policyOfSettings } from "@/lib/policies";
-import { DEFAULT_SETTINGS, settingsForMode } from "@/lib/settings";
+import { DEFAULT_SETTINGS, mergeSettings, settingsForMode } from "@/lib/settings";
 import type { PlaygroundStore } from "@/lib/store";
 import { PlaygroundStoreProvider, usePlaygroundStoreApi } from "@/lib/store/provider";
 import { useShortcuts } from "@/components/workspace/use-shortcuts";
@@ -40,8 +40,8 @@ describe("SettingsHistory", () => {
     const store = await mount();
     const undo = screen.getByRole("button", { name: "Undo" });
     expect((undo as HTMLButtonElement).disabled).toBe(true);
-    act(() => store.getState().updateSettings({ historyRounds: 4 }));
-    act(() => store.getState().updateSettings({ tokenBudget: 9_000 }));
+    act(() => store.getState().replaceSettings(mergeSettings(store.getState().settings, { historyRounds: 4 })));
+    act(() => store.getState().replaceSettings(mergeSettings(store.getState().settings, { tokenBudget: 9_000 })));
     fireEvent.click(screen.getByRole("button", { name: "Undo" }));
     expect(store.getState().settings.tokenBudget).toBe(null);
     act(() => void fireEvent.keyDown(window, { key: "z", ctrlKey: true }));
@@ -62,7 +62,7 @@ describe("SettingsHistory", () => {
     fireEvent.click(screen.getByRole("button", { name: "Try without saving" }));
     expect(store.getState().trying).toBe(true);
     expect(screen.getByRole("status").textContent).toMatch(/not saved/);
-    act(() => store.getState().updateSettings({ historyRounds: 2 }));
+    act(() => store.getState().replaceSettings(mergeSettings(store.getState().settings, { historyRounds: 2 })));
     fireEvent.click(screen.getByRole("button", { name: "Discard" }));
     expect(store.getState()).toMatchObject({ trying: false, settings: { historyRounds: DEFAULT_SETTINGS.historyRounds } });
     expect(screen.getByRole("button", { name: "Try without saving" })).toBeTruthy();

@@ -6,6 +6,6 @@
 export { settingsSchema, settingsChangesSchema, processorEntrySchema, type Settings, type SettingsChanges, type ProcessorEntry } from "./schema";
 export { DEFAULT_MODEL, DEFAULT_SETTINGS, PRESET_FIELDS, settingsForMode, type PresetField } from "./defaults";
 export { normalizeSettings, type NormalizedSettings, type SettingsRepair } from "./normalize";
-export { mergeSettings } from "./merge";
+export { mergeSettings, settingsWithModel } from "./merge";
 export { completeProcessors, isRecommendedOrder, moveProcessor, recommendedOrder, toggleProcessor } from "./processors";
 export { DEFAULT_RESERVE_CAP, defaultReserve, resolveSettings, type ResolvedSettings, type ValueSource } from "./resolve";

@@ -19,3 +19,8 @@ export function mergeSettings(current: Settings, changes: SettingsChanges): Sett
   if (defined.processors !== undefined) merged.processors = completeProcessors(defined.processors);
   return merged;
 }
+
+/** The settings with another model: its window, reply reserve and encoding come from the catalogue again (ST4). */
+export function settingsWithModel(current: Settings, model: string): Settings {
+  return mergeSettings(current, { model, contextWindow: null, maxOutputTokens: null, encoding: null });
+}

@@ -70,12 +70,6 @@ function endStep(runtime: PlaygroundRuntime): void {
   runtime.historyTimer = undefined;
 }
 
-/** The one field a change sets, when it sets one. */
-function fieldOf(changes: Partial<Settings>): string | undefined {
-  const fields = Object.keys(changes).filter((key) => changes[key as keyof Settings] !== undefined);
-  return fields.length === 1 ? fields[0] : undefined;
-}
-
 export function createSettingsSlice(
   runtime: PlaygroundRuntime,
   catalogue: ModelEntry[] = [...BUILT_IN_MODELS],
@@ -104,10 +98,6 @@ export function createSettingsSlice(
       saveStatus: "idle",
       saveError: null,
 
-      updateSettings(changes: Partial<Settings>) {
-        change(mergeSettings(get().settings, changes), fieldOf(changes));
-      },
-
       replaceSettings(settings: Settings) {
         // The panel hands whole settings: a slider drag still changes one field at a time.
         const current = get().settings;
@@ -120,18 +110,9 @@ export function createSettingsSlice(
         change(mergeSettings(get().settings, { mode }));
       },
 
-      chooseModel(model: string) {
-        change(mergeSettings(get().settings, { model, contextWindow: null, maxOutputTokens: null, encoding: null }));
-      },
-
       setNextTurn(text: string) {
         if (text === get().nextTurn) return;
         set({ nextTurn: text });
-        void get().requestRun();
-      },
-
-      setCatalogue(entries: ModelEntry[]) {
-        set({ catalogue: entries, resolved: resolveSettings(get().settings, entries) });
         void get().requestRun();
       },
 

@@ -6,7 +6,7 @@ import type { BranchRecord, BranchTreeNode, ConversationRecord, MessageRecord } 
 import { PipelineHost } from "@/lib/playground/pipeline-host";
 import type { RunInput, RunResult } from "@/lib/playground/protocol";
 import { emptySnapshot } from "@/lib/request";
-import { moveProcessor, toggleProcessor } from "@/lib/settings";
+import { mergeSettings, moveProcessor, settingsWithModel, toggleProcessor } from "@/lib/settings";
 import { runInput } from "./runs";
 import { createPlaygroundStore, forkPositionOf, forkPositionOfSelection, type PlaygroundPipeline, type PlaygroundServices } from "./index";
 
@@ -104,8 +104,8 @@ describe("createPlaygroundStore: conversation and run", () => {
 
   it("re-runs on every settings change and ends on the latest settings", async () => {
     const { store, pipeline } = await loadedStore();
-    store.getState().updateSettings({ historyRounds: 3 });
-    store.getState().updateSettings({ historyRounds: 1 });
+    store.getState().replaceSettings(mergeSettings(store.getState().settings, { historyRounds: 3 }));
+    store.getState().replaceSettings(mergeSettings(store.getState().settings, { historyRounds: 1 }));
     await vi.waitFor(() => expect(store.getState().running).toBe(false), { timeout: 8_000 });
     expect(pipeline.runs.at(-1)?.settings.policy.historyRounds).toBe(1);
     const window = store.getState().result?.steps.find((step) => step.processor === "round_window");
@@ -158,7 +158,7 @@ describe("createPlaygroundStore: conversation and run", () => {
 
   it("flips before/after and keeps the selection on the same message", async () => {
     const { store } = await loadedStore({ view: "before" });
-    store.getState().updateSettings({ historyRounds: 2 });
+    store.getState().replaceSettings(mergeSettings(store.getState().settings, { historyRounds: 2 }));
     await vi.waitFor(() => expect(store.getState().running).toBe(false), { timeout: 8_000 });
     const { result } = store.getState();
     const last = (result?.kept.length ?? 0) - 1;
@@ -174,7 +174,7 @@ describe("createPlaygroundStore: conversation and run", () => {
     const { store } = await loadedStore();
     // The offloader acts past the mode's offload threshold (navigator: 20 messages).
     store.getState().applyMode("navigator");
-    store.getState().updateSettings({ maxMessageSize: 400 });
+    store.getState().replaceSettings(mergeSettings(store.getState().settings, { maxMessageSize: 400 }));
     await vi.waitFor(() => expect(store.getState().result?.offloaded.length).toBeGreaterThan(0), { timeout: 8_000 });
     const entry = store.getState().result!.offloaded[0];
     expect(await store.getState().reloadHandle(entry.handle)).toBe(sample[0].traj[entry.origin].content);
@@ -184,8 +184,8 @@ describe("createPlaygroundStore: conversation and run", () => {
 describe("createPlaygroundStore: settings", () => {
   it("[ST4] choosing a model gives the window, reserve and encoding back to it, and every count follows", async () => {
     const { store, pipeline } = await loadedStore();
-    store.getState().updateSettings({ contextWindow: 50_000, encoding: "o200k_base" });
-    store.getState().chooseModel("gpt-4");
+    store.getState().replaceSettings(mergeSettings(store.getState().settings, { contextWindow: 50_000, encoding: "o200k_base" }));
+    store.getState().replaceSettings(settingsWithModel(store.getState().settings, "gpt-4"));
     await vi.waitFor(() => expect(store.getState().running).toBe(false), { timeout: 8_000 });
     expect(store.getState().settings).toMatchObject({ model: "gpt-4", contextWindow: null, maxOutputTokens: null, encoding: null });
     expect(store.getState().resolved.policy).toMatchObject({ contextWindow: 8_192, encoding: "cl100k_base" });
@@ -205,7 +205,7 @@ describe("createPlaygroundStore: settings", () => {
 
   it("applies a mode preset without losing the tuned sizes and budget", async () => {
     const { store } = await loadedStore();
-    store.getState().updateSettings({ tokenBudget: 1234, maxMessageSize: 777 });
+    store.getState().replaceSettings(mergeSettings(store.getState().settings, { tokenBudget: 1234, maxMessageSize: 777 }));
     store.getState().applyMode("navigator");
     expect(store.getState().settings).toMatchObject({
       mode: "navigator",
@@ -229,7 +229,7 @@ describe("createPlaygroundStore: settings", () => {
   it("saves the settings to the conversation once they stop changing", async () => {
     const services = fakeServices();
     const { store } = await loadedStore({ services, saveDelayMs: 20 });
-    for (const rounds of [5, 4, 3]) store.getState().updateSettings({ historyRounds: rounds });
+    for (const rounds of [5, 4, 3]) store.getState().replaceSettings(mergeSettings(store.getState().settings, { historyRounds: rounds }));
     expect(store.getState().saveStatus).toBe("pending");
     await vi.waitFor(() => expect(store.getState().saveStatus).toBe("saved"), { timeout: 8_000 });
     expect(services.saveSettings).toHaveBeenCalledTimes(1);
@@ -239,7 +239,7 @@ describe("createPlaygroundStore: settings", () => {
   it("reports a failed save and keeps the settings", async () => {
     const services = fakeServices({ saveSettings: async () => Promise.reject(new Error("PATCH /api/conversations/c1 could not reach the server")) });
     const { store } = await loadedStore({ services, saveDelayMs: 1 });
-    store.getState().updateSettings({ tokenBudget: 500 });
+    store.getState().replaceSettings(mergeSettings(store.getState().settings, { tokenBudget: 500 }));
     await vi.waitFor(() => expect(store.getState().saveStatus).toBe("error"), { timeout: 8_000 });
     expect(store.getState().saveError).toMatch(/could not reach/);
     expect(store.getState().settings.tokenBudget).toBe(500);
@@ -305,7 +305,7 @@ describe("createPlaygroundStore: ui and branches", () => {
   it("keeps the tuned settings across a branch switch", async () => {
     const services = fakeServices();
     const { store } = await loadedStore({ services });
-    store.getState().updateSettings({ historyRounds: 2 });
+    store.getState().replaceSettings(mergeSettings(store.getState().settings, { historyRounds: 2 }));
     await store.getState().switchBranch("child");
     expect(store.getState().settings.historyRounds).toBe(2);
     expect(store.getState().branch?.id).toBe("child");
@@ -378,7 +378,7 @@ describe("createPlaygroundStore: the page's first screen, then the whole branch"
     });
     const store = createPlaygroundStore({ conversation: firstScreen(all), services: fakeServices() });
     store.getState().attachPipeline(pipeline);
-    store.getState().updateSettings({ historyRounds: 2 });
+    store.getState().replaceSettings(mergeSettings(store.getState().settings, { historyRounds: 2 }));
     const turn = records([{ role: "user", content: "one more thing" }]).map((record) => ({ ...record, id: "new", position: all.length }));
     const appended = store.getState().appendRecords("main", all.length + 1, turn);
     release();
@@ -396,8 +396,8 @@ describe("createPlaygroundStore: undo, redo and trying settings out", () => {
     const services = fakeServices();
     const { store, pipeline } = await loadedStore({ services, saveDelayMs: 20 });
     const original = store.getState().settings;
-    for (const rounds of [9, 7, 5]) store.getState().updateSettings({ historyRounds: rounds });
-    store.getState().updateSettings({ tokenBudget: 4_000 });
+    for (const rounds of [9, 7, 5]) store.getState().replaceSettings(mergeSettings(store.getState().settings, { historyRounds: rounds }));
+    store.getState().replaceSettings(mergeSettings(store.getState().settings, { tokenBudget: 4_000 }));
     expect(store.getState().past).toHaveLength(2);
     store.getState().undo();
     expect(store.getState().settings).toMatchObject({ historyRounds: 5, tokenBudget: null });
@@ -410,7 +410,7 @@ describe("createPlaygroundStore: undo, redo and trying settings out", () => {
     await vi.waitFor(() => expect(store.getState().saveStatus).toBe("saved"), { timeout: 8_000 });
     expect(services.saveSettings).toHaveBeenLastCalledWith("c1", expect.objectContaining({ historyRounds: 5, tokenBudget: null }));
     await vi.waitFor(() => expect(pipeline.runs.at(-1)?.settings.policy.historyRounds).toBe(5), { timeout: 8_000 });
-    store.getState().updateSettings({ offloadThreshold: 2 });
+    store.getState().replaceSettings(mergeSettings(store.getState().settings, { offloadThreshold: 2 }));
     expect(store.getState().future).toEqual([]);
     // The settings panel hands whole settings; a drag of one slider is still one step.
     const steps = store.getState().past.length;
@@ -423,7 +423,7 @@ describe("createPlaygroundStore: undo, redo and trying settings out", () => {
     const { store, pipeline } = await loadedStore({ services, saveDelayMs: 1 });
     const saved = store.getState().settings;
     store.getState().startTry();
-    store.getState().updateSettings({ tokenBudget: 3_000 });
+    store.getState().replaceSettings(mergeSettings(store.getState().settings, { tokenBudget: 3_000 }));
     await vi.waitFor(() => expect(pipeline.runs.at(-1)?.settings.policy.tokenBudget).toBe(3_000), { timeout: 8_000 });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(services.saveSettings).not.toHaveBeenCalled();
@@ -433,7 +433,7 @@ describe("createPlaygroundStore: undo, redo and trying settings out", () => {
     expect(services.saveSettings).not.toHaveBeenCalled();
 
     store.getState().startTry();
-    store.getState().updateSettings({ historyRounds: 2 });
+    store.getState().replaceSettings(mergeSettings(store.getState().settings, { historyRounds: 2 }));
     store.getState().saveTry();
     await vi.waitFor(() => expect(store.getState().saveStatus).toBe("saved"), { timeout: 8_000 });
     expect(services.saveSettings).toHaveBeenCalledTimes(1);

@@ -73,15 +73,10 @@ export interface SettingsSlice {
   future: Settings[];
   /** Trying settings out: changes run the pipeline but are not saved until `saveTry`. */
   trying: boolean;
-  /** Merges a change into the settings (a slider's value, say); `null` clears a field back to the model's value. */
-  updateSettings(changes: Partial<Settings>): void;
   /** Takes whole new settings. */
   replaceSettings(settings: Settings): void;
   applyMode(mode: AutomationMode): void;
-  /** Picks a model: its window, reply reserve and encoding apply until set by hand again. */
-  chooseModel(model: string): void;
   setNextTurn(text: string): void;
-  setCatalogue(catalogue: ModelEntry[]): void;
   /** Back to the settings before the last change (a slider drag is one change). */
   undo(): void;
   redo(): void;
