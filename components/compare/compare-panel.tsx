@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { policySnippet } from "@/lib/context/light";
 import { apiClient, type SavedPolicy } from "@/lib/client";
+import { policyOfPreset, settingsWithPolicy, type Policy } from "@/lib/policies";
 import { usePlaygroundStore } from "@/lib/store/provider";
 import { formatNumber } from "@/components/pipeline/format";
 import { downloadText } from "@/components/ui/download";
@@ -33,11 +34,15 @@ export function ComparePanel() {
   const cancelCompare = usePlaygroundStore((state) => state.cancelCompare);
   const selectMessage = usePlaygroundStore((state) => state.selectMessage);
   const setView = usePlaygroundStore((state) => state.setView);
+  const replaceSettings = usePlaygroundStore((state) => state.replaceSettings);
   const [saved, setSaved] = useState<SavedPolicy[]>([]);
   const [slots, setSlots] = useState(DEFAULT_SLOTS);
   const [call, setCall] = useState(0);
   const [riskRun, setRiskRun] = useState<string | null>(null);
   const [exportRun, setExportRun] = useState<string>("");
+  // The compared runs as settings policies, as they were when Compare was pressed: what Apply and Save write.
+  const [ranWith, setRanWith] = useState<ReadonlyMap<string, Policy>>(new Map());
+  const [notice, setNotice] = useState<string | null>(null);
 
   useEffect(() => {
     if (!conversationId) return;
@@ -54,6 +59,24 @@ export function ComparePanel() {
   const exported = comparison?.runs.find((run) => run.id === exportRun) ?? comparison?.runs[1] ?? comparison?.runs[0];
   const done = progress ? progress.finished * progress.total + progress.done : 0;
   const total = progress ? progress.runs * progress.total : 1;
+
+  const compare = () => {
+    setNotice(null);
+    const byId = new Map(choices.map((choice) => [choice.id, choice.saved]));
+    setRanWith(new Map([["raw", policyOfPreset("raw", settings)], ...policies.map((entry): [string, Policy] => [entry.id, byId.get(entry.id)!])]));
+    void startCompare(policies);
+  };
+
+  const saveRun = async (label: string, policy: Policy) => {
+    setNotice(null);
+    try {
+      await apiClient.savePolicy({ name: label, conversationId: conversationId ?? null, policy });
+      if (conversationId) setSaved(await apiClient.listPolicies(conversationId));
+      setNotice(`Saved “${label}” as a policy of this conversation.`);
+    } catch (failure) {
+      setNotice(failure instanceof Error ? failure.message : String(failure));
+    }
+  };
 
   const showMessage = (index: number) => {
     setView("before");
@@ -95,7 +118,7 @@ export function ComparePanel() {
             className={ui.button}
             data-variant="primary"
             disabled={comparing || policies.length === 0 || loadStatus !== "ready"}
-            onClick={() => void startCompare(policies)}
+            onClick={compare}
           >
             Compare
           </button>
@@ -215,7 +238,27 @@ export function ComparePanel() {
                 >
                   TypeScript snippet
                 </button>
+                {ranWith.has(exported.id) ? (
+                  <>
+                    <button type="button" className={ui.button} onClick={() => replaceSettings(settingsWithPolicy(settings, ranWith.get(exported.id)!))}>
+                      Apply to settings
+                    </button>
+                    <button
+                      type="button"
+                      className={ui.button}
+                      disabled={!conversationId}
+                      onClick={() => void saveRun(exported.label, ranWith.get(exported.id)!)}
+                    >
+                      Save as policy
+                    </button>
+                  </>
+                ) : null}
               </div>
+            ) : null}
+            {notice ? (
+              <p className={styles.muted} role="status">
+                {notice}
+              </p>
             ) : null}
           </section>
           <CallDrillDown result={comparison} tools={tools ?? []} call={call} onSelectCall={setCall} />

@@ -1,7 +1,7 @@
-import { PRESET_IDS, PRESETS, presetPolicy, type ComparedPolicy, type RequestPolicy } from "@/lib/context/light";
+import { PRESET_IDS, PRESETS, type ComparedPolicy, type RequestPolicy } from "@/lib/context/light";
 import type { SavedPolicy } from "@/lib/client";
 import type { ModelEntry } from "@/lib/models";
-import { settingsWithPolicy } from "@/lib/policies";
+import { policyOfPreset, policyOfSettings, settingsWithPolicy, type Policy } from "@/lib/policies";
 import { resolveSettings, type Settings } from "@/lib/settings";
 
 /** A policy a comparison slot can take. */
@@ -9,7 +9,10 @@ export interface PolicyChoice {
   id: string;
   label: string;
   group: "Current" | "Saved" | "Presets";
+  /** What the replay runs: `saved` resolved against the catalogue. */
   policy: RequestPolicy;
+  /** The choice as a policy of the settings: what applying or saving it writes. */
+  saved: Policy;
 }
 
 /**
@@ -17,21 +20,17 @@ export interface PolicyChoice {
  * current recording fields) and the presets on the current model.
  */
 export function policyChoices(settings: Settings, saved: readonly SavedPolicy[], catalogue: readonly ModelEntry[]): PolicyChoice[] {
-  const current = resolveSettings(settings, catalogue).policy;
-  const model = { model: current.model, encoding: current.encoding, contextWindow: current.contextWindow, maxOutputTokens: current.maxOutputTokens };
+  const choice = (id: string, label: string, group: PolicyChoice["group"], policy: Policy): PolicyChoice => ({
+    id,
+    label,
+    group,
+    policy: resolveSettings(settingsWithPolicy(settings, policy), catalogue).policy,
+    saved: policy,
+  });
   return [
-    { id: "current", label: "Current settings", group: "Current", policy: current },
-    ...saved.map(
-      (entry): PolicyChoice => ({
-        id: `saved:${entry.id}`,
-        label: entry.name,
-        group: "Saved",
-        policy: resolveSettings(settingsWithPolicy(settings, entry.policy), catalogue).policy,
-      }),
-    ),
-    ...PRESET_IDS.filter((id) => id !== "raw").map(
-      (id): PolicyChoice => ({ id: `preset:${id}`, label: PRESETS[id].label, group: "Presets", policy: presetPolicy(id, model) }),
-    ),
+    choice("current", "Current settings", "Current", policyOfSettings(settings)),
+    ...saved.map((entry) => choice(`saved:${entry.id}`, entry.name, "Saved", entry.policy)),
+    ...PRESET_IDS.filter((id) => id !== "raw").map((id) => choice(`preset:${id}`, PRESETS[id].label, "Presets", policyOfPreset(id, settings))),
   ];
 }
 

@@ -139,3 +139,17 @@ export function describePreset(values: { historyRounds: number; summaryThreshold
   const threshold = (value: number | null) => (value === null ? "off" : `at ${value}`);
   return `${values.historyRounds} rounds · summary ${threshold(values.summaryThreshold)} · offload ${threshold(values.offloadThreshold)}`;
 }
+
+/** What the settings panel calls each field of the strategy processors' settings. */
+export const TUNING_LABELS = {
+  triggerTokens: "Clear past",
+  keepToolUses: "Tool uses kept",
+  clearAtLeastTokens: "Clear at least",
+  excludeTools: "Never clear these tools",
+  clearToolInputs: "Clear the calls' inputs too",
+  placeholder: "Placeholder",
+  keepObservations: "Observations kept",
+  fraction: "Compact at",
+  keepRounds: "Recent rounds kept",
+  maxTokens: "Window",
+} as const;

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { DEFAULT_PROCESSOR_ORDER } from "@/lib/context/light";
+import { PROCESSOR_KINDS } from "@/lib/context/light";
 import { BUILT_IN_MODELS } from "@/lib/models";
 import { DEFAULT_SETTINGS, resolveSettings, settingsForMode, type Settings } from "@/lib/settings";
 import { LOG_POSITIONS } from "./range-scale";
@@ -198,7 +198,28 @@ describe("ThresholdPanel > processors", () => {
     const { last } = renderPanel();
     await userEvent.click(screen.getByRole("checkbox", { name: "Round window" }));
     expect(last().processors.find((entry) => entry.kind === "round_window")?.enabled).toBe(false);
-    expect(last().processors.map((entry) => entry.kind)).toEqual(DEFAULT_PROCESSOR_ORDER);
+    expect(last().processors.map((entry) => entry.kind)).toEqual(PROCESSOR_KINDS);
+  });
+
+  it("[ST5] a strategy switched on shows its settings; an edit stores only that field, switching it off hides them", async () => {
+    const { last } = renderPanel();
+    expect(screen.queryByRole("group", { name: "Observation masking settings" })).toBeNull();
+    await userEvent.click(screen.getByRole("checkbox", { name: "Observation masking" }));
+    const group = screen.getByRole("group", { name: "Observation masking settings" });
+    const kept = within(group).getByRole("spinbutton", { name: "Observations kept" });
+    expect((kept as HTMLInputElement).value).toBe("5");
+    fireEvent.change(kept, { target: { value: "2" } });
+    expect(last().tuning).toEqual({ observation_masking: { keepObservations: 2 } });
+    fireEvent.change(within(group).getByRole("textbox", { name: "Placeholder" }), { target: { value: "[masked]" } });
+    expect(last().tuning).toEqual({ observation_masking: { keepObservations: 2, placeholder: "[masked]" } });
+    await userEvent.click(screen.getByRole("checkbox", { name: "Tool-result clearing" }));
+    const clearing = screen.getByRole("group", { name: "Tool-result clearing settings" });
+    const tools = within(clearing).getByRole("textbox", { name: "Never clear these tools" }) as HTMLInputElement;
+    await userEvent.type(tools, "search, get_order ,");
+    expect(tools.value).toBe("search, get_order ,");
+    expect(last().tuning.clear_tool_uses).toEqual({ excludeTools: ["search", "get_order"] });
+    await userEvent.click(screen.getByRole("checkbox", { name: "Observation masking" }));
+    expect(screen.queryByRole("group", { name: "Observation masking settings" })).toBeNull();
   });
 
   it("locks every control when disabled", () => {

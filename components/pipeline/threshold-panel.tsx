@@ -9,6 +9,7 @@ import { ModePresets } from "./mode-presets";
 import { ProcessorList } from "./processor-list";
 import { RangeField } from "./range-field";
 import { NULLABLE_FIELDS, NUMERIC_FIELDS, presetDifferences, type NullableSettingKey, type NumericSettingKey } from "./settings-fields";
+import { StrategyFields } from "./strategy-fields";
 import { ThresholdField } from "./threshold-field";
 import styles from "./threshold-panel.module.css";
 
@@ -30,7 +31,7 @@ const SIZE_FIELDS: readonly NumericSettingKey[] = ["maxMessageSize", "maxToolRes
 const THRESHOLDS: readonly ("summaryThreshold" | "offloadThreshold")[] = ["summaryThreshold", "offloadThreshold"];
 const FROM_MODEL: readonly ("contextWindow" | "maxOutputTokens")[] = ["contextWindow", "maxOutputTokens"];
 
-/** Every setting of the next request: mode presets, rounds and thresholds, sizes, budget, model and window, request options, processors. */
+/** Every setting of the next request: mode presets, rounds and thresholds, sizes, budget, model and window, request options, processors and the strategies' settings. */
 export function ThresholdPanel({ settings, resolved, catalogue, onChange, disabled }: ThresholdPanelProps) {
   const differences = presetDifferences(settings);
   const customised = new Map(differences.map((difference) => [difference.key, difference.preset]));
@@ -115,6 +116,7 @@ export function ThresholdPanel({ settings, resolved, catalogue, onChange, disabl
         </label>
       </fieldset>
       <ProcessorList processors={settings.processors} disabled={disabled} onChange={(processors) => update({ processors })} />
+      <StrategyFields processors={settings.processors} tuning={settings.tuning} disabled={disabled} onChange={(tuning) => update({ tuning })} />
     </form>
   );
 }

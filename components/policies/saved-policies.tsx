@@ -2,7 +2,8 @@
 
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { apiClient, type SavedPolicy } from "@/lib/client";
-import { diffPolicies, exportPolicy, policyOfSettings, settingsWithPolicy, type Policy, type PolicyExportFormat } from "@/lib/policies";
+import { PRESET_IDS, PRESETS, type PresetId } from "@/lib/context/light";
+import { diffPolicies, exportPolicy, policyOfPreset, policyOfSettings, settingsWithPolicy, type Policy, type PolicyExportFormat } from "@/lib/policies";
 import { usePlaygroundStore } from "@/lib/store/provider";
 import { downloadText } from "@/components/ui/download";
 import ui from "@/components/ui/ui.module.css";
@@ -15,7 +16,7 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Saved policies: save the current settings' policy, apply one (undoable), delete, export, and diff two. */
+/** Saved policies: start from a preset, save the current settings' policy, apply one (undoable), delete, export, and diff two. */
 export function SavedPolicies() {
   const conversationId = usePlaygroundStore((state) => state.conversation?.id);
   const settings = usePlaygroundStore((state) => state.settings);
@@ -27,6 +28,7 @@ export function SavedPolicies() {
   const [error, setError] = useState<string | null>(null);
   const [from, setFrom] = useState(CURRENT);
   const [to, setTo] = useState(CURRENT);
+  const [preset, setPreset] = useState<PresetId>("observation_masking");
   const current = useMemo(() => policyOfSettings(settings), [settings]);
 
   const refresh = useCallback(async () => {
@@ -75,6 +77,22 @@ export function SavedPolicies() {
   return (
     <section className={styles.section} aria-label="Saved policies">
       <h3 className={styles.title}>Policies</h3>
+      <div className={styles.row}>
+        <label>
+          Start from{" "}
+          <select aria-label="Preset" value={preset} onChange={(event) => setPreset(event.target.value as PresetId)}>
+            {PRESET_IDS.map((id) => (
+              <option key={id} value={id}>
+                {PRESETS[id].label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className={ui.button} onClick={() => replaceSettings(settingsWithPolicy(settings, policyOfPreset(preset, settings)))}>
+          Apply preset
+        </button>
+      </div>
+      <p className={styles.muted}>{PRESETS[preset].description} Applying keeps the model; save it under a name to keep it.</p>
       <form
         className={styles.row}
         onSubmit={(event) => {

@@ -50,7 +50,7 @@ describe("PipelineHost (the playground's worker)", () => {
     const host = new PipelineHost();
     host.load("t", sample[1].traj);
     const settings = settingsForMode("copilot");
-    const processors = [...settings.processors].reverse().map((entry) => ({ ...entry, enabled: entry.kind !== "summarize" }));
+    const processors = [...settings.processors].reverse().map((entry) => ({ ...entry, enabled: entry.enabled && entry.kind !== "summarize" }));
     const result = await host.run(input({ ...settings, processors }));
     expect(result.steps.map((step) => step.processor)).toEqual(["token_budget", "round_window", "dialogue_compressor", "message_offloader"]);
   });

@@ -1,5 +1,5 @@
 // Policies as values (PO1–PO3): the policy part of a conversation's settings,
 // taken out, put back and compared field by field. Isomorphic.
 export { policySchema, policyNameSchema, POLICY_FIELDS, RECORDING_FIELDS, type Policy, type PolicyField } from "./schema";
-export { diffPolicies, policyOfSettings, readStoredPolicy, settingsWithPolicy, type PolicyDifference } from "./policy";
+export { diffPolicies, policyOfPreset, policyOfSettings, readStoredPolicy, settingsWithPolicy, type PolicyDifference } from "./policy";
 export { exportPolicy, fileStem, POLICY_EXPORT_FORMATS, type PolicyExportFormat } from "./export";

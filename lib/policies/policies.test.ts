@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SETTINGS, mergeSettings, settingsForMode } from "@/lib/settings";
-import { diffPolicies, policyOfSettings, policySchema, readStoredPolicy, settingsWithPolicy } from "@/lib/policies";
+import { PRESET_IDS, presetPolicy } from "@/lib/context/light";
+import { DEFAULT_SETTINGS, mergeSettings, resolveSettings, settingsForMode } from "@/lib/settings";
+import { diffPolicies, policyOfPreset, policyOfSettings, policySchema, readStoredPolicy, settingsWithPolicy } from "@/lib/policies";
 
 describe("policies", () => {
   it("[PO1] a policy is the settings without the recording fields, and validates with the settings' own rules", () => {
@@ -39,5 +40,23 @@ describe("policies", () => {
     expect(policy).toMatchObject({ mode: "navigator", tokenBudget: 12_000, historyRounds: settingsForMode("navigator").historyRounds });
     expect(policy.processors[0]).toEqual({ kind: "round_window", enabled: true });
     expect(policy.processors.filter((entry) => entry.enabled)).toHaveLength(1);
+  });
+
+  it("[PO8] every preset is a policy that validates, saves back as it is, and resolves to the preset on the settings' model", () => {
+    const settings = { ...settingsForMode("pilot"), model: "gpt-4.1", applyPipeline: true };
+    const resolved = resolveSettings(settings).policy;
+    const model = { model: resolved.model, encoding: resolved.encoding, contextWindow: resolved.contextWindow, maxOutputTokens: resolved.maxOutputTokens };
+    for (const id of PRESET_IDS) {
+      const policy = policyOfPreset(id, settings);
+      expect(policySchema.parse(policy)).toEqual(policy);
+      expect(readStoredPolicy(JSON.parse(JSON.stringify(policy)))).toEqual(policy);
+      const { mediaRule: _mediaRule, processors, ...applied } = resolveSettings(settingsWithPolicy(settings, policy)).policy;
+      const { processors: presetProcessors, ...preset } = presetPolicy(id, model);
+      expect(applied).toEqual(preset);
+      expect(processors.filter((entry) => entry.enabled)).toEqual(presetProcessors.filter((entry) => entry.enabled));
+    }
+    expect(policyOfPreset("observation_masking", settings).tuning).toEqual({
+      observation_masking: { keepObservations: 5, placeholder: "[earlier tool result omitted]" },
+    });
   });
 });

@@ -1,4 +1,5 @@
-import { normalizeSettings, type Settings } from "@/lib/settings";
+import { PRESETS, type PresetId } from "@/lib/context/light";
+import { completeProcessors, normalizeSettings, type Settings } from "@/lib/settings";
 import { POLICY_FIELDS, type Policy, type PolicyField } from "./schema";
 
 /** The policy part of settings (PO1). */
@@ -35,4 +36,28 @@ export function diffPolicies(from: Policy, to: Policy): PolicyDifference[] {
 /** A saved policy read back (PO4): normalised as stored settings are (ST2), so one saved before a setting existed takes its default. */
 export function readStoredPolicy(stored: unknown): Policy {
   return policyOfSettings(normalizeSettings(stored).settings);
+}
+
+/**
+ * A named preset as a policy over `settings` (PO8): the preset's mode,
+ * thresholds, sizes, processors and strategy settings, with the settings'
+ * model, window, reserve and encoding kept, so it saves and applies like any
+ * policy and resolves to what a comparison ran.
+ */
+export function policyOfPreset(id: PresetId, settings: Settings): Policy {
+  const { policy } = PRESETS[id];
+  return policyOfSettings({
+    ...settings,
+    mode: policy.mode,
+    historyRounds: policy.historyRounds,
+    summaryThreshold: policy.summaryThreshold,
+    offloadThreshold: policy.offloadThreshold,
+    maxMessageSize: policy.maxMessageSize,
+    maxToolResultSize: policy.maxToolResultSize,
+    processors: completeProcessors(policy.processors),
+    tokenBudget: policy.tokenBudget,
+    reloadTool: policy.reloadTool,
+    retrievedMemories: policy.retrievedMemories,
+    tuning: structuredClone(policy.tuning ?? {}) as Settings["tuning"],
+  });
 }

@@ -1,4 +1,5 @@
 import { defaultPipelineSpec, MODE_PRESETS, type AutomationMode } from "@/lib/context/light";
+import { completeProcessors } from "./processors";
 import type { Settings } from "./schema";
 
 export const DEFAULT_MODEL = "gpt-4o";
@@ -23,7 +24,8 @@ export function settingsForMode(mode: AutomationMode, base: Partial<Settings> = 
     contextWindow: null,
     maxOutputTokens: null,
     encoding: null,
-    processors: defaultPipelineSpec(),
+    processors: completeProcessors(defaultPipelineSpec()),
+    tuning: {},
     applyPipeline: false,
     reloadTool: true,
     retrievedMemories: 3,

@@ -3,7 +3,16 @@
 // the merge of changes, and the resolution against the model catalogue into
 // the engine's request policy. Isomorphic and tokenizer-free: the page's main
 // thread, the Web Worker and the server all use it.
-export { settingsSchema, settingsChangesSchema, processorEntrySchema, type Settings, type SettingsChanges, type ProcessorEntry } from "./schema";
+export {
+  settingsSchema,
+  settingsChangesSchema,
+  processorEntrySchema,
+  processorTuningSchema,
+  type Settings,
+  type SettingsChanges,
+  type SettingsTuning,
+  type ProcessorEntry,
+} from "./schema";
 export { DEFAULT_MODEL, DEFAULT_SETTINGS, PRESET_FIELDS, settingsForMode, type PresetField } from "./defaults";
 export { normalizeSettings, type NormalizedSettings, type SettingsRepair } from "./normalize";
 export { mergeSettings, settingsWithModel } from "./merge";

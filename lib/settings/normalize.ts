@@ -1,7 +1,7 @@
 import { AUTOMATION_MODES, type AutomationMode, type ProcessorSpec } from "@/lib/context/light";
 import { settingsForMode } from "./defaults";
 import { completeProcessors } from "./processors";
-import { settingsSchema, type Settings } from "./schema";
+import { processorTuningSchema, settingsSchema, type Settings, type SettingsTuning } from "./schema";
 
 /** A stored field normalisation changed, and why. */
 export interface SettingsRepair {
@@ -41,6 +41,24 @@ function repairProcessors(value: unknown, repairs: SettingsRepair[]): ProcessorS
   return completeProcessors(kept);
 }
 
+/** Keeps each strategy's valid settings; an invalid or unknown strategy is left out (its defaults apply). */
+function repairTuning(value: unknown, repairs: SettingsRepair[]): SettingsTuning {
+  if (!isRecord(value)) {
+    repairs.push({ field: "tuning", message: "not an object: the strategies' defaults apply" });
+    return {};
+  }
+  const tuning: Record<string, unknown> = {};
+  for (const [kind, settings] of Object.entries(value)) {
+    const schema = processorTuningSchema.shape[kind as keyof SettingsTuning];
+    const parsed = schema?.safeParse(settings);
+    if (!schema) repairs.push({ field: `tuning.${kind}`, message: "not a strategy processor: dropped" });
+    else if (!parsed?.success)
+      repairs.push({ field: `tuning.${kind}`, message: `not valid (${parsed?.error.issues[0]?.message ?? "invalid"}): its defaults apply` });
+    else if (parsed.data !== undefined) tuning[kind] = parsed.data;
+  }
+  return tuning as SettingsTuning;
+}
+
 /**
  * Settings written before `reloadTool` existed stored the old fixed window
  * and reply reserve for every model; those values now follow the model.
@@ -73,6 +91,10 @@ export function normalizeSettings(stored: unknown): NormalizedSettings {
       const processors = repairProcessors(record.processors, repairs);
       if (processors) settings.processors = processors;
       else repairs.push({ field, message: "not a list of processors: the default pipeline applies" });
+      continue;
+    }
+    if (field === "tuning") {
+      settings.tuning = repairTuning(record.tuning, repairs);
       continue;
     }
     const value = legacyValue(field, record[field], record);

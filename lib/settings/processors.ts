@@ -1,24 +1,25 @@
-import { DEFAULT_PROCESSOR_ORDER, type ProcessorKind, type ProcessorSpec } from "@/lib/context/light";
+import { PROCESSOR_KINDS, type ProcessorKind, type ProcessorSpec } from "@/lib/context/light";
 
 /**
  * Every shipped processor exactly once: the list's own in its order, then any
  * it lacks, switched off, in the recommended order (a processor added to the
- * engine after settings were saved never switches itself on).
+ * engine after settings were saved never switches itself on). The recommended
+ * order is the default pipeline's, then the strategy processors (ST5).
  */
 export function completeProcessors(entries: readonly ProcessorSpec[]): ProcessorSpec[] {
   const listed = new Set(entries.map((entry) => entry.kind));
-  const missing = DEFAULT_PROCESSOR_ORDER.filter((kind) => !listed.has(kind)).map((kind) => ({ kind, enabled: false }));
+  const missing = PROCESSOR_KINDS.filter((kind) => !listed.has(kind)).map((kind) => ({ kind, enabled: false }));
   return [...entries.map(({ kind, enabled }) => ({ kind, enabled })), ...missing];
 }
 
 /** The recommended order, keeping each processor's switch. */
 export function recommendedOrder(processors: readonly ProcessorSpec[]): ProcessorSpec[] {
   const enabled = new Map(processors.map((entry) => [entry.kind, entry.enabled]));
-  return DEFAULT_PROCESSOR_ORDER.map((kind) => ({ kind, enabled: enabled.get(kind) ?? false }));
+  return PROCESSOR_KINDS.map((kind) => ({ kind, enabled: enabled.get(kind) ?? false }));
 }
 
 export function isRecommendedOrder(processors: readonly ProcessorSpec[]): boolean {
-  return processors.length === DEFAULT_PROCESSOR_ORDER.length && processors.every((entry, index) => entry.kind === DEFAULT_PROCESSOR_ORDER[index]);
+  return processors.length === PROCESSOR_KINDS.length && processors.every((entry, index) => entry.kind === PROCESSOR_KINDS[index]);
 }
 
 /** A copy with `kind` moved to `index` (clamped). */

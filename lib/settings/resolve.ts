@@ -59,6 +59,7 @@ export function resolveSettings(settings: Settings, catalogue: readonly ModelEnt
       tokenBudget: settings.tokenBudget,
       reloadTool: settings.reloadTool,
       retrievedMemories: settings.retrievedMemories,
+      ...(Object.keys(settings.tuning).length > 0 ? { tuning: structuredClone(settings.tuning) } : {}),
     },
     model,
     artifactThreshold: settings.artifactThreshold ?? settings.maxToolResultSize,

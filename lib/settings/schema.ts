@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { AUTOMATION_MODES, DEFAULT_PROCESSOR_ORDER, ENCODINGS } from "@/lib/context/light";
+import { AUTOMATION_MODES, ENCODINGS, PROCESSOR_KINDS } from "@/lib/context/light";
 
 // The one schema of a conversation's stored settings: what the playground
 // tunes, the recorder and the proxy send with, and `npm run inspect` reads.
@@ -16,7 +16,7 @@ const count = (minimum: number) => z.number({ error: "expected a whole number" }
 
 /** One processor of the pipeline, in its place in the order. */
 export const processorEntrySchema = z.strictObject({
-  kind: z.enum(choices(DEFAULT_PROCESSOR_ORDER), { error: `unknown processor: use one of ${DEFAULT_PROCESSOR_ORDER.join(", ")}` }),
+  kind: z.enum(choices(PROCESSOR_KINDS), { error: `unknown processor: use one of ${PROCESSOR_KINDS.join(", ")}` }),
   enabled: z.boolean(),
 });
 
@@ -27,6 +27,33 @@ const processorsSchema = z.array(processorEntrySchema).superRefine((entries, con
       context.addIssue({ code: "custom", message: `'${entry.kind}' is listed twice: each processor appears once`, path: [index, "kind"] });
     seen.add(entry.kind);
   });
+});
+
+/**
+ * The strategy processors' settings (ST5), each field optional: what is left
+ * out takes the engine's default, so a stored tuning holds only what was changed.
+ */
+export const processorTuningSchema = z.strictObject({
+  clear_tool_uses: z
+    .strictObject({
+      triggerTokens: count(0).optional(),
+      keepToolUses: count(0).optional(),
+      clearAtLeastTokens: count(0).optional(),
+      excludeTools: z.array(z.string().trim().min(1, "a tool name is needed")).optional(),
+      clearToolInputs: z.boolean().optional(),
+      placeholder: z.string().min(1, "a placeholder is needed").optional(),
+    })
+    .optional(),
+  observation_masking: z
+    .strictObject({ keepObservations: count(0).optional(), placeholder: z.string().min(1, "a placeholder is needed").optional() })
+    .optional(),
+  auto_compact: z
+    .strictObject({
+      fraction: z.number({ error: "expected a number" }).gt(0, "must be above 0").max(1, "must be at most 1").optional(),
+      keepRounds: count(1).optional(),
+    })
+    .optional(),
+  token_window: z.strictObject({ maxTokens: count(1).optional() }).optional(),
 });
 
 const settingsFields = {
@@ -56,6 +83,8 @@ const settingsFields = {
   encoding: z.enum(choices(ENCODINGS), { error: `use one of ${ENCODINGS.join(", ")}` }).nullable(),
   /** The processors in the order they run, each on or off. */
   processors: processorsSchema,
+  /** The strategy processors' settings; a missing one takes the engine's default. */
+  tuning: processorTuningSchema,
   /** The recording proxy sends agents' requests through this pipeline (otherwise it passes them through). */
   applyPipeline: z.boolean(),
   /** When offloaded content is sent, offer the model `reload_offloaded` (off: nothing is offloaded, no marker is sent). */
@@ -77,3 +106,4 @@ export const settingsChangesSchema = z.strictObject(settingsFields).partial();
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingsChanges = z.infer<typeof settingsChangesSchema>;
 export type ProcessorEntry = z.infer<typeof processorEntrySchema>;
+export type SettingsTuning = z.infer<typeof processorTuningSchema>;

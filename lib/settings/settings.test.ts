@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROCESSOR_ORDER } from "@/lib/context/light";
+import { PROCESSOR_KINDS, STRATEGY_DEFAULTS } from "@/lib/context/light";
 import { BUILT_IN_MODELS, type ModelEntry } from "@/lib/models";
 import { DEFAULT_SETTINGS, mergeSettings, normalizeSettings, resolveSettings, settingsChangesSchema, settingsForMode, settingsSchema } from ".";
 
@@ -65,7 +65,7 @@ describe("normalizeSettings", () => {
     expect(settings.processors.map((entry) => entry.kind)).toEqual([
       "round_window",
       "token_budget",
-      ...DEFAULT_PROCESSOR_ORDER.filter((kind) => kind !== "round_window" && kind !== "token_budget"),
+      ...PROCESSOR_KINDS.filter((kind) => kind !== "round_window" && kind !== "token_budget"),
     ]);
     expect(settings.processors.filter((entry) => entry.enabled).map((entry) => entry.kind)).toEqual(["round_window", "token_budget"]);
     expect(repairs).toEqual([{ field: "processors[1]", message: "'round_window' was listed twice: the first place kept" }]);
@@ -89,7 +89,7 @@ describe("mergeSettings", () => {
   it("[ST3] a partial processor list is completed with the rest switched off", () => {
     const merged = mergeSettings(DEFAULT_SETTINGS, { processors: [{ kind: "token_budget", enabled: true }] });
     expect(merged.processors[0]).toEqual({ kind: "token_budget", enabled: true });
-    expect(merged.processors).toHaveLength(DEFAULT_PROCESSOR_ORDER.length);
+    expect(merged.processors).toHaveLength(PROCESSOR_KINDS.length);
     expect(merged.processors.slice(1).every((entry) => !entry.enabled)).toBe(true);
   });
 });
@@ -126,5 +126,44 @@ describe("resolveSettings", () => {
     const custom: ModelEntry = { ...BUILT_IN_MODELS.find((entry) => entry.id === "gpt-4o")!, contextWindow: 64_000, origin: "custom" };
     const resolved = resolveSettings({ ...DEFAULT_SETTINGS, model: "gpt-4o" }, [...BUILT_IN_MODELS.filter((entry) => entry.id !== "gpt-4o"), custom]);
     expect(resolved.policy.contextWindow).toBe(64_000);
+  });
+});
+
+describe("strategy processors in settings", () => {
+  it("[ST5] the strategies are settings: listed after the default pipeline, switched off; a tuned strategy validates and is refused with its path when wrong", () => {
+    expect(DEFAULT_SETTINGS.processors.map((entry) => entry.kind)).toEqual(PROCESSOR_KINDS);
+    expect(DEFAULT_SETTINGS.processors.filter((entry) => !entry.enabled).map((entry) => entry.kind)).toEqual([
+      "clear_tool_uses",
+      "observation_masking",
+      "auto_compact",
+      "token_window",
+    ]);
+    expect(DEFAULT_SETTINGS.tuning).toEqual({});
+    const change = { processors: [{ kind: "observation_masking", enabled: true }], tuning: { observation_masking: { keepObservations: 2 } } };
+    expect(settingsChangesSchema.parse(change)).toEqual(change);
+    const wrong = settingsChangesSchema.safeParse({ tuning: { auto_compact: { fraction: 1.5 } } });
+    expect(wrong.success).toBe(false);
+    expect(wrong.error?.issues[0].path).toEqual(["tuning", "auto_compact", "fraction"]);
+    expect(settingsChangesSchema.safeParse({ tuning: { summarize: {} } }).success).toBe(false);
+  });
+
+  it("[ST5] a stored tuning keeps each valid strategy and drops an invalid or unknown one with a repair", () => {
+    const { settings, repairs } = normalizeSettings({
+      ...DEFAULT_SETTINGS,
+      tuning: { observation_masking: { keepObservations: 2 }, clear_tool_uses: { keepToolUses: -1 }, summarize: { x: 1 } },
+    });
+    expect(settings.tuning).toEqual({ observation_masking: { keepObservations: 2 } });
+    expect(repairs.map((repair) => repair.field)).toEqual(["tuning.clear_tool_uses", "tuning.summarize"]);
+    expect(normalizeSettings({ ...DEFAULT_SETTINGS, tuning: "off" }).settings.tuning).toEqual({});
+    const { tuning: _tuning, ...older } = DEFAULT_SETTINGS;
+    expect(normalizeSettings(older)).toEqual({ settings: DEFAULT_SETTINGS, repairs: [] });
+  });
+
+  it("[ST5] resolving passes the strategies' settings to the request policy, and none when nothing is tuned", () => {
+    expect(resolveSettings(DEFAULT_SETTINGS).policy).not.toHaveProperty("tuning");
+    const tuning = { clear_tool_uses: { triggerTokens: 2_000, excludeTools: ["search"] } };
+    const resolved = resolveSettings({ ...DEFAULT_SETTINGS, tuning }).policy;
+    expect(resolved.tuning).toEqual(tuning);
+    expect({ ...STRATEGY_DEFAULTS.clear_tool_uses, ...resolved.tuning?.clear_tool_uses }.keepToolUses).toBe(STRATEGY_DEFAULTS.clear_tool_uses.keepToolUses);
   });
 });

@@ -10,7 +10,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as promptRoute from "@/app/api/branches/[branchId]/prompt/route";
-import { DEFAULT_PROCESSOR_ORDER, type Message } from "@/lib/context";
+import { PROCESSOR_KINDS, type Message } from "@/lib/context";
 import { conversationArbitrary } from "@/lib/context/test-support/arbitraries";
 import { runInspect } from "@/lib/cli/inspect";
 import { createConversation, getBranchScope, getHistoryByBranchId } from "@/lib/db";
@@ -28,11 +28,21 @@ const settingsArbitrary: fc.Arbitrary<Settings> = fc
     tokenBudget: fc.option(fc.integer({ min: 200, max: 6_000 }), { nil: null }),
     maxMessageSize: fc.integer({ min: 200, max: 3_000 }),
     model: fc.constantFrom("gpt-4o", "gpt-4", "claude-sonnet-4-5"),
-    enabled: fc.array(fc.boolean(), { minLength: DEFAULT_PROCESSOR_ORDER.length, maxLength: DEFAULT_PROCESSOR_ORDER.length }),
+    enabled: fc.array(fc.boolean(), { minLength: PROCESSOR_KINDS.length, maxLength: PROCESSOR_KINDS.length }),
     reversed: fc.boolean(),
+    // The strategies' settings (ST5), small enough that they act on these conversations.
+    tuning: fc.record(
+      {
+        clear_tool_uses: fc.record({ triggerTokens: fc.integer({ min: 0, max: 400 }), keepToolUses: fc.integer({ min: 0, max: 2 }), clearToolInputs: fc.boolean() }),
+        observation_masking: fc.record({ keepObservations: fc.integer({ min: 0, max: 2 }) }),
+        auto_compact: fc.record({ fraction: fc.constantFrom(0.01, 0.5, 1), keepRounds: fc.integer({ min: 1, max: 3 }) }),
+        token_window: fc.record({ maxTokens: fc.integer({ min: 100, max: 2_000 }) }),
+      },
+      { requiredKeys: [] },
+    ),
   })
   .map(({ enabled, reversed, ...rest }) => {
-    const processors = DEFAULT_PROCESSOR_ORDER.map((kind, index) => ({ kind, enabled: enabled[index] }));
+    const processors = PROCESSOR_KINDS.map((kind, index) => ({ kind, enabled: enabled[index] }));
     // Compaction on the way (a summary threshold) is exercised by the recorder's own tests; here the state stays as stored.
     return mergeSettings(DEFAULT_SETTINGS, { ...rest, summaryThreshold: null, processors: reversed ? processors.reverse() : processors });
   });

@@ -1,26 +1,10 @@
 import * as z from "zod";
 import { AUTOMATION_MODES, ENCODINGS, MAX_COMPARED_POLICIES, PROCESSOR_KINDS } from "@/lib/context";
 import { toolsSchema } from "@/lib/api/schemas";
+import { processorTuningSchema } from "@/lib/settings";
 
 const count = (minimum: number) => z.number().int().min(minimum);
 const nullableCount = (minimum: number) => count(minimum).nullable();
-
-/** The strategy processors' settings (CS1–CS4); the engine checks the values again (CS5). */
-const tuningSchema = z.strictObject({
-  clear_tool_uses: z
-    .strictObject({
-      triggerTokens: count(0).optional(),
-      keepToolUses: count(0).optional(),
-      clearAtLeastTokens: count(0).optional(),
-      excludeTools: z.array(z.string().min(1)).optional(),
-      clearToolInputs: z.boolean().optional(),
-      placeholder: z.string().min(1).optional(),
-    })
-    .optional(),
-  observation_masking: z.strictObject({ keepObservations: count(0).optional(), placeholder: z.string().min(1).optional() }).optional(),
-  auto_compact: z.strictObject({ fraction: z.number().gt(0).max(1).optional(), keepRounds: count(1).optional() }).optional(),
-  token_window: z.strictObject({ maxTokens: count(1).optional() }).optional(),
-});
 
 /** A RequestPolicy as JSON. */
 export const requestPolicySchema = z.strictObject({
@@ -38,7 +22,8 @@ export const requestPolicySchema = z.strictObject({
   tokenBudget: nullableCount(0),
   reloadTool: z.boolean(),
   retrievedMemories: count(0),
-  tuning: tuningSchema.optional(),
+  /** The strategy processors' settings (ST5); the engine checks the values again (CS5). */
+  tuning: processorTuningSchema.optional(),
 });
 
 const pricesSchema = z.strictObject({
