@@ -46,3 +46,26 @@ test("compares two policies on a real tau-bench trajectory: the chart and the ta
   expect(body.messages.length).toBeGreaterThan(0);
   expect(body.max_tokens).toBeGreaterThan(0);
 });
+
+test("a compared preset is applied to the settings and saved as a policy from the comparison", async ({ page, request }) => {
+  const { conversationId } = await importConversation(request, JSON.stringify(tauBench[2]), "compare and keep");
+  const workspace = new WorkspacePage(page);
+  await page.goto(`/c/${conversationId}?tab=compare`);
+  await workspace.ready();
+  const compare = new ComparePage(page);
+  await compare.slot(1).selectOption({ label: "Tool-result clearing" });
+  await compare.slot(2).selectOption({ value: "" });
+  await compare.run();
+  await expect(compare.table.getByRole("rowheader")).toHaveText([/^Raw/, /^Tool-result clearing/]);
+  await page.getByRole("combobox", { name: "Policy to export" }).selectOption({ label: "Tool-result clearing" });
+  await page.getByRole("button", { name: "Save as policy" }).click();
+  await expect(page.getByText("Saved “Tool-result clearing” as a policy of this conversation.")).toBeVisible();
+  await expect(compare.slot(1).getByRole("option", { name: "Tool-result clearing" })).toHaveCount(2);
+  await page.getByRole("button", { name: "Apply to settings" }).click();
+  await expect(page.getByText("Settings saved")).toBeVisible();
+  const saved = await (await request.get(`/api/conversations/${conversationId}`)).json();
+  expect(saved.conversation.settings.processors.filter((entry: { enabled: boolean }) => entry.enabled).map((entry: { kind: string }) => entry.kind)).toEqual([
+    "clear_tool_uses",
+  ]);
+  expect(saved.conversation.settings.tuning.clear_tool_uses.keepToolUses).toBe(3);
+});

@@ -60,3 +60,39 @@ test("exports a session and imports it back into a fresh start: history, branche
   await page.getByLabel("Import a session file").setInputFiles(saved);
   await expect(page.getByRole("alert").filter({ hasText: "already stored" })).toBeVisible();
 });
+
+test("applies the observation-masking preset, tunes it, saves it as a policy, and both survive a reload", async ({ page, request }) => {
+  // A trajectory with tool results in several rounds: masking acts only on rounds the model has finished.
+  const { conversationId } = await importConversation(request, JSON.stringify(tauBench[4]), "preset");
+  const workspace = new WorkspacePage(page);
+  await page.goto(`/c/${conversationId}`);
+  await workspace.ready();
+  await page.getByRole("combobox", { name: "Preset" }).selectOption({ label: "Observation masking" });
+  await page.getByRole("button", { name: "Apply preset" }).click();
+  await expect(page.getByRole("checkbox", { name: "Observation masking" })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "Round window" })).not.toBeChecked();
+  await expect(workspace.traceRow("observation_masking")).toBeVisible();
+  const masked = await workspace.traceCounts("observation_masking");
+
+  const kept = page.getByRole("group", { name: "Observation masking settings" }).getByRole("spinbutton", { name: "Observations kept" });
+  await expect(kept).toHaveValue("5");
+  await kept.fill("1");
+  await expect.poll(async () => (await workspace.traceCounts("observation_masking")).tokens[1]).toBeLessThan(masked.tokens[1]);
+  await page.getByRole("textbox", { name: "Policy name" }).fill("Masking, one kept");
+  await page.getByRole("button", { name: "Save policy" }).click();
+  const saved = page.getByRole("list", { name: "Saved policy list" });
+  await expect(saved).toContainText("Masking, one kept");
+  await expect(page.getByText("Settings saved")).toBeVisible();
+
+  await page.reload();
+  await workspace.ready();
+  await expect(kept).toHaveValue("1");
+  // Back to the copilot preset, then the saved policy again: the strategy and its setting return.
+  await page.getByRole("combobox", { name: "Preset" }).selectOption({ label: "Copilot" });
+  await page.getByRole("button", { name: "Apply preset" }).click();
+  await expect(page.getByRole("checkbox", { name: "Observation masking" })).not.toBeChecked();
+  await expect(workspace.traceRow("observation_masking")).toHaveCount(0);
+  await page.getByRole("button", { name: "Apply Masking, one kept" }).click();
+  await expect(kept).toHaveValue("1");
+  await expect(workspace.traceRow("observation_masking")).toBeVisible();
+});

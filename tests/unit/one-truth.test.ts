@@ -33,7 +33,11 @@ const settingsArbitrary: fc.Arbitrary<Settings> = fc
     // The strategies' settings (ST5), small enough that they act on these conversations.
     tuning: fc.record(
       {
-        clear_tool_uses: fc.record({ triggerTokens: fc.integer({ min: 0, max: 400 }), keepToolUses: fc.integer({ min: 0, max: 2 }), clearToolInputs: fc.boolean() }),
+        clear_tool_uses: fc.record({
+          triggerTokens: fc.integer({ min: 0, max: 400 }),
+          keepToolUses: fc.integer({ min: 0, max: 2 }),
+          clearToolInputs: fc.boolean(),
+        }),
         observation_masking: fc.record({ keepObservations: fc.integer({ min: 0, max: 2 }) }),
         auto_compact: fc.record({ fraction: fc.constantFrom(0.01, 0.5, 1), keepRounds: fc.integer({ min: 1, max: 3 }) }),
         token_window: fc.record({ maxTokens: fc.integer({ min: 100, max: 2_000 }) }),
