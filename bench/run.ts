@@ -4,6 +4,7 @@ import { benchEngine } from "./engine";
 const benchmarks: Record<string, () => Promise<unknown>> = {
   engine: benchEngine,
   proxy: () => import("./proxy").then((module) => module.benchProxy()),
+  "proxy-next": () => import("./proxy-next").then((module) => module.benchProxyNext()),
   memory: () => import("./memory").then((module) => module.benchMemory()),
   playground: () => import("./playground").then((module) => module.benchPlayground()),
   replay: () => import("./replay").then((module) => module.benchReplay()),

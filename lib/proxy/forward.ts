@@ -51,6 +51,10 @@ export function passthroughHeaders(upstream: Headers, eventStream = false): Head
     // Compression or a buffering proxy would hold chunks back: the stream must reach the agent as it comes.
     headers.set("cache-control", "no-cache, no-transform");
     headers.set("x-accel-buffering", "no");
+  } else {
+    // The upstream's bytes as they came (P16): the server would otherwise compress a whole answer
+    // before sending it, which costs the agent more time on loopback than it saves.
+    headers.set("cache-control", [upstream.get("cache-control"), "no-transform"].filter(Boolean).join(", "));
   }
   return headers;
 }

@@ -62,6 +62,24 @@ runs("proxy protocols on next start", () => {
     expect(response.output_text).toBe("echo: hi");
   });
 
+  it("[P-P2] a whole answer reaches the official client as the upstream's bytes: not compressed, marked no-transform", async () => {
+    // Past the size from which the server would compress (1 KiB): the fake echoes the question.
+    const question = "Which flights leave Boston tomorrow morning? ".repeat(60);
+    const client = new OpenAI({ baseURL: `${server.url}/api/v1`, apiKey: "ctxlab-next-whole", maxRetries: 0 });
+    const { data, response } = await client.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: question }] }).withResponse();
+    expect(data.choices[0].message.content).toBe(`echo: ${question}`);
+    expect(response.headers.get("content-encoding")).toBeNull();
+    expect(response.headers.get("cache-control")).toContain("no-transform");
+    // A client that asks for gzip outright gets the same.
+    const raw = await fetch(`${server.url}/api/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer ctxlab-next-whole", "accept-encoding": "gzip" },
+      body: JSON.stringify({ model: "fake-gpt", messages: [{ role: "user", content: question }] }),
+    });
+    expect(raw.status).toBe(200);
+    expect(raw.headers.get("content-encoding")).toBeNull();
+  });
+
   it("[P-E2] answers unknown /api/v1 paths and other methods with JSON in the protocol's shape, never HTML", async () => {
     const anthropic = await fetch(`${server.url}/api/v1/files`, { headers: { "anthropic-version": "2023-06-01" } });
     expect(anthropic.status).toBe(404);

@@ -1,0 +1,278 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import Sqlite from "better-sqlite3";
+import { createBenchDatabaseFile, createBenchSchema, percentile } from "./proxy";
+import { formatMs, machine, table, writeSection } from "./results";
+
+/**
+ * The recording proxy as agents meet it: the production server (`next start`,
+ * its own process) between the official `openai` client (on a worker thread,
+ * with the client's default headers) and a fake upstream that answers at once
+ * (this thread). Latency: one call at a time, direct and through the proxy
+ * interleaved. Throughput: 20 agents at once, until every call is recorded.
+ */
+
+const WARMUP = 40;
+const MEASURED = 300;
+const AGENTS = 20;
+const PER_AGENT = 30;
+const TURNS_PER_CONVERSATION = 20;
+/** The pause before each latency call, standing for the model's time to answer (the fake answers at once). */
+const THINK_MS = 50;
+
+interface Job {
+  baseURL: string;
+  apiKey: string;
+  stream: boolean;
+  messages: { role: string; content: string }[];
+  /** List the models instead (forwarded, nothing recorded): the server's own cost per request. */
+  models?: boolean;
+  /** Time the agent waits before sending, as it would while its model thinks: the previous call's recording runs meanwhile. */
+  pauseMs?: number;
+}
+
+interface Timing {
+  firstChunk: number;
+  total: number;
+}
+
+/** The agents' side: the official client, a client per key, `concurrency` calls at a time. */
+const CLIENT = `
+const { parentPort } = require("node:worker_threads");
+const OpenAI = require("openai").default ?? require("openai");
+const clients = new Map();
+function clientFor(baseURL, apiKey) {
+  const key = baseURL + " " + apiKey;
+  if (!clients.has(key)) clients.set(key, new OpenAI({ baseURL, apiKey, maxRetries: 0 }));
+  return clients.get(key);
+}
+async function call({ baseURL, apiKey, stream, messages, pauseMs, models }) {
+  if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  const client = clientFor(baseURL, apiKey);
+  const started = performance.now();
+  if (models) {
+    await client.models.list();
+    const total = performance.now() - started;
+    return { firstChunk: total, total };
+  }
+  if (!stream) {
+    await client.chat.completions.create({ model: "fake-gpt", messages });
+    const total = performance.now() - started;
+    return { firstChunk: total, total };
+  }
+  const chunks = await client.chat.completions.create({ model: "fake-gpt", messages, stream: true });
+  let firstChunk = Number.NaN;
+  for await (const _chunk of chunks) if (Number.isNaN(firstChunk)) firstChunk = performance.now() - started;
+  return { firstChunk, total: performance.now() - started };
+}
+parentPort.on("message", async ({ jobs, concurrency }) => {
+  const timings = new Array(jobs.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < jobs.length) {
+      const index = next++;
+      timings[index] = await call(jobs[index]);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: concurrency }, lane));
+    parentPort.postMessage({ timings });
+  } catch (error) {
+    parentPort.postMessage({ error: String(error) });
+  }
+});
+`;
+
+function startClient() {
+  const worker = new Worker(CLIENT, { eval: true });
+  return {
+    run(jobs: Job[], concurrency = 1): Promise<Timing[]> {
+      return new Promise((resolve, reject) => {
+        worker.once("message", (message: { timings?: Timing[]; error?: string }) =>
+          message.timings ? resolve(message.timings) : reject(new Error(message.error)),
+        );
+        worker.postMessage({ jobs, concurrency });
+      });
+    },
+    close: () => worker.terminate(),
+  };
+}
+
+/** Turn `turn` of an agent's conversation, its history included. */
+function turnMessages(agent: string, turn: number): Job["messages"] {
+  const messages = [{ role: "system", content: "You are a helpful travel agent. Answer briefly and cite the booking reference." }];
+  for (let past = 0; past <= turn; past += 1) {
+    const question = `Turn ${past}: can you move booking ${agent} to the ${past + 1}th of May, economy, window seat?`;
+    messages.push({ role: "user", content: question });
+    if (past < turn) messages.push({ role: "assistant", content: `echo: ${question}` });
+  }
+  return messages;
+}
+
+interface Rows {
+  label: string;
+  direct: number[];
+  proxied: number[];
+}
+
+function latencyRows(rows: Rows[]): string[][] {
+  return rows.flatMap(({ label, direct, proxied }) => {
+    const [d50, d99, p50, p99] = [percentile(direct, 0.5), percentile(direct, 0.99), percentile(proxied, 0.5), percentile(proxied, 0.99)];
+    return [
+      [label, "direct", formatMs(d50), formatMs(d99), "", ""],
+      [label, "through the proxy", formatMs(p50), formatMs(p99), formatMs(p50 - d50), formatMs(p99 - d99)],
+    ];
+  });
+}
+
+interface Store {
+  name: string;
+  url: string;
+  /** Calls recorded so far. */
+  recorded(): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function sqliteStore(): Promise<Store> {
+  const { url, folder } = createBenchDatabaseFile("proxy-next");
+  const file = url.slice("file:".length);
+  return {
+    name: "SQLite",
+    url,
+    recorded: async () => {
+      const db = new Sqlite(file, { readonly: true, fileMustExist: true });
+      try {
+        return (db.prepare(`SELECT COUNT(*) AS n FROM "Exchange" WHERE "status" IS NOT NULL`).get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    },
+    close: async () => fs.rmSync(folder, { recursive: true, force: true }),
+  };
+}
+
+async function postgresStore(): Promise<Store | null> {
+  const schema = await createBenchSchema("proxy_next");
+  if (!schema) return null;
+  const { default: pg } = await import("pg");
+  const url = new URL(schema.url);
+  const name = url.searchParams.get("schema")!;
+  url.searchParams.delete("schema");
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  return {
+    name: "PostgreSQL",
+    url: schema.url,
+    recorded: async () => Number((await client.query(`SELECT COUNT(*) AS n FROM "${name}"."Exchange" WHERE "status" IS NOT NULL`)).rows[0].n),
+    close: async () => {
+      await client.end();
+      await schema.drop();
+    },
+  };
+}
+
+export async function benchProxyNext(): Promise<string> {
+  const { startFakeOpenAI } = await import("@/tests/support/fake-openai");
+  const { hasBuild, NO_BUILD, startNextServer } = await import("@/tests/support/next-server");
+  if (!hasBuild()) throw new Error(NO_BUILD);
+  const fake = await startFakeOpenAI();
+  const client = startClient();
+  const settingsFile = path.join(os.tmpdir(), `context-lab-bench-proxy-next-${process.pid}.json`);
+  const throughput: string[][] = [];
+  let latency: string[][] = [];
+  try {
+    const stores = [await sqliteStore(), await postgresStore()].filter((store): store is Store => store !== null);
+    for (const store of stores) {
+      const server = await startNextServer({
+        databaseUrl: store.url,
+        env: { CONTEXT_LAB_UPSTREAM_BASE_URL: fake.baseUrl, CONTEXT_LAB_UPSTREAM_API_KEY: "sk-bench", CONTEXT_LAB_UPSTREAM_SETTINGS_FILE: settingsFile },
+      });
+      try {
+        const proxyURL = `${server.url}/api/v1`;
+        let calls = 0;
+        const job = (baseURL: string, agent: string, turn: number, stream: boolean): Job => ({
+          baseURL,
+          apiKey: `ctxlab-${agent}`,
+          stream,
+          messages: turnMessages(agent, turn),
+        });
+        if (store.name === "SQLite") {
+          // Latency on the embedded database, one call at a time, direct and proxied interleaved.
+          const measure = async (stream: boolean, models = false) => {
+            const jobs: Job[] = [];
+            for (let index = 0; index < WARMUP + MEASURED; index += 1) {
+              const agent = `latency-${stream ? "s" : "w"}-${Math.floor(index / TURNS_PER_CONVERSATION)}`;
+              const turn = index % TURNS_PER_CONVERSATION;
+              const extra = { pauseMs: THINK_MS, models };
+              jobs.push({ ...job(fake.baseUrl, agent, turn, stream), ...extra }, { ...job(proxyURL, agent, turn, stream), ...extra });
+            }
+            if (!models) calls += jobs.length / 2;
+            const timings = (await client.run(jobs)).slice(WARMUP * 2);
+            return { direct: timings.filter((_, index) => index % 2 === 0), proxied: timings.filter((_, index) => index % 2 === 1) };
+          };
+          const whole = await measure(false);
+          const streamed = await measure(true);
+          const row = (label: string, timings: typeof whole, pick: keyof Timing): Rows => ({
+            label,
+            direct: timings.direct.map((timing) => timing[pick]),
+            proxied: timings.proxied.map((timing) => timing[pick]),
+          });
+          const listed = await measure(false, true);
+          const rows = [
+            row("whole answer", whole, "total"),
+            row("stream, first chunk", streamed, "firstChunk"),
+            row("stream, to the end", streamed, "total"),
+            row("model list (forwarded, not recorded)", listed, "total"),
+          ];
+          latency = latencyRows(rows);
+        }
+        // Throughput: AGENTS agents at once, each its own conversation growing turn by turn.
+        await waitForRecorded(store, calls);
+        const jobs: Job[] = [];
+        for (let turn = 0; turn < PER_AGENT; turn += 1)
+          for (let agent = 0; agent < AGENTS; agent += 1) jobs.push(job(proxyURL, `load-${store.name}-${agent}`, turn % TURNS_PER_CONVERSATION, false));
+        const started = performance.now();
+        await client.run(jobs, AGENTS);
+        const answered = performance.now() - started;
+        await waitForRecorded(store, calls + jobs.length);
+        const recorded = performance.now() - started;
+        throughput.push([store.name, String(AGENTS), String(jobs.length), (jobs.length / (answered / 1_000)).toFixed(0), (jobs.length / (recorded / 1_000)).toFixed(0)]);
+        console.log(`proxy-next ${store.name}: ${throughput.at(-1)!.join(" | ")}`);
+      } finally {
+        await server.stop();
+        await store.close();
+      }
+    }
+  } finally {
+    await client.close();
+    await fake.close();
+    fs.rmSync(settingsFile, { force: true });
+  }
+  const markdown = [
+    "## Proxy through `next start`: what an agent adds by pointing its base URL at Context Lab",
+    "",
+    `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}. The production server (\`next start\`, its own process) on a fresh database; the official \`openai\` client with its default headers on a worker thread; a fake upstream that answers at once on the bench's main thread. Each latency row: ${MEASURED} calls after ${WARMUP} warm-up, direct and proxied interleaved, one at a time; requests are turns of 20-turn conversations with their whole history. Recording follows the answer.`,
+    "",
+    "### Latency, one call at a time (SQLite)",
+    "",
+    table(["answer", "path", "p50 ms", "p99 ms", "added p50 ms", "added p99 ms"], latency),
+    "",
+    `Each call waits ${THINK_MS} ms before it is sent, standing for the model's time to answer, so the previous call's recording is not counted against the next one. The model list is forwarded without a database write or a recording: what it adds is the server's own cost per request (Next's routing, the request guard, the route), the floor under the recorded calls.`,
+    "",
+    `### Throughput: ${AGENTS} agents at once, ${PER_AGENT} calls each`,
+    "",
+    table(["database", "agents", "calls", "answered calls/s", "recorded calls/s (until every call is stored)"], throughput),
+  ].join("\n");
+  writeSection("proxy-next", markdown);
+  return markdown;
+}
+
+async function waitForRecorded(store: Store, expected: number): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  while ((await store.recorded()) < expected) {
+    if (Date.now() > deadline) throw new Error(`${store.name}: only ${await store.recorded()} of ${expected} calls recorded after 5 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
