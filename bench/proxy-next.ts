@@ -238,7 +238,13 @@ export async function benchProxyNext(): Promise<string> {
         const answered = performance.now() - started;
         await waitForRecorded(store, calls + jobs.length);
         const recorded = performance.now() - started;
-        throughput.push([store.name, String(AGENTS), String(jobs.length), (jobs.length / (answered / 1_000)).toFixed(0), (jobs.length / (recorded / 1_000)).toFixed(0)]);
+        throughput.push([
+          store.name,
+          String(AGENTS),
+          String(jobs.length),
+          (jobs.length / (answered / 1_000)).toFixed(0),
+          (jobs.length / (recorded / 1_000)).toFixed(0),
+        ]);
         console.log(`proxy-next ${store.name}: ${throughput.at(-1)!.join(" | ")}`);
       } finally {
         await server.stop();
