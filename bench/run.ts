@@ -8,6 +8,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   memory: () => import("./memory").then((module) => module.benchMemory()),
   playground: () => import("./playground").then((module) => module.benchPlayground()),
   replay: () => import("./replay").then((module) => module.benchReplay()),
+  compare: () => import("./compare").then((module) => module.benchCompare()),
   tokenizer: () => import("./tokenizer").then((module) => module.benchTokenizer()),
 };
 

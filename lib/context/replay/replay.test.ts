@@ -15,7 +15,7 @@ import { costOfTokens } from "./cost";
 import { mentionsOf } from "./mentions";
 import { presetPolicy, PRESET_IDS, PRESETS, rawPolicy } from "./presets";
 import { policySnippet } from "./snippet";
-import { callPoints, replayConversation } from "./replay";
+import { callPoints, replayConversation, sumTotals } from "./replay";
 
 const counter = sharedCounter("o200k_base");
 const RELOAD_TOOL = getContextTools().find((tool) => tool.definition.function.name === "reload_offloaded")!.definition;
@@ -148,6 +148,30 @@ describe("replayConversation", () => {
     const unpriced = await replayConversation({ messages: richest, tools, policy: PRESETS.copilot.policy });
     expect(unpriced.calls.every((call) => call.cost === null)).toBe(true);
     expect(unpriced.totals.cost).toBeNull();
+  });
+
+  it("[RP7] totals over several conversations add up to their calls, each call's input counted from its request", async () => {
+    const replays = await Promise.all(
+      sample.slice(0, 3).map(({ messages }) => replayConversation({ messages, tools, policy: PRESETS.observation_masking.policy, prices })),
+    );
+    const calls = replays.flatMap((replay) => replay.calls);
+    const summed = sumTotals(replays.map((replay) => replay.totals));
+    // Each call's input is its request counted directly: messages, tools sent, the reply priming.
+    for (const call of calls) {
+      const sent = call.toolNames.map((name) => [...tools, RELOAD_TOOL].find((tool) => tool.function.name === name)!);
+      expect(call.tokens.total).toBe(counter.countMessages(call.messages) + counter.countTools(sent));
+    }
+    expect(summed.calls).toBe(calls.length);
+    expect(summed.inputTokens).toBe(calls.reduce((sum, call) => sum + call.tokens.total, 0));
+    expect(summed.cachedTokens).toBe(calls.reduce((sum, call) => sum + call.cache.cachedTokens, 0));
+    expect(summed.cacheBreaks).toBe(calls.filter((call) => call.cache.broken).length);
+    expect(summed.riskyCalls).toBe(calls.filter((call) => call.recallRisks.length > 0).length);
+    expect(summed.cacheHitShare).toBeCloseTo(summed.cachedTokens / summed.inputTokens, 12);
+    expect(summed.cost!.total).toBeCloseTo(
+      calls.reduce((sum, call) => sum + call.cost!.total, 0),
+      9,
+    );
+    expect(sumTotals([replays[0].totals, { ...replays[1].totals, cost: null }]).cost).toBeNull();
   });
 
   it("[RP7][RB3] counts budget stops: calls whose request does not fit", async () => {

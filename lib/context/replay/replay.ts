@@ -305,6 +305,37 @@ function recallRisks(messages: readonly Message[], firstNew: number, at: number,
   return risks;
 }
 
+/**
+ * The totals of several replays as one (RP7): every count and cost added,
+ * the cache-hit share recomputed from the sums; no cost when any replay has none.
+ * @example sumTotals(results.map((result) => result.totals))
+ */
+export function sumTotals(totals: readonly ReplayTotals[]): ReplayTotals {
+  const sum: ReplayTotals = {
+    calls: 0,
+    inputTokens: 0,
+    cachedTokens: 0,
+    outputTokens: 0,
+    cost: { ...ZERO_COST },
+    cacheHitShare: 0,
+    cacheBreaks: 0,
+    budgetStops: 0,
+    riskyCalls: 0,
+  };
+  for (const entry of totals) {
+    sum.calls += entry.calls;
+    sum.inputTokens += entry.inputTokens;
+    sum.cachedTokens += entry.cachedTokens;
+    sum.outputTokens += entry.outputTokens;
+    sum.cost = sum.cost && entry.cost ? addCosts(sum.cost, entry.cost) : null;
+    sum.cacheBreaks += entry.cacheBreaks;
+    sum.budgetStops += entry.budgetStops;
+    sum.riskyCalls += entry.riskyCalls;
+  }
+  sum.cacheHitShare = sum.inputTokens === 0 ? 0 : sum.cachedTokens / sum.inputTokens;
+  return sum;
+}
+
 function totalsOf(calls: readonly ReplayCall[], priced: boolean): ReplayTotals {
   const totals: ReplayTotals = {
     calls: calls.length,
