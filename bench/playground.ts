@@ -3,6 +3,7 @@ import { NUMERIC_FIELDS } from "@/components/pipeline/settings-fields";
 import { fromSliderPosition, toSliderPosition } from "@/components/pipeline/range-scale";
 import { buildConversation } from "./corpus";
 import { startBenchApp, type BenchApp } from "./playground/app";
+import { CHROMIUM, VIEWPORT } from "./playground/chromium";
 import { firstShown, installTimers, timeChange, timeDrag, type ChangeTiming, type DragTiming, type FirstShown } from "./playground/in-page";
 import { measurePageWeight, type FileSize, type PageWeight } from "./playground/page-weight";
 import { formatMs, machine, median, table, writeSection } from "./results";
@@ -26,22 +27,6 @@ const PAUSE_MS = 150;
 const DRAGS = 5;
 const DRAG_STEPS = 20;
 const DRAG_INTERVAL_MS = 16;
-
-/** The e2e tests' launch (playwright.config.ts): Debian's Chromium, no background networking on this closed network. */
-const CHROMIUM = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-quic",
-    "--no-first-run",
-  ],
-};
-/** Playwright's "Desktop Chrome" viewport, as in the e2e tests. */
-const VIEWPORT = { width: 1280, height: 720 };
 
 interface SliderCase {
   key: "historyRounds" | "maxMessageSize";

@@ -3,12 +3,12 @@ import { callPoints, comparePolicies, presetPolicy, type ComparedPolicy, type Me
 import { buildConversation } from "./corpus";
 import { formatMs, machine, median, table, writeSection } from "./results";
 
-const CALLS = 200;
+export const CALLS = 200;
 const REPEATS = 5;
 const PRICES = { input: 2.5, cachedInput: 1.25, output: 10 };
 
 /** Real tau-bench turns laid end to end (corpus.ts), cut right after the CALLS-th assistant turn. */
-function conversationWithCalls(calls: number): Message[] {
+export function conversationWithCalls(calls: number): Message[] {
   for (let size = calls * 2; ; size += calls) {
     const messages = buildConversation(size);
     const points = callPoints(messages);

@@ -9,6 +9,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   playground: () => import("./playground").then((module) => module.benchPlayground()),
   replay: () => import("./replay").then((module) => module.benchReplay()),
   compare: () => import("./compare").then((module) => module.benchCompare()),
+  "replay-browser": () => import("./replay-browser").then((module) => module.benchReplayBrowser()),
   tokenizer: () => import("./tokenizer").then((module) => module.benchTokenizer()),
 };
 

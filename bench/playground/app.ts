@@ -67,6 +67,7 @@ export interface BenchApp {
 
 /** Builds the app, migrates a fresh database and starts `next start`; on failure, removes what it made and rethrows. */
 export async function startBenchApp(): Promise<BenchApp> {
+  fs.mkdirSync(path.join(ROOT, "tmp"), { recursive: true });
   const folder = fs.mkdtempSync(path.join(ROOT, "tmp", "bench-playground-"));
   const databaseUrl = `file:${path.join(folder, "bench.db")}`;
   const env = { ...process.env, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: databaseUrl };
@@ -117,7 +118,7 @@ export async function startBenchApp(): Promise<BenchApp> {
       async importConversation(title, messages) {
         const response = await fetch(`${url}/api/conversations/import?title=${encodeURIComponent(title)}`, {
           method: "POST",
-          headers: { "content-type": "text/plain" },
+          headers: { "content-type": "application/json" },
           body: JSON.stringify(messages),
         });
         if (!response.ok) throw new Error(`import of ${title} failed: ${response.status} ${await response.text()}`);
