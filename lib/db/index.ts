@@ -3,7 +3,7 @@ import "server-only";
 // The storage layer's public surface. Every query takes the client first
 // (`getDatabase()` in the app, a test database in tests). `get*` throws
 // NotFoundError for a missing row; `find*` returns null.
-export { createDatabase, getDatabase, describeDatabase, DEFAULT_DATABASE_URL, type Database } from "./client";
+export { createDatabase, getDatabase, describeDatabase, isPostgresUrl, DEFAULT_DATABASE_URL, type Database } from "./client";
 export {
   DatabaseError,
   NotFoundError,

@@ -9,11 +9,17 @@ export const ALL_CONVERSATIONS = "*";
  * An in-process publish/subscribe bus, one channel per conversation plus
  * `ALL_CONVERSATIONS`. Delivery is synchronous and in publish order; a
  * listener that throws is logged and does not stop the others.
- * Several server processes would need a shared channel (PostgreSQL
- * LISTEN/NOTIFY) instead: see lib/live/README.md.
+ * With PostgreSQL, a relay shares what this process publishes with the
+ * other instances, and their events arrive through `deliver` (shared.ts).
  */
 export class LiveBus {
   private readonly channels = new Map<string, Set<LiveListener>>();
+  private relay: LiveListener | null = null;
+
+  /** Where this process's own events go besides its listeners (the other instances); null: nowhere. */
+  setRelay(relay: LiveListener | null): void {
+    this.relay = relay;
+  }
 
   /** Listens to one conversation's events (or every conversation's); returns the unsubscribe function. */
   subscribe(conversationId: string, listener: LiveListener): () => void {
@@ -33,7 +39,14 @@ export class LiveBus {
     };
   }
 
+  /** This process's event: to its listeners, then to the relay. */
   publish(event: LiveEvent): void {
+    this.deliver(event);
+    this.relay?.(event);
+  }
+
+  /** An event to this process's listeners only (one published here, or another instance's). */
+  deliver(event: LiveEvent): void {
     for (const key of [event.conversationId, ALL_CONVERSATIONS]) {
       const channel = this.channels.get(key);
       if (!channel) continue;
@@ -66,8 +79,4 @@ const globalForBus = globalThis as typeof globalThis & { [BUS_KEY]?: LiveBus };
 export function getLiveBus(): LiveBus {
   globalForBus[BUS_KEY] ??= new LiveBus();
   return globalForBus[BUS_KEY];
-}
-
-export function publishLiveEvent(event: LiveEvent): void {
-  getLiveBus().publish(event);
 }

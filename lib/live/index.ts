@@ -1,6 +1,7 @@
-// Live updates: an in-process event bus per conversation and its EventSource stream.
-export { LiveBus, getLiveBus, publishLiveEvent, ALL_CONVERSATIONS, type LiveListener } from "./bus";
-export { publishAppended, publishBranchCreated } from "./publish";
+// Live updates: an event bus per conversation (shared by every instance on PostgreSQL) and its EventSource stream.
+export { LiveBus, getLiveBus, ALL_CONVERSATIONS, type LiveListener } from "./bus";
+export { publishAppended, publishBranchCreated, publishLiveEvent } from "./publish";
+export { ensureSharedLive, SharedLive, liveChannelOf, noticeOf, eventOfNotice, MAX_NOTIFY_BYTES, type SharedLiveOptions } from "./shared";
 export { liveEventResponse, formatLiveEvent, EVENT_STREAM_HEADERS, HEARTBEAT_MS, type LiveStreamOptions } from "./sse";
 export {
   LIVE_EVENT_TYPES,

@@ -1,8 +1,16 @@
 import "server-only";
 import type { BranchRecord, ConversationRecord, MessageRecord } from "@/lib/db";
-import { publishLiveEvent } from "./bus";
+import { getLiveBus } from "./bus";
+import type { LiveEvent } from "./events";
+import { ensureSharedLive } from "./shared";
 
 const now = () => new Date().toISOString();
+
+/** Tells this process's open tabs, and with PostgreSQL every other instance's (L2). */
+export function publishLiveEvent(event: LiveEvent): void {
+  ensureSharedLive();
+  getLiveBus().publish(event);
+}
 
 /**
  * Tells open tabs that a conversation changed: messages appended to a branch

@@ -1,7 +1,7 @@
 import { database } from "@/lib/api/database";
 import { otherMethods, route } from "@/lib/api/http";
 import { getConversationById } from "@/lib/db";
-import { liveEventResponse } from "@/lib/live";
+import { liveEventResponse, ensureSharedLive } from "@/lib/live";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -10,6 +10,7 @@ export const dynamic = "force-dynamic";
 export const GET = route<{ id: string }>(async (request, { id }) => {
   // An unknown id answers 404 rather than an event stream that never says anything.
   await getConversationById(database(), id);
+  ensureSharedLive();
   return liveEventResponse(request, id);
 });
 
