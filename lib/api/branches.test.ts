@@ -51,6 +51,42 @@ describe.each(TEST_PROVIDERS)("branches API (%s)", (provider) => {
     expect(missing.status).toBe(404);
   });
 
+  it("reads a long history in pages that meet end to end, across a fork, and refuses a page size out of range", async () => {
+    const { branch: main } = await seedConversation(test.db, 2_500);
+    const fork = await call(forkRoute.POST, { params: { branchId: main.id }, body: { position: 1_200 } });
+    const child = fork.body.branch.id as string;
+    await appendMessages(test.db, child, [user("own 1200")]);
+    const read = async (branchId: string, query = "") => {
+      const positions: number[] = [];
+      const pages: number[] = [];
+      let next: number | null = -1;
+      while (next !== null) {
+        const cursor: string = next < 0 ? "" : `from=${next}`;
+        const page = await call(messagesRoute.GET, { url: `/api/x?${[cursor, query].filter(Boolean).join("&")}`, params: { branchId } });
+        expect(page.status).toBe(200);
+        pages.push(page.body.messages.length);
+        positions.push(...page.body.messages.map((record: { position: number }) => record.position));
+        next = page.body.next;
+      }
+      return { positions, pages };
+    };
+    const whole = await read(main.id);
+    expect(whole.pages).toEqual([1_000, 1_000, 500]);
+    expect(whole.positions).toEqual(Array.from({ length: 2_500 }, (_, position) => position));
+    const small = await read(child, "limit=400");
+    expect(small.pages).toEqual([400, 400, 400, 1]);
+    expect(small.positions).toEqual(Array.from({ length: 1_201 }, (_, position) => position));
+    const bounded = await call(messagesRoute.GET, { url: "/api/x?from=500&to=700&limit=300", params: { branchId: main.id } });
+    expect([bounded.body.messages.length, bounded.body.next]).toEqual([200, null]);
+    const capped = await call(messagesRoute.GET, { url: "/api/x?from=500&to=700&limit=100", params: { branchId: main.id } });
+    expect([capped.body.messages.length, capped.body.next]).toEqual([100, 600]);
+    for (const limit of [0, 1_001]) {
+      const refused = await call(messagesRoute.GET, { url: `/api/x?limit=${limit}`, params: { branchId: main.id } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.issues[0].path).toBe("limit");
+    }
+  });
+
   it("forks in isolation: neither side sees the other's later messages", async () => {
     const { conversation, branch: main } = await seedConversation(test.db, 4);
     const { body } = await call(forkRoute.POST, { params: { branchId: main.id }, body: { position: 2 } });

@@ -62,11 +62,27 @@ describe("createApiClient", () => {
   });
 
   it("leaves undefined query values out of the history range", async () => {
-    const { fetch, calls } = fakeFetch(json({ messages: [] }), json({ messages: [] }));
+    const { fetch, calls } = fakeFetch(json({ messages: [], next: null }), json({ messages: [], next: null }));
     const client = createApiClient({ fetch });
     await client.getMessages("b1");
     await client.getMessages("b1", { from: 0, to: 17 });
     expect(calls.map((call) => call.url)).toEqual(["/api/branches/b1/messages", "/api/branches/b1/messages?from=0&to=17"]);
+  });
+
+  it("reads a history page by page until the server says there is no next page, keeping the range's end", async () => {
+    const record = (position: number) => ({ position, message: { role: "user", content: `m${position}` } });
+    const { fetch, calls } = fakeFetch(
+      json({ messages: [record(5), record(6)], next: 7 }),
+      json({ messages: [record(7), record(8)], next: 9 }),
+      json({ messages: [record(9)], next: null }),
+    );
+    const messages = await createApiClient({ fetch }).getMessages("b1", { from: 5, to: 10 });
+    expect(messages.map((entry) => entry.position)).toEqual([5, 6, 7, 8, 9]);
+    expect(calls.map((call) => call.url)).toEqual([
+      "/api/branches/b1/messages?from=5&to=10",
+      "/api/branches/b1/messages?from=7&to=10",
+      "/api/branches/b1/messages?from=9&to=10",
+    ]);
   });
 
   it("resolves a 204 delete to undefined", async () => {

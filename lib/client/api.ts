@@ -28,6 +28,7 @@ import type {
   ModelEntryInput,
   PromptResponse,
   AssemblePromptInput,
+  MessagePage,
   MessageRecord,
   OffloadedContentRecord,
   OffloadedEntry,
@@ -96,10 +97,17 @@ export function createApiClient(options: ApiClientOptions = {}) {
     getCall: (callId: string, request?: RequestOptions) => get<CallDetail>(apiPath`/api/calls/${callId}`, request),
 
     getBranch: (branchId: string, request?: RequestOptions) => get<BranchDetail>(apiPath`/api/branches/${branchId}`, request),
-    /** The branch's full history (inherited and own), or the `[from, to)` slice of it. */
-    getMessages: async (branchId: string, range: HistoryRange = {}, request: RequestOptions = {}) =>
-      (await get<{ messages: MessageRecord[] }>(apiPath`/api/branches/${branchId}/messages`, { query: { from: range.from, to: range.to }, ...request }))
-        .messages,
+    /** The branch's full history (inherited and own), or the `[from, to)` slice of it, read page by page. */
+    getMessages: async (branchId: string, range: HistoryRange = {}, request: RequestOptions = {}) => {
+      const messages: MessageRecord[] = [];
+      let from: number | null | undefined = range.from;
+      do {
+        const page: MessagePage = await get<MessagePage>(apiPath`/api/branches/${branchId}/messages`, { query: { from, to: range.to }, ...request });
+        messages.push(...page.messages);
+        from = page.next;
+      } while (from !== null);
+      return messages;
+    },
     /** The branch's persisted memory as the request builder reads it: summary chain, covered system messages, artifact outlines. */
     getMemory: (branchId: string, request?: RequestOptions) => get<MemorySnapshot>(apiPath`/api/branches/${branchId}/memory`, request),
     /** Records a turn: large tool results become artifacts, and the branch compacts when due. */

@@ -97,6 +97,12 @@ export interface HistoryRange {
   to?: number;
 }
 
+/** One page of a branch's history: `next` is where the following page starts, null after the last. */
+export interface MessagePage {
+  messages: MessageRecord[];
+  next: number | null;
+}
+
 export interface AppendMessagesInput {
   messages: Message[];
   /** Optimistic append: 409 unless the branch holds exactly this many messages. */

@@ -3,16 +3,25 @@ import { json, readJsonBody, readQuery, route, otherMethods } from "@/lib/api/ht
 import { getBranchById, getConversationById, getHistoryByBranchId, type JsonObject } from "@/lib/db";
 import { publishAppended } from "@/lib/live";
 import { recordMessages } from "@/lib/memory";
-import { historyQuerySchema, recordMessagesSchema } from "./schema";
+import { historyQuerySchema, MESSAGE_PAGE_LIMIT, recordMessagesSchema } from "./schema";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 type Params = { branchId: string };
 
+/**
+ * A page of the branch's history from `from` (default 0), at most `limit`
+ * messages (default and maximum 1,000), never past `to`; `next` is where the
+ * following page starts, null after the last one.
+ */
 export const GET = route<Params>(async (request, { branchId }) => {
-  const { from, to } = readQuery(request, historyQuerySchema);
-  return json({ messages: await getHistoryByBranchId(database(), branchId, { fromPosition: from, toPosition: to }) });
+  const { from = 0, to, limit = MESSAGE_PAGE_LIMIT } = readQuery(request, historyQuerySchema);
+  // One more than the page: whether another page follows, without counting the branch.
+  const end = Math.min(to ?? Number.POSITIVE_INFINITY, from + limit + 1);
+  const read = await getHistoryByBranchId(database(), branchId, { fromPosition: from, toPosition: end });
+  const messages = read.slice(0, limit);
+  return json({ messages, next: read.length > limit ? from + limit : null });
 });
 
 // Live turns go through lib/memory: large tool results become artifacts, and the branch compacts when due.

@@ -1,8 +1,15 @@
 import * as z from "zod";
 import { messagesSchema, queryInteger } from "@/lib/api/schemas";
 
+/** Messages one read returns at most: a longer history comes in pages, each naming where the next starts. */
+export const MESSAGE_PAGE_LIMIT = 1_000;
+
 export const historyQuerySchema = z
-  .object({ from: queryInteger.optional(), to: queryInteger.optional() })
+  .object({
+    from: queryInteger.optional(),
+    to: queryInteger.optional(),
+    limit: queryInteger.min(1, "must be at least 1").max(MESSAGE_PAGE_LIMIT, `at most ${MESSAGE_PAGE_LIMIT}`).optional(),
+  })
   .refine((query) => query.from === undefined || query.to === undefined || query.to >= query.from, {
     message: "to must not be smaller than from",
     path: ["to"],
