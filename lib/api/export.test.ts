@@ -4,8 +4,11 @@ import { describe, expect, it } from "vitest";
 import * as exportRoute from "@/app/api/branches/[branchId]/export/route";
 import { createConversation } from "@/lib/db";
 import { readRequest } from "@/lib/formats";
+import { useDatabaseForTests } from "@/lib/api/database";
 import { call, useApiTestDatabase } from "@/tests/api/support";
+import { countingClient } from "@/tests/support/counting-client";
 import { TEST_PROVIDERS } from "@/tests/support/db";
+import { seedConversation } from "@/tests/support/db-fixtures";
 
 const fixture = JSON.parse(
   fs.readFileSync(path.join(import.meta.dirname, "..", "..", "tests", "fixtures", "formats", "anthropic-thinking-image-document.json"), "utf8"),
@@ -34,6 +37,29 @@ describe.each(TEST_PROVIDERS)("export API (%s)", (provider) => {
     const back = readRequest("anthropic", JSON.parse(body.text));
     expect(back.messages).toEqual(read.messages);
     expect(back.tools).toEqual(read.tools);
+  });
+
+  it("streams a long branch as a JSONL download, one page of at most 1,000 messages read at a time, equal to the whole export", async () => {
+    const { branch } = await seedConversation(test.db, 2_500, "Long run");
+    const whole = await call(exportRoute.GET, { url: "/api/x?format=jsonl", params: { branchId: branch.id } });
+    const counting = countingClient(test.db);
+    useDatabaseForTests(counting.db);
+    const response = await exportRoute.GET(new Request("http://localhost/api/x?format=jsonl&download=true"), {
+      params: Promise.resolve({ branchId: branch.id }),
+    });
+    expect(response.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toBe('attachment; filename="Long-run.jsonl.jsonl"');
+    const chunks: string[] = [];
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) chunks.push(decoder.decode(chunk, { stream: true }));
+    expect(chunks.join("")).toBe(whole.body.text);
+    expect(chunks.join("").split("\n").filter(Boolean)).toHaveLength(2_500);
+    // The history came in three reads, none larger than a page.
+    expect(chunks).toHaveLength(3);
+    expect(counting.count().largest).toBeLessThanOrEqual(1_000);
+    const refused = await call(exportRoute.GET, { url: "/api/x?format=jsonl&download=yes", params: { branchId: branch.id } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.issues[0].path).toBe("download");
   });
 
   it("[F8] exports to the other formats with a warning for each thing they cannot hold", async () => {

@@ -1,25 +1,63 @@
 import { database } from "@/lib/api/database";
 import { json, readQuery, route } from "@/lib/api/http";
-import { getBranchById, getConversationById, getHistoryByBranchId } from "@/lib/db";
+import { getBranchById, getConversationById, getHistoryByBranchId, type Database } from "@/lib/db";
 import { serializeConversation, type SerializeFormat } from "@/lib/import";
+import { fileStem } from "@/lib/policies";
+import { MESSAGE_PAGE_LIMIT } from "../messages/schema";
 import { exportQuerySchema } from "./schema";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** The branch's history (and the conversation's tools) in a wire format, with what the format could not hold. */
+/**
+ * JSONL as a download, written page by page (one history read of at most
+ * 1,000 messages at a time): a branch of any length streams in bounded memory.
+ */
+function streamJsonl(db: Database, branchId: string, filename: string): Response {
+  const encoder = new TextEncoder();
+  let from = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const page = await getHistoryByBranchId(db, branchId, { fromPosition: from, toPosition: from + MESSAGE_PAGE_LIMIT });
+      if (page.length > 0)
+        controller.enqueue(
+          encoder.encode(
+            serializeConversation(
+              page.map((record) => record.message),
+              "jsonl",
+            ).text,
+          ),
+        );
+      from += page.length;
+      if (page.length < MESSAGE_PAGE_LIMIT) controller.close();
+    },
+  });
+  return new Response(stream, {
+    headers: { "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="${filename}"` },
+  });
+}
+
+/**
+ * The branch's history (and the conversation's tools) in a wire format, with
+ * what the format could not hold; with `download=true` the file itself
+ * (JSONL streamed; the warnings are in the JSON form).
+ */
 export const GET = route<{ branchId: string }>(async (request, { branchId }) => {
-  const format = readQuery(request, exportQuerySchema).format as SerializeFormat;
+  const query = readQuery(request, exportQuerySchema);
+  const format = query.format as SerializeFormat;
   const db = database();
   const branch = await getBranchById(db, branchId);
   const conversation = await getConversationById(db, branch.conversationId);
+  const extension = format === "jsonl" ? "jsonl" : "json";
+  const filename = `${fileStem(conversation.title, "conversation")}.${format}.${extension}`;
+  if (query.download === "true" && format === "jsonl") return streamJsonl(db, branchId, filename);
   const history = await getHistoryByBranchId(db, branchId);
   const { text, warnings } = serializeConversation(
     history.map((record) => record.message),
     format,
     { tools: conversation.tools ?? undefined },
   );
-  const extension = format === "jsonl" ? "jsonl" : "json";
-  const name = conversation.title.replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "") || "conversation";
-  return json({ format, filename: `${name}.${format}.${extension}`, text, warnings });
+  if (query.download === "true")
+    return new Response(text, { headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="${filename}"` } });
+  return json({ format, filename, text, warnings });
 });
