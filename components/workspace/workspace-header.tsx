@@ -22,6 +22,7 @@ export function WorkspaceHeader() {
   const branch = usePlaygroundStore((state) => state.branch);
   const tree = usePlaygroundStore((state) => state.tree);
   const running = usePlaygroundStore((state) => state.running);
+  const tokenizerLoading = usePlaygroundStore((state) => state.tokenizerLoading);
   const result = usePlaygroundStore((state) => state.result);
   const saveStatus = usePlaygroundStore((state) => state.saveStatus);
   const saveError = usePlaygroundStore((state) => state.saveError);
@@ -85,7 +86,13 @@ export function WorkspaceHeader() {
       <span className={styles.status} role="status" aria-label="Run status" aria-live="polite">
         {forkError ? <span className={styles.danger}>{forkError}</span> : null}
         {exportError ? <span className={styles.danger}>{exportError}</span> : null}
-        {running ? "Running…" : result ? `Run ${result.revision} · ${result.totalMs.toFixed(0)} ms` : ""}
+        {tokenizerLoading
+          ? `Loading the ${tokenizerLoading} tokenizer…`
+          : running
+            ? "Running…"
+            : result
+              ? `Run ${result.revision} · ${result.totalMs.toFixed(0)} ms`
+              : ""}
         {saveStatus !== "idle" ? (
           <span className={saveStatus === "error" ? styles.danger : styles.muted} title={saveError ?? undefined}>
             {SAVE_TEXT[saveStatus]}

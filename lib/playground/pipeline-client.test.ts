@@ -49,6 +49,42 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
+describe("PipelineClient's tokenizer state", () => {
+  it("says which tokenizer the worker is loading until the worker has it, for a prepare and for a run on another encoding", async () => {
+    const posted: WorkerRequest[] = [];
+    const worker: WorkerLike = {
+      onmessage: null,
+      terminate() {},
+      postMessage(message) {
+        posted.push(message);
+      },
+    };
+    const client = new PipelineClient(worker);
+    const seen: (string | null)[] = [];
+    const stop = client.onTokenizer((loading) => seen.push(loading));
+    client.prepare("o200k_base");
+    client.prepare("o200k_base");
+    expect(seen).toEqual([null, "o200k_base"]);
+    expect(posted.filter((request) => request.type === "prepare")).toHaveLength(1);
+    worker.onmessage?.({ data: { type: "started", id: posted[0].id } } as MessageEvent<WorkerResponse>);
+    await new Promise((resolve) => setTimeout(resolve));
+    expect(seen).toEqual([null, "o200k_base", null]);
+    // gpt-4 counts with cl100k_base: the run asks for those ranks first.
+    void client.run(input({ ...settingsForMode("copilot"), model: "gpt-4" }));
+    expect(seen.at(-1)).toBe("cl100k_base");
+    expect(posted.filter((request) => request.type === "prepare").map((request) => (request as { encoding: string }).encoding)).toEqual([
+      "o200k_base",
+      "cl100k_base",
+    ]);
+    stop();
+    worker.onmessage?.({
+      data: { type: "started", id: posted.find((request) => request.type === "prepare" && request.encoding === "cl100k_base")!.id },
+    } as MessageEvent<WorkerResponse>);
+    await new Promise((resolve) => setTimeout(resolve));
+    expect(seen.at(-1)).toBe("cl100k_base");
+  });
+});
+
 describe("PipelineClient with the worker's handler", () => {
   it("has the worker read a branch, and a run asked for right behind it runs on that branch", async () => {
     const stored = records(sample[0].traj);
@@ -65,7 +101,8 @@ describe("PipelineClient with the worker's handler", () => {
     expect(conversation.messages).toHaveLength(stored.length);
     expect(conversation.tokens).toEqual(sharedCounter("o200k_base").countEach(conversation.messages));
     expect(result?.kept).toHaveLength(stored.length);
-    expect(worker.requests).toEqual(["open", "run"]);
+    // The encoding's ranks are asked for once, ahead of the open that counts with them.
+    expect(worker.requests).toEqual(["prepare", "open", "run"]);
   });
 
   it("reads a prefetched history once, for that branch only", async () => {

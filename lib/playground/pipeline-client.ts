@@ -71,6 +71,9 @@ export class PipelineClient {
   private running = false;
   private queued?: { input: RunInput; resolve: (result: RunResult | undefined) => void; reject: (error: Error) => void };
   private readonly prepared = new Set<EncodingName>();
+  /** Encodings whose ranks the worker is still loading, in the order asked. */
+  private readonly loadingEncodings = new Set<EncodingName>();
+  private readonly tokenizerListeners = new Set<(loading: EncodingName | null) => void>();
   private prefetched?: string;
 
   constructor(worker: WorkerLike = createPipelineWorker()) {
@@ -109,8 +112,37 @@ export class PipelineClient {
   prepare(encoding: EncodingName): void {
     if (this.prepared.has(encoding)) return;
     this.prepared.add(encoding);
-    // A failure shows where the encoding is used.
-    this.request<"prepare">({ type: "prepare", encoding }).catch(() => this.prepared.delete(encoding));
+    this.loadingEncodings.add(encoding);
+    this.notifyTokenizer();
+    const settled = () => {
+      this.loadingEncodings.delete(encoding);
+      this.notifyTokenizer();
+    };
+    // The worker answers once the ranks are loaded. A failure shows where the encoding is used.
+    this.request<"prepare">({ type: "prepare", encoding }).then(settled, () => {
+      this.prepared.delete(encoding);
+      settled();
+    });
+  }
+
+  /**
+   * Follows the tokenizer the worker is loading (an encoding's ranks, fetched
+   * the first time a conversation counts with it), or null when none is: at
+   * once with the current state, then on every change.
+   */
+  onTokenizer(listener: (loading: EncodingName | null) => void): () => void {
+    this.tokenizerListeners.add(listener);
+    listener(this.loadingTokenizer());
+    return () => this.tokenizerListeners.delete(listener);
+  }
+
+  private loadingTokenizer(): EncodingName | null {
+    return this.loadingEncodings.values().next().value ?? null;
+  }
+
+  private notifyTokenizer(): void {
+    const loading = this.loadingTokenizer();
+    for (const listener of this.tokenizerListeners) listener(loading);
   }
 
   /**
@@ -141,12 +173,15 @@ export class PipelineClient {
    */
   async open(branchId: string, title: string, tools?: ToolDefinition[], encoding?: EncodingName): Promise<OpenedBranch> {
     if (this.prefetched === branchId) this.prefetched = undefined;
+    if (encoding) this.prepare(encoding);
     const response = (await this.request<"open">({ type: "open", branchId, title, tools, encoding })) as Extract<ClientResponse, { type: "opened" }>;
     return { conversation: response.conversation, records: response.records };
   }
 
   /** Resolves with the run's result, or `undefined` when newer input superseded it before it started. */
   run(input: RunInput): Promise<RunResult | undefined> {
+    // Another model may count with another encoding: its ranks load first, and the page says so.
+    this.prepare(input.settings.policy.encoding);
     return new Promise((resolve, reject) => {
       this.queued?.resolve(undefined);
       this.queued = { input, resolve, reject };

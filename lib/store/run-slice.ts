@@ -22,6 +22,7 @@ function mapSelection(state: PlaygroundState, to: HistoryView): number | null {
 export function createRunSlice(runtime: PlaygroundRuntime): StateCreator<PlaygroundState, [], [], RunSlice> {
   return (set, get) => ({
     pipelineReady: runtime.pipeline !== null,
+    tokenizerLoading: null,
     result: null,
     running: false,
     runError: null,
@@ -70,12 +71,14 @@ export function createRunSlice(runtime: PlaygroundRuntime): StateCreator<Playgro
       runtime.loadToken += 1;
       runtime.pipelineToken = -1;
       set({ pipelineReady: true });
+      const stopFollowing = pipeline.onTokenizer?.((encoding) => set({ tokenizerLoading: encoding }));
       void loadIntoPipeline(runtime, set, get);
       return () => {
+        stopFollowing?.();
         if (runtime.pipeline !== pipeline) return;
         runtime.pipeline = null;
         runtime.loadToken += 1;
-        set({ pipelineReady: false });
+        set({ pipelineReady: false, tokenizerLoading: null });
       };
     },
   });

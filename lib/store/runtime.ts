@@ -17,6 +17,8 @@ export interface PlaygroundPipeline {
   reload(handle: string): Promise<string>;
   /** Replays the loaded conversation under raw and the policies (the worker's client runs it off the main thread). */
   compare?(input: CompareInput, onProgress?: (progress: CompareProgress) => void): { result: Promise<CompareResult>; cancel(): void };
+  /** Follows the tokenizer being loaded (null: none), from its current state; returns the unsubscribe function. */
+  onTokenizer?(listener: (loading: EncodingName | null) => void): () => void;
 }
 
 /** The HTTP API calls the store makes; the provider adapts the typed API client to this. */

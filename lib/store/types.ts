@@ -5,6 +5,7 @@ import type { ModelEntry } from "@/lib/models";
 import type { RunResult } from "@/lib/playground/protocol";
 import type { ResolvedSettings, Settings } from "@/lib/settings";
 import type { AutomationMode, ComparedPolicy, CompareProgress, CompareResult } from "@/lib/context";
+import type { EncodingName } from "@/lib/context";
 import type { PlaygroundPipeline } from "./runtime";
 
 export type LoadStatus = "empty" | "loading" | "ready" | "error";
@@ -98,6 +99,8 @@ export interface StepHistories {
 export interface RunSlice {
   /** Whether a pipeline worker is attached (the provider attaches one in the browser). */
   pipelineReady: boolean;
+  /** The encoding whose tokenizer the worker is loading, or null: counts wait for it. */
+  tokenizerLoading: EncodingName | null;
   result: RunResult | null;
   running: boolean;
   runError: string | null;
