@@ -134,14 +134,18 @@ export async function createExchange(db: Database, branchId: string, options: Cr
   });
 }
 
-export async function updateExchangeById(db: Database, exchangeId: string, changes: UpdateExchangeOptions): Promise<ExchangeRecord> {
-  const data = {
+function updateData(changes: UpdateExchangeOptions) {
+  return {
     sent: changes.sent === undefined ? undefined : toNullableJsonText(changes.sent, "sent"),
     response: changes.response === undefined ? undefined : toNullableJsonText(changes.response, "response"),
     error: changes.error === undefined ? undefined : toNullableJsonText(changes.error, "error"),
     status: changes.status,
     durationMs: changes.durationMs,
   };
+}
+
+export async function updateExchangeById(db: Database, exchangeId: string, changes: UpdateExchangeOptions): Promise<ExchangeRecord> {
+  const data = updateData(changes);
   return runQuery(db, async () => {
     try {
       return await toExchangeRecord(db, await db.exchange.update({ where: { id: exchangeId }, data }));
@@ -150,6 +154,13 @@ export async function updateExchangeById(db: Database, exchangeId: string, chang
       throw error;
     }
   });
+}
+
+/** `updateExchangeById` without reading the record back, so its request is not decoded (D6.4): one query. */
+export async function writeExchangeById(db: Database, exchangeId: string, changes: UpdateExchangeOptions): Promise<void> {
+  const data = updateData(changes);
+  const { count } = await runQuery(db, () => db.exchange.updateMany({ where: { id: exchangeId }, data }));
+  if (count === 0) throw new NotFoundError("exchange", exchangeId);
 }
 
 export async function getExchangeById(db: Database, exchangeId: string): Promise<ExchangeRecord> {

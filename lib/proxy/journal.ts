@@ -10,7 +10,7 @@ import {
   markProxyCallPlaced,
   InvalidArgumentError,
   updateConversationById,
-  updateExchangeById,
+  writeExchangeById,
   type ConversationRecord,
   type Database,
   type ExchangeRecord,
@@ -388,12 +388,15 @@ export class ProxyRecorder {
       replyBranchId = placement.branch.id;
       if (appended.length > 0) publishAppended(conversation, placement.branch.id, appended);
     }
-    const exchange = await updateExchangeById(db, recorded.exchange.id, {
-      response: outcome.response ?? null,
+    const ended = {
+      response: (outcome.response ?? null) as JsonValue,
       status: outcome.status,
-      error: outcome.error ?? (recorded.recordingError ? { source: "recorder", type: "recording_failed", message: recorded.recordingError } : null),
+      error: (outcome.error ??
+        (recorded.recordingError ? { source: "recorder", type: "recording_failed", message: recorded.recordingError } : null)) as JsonValue,
       durationMs: outcome.durationMs === null ? null : Math.round(outcome.durationMs),
-    });
+    };
+    await writeExchangeById(db, recorded.exchange.id, ended);
+    const exchange: ExchangeRecord = { ...recorded.exchange, ...ended };
     const summary = summarize(exchange, {
       replyBranchId,
       model: completion?.model ?? recorded.summary.model,
