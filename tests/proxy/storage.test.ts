@@ -75,4 +75,20 @@ describe.each(TEST_PROVIDERS)("proxy: what a call stores (%s)", (provider) => {
     await test.db.exchange.update({ where: { id: rows[1].id }, data: { request: JSON.stringify(second), requestBaseId: null } });
     expect((await getExchangesByConversationId(test.db, conversation.id)).map((record) => record.request)).toEqual([first, second]);
   });
+
+  it("[D6.5] a call placed on another branch than its agent's previous call is stored whole", async () => {
+    const agent = harness.agent("forker");
+    const opening = [
+      { role: "user" as const, content: "one" },
+      { role: "assistant" as const, content: "echo: one" },
+    ];
+    await agent.chat.completions.create({ model: "fake-gpt", messages: [...opening, { role: "user" as const, content: "two" }] });
+    await agent.chat.completions.create({ model: "fake-gpt", messages: [...opening, { role: "user" as const, content: "two, edited" }] });
+    await harness.recorded();
+    const conversation = (await findConversationByRecordKey(test.db, "forker"))!;
+    const rows = await test.db.exchange.findMany({ where: { conversationId: conversation.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    expect(rows).toHaveLength(2);
+    expect(rows[1].branchId).not.toBe(rows[0].branchId);
+    expect(rows.map((row) => row.requestBaseId)).toEqual([null, null]);
+  });
 });
