@@ -3,7 +3,7 @@ import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { seedConversation } from "@/tests/support/db-fixtures";
 import { forkBranch } from "./branches";
 import { NotFoundError } from "./errors";
-import { createExchange, getExchangeById, getExchangesByConversationId, updateExchangeById } from "./exchanges";
+import { createExchange, getExchangeById, getExchangesByConversationId, getExchangeWithEarlierById, updateExchangeById, writeExchangeById } from "./exchanges";
 
 const request = { model: "gpt-4o", messages: [{ role: "user", content: "hi" }], stream: true };
 
@@ -54,6 +54,26 @@ describe.each(TEST_PROVIDERS)("exchanges (%s)", (provider) => {
     await expect(updateExchangeById(test.db, "missing", { status: 200 })).rejects.toSatisfy(
       (error: unknown) => NotFoundError.isInstance(error) && error.resource === "exchange",
     );
+    await expect(writeExchangeById(test.db, "missing", { status: 200 })).rejects.toSatisfy(NotFoundError.isInstance);
     await expect(getExchangesByConversationId(test.db, "missing")).rejects.toSatisfy(NotFoundError.isInstance);
+  });
+
+  it("[D6.4] a request stored against the previous call reads back whole from every reader; one that shares no history is stored whole", async () => {
+    const { conversation, branch } = await seedConversation(test.db, 1);
+    const first = await createExchange(test.db, branch.id, { request });
+    const grown = { ...request, messages: [...request.messages, { role: "assistant", content: "hello" }, { role: "user", content: "again" }] };
+    const second = await createExchange(test.db, branch.id, { request: grown, previous: { id: first.id, request } });
+    const other = { model: "gpt-4o", messages: [{ role: "user", content: "unrelated" }] };
+    const third = await createExchange(test.db, branch.id, { request: other, previous: { id: second.id, request: grown } });
+    const rows = await test.db.exchange.findMany({ where: { conversationId: conversation.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    expect(rows.map((row) => row.requestBaseId)).toEqual([null, first.id, null]);
+    expect(JSON.parse(rows[1].request)).toMatchObject({ kept: 1, same: ["model", "stream"] });
+    expect(second.request).toEqual(grown);
+    expect((await getExchangeById(test.db, second.id)).request).toEqual(grown);
+    expect((await getExchangesByConversationId(test.db, conversation.id)).map((exchange) => exchange.request)).toEqual([request, grown, other]);
+    const { exchange, earlier } = await getExchangeWithEarlierById(test.db, third.id, 2);
+    expect([...earlier, exchange].map((record) => record.request)).toEqual([request, grown, other]);
+    await writeExchangeById(test.db, second.id, { status: 200, durationMs: 5 });
+    expect(await getExchangeById(test.db, second.id)).toMatchObject({ request: grown, status: 200, durationMs: 5 });
   });
 });

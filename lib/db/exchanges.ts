@@ -1,8 +1,9 @@
 import "server-only";
-import type { Database } from "./client";
+import type { Database, Transaction } from "./client";
 import { InvalidArgumentError, NotFoundError } from "./errors";
 import type { Exchange as ExchangeRow } from "./generated/sqlite/client";
 import { fromJsonText, fromNullableJsonText, toJsonText, toNullableJsonText, type JsonValue } from "./json";
+import { decodeChain, encodeRequest, type RequestDelta } from "./request-delta";
 import { isRecordNotFound, runQuery } from "./run";
 
 /** One proxied or recorded model call. */
@@ -27,6 +28,8 @@ export interface CreateExchangeOptions {
   /** The id to give the row (the proxy's journal id, so a replayed placement finds it); default a new cuid. */
   id?: string;
   request: unknown;
+  /** The call before this one (same conversation): the request is stored as a delta against its request when it shares history (D6). */
+  previous?: { id: string; request: unknown };
   sent?: unknown;
   streamed?: boolean;
 }
@@ -48,12 +51,44 @@ export interface ExchangeListOptions {
   offset?: number;
 }
 
-export function toExchangeRecord(row: ExchangeRow): ExchangeRecord {
+/** The columns that store a request (D6). */
+const REQUEST_COLUMNS = { id: true, request: true, requestBaseId: true } as const;
+type StoredRequest = Pick<ExchangeRow, "id" | "request" | "requestBaseId">;
+
+/**
+ * The requests of exchange rows, read back whole (D6.4): a row without
+ * `requestBaseId` holds its request whole (every row written before deltas);
+ * one with it holds a delta, decoded along its chain of bases, which are
+ * earlier exchanges of its conversation, read in one query.
+ */
+async function readRequests(db: Database | Transaction, rows: readonly StoredRequest[], conversationId: string): Promise<Map<string, JsonValue>> {
+  const requests = new Map<string, JsonValue>();
+  const stored = new Map<string, StoredRequest>(rows.map((row) => [row.id, row]));
+  if (rows.some((row) => row.requestBaseId !== null))
+    for (const row of await db.exchange.findMany({ where: { conversationId }, select: REQUEST_COLUMNS })) stored.set(row.id, row);
+  for (const row of rows) {
+    if (row.requestBaseId === null) {
+      requests.set(row.id, fromJsonText(row.request));
+      continue;
+    }
+    const deltas: RequestDelta[] = [];
+    let link: StoredRequest | undefined = row;
+    while (link && link.requestBaseId !== null) {
+      deltas.push(fromJsonText(link.request) as unknown as RequestDelta);
+      link = stored.get(link.requestBaseId);
+    }
+    if (!link) throw new NotFoundError("exchange", `the base of exchange ${row.id}'s request`);
+    requests.set(row.id, decodeChain(fromJsonText(link.request), deltas.reverse()) as JsonValue);
+  }
+  return requests;
+}
+
+function toRecord(row: ExchangeRow, request: JsonValue): ExchangeRecord {
   return {
     id: row.id,
     conversationId: row.conversationId,
     branchId: row.branchId,
-    request: fromJsonText(row.request),
+    request,
     sent: fromNullableJsonText(row.sent),
     response: fromNullableJsonText(row.response),
     status: row.status,
@@ -64,9 +99,22 @@ export function toExchangeRecord(row: ExchangeRow): ExchangeRecord {
   };
 }
 
+/** Exchange rows as records, their requests read back whole (D6.4). */
+export async function toExchangeRecords(db: Database | Transaction, rows: readonly ExchangeRow[]): Promise<ExchangeRecord[]> {
+  if (rows.length === 0) return [];
+  const requests = await readRequests(db, rows, rows[0].conversationId);
+  return rows.map((row) => toRecord(row, requests.get(row.id)!));
+}
+
+async function toExchangeRecord(db: Database | Transaction, row: ExchangeRow): Promise<ExchangeRecord> {
+  return (await toExchangeRecords(db, [row]))[0];
+}
+
 /** Records a call on a branch as it starts; `updateExchangeById` adds the outcome. */
 export async function createExchange(db: Database, branchId: string, options: CreateExchangeOptions): Promise<ExchangeRecord> {
-  const request = toJsonText(options.request, "request");
+  const delta = options.previous === undefined ? null : encodeRequest(options.previous.request, options.request);
+  const whole = toJsonText(options.request, "request");
+  const request = delta === null ? whole : toJsonText(delta, "request");
   const sent = toNullableJsonText(options.sent, "sent");
   return runQuery(db, async () => {
     const branch = await db.branch.findUnique({ where: { id: branchId }, select: { conversationId: true } });
@@ -77,25 +125,30 @@ export async function createExchange(db: Database, branchId: string, options: Cr
         conversationId: branch.conversationId,
         branchId,
         request,
+        requestBaseId: delta === null ? null : options.previous!.id,
         sent,
         streamed: options.streamed ?? false,
       },
     });
-    return toExchangeRecord(row);
+    return toRecord(row, fromJsonText(whole));
   });
 }
 
-export async function updateExchangeById(db: Database, exchangeId: string, changes: UpdateExchangeOptions): Promise<ExchangeRecord> {
-  const data = {
+function updateData(changes: UpdateExchangeOptions) {
+  return {
     sent: changes.sent === undefined ? undefined : toNullableJsonText(changes.sent, "sent"),
     response: changes.response === undefined ? undefined : toNullableJsonText(changes.response, "response"),
     error: changes.error === undefined ? undefined : toNullableJsonText(changes.error, "error"),
     status: changes.status,
     durationMs: changes.durationMs,
   };
+}
+
+export async function updateExchangeById(db: Database, exchangeId: string, changes: UpdateExchangeOptions): Promise<ExchangeRecord> {
+  const data = updateData(changes);
   return runQuery(db, async () => {
     try {
-      return toExchangeRecord(await db.exchange.update({ where: { id: exchangeId }, data }));
+      return await toExchangeRecord(db, await db.exchange.update({ where: { id: exchangeId }, data }));
     } catch (error) {
       if (isRecordNotFound(error)) throw new NotFoundError("exchange", exchangeId);
       throw error;
@@ -103,11 +156,18 @@ export async function updateExchangeById(db: Database, exchangeId: string, chang
   });
 }
 
+/** `updateExchangeById` without reading the record back, so its request is not decoded (D6.4): one query. */
+export async function writeExchangeById(db: Database, exchangeId: string, changes: UpdateExchangeOptions): Promise<void> {
+  const data = updateData(changes);
+  const { count } = await runQuery(db, () => db.exchange.updateMany({ where: { id: exchangeId }, data }));
+  if (count === 0) throw new NotFoundError("exchange", exchangeId);
+}
+
 export async function getExchangeById(db: Database, exchangeId: string): Promise<ExchangeRecord> {
   return runQuery(db, async () => {
     const row = await db.exchange.findUnique({ where: { id: exchangeId } });
     if (!row) throw new NotFoundError("exchange", exchangeId);
-    return toExchangeRecord(row);
+    return toExchangeRecord(db, row);
   });
 }
 
@@ -122,7 +182,7 @@ export async function getExchangesByConversationId(db: Database, conversationId:
       take: options.limit ?? 500,
       skip: options.offset ?? 0,
     });
-    return rows.map(toExchangeRecord);
+    return toExchangeRecords(db, rows);
   });
 }
 
@@ -181,8 +241,8 @@ export async function getExchangePageByConversationId(db: Database, conversation
       earlier.reverse();
     }
     return {
-      exchanges: page.map(toExchangeRecord),
-      earlier: earlier.map(toExchangeRecord),
+      exchanges: await toExchangeRecords(db, page),
+      earlier: await toExchangeRecords(db, earlier),
       nextCursor: rows.length > limit ? page[page.length - 1].id : null,
     };
   });
@@ -202,6 +262,7 @@ export async function getExchangeWithEarlierById(
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: before,
     });
-    return { exchange: toExchangeRecord(row), earlier: earlier.reverse().map(toExchangeRecord) };
+    const [exchange, ...older] = await toExchangeRecords(db, [row, ...earlier.reverse()]);
+    return { exchange, earlier: older };
   });
 }

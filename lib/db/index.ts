@@ -97,6 +97,7 @@ export {
 export {
   createExchange,
   updateExchangeById,
+  writeExchangeById,
   getExchangeById,
   getExchangesByConversationId,
   getExchangePageByConversationId,

@@ -2,6 +2,7 @@ import "server-only";
 import { findSessionIssues, parentsFirst, SESSION_KIND, SESSION_VERSION, type SessionFile } from "@/lib/session/schema";
 import type { Database } from "./client";
 import { ConflictError, InvalidArgumentError, NotFoundError } from "./errors";
+import { toExchangeRecords } from "./exchanges";
 import { runTransaction } from "./run";
 
 type Dated = { createdAt: Date };
@@ -38,6 +39,8 @@ export async function exportSession(db: Database, conversationId: string): Promi
       await tx.exchange.findMany({ where: { conversationId }, orderBy: byCreation }),
       await tx.policy.findMany({ where: { conversationId }, orderBy: byCreation }),
     ];
+    // A request stored as a delta is written whole (D6.4): the file's rows stand alone.
+    const records = await toExchangeRecords(tx, exchanges);
     return {
       kind: SESSION_KIND,
       version: SESSION_VERSION,
@@ -49,7 +52,7 @@ export async function exportSession(db: Database, conversationId: string): Promi
       checkpoints: checkpoints.map(withDates),
       offloaded: offloaded.map(withDates),
       artifacts: artifacts.map(withDates),
-      exchanges: exchanges.map(withDates),
+      exchanges: exchanges.map(({ requestBaseId: _base, ...row }, index) => ({ ...withDates(row), request: JSON.stringify(records[index].request) })),
       policies: policies.map((policy) => ({ ...withDates(policy), conversationId, updatedAt: policy.updatedAt.toISOString() })),
     };
   });

@@ -10,7 +10,7 @@ import {
   markProxyCallPlaced,
   InvalidArgumentError,
   updateConversationById,
-  updateExchangeById,
+  writeExchangeById,
   type ConversationRecord,
   type Database,
   type ExchangeRecord,
@@ -95,14 +95,25 @@ async function findOrCreateConversation(db: Database, options: RecordRequestOpti
 }
 
 /** The exchange of a journaled call: created with the journal's id, or found when a replayed placement made it already. */
-async function openExchange(db: Database, branchId: string, options: RecordRequestOptions): Promise<ExchangeRecord> {
+async function openExchange(db: Database, branchId: string, options: RecordRequestOptions, previous: PreviousCall | undefined): Promise<ExchangeRecord> {
   try {
-    return await createExchange(db, branchId, { id: options.id, request: options.request, sent: options.sent, streamed: options.streamed });
+    const base = previous?.branchId === branchId ? { id: previous.id, request: previous.request } : undefined;
+    return await createExchange(db, branchId, { id: options.id, request: options.request, previous: base, sent: options.sent, streamed: options.streamed });
   } catch (error) {
     if (!ConflictError.isInstance(error)) throw error;
     return getExchangeById(db, options.id);
   }
 }
+
+/** An agent's last opened exchange, the base its next request is stored against (D6.5). */
+interface PreviousCall {
+  id: string;
+  branchId: string;
+  request: unknown;
+}
+
+/** Agents whose last call is kept for D6.5; the least recently seen is forgotten first. */
+const PREVIOUS_CALLS = 1000;
 
 /** Journaled calls read per batch while recovering. */
 const RECOVERY_BATCH = 200;
@@ -213,6 +224,7 @@ function summarize(exchange: ExchangeRecord, extra: Partial<ExchangeSummary> & P
 export class ProxyRecorder {
   private readonly queue = new KeyedQueue();
   private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly previous = new Map<string, PreviousCall>();
 
   /** Records the request's new turns and opens its exchange; resolves once committed. */
   recordRequest(db: Database, options: RecordRequestOptions): Promise<RecordedRequest> {
@@ -331,7 +343,10 @@ export class ProxyRecorder {
         (index) => ({ recorder: "proxy", exchangeId: options.id, fingerprint: turns[index].fingerprint }),
         undefined,
         async (first) => {
-          opened.exchange = await openExchange(db, first.branch.id, options);
+          opened.exchange = await openExchange(db, first.branch.id, options, this.previous.get(options.key));
+          this.previous.delete(options.key);
+          this.previous.set(options.key, { id: opened.exchange.id, branchId: opened.exchange.branchId, request: options.request });
+          if (this.previous.size > PREVIOUS_CALLS) this.previous.delete(this.previous.keys().next().value as string);
         },
       );
       if (changed || appended.length > 0) publishAppended(conversation, placement.branch.id, appended, { created });
@@ -373,12 +388,15 @@ export class ProxyRecorder {
       replyBranchId = placement.branch.id;
       if (appended.length > 0) publishAppended(conversation, placement.branch.id, appended);
     }
-    const exchange = await updateExchangeById(db, recorded.exchange.id, {
-      response: outcome.response ?? null,
+    const ended = {
+      response: (outcome.response ?? null) as JsonValue,
       status: outcome.status,
-      error: outcome.error ?? (recorded.recordingError ? { source: "recorder", type: "recording_failed", message: recorded.recordingError } : null),
+      error: (outcome.error ??
+        (recorded.recordingError ? { source: "recorder", type: "recording_failed", message: recorded.recordingError } : null)) as JsonValue,
       durationMs: outcome.durationMs === null ? null : Math.round(outcome.durationMs),
-    });
+    };
+    await writeExchangeById(db, recorded.exchange.id, ended);
+    const exchange: ExchangeRecord = { ...recorded.exchange, ...ended };
     const summary = summarize(exchange, {
       replyBranchId,
       model: completion?.model ?? recorded.summary.model,

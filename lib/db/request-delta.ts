@@ -1,0 +1,94 @@
+/**
+ * A request body stored as what it adds to an earlier request of the same
+ * branch (D6): its history's items after the ones it repeats, and its other
+ * fields except those equal to the earlier request's. Decoding against that
+ * earlier request gives the body back exactly, key order included.
+ */
+
+/** The body fields that hold a request's history: chat and Anthropic `messages`, Responses `input`. */
+const HISTORY_FIELDS = ["messages", "input"] as const;
+
+type Body = Record<string, unknown>;
+
+/** A request as stored against its base request. */
+export interface RequestDelta {
+  /** The field holding the history. */
+  history: (typeof HISTORY_FIELDS)[number];
+  /** How many leading history items are the base's. */
+  kept: number;
+  /** The body in its own key order, the history cut to the items after `kept`, without the fields in `same`. */
+  body: Body;
+  /** Fields whose value is the base's (tools, system, parameters), in the body's key order. */
+  same: string[];
+}
+
+function isBody(value: unknown): value is Body {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function historyField(body: Body): RequestDelta["history"] | null {
+  return HISTORY_FIELDS.find((field) => Array.isArray(body[field])) ?? null;
+}
+
+/** Two JSON values are the same when their texts are: key order counts, so decoding is exact. */
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * D6.1 The request as a delta against `base`, or null when it is not worth one:
+ * either is not a JSON object, they keep their history in different fields,
+ * or the request repeats none of the base's history items.
+ */
+export function encodeRequest(base: unknown, request: unknown): RequestDelta | null {
+  if (!isBody(base) || !isBody(request)) return null;
+  const history = historyField(request);
+  if (history === null || historyField(base) !== history) return null;
+  const baseItems = base[history] as unknown[];
+  const items = request[history] as unknown[];
+  let kept = 0;
+  while (kept < baseItems.length && kept < items.length && same(baseItems[kept], items[kept])) kept += 1;
+  if (kept === 0) return null;
+  const body: Body = {};
+  const sameFields: string[] = [];
+  for (const [key, value] of Object.entries(request)) {
+    if (key === history) body[key] = items.slice(kept);
+    else if (key in base && same(base[key], value)) {
+      sameFields.push(key);
+      body[key] = null;
+    } else body[key] = value;
+  }
+  return { history, kept, body, same: sameFields };
+}
+
+/**
+ * D6.2 The last request of a chain: `first` stored whole, each delta made
+ * against the request before it. The history is rebuilt in one array, so
+ * reading call n costs what calls 1..n stored, never n whole histories.
+ */
+export function decodeChain(first: unknown, deltas: readonly RequestDelta[]): Body {
+  if (!isBody(first)) throw new Error("a chain of request deltas starts with a request, a JSON object");
+  let request = first;
+  let history = historyField(first);
+  const items = history === null ? [] : [...(first[history] as unknown[])];
+  for (const delta of deltas) {
+    if (history !== delta.history || items.length < delta.kept) throw new Error(`the base request holds fewer than ${delta.kept} ${delta.history} items`);
+    const sameFields = new Set(delta.same);
+    const next: Body = {};
+    for (const [key, value] of Object.entries(delta.body)) {
+      if (key === delta.history) {
+        items.length = delta.kept;
+        for (const item of value as unknown[]) items.push(item);
+        next[key] = items;
+      } else next[key] = sameFields.has(key) ? request[key] : value;
+    }
+    request = next;
+    history = delta.history;
+  }
+  return history === null ? request : { ...request, [history]: [...items] };
+}
+
+/** D6.2 The request one delta was made from, given its base. */
+export function decodeRequest(base: unknown, delta: RequestDelta): Body {
+  return decodeChain(base, [delta]);
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Exchange" ADD COLUMN "requestBaseId" TEXT;

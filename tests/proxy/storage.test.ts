@@ -1,0 +1,94 @@
+import type OpenAI from "openai";
+import { describe, expect, it } from "vitest";
+import { exportSession, findConversationByRecordKey, getExchangeById, getExchangesByConversationId } from "@/lib/db";
+import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
+import { useProxyHarness } from "./support/harness";
+
+const CALLS = 200;
+const TOOLS: OpenAI.Chat.ChatCompletionTool[] = [
+  {
+    type: "function",
+    function: { name: "search", description: "Searches the notes. ".repeat(40), parameters: { type: "object", properties: { query: { type: "string" } } } },
+  },
+];
+
+describe.each(TEST_PROVIDERS)("proxy: what a call stores (%s)", (provider) => {
+  const test = useTestDatabase(provider);
+  const harness = useProxyHarness(test);
+
+  it("[D6.3] [D6.4] [D6.5] 200 calls of one growing conversation store bytes linear in their new turns and read back as sent", {
+    timeout: 120_000,
+  }, async () => {
+    const agent = harness.agent("grower");
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: "system", content: "You keep notes." }];
+    const sent: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming[] = [];
+    const newTurnBytes: number[] = [];
+    for (let call = 1; call <= CALLS; call += 1) {
+      const question: OpenAI.Chat.ChatCompletionMessageParam = { role: "user", content: `note ${call}: ${"detail ".repeat(20)}` };
+      messages.push(question);
+      const body = { model: "fake-gpt", messages: structuredClone(messages), tools: TOOLS, temperature: 0.3 };
+      sent.push(body);
+      const completion = await agent.chat.completions.create(body);
+      const reply = completion.choices[0].message;
+      const answer: OpenAI.Chat.ChatCompletionMessageParam = { role: "assistant", content: reply.content };
+      // What this call added: its question and the previous call's answer.
+      newTurnBytes.push(JSON.stringify(messages.slice(call === 1 ? 0 : -2)).length);
+      messages.push(answer);
+    }
+    await harness.recorded();
+    const conversation = (await findConversationByRecordKey(test.db, "grower"))!;
+    const rows = await test.db.exchange.findMany({ where: { conversationId: conversation.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    expect(rows).toHaveLength(CALLS);
+    let stored = 0;
+    let whole = 0;
+    rows.forEach((row, index) => {
+      stored += row.request.length;
+      whole += JSON.stringify(sent[index]).length;
+      if (index === 0) expect(row.requestBaseId).toBeNull();
+      else {
+        expect(row.requestBaseId).toBe(rows[index - 1].id);
+        // The new turns and a fixed envelope: the tools are not repeated.
+        expect(row.request.length).toBeLessThanOrEqual(newTurnBytes[index] + 200);
+      }
+    });
+    expect(stored * 40).toBeLessThan(whole);
+    const records = await getExchangesByConversationId(test.db, conversation.id);
+    expect(records.map((record) => record.request)).toEqual(sent);
+    expect((await getExchangeById(test.db, rows[CALLS - 1].id)).request).toEqual(sent[CALLS - 1]);
+    const file = await exportSession(test.db, conversation.id);
+    expect(file.exchanges.map((exchange) => JSON.parse(exchange.request))).toEqual(sent);
+  });
+
+  it("[D6.4] a row stored whole (as before deltas) reads as it is, next to deltas", async () => {
+    const agent = harness.agent("mixed");
+    const first = { model: "fake-gpt", messages: [{ role: "user" as const, content: "one" }] };
+    await agent.chat.completions.create(first);
+    const second = {
+      model: "fake-gpt",
+      messages: [...first.messages, { role: "assistant" as const, content: "echo: one" }, { role: "user" as const, content: "two" }],
+    };
+    await agent.chat.completions.create(second);
+    await harness.recorded();
+    const conversation = (await findConversationByRecordKey(test.db, "mixed"))!;
+    const rows = await test.db.exchange.findMany({ where: { conversationId: conversation.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    expect(rows.map((row) => row.requestBaseId)).toEqual([null, rows[0].id]);
+    await test.db.exchange.update({ where: { id: rows[1].id }, data: { request: JSON.stringify(second), requestBaseId: null } });
+    expect((await getExchangesByConversationId(test.db, conversation.id)).map((record) => record.request)).toEqual([first, second]);
+  });
+
+  it("[D6.5] a call placed on another branch than its agent's previous call is stored whole", async () => {
+    const agent = harness.agent("forker");
+    const opening = [
+      { role: "user" as const, content: "one" },
+      { role: "assistant" as const, content: "echo: one" },
+    ];
+    await agent.chat.completions.create({ model: "fake-gpt", messages: [...opening, { role: "user" as const, content: "two" }] });
+    await agent.chat.completions.create({ model: "fake-gpt", messages: [...opening, { role: "user" as const, content: "two, edited" }] });
+    await harness.recorded();
+    const conversation = (await findConversationByRecordKey(test.db, "forker"))!;
+    const rows = await test.db.exchange.findMany({ where: { conversationId: conversation.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    expect(rows).toHaveLength(2);
+    expect(rows[1].branchId).not.toBe(rows[0].branchId);
+    expect(rows.map((row) => row.requestBaseId)).toEqual([null, null]);
+  });
+});
