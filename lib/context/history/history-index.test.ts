@@ -124,4 +124,18 @@ describe("HistoryIndex", () => {
     expect(texts.filter((text) => text === "policy" || text === "q1" || text === "a1")).toEqual([]);
     expect(texts.filter((text) => text === "one more question")).toHaveLength(2);
   });
+
+  it("[I3] an appended history finds the one it extends even after a processor's output ending with the same message was indexed", () => {
+    const own = new TiktokenCounter({ encoding: "cl100k_base" });
+    const history = [system("policy"), user("q1"), answer("a1"), user("q2"), answer("a2")];
+    indexOf(history).tokens(own);
+    // A round window's output: the last round, ending with the same message, indexed since.
+    indexOf(history.slice(3)).tokens(own);
+    const appended = [...history, user("one more question")];
+    const expected = own.countMessages(appended);
+    const counted = vi.spyOn(own, "countMessage");
+    expect(indexOf(appended).tokens(own)).toBe(expected);
+    // Extended, not rebuilt: no message of the shared part is counted again.
+    expect(counted).not.toHaveBeenCalled();
+  });
 });

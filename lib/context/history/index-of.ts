@@ -5,8 +5,14 @@ import type { Message } from "../messages";
 import { HistoryIndex, type HistoryPiece } from "./history-index";
 
 const indexes = new WeakMap<readonly Message[], HistoryIndex>();
-/** The latest indexed history ending with each message: where an appended history finds the one it extends. */
-const endingWith = new WeakMap<Message, WeakRef<readonly Message[]>>();
+/**
+ * The latest indexed histories ending with each message: where an appended
+ * history finds the one it extends. Several, because a processor's output
+ * often ends with the same message as its input.
+ */
+const endingWith = new WeakMap<Message, WeakRef<readonly Message[]>[]>();
+/** Histories remembered per last message. */
+const ENDING_WITH_KEPT = 4;
 /** How many trailing messages an appended history may add and still find the history it extends. */
 const APPEND_LOOKBACK = 64;
 
@@ -37,16 +43,24 @@ function remember(history: readonly Message[], index: HistoryIndex): HistoryInde
   // T7: with development checks on, an in-place edit of a cached history throws.
   indexes.set(freezeCached(history), index);
   const last = history.at(-1);
-  if (last) endingWith.set(last, new WeakRef(history));
+  if (last) {
+    const kept = (endingWith.get(last) ?? []).filter((entry) => {
+      const alive = entry.deref();
+      return alive !== undefined && alive !== history;
+    });
+    endingWith.set(last, [new WeakRef(history), ...kept].slice(0, ENDING_WITH_KEPT));
+  }
   return index;
 }
 
 function extendedHistory(history: readonly Message[]): HistoryIndex | undefined {
   for (let end = history.length; end > 0 && end >= history.length - APPEND_LOOKBACK; end -= 1) {
-    const candidate = endingWith.get(history[end - 1])?.deref();
-    if (!candidate || candidate.length !== end || candidate === history) continue;
-    const index = indexes.get(candidate);
-    if (index && index.length === end && sharesPrefix(candidate, history)) return index;
+    for (const entry of endingWith.get(history[end - 1]) ?? []) {
+      const candidate = entry.deref();
+      if (!candidate || candidate.length !== end || candidate === history) continue;
+      const index = indexes.get(candidate);
+      if (index && index.length === end && sharesPrefix(candidate, history)) return index;
+    }
   }
   return undefined;
 }
