@@ -104,7 +104,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
       do {
         const page: MessagePage = await get<MessagePage>(apiPath`/api/branches/${branchId}/messages`, { query: { from, to: range.to }, ...request });
         messages.push(...page.messages);
-        from = page.next;
+        // A server without pages (or an older one) sends no cursor: that was the whole range.
+        from = page.next ?? null;
       } while (from !== null);
       return messages;
     },
