@@ -138,4 +138,31 @@ describe("HistoryIndex", () => {
     // Extended, not rebuilt: no message of the shared part is counted again.
     expect(counted).not.toHaveBeenCalled();
   });
+  it("[I3] several histories appended to one indexed history (forks) each count only their own new message", () => {
+    const own = new TiktokenCounter({ encoding: "cl100k_base" });
+    const history = [system("policy"), user("q1"), answer("a1"), user("q2"), answer("a2")];
+    indexOf(history).tokens(own);
+    const counted = vi.spyOn(own, "countMessage");
+    const encode = vi.spyOn(own, "countText");
+    for (const turn of ["first fork", "second fork", "third fork"]) {
+      const fork = [...history, user(turn)];
+      expect(indexOf(fork).tokens(own)).toBe(new TiktokenCounter({ encoding: "cl100k_base" }).countMessages(fork));
+      expect(answered(indexOf(fork))).toEqual(expected(fork));
+    }
+    // No shared message is read again: only each fork's new turn is encoded.
+    expect(counted).not.toHaveBeenCalled();
+    expect(encode.mock.calls.map(([text]) => text).filter((text) => !text?.endsWith("fork") && text !== "user")).toEqual([]);
+  });
+
+  it("[I3] a processor's output as long as its input and ending with the same message does not hide the input from an appended history", () => {
+    const own = new TiktokenCounter({ encoding: "cl100k_base" });
+    const history = [system("policy"), user("q1"), answer("a1"), user("q2"), answer("a2")];
+    indexOf(history).tokens(own);
+    // An offloader's output: one message replaced, same length, same last message; indexed after its input, several times over.
+    for (let run = 0; run < 6; run += 1) applyEdits(history, [{ from: 1, to: 2, messages: [user(`offloaded ${run}`)] }]).history;
+    const appended = [...history, user("one more question")];
+    const counted = vi.spyOn(own, "countMessage");
+    expect(indexOf(appended).tokens(own)).toBe(new TiktokenCounter({ encoding: "cl100k_base" }).countMessages(appended));
+    expect(counted).not.toHaveBeenCalled();
+  });
 });

@@ -67,17 +67,21 @@ export class HistoryIndex {
     return new HistoryIndex({ history, shared: 0, arrays: new StructureArrays(), state: { rounds: 0, systems: 0, complete: true } });
   }
 
-  /** The index of `history`, which is `before` with messages appended: only those are read. */
+  /**
+   * The index of `history`, which is `before` with messages appended: only
+   * those are read. The first history to extend `before` takes over its
+   * arrays and totals; another one extending it too (a fork) reads what it
+   * shares with `before` from `before`'s index, up to its last round boundary.
+   */
   static appended(history: readonly Message[], before: HistoryIndex): HistoryIndex {
-    const ownRounds = before.state.rounds - before.offset.rounds;
-    const arrays = before.arrays.owner === before ? before.arrays : before.arrays.copy(ownRounds, before.state.systems - before.offset.systems, before.length);
+    if (before.arrays.owner !== before) return HistoryIndex.derived(history, before, [{ from: 0, to: before.length }]);
     return new HistoryIndex({
       history,
       base: before.base,
       shared: before.shared,
       origin: before.origin,
       pieces: before.pieces,
-      arrays,
+      arrays: before.arrays,
       state: { ...before.state },
       extended: before,
     });

@@ -6,13 +6,14 @@ import { HistoryIndex, type HistoryPiece } from "./history-index";
 
 const indexes = new WeakMap<readonly Message[], HistoryIndex>();
 /**
- * The latest indexed histories ending with each message: where an appended
- * history finds the one it extends. Several, because a processor's output
- * often ends with the same message as its input.
+ * The latest histories indexed as given (not made by a processor) ending with
+ * each message, by length: where an appended history finds the one it extends.
+ * A processor's output, which often ends with its input's last message and
+ * keeps its length, is not among them, so it never hides its input.
  */
-const endingWith = new WeakMap<Message, WeakRef<readonly Message[]>[]>();
-/** Histories remembered per last message. */
-const ENDING_WITH_KEPT = 4;
+const endingWith = new WeakMap<Message, Map<number, WeakRef<readonly Message[]>[]>>();
+/** Histories remembered per last message and length. */
+const KEPT_PER_LENGTH = 4;
 /** How many trailing messages an appended history may add and still find the history it extends. */
 const APPEND_LOOKBACK = 64;
 
@@ -25,7 +26,9 @@ export function indexOf(history: readonly Message[]): HistoryIndex {
   const known = indexes.get(history);
   if (known && known.length === history.length) return known;
   const before = extendedHistory(history);
-  return remember(history, before ? HistoryIndex.appended(history, before) : HistoryIndex.fresh(history));
+  const index = remember(history, before ? HistoryIndex.appended(history, before) : HistoryIndex.fresh(history));
+  rememberEnding(history);
+  return index;
 }
 
 /**
@@ -42,22 +45,26 @@ export function deriveHistory(next: readonly Message[], base: readonly Message[]
 function remember(history: readonly Message[], index: HistoryIndex): HistoryIndex {
   // T7: with development checks on, an in-place edit of a cached history throws.
   indexes.set(freezeCached(history), index);
-  const last = history.at(-1);
-  if (last) {
-    const kept = (endingWith.get(last) ?? []).filter((entry) => {
-      const alive = entry.deref();
-      return alive !== undefined && alive !== history;
-    });
-    endingWith.set(last, [new WeakRef(history), ...kept].slice(0, ENDING_WITH_KEPT));
-  }
   return index;
+}
+
+function rememberEnding(history: readonly Message[]): void {
+  const last = history.at(-1);
+  if (!last) return;
+  let byLength = endingWith.get(last);
+  if (!byLength) endingWith.set(last, (byLength = new Map()));
+  const kept = (byLength.get(history.length) ?? []).filter((entry) => {
+    const alive = entry.deref();
+    return alive !== undefined && alive !== history;
+  });
+  byLength.set(history.length, [new WeakRef(history), ...kept].slice(0, KEPT_PER_LENGTH));
 }
 
 function extendedHistory(history: readonly Message[]): HistoryIndex | undefined {
   for (let end = history.length; end > 0 && end >= history.length - APPEND_LOOKBACK; end -= 1) {
-    for (const entry of endingWith.get(history[end - 1]) ?? []) {
+    for (const entry of endingWith.get(history[end - 1])?.get(end) ?? []) {
       const candidate = entry.deref();
-      if (!candidate || candidate.length !== end || candidate === history) continue;
+      if (!candidate || candidate === history) continue;
       const index = indexes.get(candidate);
       if (index && index.length === end && sharesPrefix(candidate, history)) return index;
     }
@@ -65,7 +72,8 @@ function extendedHistory(history: readonly Message[]): HistoryIndex | undefined 
   return undefined;
 }
 
+/** Compared from the end: two histories of one length that differ mostly differ late (an edited or regenerated turn). */
 function sharesPrefix(prefix: readonly Message[], history: readonly Message[]): boolean {
-  for (let position = 0; position < prefix.length; position += 1) if (prefix[position] !== history[position]) return false;
+  for (let position = prefix.length - 1; position >= 0; position -= 1) if (prefix[position] !== history[position]) return false;
   return true;
 }

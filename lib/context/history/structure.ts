@@ -11,21 +11,6 @@ export class StructureArrays {
   readonly systems: number[] = [];
   /** The one holder allowed to push (or fill in the last final): the last to extend these. */
   owner: object | undefined;
-
-  /**
-   * A copy of the first `rounds` rounds and `systems` system positions as a
-   * history of `length` messages sees them, for a history branching off it.
-   */
-  copy(rounds: number, systems: number, length: number): StructureArrays {
-    const copy = new StructureArrays();
-    for (let round = 0; round < rounds; round += 1) {
-      copy.roundStarts[round] = this.roundStarts[round];
-      // A final filled in by a longer history is past this one's end: still open here.
-      copy.finals[round] = this.finals[round] >= length ? -1 : this.finals[round];
-    }
-    for (let ordinal = 0; ordinal < systems; ordinal += 1) copy.systems[ordinal] = this.systems[ordinal];
-    return copy;
-  }
 }
 
 /** Where a scan stands: counts so far and whether the last round is complete (the next non-system message opens one). */
