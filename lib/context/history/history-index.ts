@@ -216,7 +216,7 @@ export class HistoryIndex {
       if (ordinal >= own) break;
       const size = "message" in piece ? 1 : piece.to - piece.from;
       if (ordinal + size > done) {
-        if ("message" in piece) values[ordinal + 1] = values[ordinal] + counter.countMessageUncached(piece.message);
+        if ("message" in piece) values[ordinal + 1] = values[ordinal] + counter.countWritten(piece.message);
         else
           for (let at = Math.max(piece.from, piece.from + done - ordinal); at < piece.to; at += 1)
             values[at - piece.from + ordinal + 1] = values[at - piece.from + ordinal] + this.origin!.tokensAt(counter, at);

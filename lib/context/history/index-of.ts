@@ -5,14 +5,17 @@ import type { Message } from "../messages";
 import { HistoryIndex, type HistoryPiece } from "./history-index";
 
 const indexes = new WeakMap<readonly Message[], HistoryIndex>();
+/** The latest indexed histories ending with a message, by length. */
+type EndingWith = WeakMap<Message, Map<number, WeakRef<readonly Message[]>[]>>;
 /**
- * The latest histories indexed as given (not made by a processor) ending with
- * each message, by length: where an appended history finds the one it extends.
- * A processor's output, which often ends with its input's last message and
- * keeps its length, is not among them, so it never hides its input.
+ * Where an appended history finds the one it extends: histories indexed as
+ * given, searched first, and histories a processor made (a replay extends the
+ * request it sent). Apart, because a processor's output often ends with its
+ * input's last message and keeps its length: it never hides its input.
  */
-const endingWith = new WeakMap<Message, Map<number, WeakRef<readonly Message[]>[]>>();
-/** Histories remembered per last message and length. */
+const givenEndingWith: EndingWith = new WeakMap();
+const madeEndingWith: EndingWith = new WeakMap();
+/** Histories remembered per last message and length, given and made apart. */
 const KEPT_PER_LENGTH = 4;
 /** How many trailing messages an appended history may add and still find the history it extends. */
 const APPEND_LOOKBACK = 64;
@@ -27,7 +30,7 @@ export function indexOf(history: readonly Message[]): HistoryIndex {
   if (known && known.length === history.length) return known;
   const before = extendedHistory(history);
   const index = remember(history, before ? HistoryIndex.appended(history, before) : HistoryIndex.fresh(history));
-  rememberEnding(history);
+  rememberEnding(givenEndingWith, history);
   return index;
 }
 
@@ -38,7 +41,10 @@ export function indexOf(history: readonly Message[]): HistoryIndex {
  * @example deriveHistory(next, history, [{ from: 0, to: start }, { message: summary }, { from: end, to: history.length }])
  */
 export function deriveHistory(next: readonly Message[], base: readonly Message[], pieces: readonly HistoryPiece[]): readonly Message[] {
-  if (!indexes.has(next)) remember(next, HistoryIndex.derived(next, indexOf(base), pieces));
+  if (!indexes.has(next)) {
+    remember(next, HistoryIndex.derived(next, indexOf(base), pieces));
+    rememberEnding(madeEndingWith, next);
+  }
   return next;
 }
 
@@ -48,7 +54,7 @@ function remember(history: readonly Message[], index: HistoryIndex): HistoryInde
   return index;
 }
 
-function rememberEnding(history: readonly Message[]): void {
+function rememberEnding(endingWith: EndingWith, history: readonly Message[]): void {
   const last = history.at(-1);
   if (!last) return;
   let byLength = endingWith.get(last);
@@ -62,7 +68,8 @@ function rememberEnding(history: readonly Message[]): void {
 
 function extendedHistory(history: readonly Message[]): HistoryIndex | undefined {
   for (let end = history.length; end > 0 && end >= history.length - APPEND_LOOKBACK; end -= 1) {
-    for (const entry of endingWith.get(history[end - 1])?.get(end) ?? []) {
+    const last = history[end - 1];
+    for (const entry of [...(givenEndingWith.get(last)?.get(end) ?? []), ...(madeEndingWith.get(last)?.get(end) ?? [])]) {
       const candidate = entry.deref();
       if (!candidate || candidate === history) continue;
       const index = indexes.get(candidate);

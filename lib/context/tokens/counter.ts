@@ -46,6 +46,8 @@ export class TiktokenCounter {
   readonly key: string;
   private readonly encoder: TextEncoder;
   private readonly messageCounts = new WeakMap<Message, number>();
+  /** Counts of messages the processors wrote (chain and conversation summaries, offload markers): few, and reused run after run. */
+  private readonly writtenCounts = new WeakMap<Message, number>();
   private readonly toolCounts = new WeakMap<readonly ToolDefinition[], number>();
 
   constructor(options: TiktokenCounterOptions = {}) {
@@ -83,6 +85,20 @@ export class TiktokenCounter {
    */
   countMessageUncached(message: Message): number {
     return this.messageCounts.get(message) ?? this.measure(message);
+  }
+
+  /**
+   * The count of a message a processor wrote, cached apart from the messages
+   * given to the engine: the same summary or marker stands in every run's
+   * output while it is kept, so it is encoded once, and this small cache never
+   * rehashes the large one.
+   */
+  countWritten(message: Message): number {
+    const cached = this.messageCounts.get(message) ?? this.writtenCounts.get(message);
+    if (cached !== undefined) return cached;
+    const tokens = this.measure(message);
+    this.writtenCounts.set(freezeCached(message), tokens);
+    return tokens;
   }
 
   /** The cached count of a message, if it has one: nothing is encoded. */
