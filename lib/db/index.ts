@@ -112,7 +112,7 @@ export {
 export {
   createProxyCall,
   endProxyCallById,
-  markProxyCallPlaced,
+  removePlacedProxyCall,
   getUnplacedProxyCalls,
   type ProxyCallRecord,
   type CreateProxyCallOptions,

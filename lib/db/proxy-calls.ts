@@ -9,7 +9,8 @@ import { isRecordNotFound, runQuery } from "./run";
  * The recording proxy's journal (D5): one row per call, written before the
  * agent gets an answer and completed with the outcome, so a call the agent
  * saw succeed survives a crash of the server before it was placed into its
- * conversation. Placing it creates the Exchange with the same id.
+ * conversation. Placing it creates the Exchange with the same id and takes
+ * the row out of the journal.
  */
 export interface ProxyCallRecord {
   id: string;
@@ -29,7 +30,6 @@ export interface ProxyCallRecord {
   createdAt: string;
   /** Null while the call is under way (or was cut by a crash). */
   endedAt: string | null;
-  placedAt: string | null;
 }
 
 export interface CreateProxyCallOptions {
@@ -63,7 +63,6 @@ function toProxyCallRecord(row: ProxyCallRow): ProxyCallRecord {
     durationMs: row.durationMs,
     createdAt: row.createdAt.toISOString(),
     endedAt: row.endedAt?.toISOString() ?? null,
-    placedAt: row.placedAt?.toISOString() ?? null,
   };
 }
 
@@ -99,9 +98,9 @@ export async function endProxyCallById(db: Database, id: string, options: EndPro
   });
 }
 
-/** Notes that a call is in its conversation. */
-export async function markProxyCallPlaced(db: Database, id: string): Promise<void> {
-  await runQuery(db, () => db.proxyCall.updateMany({ where: { id }, data: { placedAt: new Date() } }));
+/** Takes a call out of the journal once it is in its conversation: its Exchange (same id) holds it from then on. */
+export async function removePlacedProxyCall(db: Database, id: string): Promise<void> {
+  await runQuery(db, () => db.proxyCall.deleteMany({ where: { id } }));
 }
 
 export interface UnplacedProxyCallOptions {
@@ -117,7 +116,7 @@ export interface UnplacedProxyCallOptions {
 export async function getUnplacedProxyCalls(db: Database, options: UnplacedProxyCallOptions = {}): Promise<ProxyCallRecord[]> {
   return runQuery(db, async () => {
     const rows = await db.proxyCall.findMany({
-      where: { placedAt: null, ...(options.before ? { createdAt: { lt: options.before } } : {}) },
+      where: options.before ? { createdAt: { lt: options.before } } : {},
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       take: options.limit ?? 200,
       skip: options.offset ?? 0,

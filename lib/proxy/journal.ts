@@ -7,7 +7,7 @@ import {
   findConversationByRecordKey,
   getExchangeById,
   getUnplacedProxyCalls,
-  markProxyCallPlaced,
+  removePlacedProxyCall,
   InvalidArgumentError,
   updateConversationById,
   writeExchangeById,
@@ -246,7 +246,7 @@ export class ProxyRecorder {
       }
       try {
         await this.writeOutcome(db, recorded, outcome);
-        await markProxyCallPlaced(db, recorded.exchange.id);
+        await removePlacedProxyCall(db, recorded.exchange.id);
         return true;
       } catch (error) {
         // The journal keeps the call: it is placed again at the next start.
