@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import {
   DatabaseUnavailableError,
   NotFoundError,
@@ -23,6 +24,9 @@ import { readWorkspaceLocation } from "@/components/workspace/workspace-url";
  */
 const FIRST_SCREEN = 40;
 
+/** One read per request: the page and its metadata both need the conversation. */
+const readConversation = cache((conversationId: string) => getConversationById(getDatabase(), conversationId));
+
 interface WorkspacePageProps {
   params: Promise<{ conversationId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
@@ -31,7 +35,7 @@ interface WorkspacePageProps {
 async function loadWorkspace(conversationId: string, branchId: string | undefined) {
   const db = getDatabase();
   try {
-    const conversation = await getConversationById(db, conversationId);
+    const conversation = await readConversation(conversationId);
     // A branch of another conversation, or one deleted since the link was shared, opens the root instead.
     const asked = branchId
       ? await getBranchById(db, branchId).catch((error: unknown) => (NotFoundError.isInstance(error) ? null : Promise.reject(error)))
@@ -52,7 +56,7 @@ async function loadWorkspace(conversationId: string, branchId: string | undefine
 export async function generateMetadata({ params }: WorkspacePageProps): Promise<Metadata> {
   const { conversationId } = await params;
   try {
-    const conversation = await getConversationById(getDatabase(), conversationId);
+    const conversation = await readConversation(conversationId);
     return { title: `${conversation.title} · Context Lab` };
   } catch {
     return { title: "Context Lab" };
