@@ -1,3 +1,4 @@
+import http from "node:http";
 import { chromium, type Browser, type ElementHandle, type Page } from "@playwright/test";
 import { NUMERIC_FIELDS } from "@/components/pipeline/settings-fields";
 import { fromSliderPosition, toSliderPosition } from "@/components/pipeline/range-scale";
@@ -17,6 +18,13 @@ import { formatMs, machine, median, table, writeSection } from "./results";
  */
 
 const SIZES = [2_000, 10_000];
+/** Conversations opened (and read) besides SIZES: one real trajectory's length, the small case. */
+const SMALL = 62;
+/** Loads per conversation when timing the opening of the workspace; medians reported. */
+const LOADS = 5;
+/** Concurrent keep-alive connections, and seconds, per throughput row. */
+const READERS = 8;
+const READ_SECONDS = 5;
 /** Measured single changes per size and slider, after WARMUP unmeasured ones. */
 const CHANGES = 30;
 const WARMUP = 3;
@@ -48,8 +56,54 @@ const valueAt = (slider: SliderCase, position: number) => fromSliderPosition(pos
 interface Workspace {
   size: number;
   page: Page;
-  first: FirstShown;
   sliders: Map<SliderCase, { handle: ElementHandle<Element>; position: number; changes: ChangeTiming[]; drags: DragTiming[] }>;
+}
+
+/** Opens the workspace `LOADS` times, each in a fresh context (nothing cached), until its first result is painted. */
+async function timeOpenings(browser: Browser, url: string, id: string): Promise<FirstShown[]> {
+  const loads: FirstShown[] = [];
+  for (let load = 0; load < LOADS; load += 1) {
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    try {
+      const page = await context.newPage();
+      await installTimers(page);
+      await page.goto(`${url}/c/${id}`, { waitUntil: "domcontentloaded", timeout: 120_000 });
+      loads.push(await firstShown(page));
+    } finally {
+      await context.close();
+    }
+  }
+  return loads;
+}
+
+/** Requests per second a path is answered at, READERS keep-alive connections at once for READ_SECONDS; every answer must be 200. */
+async function readsPerSecond(url: string): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: READERS });
+  const get = () =>
+    new Promise<void>((resolve, reject) => {
+      http
+        .get(url, { agent }, (response) => {
+          response.resume();
+          response.on("end", () => (response.statusCode === 200 ? resolve() : reject(new Error(`${url} answered ${response.statusCode}`))));
+        })
+        .on("error", reject);
+    });
+  try {
+    for (let warm = 0; warm < 20; warm += 1) await get();
+    const started = performance.now();
+    let answered = 0;
+    await Promise.all(
+      Array.from({ length: READERS }, async () => {
+        while (performance.now() - started < READ_SECONDS * 1000) {
+          await get();
+          answered += 1;
+        }
+      }),
+    );
+    return answered / ((performance.now() - started) / 1000);
+  } finally {
+    agent.destroy();
+  }
 }
 
 async function openWorkspace(browser: Browser, url: string, size: number, id: string): Promise<Workspace> {
@@ -57,7 +111,7 @@ async function openWorkspace(browser: Browser, url: string, size: number, id: st
   const page = await context.newPage();
   await installTimers(page);
   await page.goto(`${url}/c/${id}`, { waitUntil: "domcontentloaded", timeout: 120_000 });
-  const first = await firstShown(page);
+  await firstShown(page);
   const sliders: Workspace["sliders"] = new Map();
   for (const slider of SLIDERS) {
     const handle = await page.getByRole("slider", { name: NUMERIC_FIELDS[slider.key].label, exact: true }).elementHandle();
@@ -67,7 +121,7 @@ async function openWorkspace(browser: Browser, url: string, size: number, id: st
       throw new Error(`${slider.key} starts at position ${position}, not at the default ${slider.values[0]}`);
     sliders.set(slider, { handle, position, changes: [], drags: [] });
   }
-  return { size, page, first, sliders };
+  return { size, page, sliders };
 }
 
 /** One change to the other of the slider's two values. */
@@ -101,9 +155,21 @@ const sum = (files: FileSize[], pick: (file: FileSize) => number) => files.reduc
 const number = (value: number) => value.toLocaleString("en");
 const fileName = (url: string) => new URL(url).pathname.split("/").at(-1) ?? url;
 
+interface Opened {
+  size: number;
+  loads: FirstShown[];
+}
+
+interface Reads {
+  path: string;
+  perSecond: number;
+}
+
 function report(
   workspaces: Workspace[],
   weights: { home: PageWeight; workspaces: { size: number; weight: PageWeight }[] },
+  openings: Opened[],
+  reads: Reads[],
   browserVersion: string,
   buildMs: number,
 ): string {
@@ -146,19 +212,20 @@ function report(
       ];
     }),
   );
-  const openRows = workspaces.map((workspace) => {
-    const weight = weights.workspaces.find((entry) => entry.size === workspace.size)!.weight;
-    const { first } = workspace;
+  const openRows = openings.map(({ size, loads }) => {
+    const weight = weights.workspaces.find((entry) => entry.size === size)!.weight;
+    const middle = (field: (load: FirstShown) => number | null) => formatMs(median(loads.map((load) => field(load) ?? Number.NaN)));
     return [
-      number(workspace.size),
+      number(size),
       kib(weight.document.raw),
       kib(weight.document.gzip),
-      formatMs(first.responseStart),
-      formatMs(first.responseEnd),
-      formatMs(first.domContentLoaded),
-      first.workerRequested === null ? "" : formatMs(first.workerRequested),
-      formatMs(first.ms),
-      formatMs(first.workerMs ?? Number.NaN),
+      middle((load) => load.responseStart),
+      middle((load) => load.responseEnd),
+      middle((load) => load.domContentLoaded),
+      middle((load) => load.workerRequested),
+      middle((load) => load.ms),
+      `${formatMs(Math.min(...loads.map((load) => load.ms)))}–${formatMs(Math.max(...loads.map((load) => load.ms)))}`,
+      middle((load) => load.workerMs),
     ];
   });
 
@@ -217,7 +284,7 @@ function report(
     "",
     "### Opening the workspace",
     "",
-    "Milliseconds from navigation start, one load each (the workspaces measured above, opened in a fresh context). The document carries the whole branch (every stored message) in its inline React Server Components payload; the worker is requested once the workspace has hydrated; its first run counts every message from cold.",
+    `Milliseconds from navigation start, medians of ${LOADS} loads per conversation, each in a fresh browser context (nothing cached); the ${SMALL}-message conversation is one real trajectory's length. The document carries the branch's first screen of messages; the workspace reads the rest through the paged history API while the pipeline worker loads (the worker is requested once the workspace has hydrated) and then loads the tokenizer of the conversation's encoding; the worker's first run counts every message from cold.`,
     "",
     table(
       [
@@ -229,9 +296,19 @@ function report(
         "DOMContentLoaded",
         "worker requested (hydrated)",
         "first result painted",
+        "first result painted, min–max",
         "first run in the worker",
       ],
       openRows,
+    ),
+    "",
+    "### Reads: requests per second",
+    "",
+    `\`next start\` answering GETs from ${READERS} keep-alive connections at once for ${READ_SECONDS} s, every answer a 200 (the load generator runs on the same machine, in this process). The workspace page renders the conversation's first screen; \`/api/health\` is the server's floor (a route that reads nothing).`,
+    "",
+    table(
+      ["path", "requests/s"],
+      reads.map((read) => [read.path, formatMs(read.perSecond)]),
     ),
     "",
     "### Initial JavaScript",
@@ -251,7 +328,7 @@ function report(
 
 /** Measures a running app (imports its conversations, drives Chromium) and returns the section's markdown. */
 export async function measurePlayground(app: Pick<BenchApp, "url" | "buildMs" | "importConversation">): Promise<string> {
-  const conversations = SIZES.map((size) => ({ size, messages: buildConversation(size) }));
+  const conversations = [SMALL, ...SIZES].map((size) => ({ size, messages: buildConversation(size) }));
   const imported = [];
   for (const { size, messages } of conversations) {
     const conversation = await app.importConversation(`bench ${size} messages`, messages);
@@ -267,8 +344,16 @@ export async function measurePlayground(app: Pick<BenchApp, "url" | "buildMs" | 
     for (const { size, id } of imported) workspaceWeights.push({ size, weight: await measurePageWeight(browser, `${app.url}/c/${id}`, "first-run") });
 
     console.log("playground: opening the workspaces…");
+    const openings: Opened[] = [];
+    for (const { size, id } of imported) openings.push({ size, loads: await timeOpenings(browser, app.url, id) });
+    console.log("playground: reads…");
+    const reads: Reads[] = [];
+    for (const { size, id } of imported) reads.push({ path: `/c/[id], ${number(size)} messages`, perSecond: await readsPerSecond(`${app.url}/c/${id}`) });
+    reads.push({ path: "/", perSecond: await readsPerSecond(`${app.url}/`) });
+    reads.push({ path: "/api/health", perSecond: await readsPerSecond(`${app.url}/api/health`) });
+
     const workspaces: Workspace[] = [];
-    for (const { size, id } of imported) workspaces.push(await openWorkspace(browser, app.url, size, id));
+    for (const { size, id } of imported) if (SIZES.includes(size)) workspaces.push(await openWorkspace(browser, app.url, size, id));
 
     for (const workspace of workspaces) {
       await workspace.page.bringToFront();
@@ -297,7 +382,7 @@ export async function measurePlayground(app: Pick<BenchApp, "url" | "buildMs" | 
       }
     }
     console.log("playground: drags done");
-    return report(workspaces, { home, workspaces: workspaceWeights }, browserVersion, app.buildMs);
+    return report(workspaces, { home, workspaces: workspaceWeights }, openings, reads, browserVersion, app.buildMs);
   } finally {
     await browser.close();
   }

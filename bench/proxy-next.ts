@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import Sqlite from "better-sqlite3";
+import { buildApp } from "./playground/app";
 import { createBenchDatabaseFile, createBenchSchema, percentile } from "./proxy";
 import { formatMs, machine, table, writeSection } from "./results";
 
@@ -175,8 +176,11 @@ async function postgresStore(): Promise<Store | null> {
 
 export async function benchProxyNext(): Promise<string> {
   const { startFakeOpenAI } = await import("@/tests/support/fake-openai");
-  const { hasBuild, NO_BUILD, startNextServer } = await import("@/tests/support/next-server");
-  if (!hasBuild()) throw new Error(NO_BUILD);
+  const { distDir, hasBuild, startNextServer } = await import("@/tests/support/next-server");
+  if (!hasBuild()) {
+    console.log(`proxy-next: building the app (next build into ${distDir})…`);
+    await buildApp(distDir);
+  }
   const fake = await startFakeOpenAI();
   const client = startClient();
   const settingsFile = path.join(os.tmpdir(), `context-lab-bench-proxy-next-${process.pid}.json`);
