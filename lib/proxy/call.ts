@@ -3,15 +3,16 @@ import type { Message, ToolDefinition } from "@/lib/context";
 import { createProxyCall, endProxyCallById, type Database, type JsonObject } from "@/lib/db";
 import type { CompletionOutcome } from "./assemble";
 import type { PipelineStepSummary } from "./proxied-request";
-import { getProxyRecorder, type JournaledOutcome, type JournaledRequest, type RecordedRequest } from "./journal";
+import { getProxyRecorder, type JournaledOutcome, type JournaledRequest, type RecordedRequest, type RecordRequestOptions } from "./journal";
 import type { ReloadRound } from "./reload";
 
 /**
  * A slow upstream's call gets its request placed into its conversation after
  * this long, so an open tab sees the agent's new turn while the model is
  * still thinking. A faster upstream answers first and the request is placed
- * with the outcome: placing takes CPU time (token counting, synchronous
- * SQLite) that would otherwise hold back the answer's first bytes.
+ * with the outcome, its turns and the reply in one write: placing takes CPU
+ * time (token counting, synchronous SQLite) that would otherwise hold back the
+ * answer's first bytes.
  */
 export const RECORD_REQUEST_AFTER_MS = 250;
 
@@ -81,13 +82,18 @@ export class RecordedCall {
     return this.options.key;
   }
 
+  /** What the recorder places: the journaled request in canonical form. */
+  private request(): RecordRequestOptions {
+    if (this.id === null) throw new Error("a call is placed only once its request is journaled");
+    const { key, request, messages, tools, sent, sentMessages, streamed } = this.options;
+    return { id: this.id, key, request, messages, tools, sent, sentMessages, streamed };
+  }
+
   /** Queues the request's placement (once, synchronously, so the outcome queued next comes after it) and returns it. */
   private recordRequest(): Promise<RecordedRequest> {
     if (!this.recording) {
       clearTimeout(this.timer);
-      if (this.id === null) throw new Error("a call is placed only once its request is journaled");
-      const { key, request, messages, tools, sent, sentMessages, streamed } = this.options;
-      this.recording = getProxyRecorder().recordRequest(this.db, { id: this.id, key, request, messages, tools, sent, sentMessages, streamed });
+      this.recording = getProxyRecorder().recordRequest(this.db, this.request());
       this.recording.catch((error: unknown) =>
         console.error(`[proxy] could not record a request of '${this.key}' (its journal entry is placed at the next start):`, error),
       );
@@ -120,7 +126,10 @@ export class RecordedCall {
     }
     // Deferred to the end of this turn of the event loop, so the answer's last bytes are written first.
     setImmediate(() => {
-      void getProxyRecorder().recordOutcome(this.db, this.key, this.recordRequest(), { ...outcome, pipeline, reloads: outcome.reloads ?? null, durationMs });
+      const ended = { ...outcome, pipeline, reloads: outcome.reloads ?? null, durationMs };
+      const recorder = getProxyRecorder();
+      // An answer that came before the request was placed is placed with it, in one write.
+      void (this.recording ? recorder.recordOutcome(this.db, this.key, this.recording, ended) : recorder.recordCall(this.db, this.request(), ended));
       this.finished();
     });
   }

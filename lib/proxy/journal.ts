@@ -77,6 +77,8 @@ export interface RecordedRequest {
   summary: ExchangeSummary;
   /** Why the request's turns could not be recorded (the exchange still is), else null. */
   recordingError: string | null;
+  /** The branch the reply was appended to with the request's turns (an answer known before they were placed), else null. */
+  repliedOn: string | null;
 }
 
 async function findOrCreateConversation(db: Database, options: RecordRequestOptions): Promise<{ conversation: ConversationRecord; created: boolean }> {
@@ -167,35 +169,58 @@ function now(): string {
 }
 
 /** Places `turns` and appends what is new, redoing the placement when a concurrent writer got there first. */
+/** A reply to append right after a request's new turns, with the metadata it is stored with. */
+interface ReplyTurn {
+  turn: Turn;
+  metadata: JsonObject;
+}
+
+/**
+ * Places `turns` and appends what is new, redoing the placement when a
+ * concurrent writer got there first. With `reply`, when some of the turns
+ * are new (so the branch ends where they go), the reply is appended after
+ * them in the same write: where placing it afterwards would put it too.
+ */
 async function placeAndAppend(
   db: Database,
   conversationId: string,
   turns: Turn[],
   metadataOf: (index: number, placement: Placement) => JsonObject,
-  preferred?: string,
-  beforeAppend?: (placement: Placement) => Promise<void>,
-): Promise<{ placement: Placement; appended: MessageRecord[] }> {
+  options: { preferred?: string; beforeAppend?: (placement: Placement) => Promise<void>; reply?: ReplyTurn } = {},
+): Promise<{ placement: Placement; appended: MessageRecord[]; replied: boolean }> {
   for (let attempt = 1; ; attempt += 1) {
-    const placement = await placeTurns(db, conversationId, turns, preferred);
+    const placement = await placeTurns(db, conversationId, turns, options.preferred);
     if (placement.forked) publishBranchCreated(placement.forked);
-    if (attempt === 1) await beforeAppend?.(placement);
-    const fresh = turns.slice(placement.common);
+    if (attempt === 1) await options.beforeAppend?.(placement);
+    const fresh = turns.slice(placement.common).map((turn, offset) => ({ message: turn.message, metadata: metadataOf(placement.common + offset, placement) }));
+    const replied = options.reply !== undefined && fresh.length > 0;
+    if (replied) fresh.push({ message: options.reply!.turn.message, metadata: options.reply!.metadata });
     try {
-      const appended =
-        fresh.length === 0
-          ? []
-          : await recordTurns(
-              db,
-              placement.branch.id,
-              fresh.map((turn, offset) => ({ message: turn.message, metadata: metadataOf(placement.common + offset, placement) })),
-              placement.common,
-            );
+      const appended = fresh.length === 0 ? [] : await recordTurns(db, placement.branch.id, fresh, placement.common);
       rememberAppended(db, conversationId, placement.branch.id, appended);
-      return { placement, appended };
+      return { placement, appended, replied };
     } catch (error) {
       if (!ConflictError.isInstance(error) || attempt >= MAX_PLACEMENT_ATTEMPTS) throw error;
     }
   }
+}
+
+/** The reply of an answered call as the turn it is recorded as, or null when the call has none. */
+function replyOf(exchangeId: string, outcome: RecordOutcomeOptions): ReplyTurn | null {
+  const completion = outcome.completion;
+  if (!completion?.reply) return null;
+  const fingerprint = messageFingerprint(completion.reply);
+  const metadata: JsonObject = {
+    recorder: "proxy",
+    exchangeId,
+    fingerprint,
+    model: completion.model,
+    finishReason: completion.finishReason,
+    usage: (completion.usage as JsonObject | null) ?? null,
+  };
+  if (outcome.pipeline) metadata.pipeline = outcome.pipeline as unknown as JsonValue;
+  if (outcome.reloads?.length) metadata.reloads = outcome.reloads as unknown as JsonValue;
+  return { turn: { message: completion.reply, fingerprint }, metadata };
 }
 
 function summarize(exchange: ExchangeRecord, extra: Partial<ExchangeSummary> & Pick<ExchangeSummary, "requestMessages" | "sentMessages">): ExchangeSummary {
@@ -244,16 +269,40 @@ export class ProxyRecorder {
       } catch {
         return false; // The request's own failure was logged where it happened.
       }
+      return this.finishCall(db, recorded, outcome);
+    });
+  }
+
+  /**
+   * Records a call whose answer came before its request was placed (a fast
+   * upstream, a journaled call placed after a restart): the request's new
+   * turns and the reply in one write, then the exchange's outcome; true once
+   * the call is placed. Never rejects; failures are logged.
+   */
+  recordCall(db: Database, request: RecordRequestOptions, outcome: RecordOutcomeOptions): Promise<boolean> {
+    return this.queue.run(request.key, async () => {
+      await yieldToIo();
+      let recorded: RecordedRequest;
       try {
-        await this.writeOutcome(db, recorded, outcome);
-        await removePlacedProxyCall(db, recorded.exchange.id);
-        return true;
+        recorded = await this.writeRequest(db, request, replyOf(request.id, outcome) ?? undefined);
       } catch (error) {
-        // The journal keeps the call: it is placed again at the next start.
-        console.error(`[proxy] could not record the outcome of exchange ${recorded.exchange.id}:`, error);
+        console.error(`[proxy] could not record a request of '${request.key}' (its journal entry is placed at the next start):`, error);
         return false;
       }
+      return this.finishCall(db, recorded, outcome);
     });
+  }
+
+  private async finishCall(db: Database, recorded: RecordedRequest, outcome: RecordOutcomeOptions): Promise<boolean> {
+    try {
+      await this.writeOutcome(db, recorded, outcome);
+      await removePlacedProxyCall(db, recorded.exchange.id);
+      return true;
+    } catch (error) {
+      // The journal keeps the call: it is placed again at the next start.
+      console.error(`[proxy] could not record the outcome of exchange ${recorded.exchange.id}:`, error);
+      return false;
+    }
   }
 
   /**
@@ -284,7 +333,7 @@ export class ProxyRecorder {
 
   private replay(db: Database, entry: ProxyCallRecord): Promise<boolean> {
     const details = journaled(entry);
-    const request = this.recordRequest(db, {
+    const request: RecordRequestOptions = {
       id: entry.id,
       key: entry.key,
       request: entry.request,
@@ -293,7 +342,7 @@ export class ProxyRecorder {
       sent: entry.sent,
       sentMessages: details.sentMessages,
       streamed: entry.streamed,
-    });
+    };
     const outcome: RecordOutcomeOptions =
       entry.endedAt === null
         ? { status: null, response: null, error: INTERRUPTED, durationMs: null, completion: null, pipeline: details.pipeline }
@@ -306,7 +355,7 @@ export class ProxyRecorder {
             pipeline: details.pipeline,
             reloads: details.reloads,
           };
-    return this.recordOutcome(db, entry.key, request, outcome);
+    return this.recordCall(db, request, outcome);
   }
 
   /** Notes a call in flight until `done` settles (its outcome queued), so `idle` waits for it too. */
@@ -323,7 +372,7 @@ export class ProxyRecorder {
     }
   }
 
-  private async writeRequest(db: Database, options: RecordRequestOptions): Promise<RecordedRequest> {
+  private async writeRequest(db: Database, options: RecordRequestOptions, reply?: ReplyTurn): Promise<RecordedRequest> {
     let { conversation, created } = await findOrCreateConversation(db, options);
     let changed = created;
     if (options.tools !== null && !sameJson(options.tools, conversation.tools)) {
@@ -335,20 +384,28 @@ export class ProxyRecorder {
     // Set by the placement's first attempt, before the turns are appended.
     const opened: { exchange?: ExchangeRecord } = {};
     let recordingError: string | null = null;
-    try {
-      const { placement, appended } = await placeAndAppend(
-        db,
-        conversation.id,
-        turns,
-        (index) => ({ recorder: "proxy", exchangeId: options.id, fingerprint: turns[index].fingerprint }),
-        undefined,
-        async (first) => {
-          opened.exchange = await openExchange(db, first.branch.id, options, this.previous.get(options.key));
+    let repliedOn: string | null = null;
+    const place = (withReply: ReplyTurn | undefined) =>
+      placeAndAppend(db, conversation.id, turns, (index) => ({ recorder: "proxy", exchangeId: options.id, fingerprint: turns[index].fingerprint }), {
+        reply: withReply,
+        beforeAppend: async (first) => {
+          opened.exchange ??= await openExchange(db, first.branch.id, options, this.previous.get(options.key));
           this.previous.delete(options.key);
           this.previous.set(options.key, { id: opened.exchange.id, branchId: opened.exchange.branchId, request: options.request });
           if (this.previous.size > PREVIOUS_CALLS) this.previous.delete(this.previous.keys().next().value as string);
         },
-      );
+      });
+    try {
+      let placed: Awaited<ReturnType<typeof place>>;
+      try {
+        placed = await place(reply);
+      } catch (error) {
+        // A reply the memory layer refuses must not cost the request its turns: they are recorded alone, the reply after.
+        if (!reply || !(ContextError.isInstance(error) || InvalidArgumentError.isInstance(error))) throw error;
+        placed = await place(undefined);
+      }
+      const { placement, appended, replied } = placed;
+      if (replied) repliedOn = placement.branch.id;
       if (changed || appended.length > 0) publishAppended(conversation, placement.branch.id, appended, { created });
     } catch (error) {
       // Turns the memory layer refuses (a history that breaks tool pairing) still leave the exchange to say what happened.
@@ -365,26 +422,18 @@ export class ProxyRecorder {
       sentMessages: options.sentMessages,
     });
     publishLiveEvent({ type: "exchange-started", conversationId: conversation.id, at: now(), exchange: summary });
-    return { conversation, branchId: exchange.branchId, exchange, turns, summary, recordingError };
+    return { conversation, branchId: exchange.branchId, exchange, turns, summary, recordingError, repliedOn };
   }
 
   private async writeOutcome(db: Database, recorded: RecordedRequest, outcome: RecordOutcomeOptions): Promise<void> {
     const { conversation } = recorded;
     const completion = outcome.completion;
-    let replyBranchId: string | null = null;
-    if (completion?.reply && recorded.recordingError === null) {
-      const reply: Turn = { message: completion.reply, fingerprint: messageFingerprint(completion.reply) };
-      const metadata: JsonObject = {
-        recorder: "proxy",
-        exchangeId: recorded.exchange.id,
-        fingerprint: reply.fingerprint,
-        model: completion.model,
-        finishReason: completion.finishReason,
-        usage: (completion.usage as JsonObject | null) ?? null,
-      };
-      if (outcome.pipeline) metadata.pipeline = outcome.pipeline as unknown as JsonValue;
-      if (outcome.reloads?.length) metadata.reloads = outcome.reloads as unknown as JsonValue;
-      const { placement, appended } = await placeAndAppend(db, conversation.id, [...recorded.turns, reply], () => metadata, recorded.branchId);
+    let replyBranchId: string | null = recorded.repliedOn;
+    const reply = replyBranchId === null && recorded.recordingError === null ? replyOf(recorded.exchange.id, outcome) : null;
+    if (reply) {
+      const { placement, appended } = await placeAndAppend(db, conversation.id, [...recorded.turns, reply.turn], () => reply.metadata, {
+        preferred: recorded.branchId,
+      });
       replyBranchId = placement.branch.id;
       if (appended.length > 0) publishAppended(conversation, placement.branch.id, appended);
     }

@@ -37,10 +37,12 @@ describe.each(TEST_PROVIDERS)("proxy: live events over SSE (%s)", (provider) => 
   const test = useTestDatabase(provider);
   const harness = useProxyHarness(test);
 
-  it("streams a conversation's new turns, forks and exchanges to an open tab as they are recorded", async () => {
+  it("streams a conversation's new turns, forks and exchanges to an open tab as they are recorded: a slow model's request before its answer", async () => {
     const { conversation } = await createConversation(test.db, { title: "watched", source: "proxy", recordKey: "watched" });
     const tab = await subscribe(`${harness.server.url}/api/live/conversations/${conversation.id}`);
     const agent = harness.agent("watched");
+    // Slower than RECORD_REQUEST_AFTER_MS: the request's turn is placed while the model thinks.
+    harness.fake.enqueue({ content: "echo: first", delayMs: 600 });
     await agent.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "first" }] });
     await tab.until("exchange-recorded");
 
@@ -63,6 +65,42 @@ describe.each(TEST_PROVIDERS)("proxy: live events over SSE (%s)", (provider) => 
     await tab.until("exchange-recorded", 2);
     const fork = tab.events.find((entry) => entry.name === "branch-created")?.event;
     expect(fork).toMatchObject({ branch: { forkPosition: 0, parentId: turns.type === "conversation-updated" ? turns.appended?.branchId : "" } });
+    tab.close();
+  });
+
+  it("places a call answered before its request was placed in one write: its turns and the reply arrive together", async () => {
+    const { conversation } = await createConversation(test.db, { title: "quick", source: "proxy", recordKey: "quick" });
+    const tab = await subscribe(`${harness.server.url}/api/live/conversations/${conversation.id}`);
+    const agent = harness.agent("quick");
+    await agent.chat.completions.create({
+      model: "fake-gpt",
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "fast" },
+      ],
+    });
+    await tab.until("exchange-recorded");
+
+    expect(tab.events.map((entry) => entry.name)).toEqual(["conversation-updated", "exchange-started", "exchange-recorded"]);
+    const [turns, started, recorded] = tab.events.map((entry) => entry.event);
+    expect(turns).toMatchObject({
+      appended: {
+        branchLength: 3,
+        messages: [
+          { position: 0, message: { role: "system", content: "Be brief." } },
+          { position: 1, message: { role: "user", content: "fast" } },
+          { position: 2, message: { role: "assistant", content: "echo: fast" } },
+        ],
+      },
+    });
+    expect(started).toMatchObject({ exchange: { status: null, requestMessages: 2 } });
+    if (recorded.type === "exchange-recorded" && turns.type === "conversation-updated") {
+      expect(recorded.exchange).toMatchObject({ status: 200, finishReason: "stop", replyBranchId: turns.appended?.branchId });
+    }
+    // The reply carries the answer's metadata, the request's turns their own.
+    const rows = await test.db.message.findMany({ where: { branch: { conversationId: conversation.id } }, orderBy: { position: "asc" } });
+    expect(rows.map((row) => JSON.parse(row.metadata ?? "{}").finishReason ?? null)).toEqual([null, null, "stop"]);
+    expect(await test.db.exchange.count({ where: { conversationId: conversation.id } })).toBe(1);
     tab.close();
   });
 
