@@ -37,6 +37,8 @@ case "${1:-}" in
       mkdir -p "$(dirname "$file")"
     fi
     PRISMA_TARGET=$target "$prisma" migrate deploy --schema "$(schema_of $target)"
+    # Data the schema migrations cannot rewrite in SQL: requests stored whole become deltas (D6.6).
+    node --conditions=react-server --import tsx scripts/compact-requests.ts
     ;;
   *)
     PRISMA_TARGET=$(target_of "$DATABASE_URL") "$prisma" "$@"

@@ -109,6 +109,7 @@ export {
   type UpdateExchangeOptions,
   type ExchangeListOptions,
 } from "./exchanges";
+export { compactStoredRequests, type CompactionReport } from "./compact-requests";
 export {
   createProxyCall,
   endProxyCallById,

@@ -1,6 +1,6 @@
 import type OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { exportSession, findConversationByRecordKey, getExchangeById, getExchangesByConversationId } from "@/lib/db";
+import { compactStoredRequests, exportSession, findConversationByRecordKey, getExchangeById, getExchangesByConversationId } from "@/lib/db";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { useProxyHarness } from "./support/harness";
 
@@ -92,5 +92,48 @@ describe.each(TEST_PROVIDERS)("proxy: what a call stores (%s)", (provider) => {
     expect(rows).toHaveLength(2);
     expect(rows[1].branchId).not.toBe(rows[0].branchId);
     expect(rows.map((row) => row.requestBaseId)).toEqual([null, null]);
+  });
+  it("[D6.6] requests stored whole before deltas become deltas on their branch, read back the same, once", { timeout: 120_000 }, async () => {
+    // Two agents' growing conversations, and one call on a fork: recorded, then stored whole again as rows from before deltas were.
+    const sent = new Map<string, unknown[]>();
+    for (const key of ["old-a", "old-b"]) {
+      const agent = harness.agent(key);
+      const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: "system", content: `Agent ${key}. ${"Policy text. ".repeat(30)}` }];
+      for (let call = 1; call <= 30; call += 1) {
+        messages.push({ role: "user", content: `${key} question ${call}: ${"detail ".repeat(15)}` });
+        const body = { model: "fake-gpt", messages: structuredClone(messages), tools: TOOLS };
+        sent.set(key, [...(sent.get(key) ?? []), body]);
+        const reply = (await agent.chat.completions.create(body)).choices[0].message;
+        messages.push({ role: "assistant", content: reply.content });
+      }
+    }
+    await harness.agent("old-a").chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "a fork of its own" }] });
+    await harness.recorded();
+    const conversations = await Promise.all(["old-a", "old-b"].map(async (key) => (await findConversationByRecordKey(test.db, key))!));
+    const before = await Promise.all(conversations.map((conversation) => getExchangesByConversationId(test.db, conversation.id)));
+    for (const records of before)
+      for (const record of records)
+        await test.db.exchange.update({ where: { id: record.id }, data: { request: JSON.stringify(record.request), requestBaseId: null } });
+    const whole = (await test.db.exchange.findMany({ select: { request: true } })).reduce((sum, row) => sum + row.request.length, 0);
+
+    const report = await compactStoredRequests(test.db);
+    // Every row but the first of each branch: 29 + 29 (old-a's fork is the first of its branch).
+    expect(report.rewritten).toBe(58);
+    const rows = await test.db.exchange.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    const stored = rows.reduce((sum, row) => sum + row.request.length, 0);
+    expect(whole - stored).toBe(report.savedCharacters);
+    expect(stored * 5).toBeLessThan(whole);
+    for (const row of rows.filter((row) => row.requestBaseId !== null)) {
+      const base = rows.find((other) => other.id === row.requestBaseId)!;
+      expect([base.branchId, base.createdAt <= row.createdAt]).toEqual([row.branchId, true]);
+    }
+    // Every reader gets the same requests back; a second run finds nothing to do.
+    const after = await Promise.all(conversations.map((conversation) => getExchangesByConversationId(test.db, conversation.id)));
+    expect(after.map((records) => records.map((record) => record.request))).toEqual(before.map((records) => records.map((record) => record.request)));
+    expect(after[1].map((record) => record.request)).toEqual(sent.get("old-b"));
+    expect((await exportSession(test.db, conversations[0].id)).exchanges.map((exchange) => JSON.parse(exchange.request))).toEqual(
+      before[0].map((record) => record.request),
+    );
+    expect(await compactStoredRequests(test.db)).toEqual({ rewritten: 0, savedCharacters: 0 });
   });
 });
