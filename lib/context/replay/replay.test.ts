@@ -225,11 +225,12 @@ describe("replayConversation", () => {
     await expect(replayConversation({ messages: richest, policy: PRESETS.raw.policy, signal: aborted })).rejects.toBeInstanceOf(ContextError);
   });
 
-  it("[RP2] yields to the event loop every few calls: a timer set before the replay fires before it ends", async () => {
+  it("[RP2] yields to the event loop every few calls: a task queued before the replay runs before it ends", async () => {
+    // Queued for the event loop's next turn, whatever the clock says (a 0 ms timer waits for a millisecond to pass, which a fast replay may not take).
     let fired = false;
-    setTimeout(() => {
+    setImmediate(() => {
       fired = true;
-    }, 0);
+    });
     let firedMidway = false;
     await replayConversation({
       messages: richest,
