@@ -127,13 +127,19 @@ describe.each(TEST_PROVIDERS)("proxy: what a call stores (%s)", (provider) => {
       const base = rows.find((other) => other.id === row.requestBaseId)!;
       expect([base.branchId, base.createdAt <= row.createdAt]).toEqual([row.branchId, true]);
     }
-    // Every reader gets the same requests back; a second run finds nothing to do.
+    // Every reader gets the same requests back.
     const after = await Promise.all(conversations.map((conversation) => getExchangesByConversationId(test.db, conversation.id)));
     expect(after.map((records) => records.map((record) => record.request))).toEqual(before.map((records) => records.map((record) => record.request)));
     expect(after[1].map((record) => record.request)).toEqual(sent.get("old-b"));
     expect((await exportSession(test.db, conversations[0].id)).exchanges.map((exchange) => JSON.parse(exchange.request))).toEqual(
       before[0].map((record) => record.request),
     );
-    expect(await compactStoredRequests(test.db)).toEqual({ rewritten: 0, savedCharacters: 0 });
+    // A second run finds every branch down to its one whole first request: it reads no exchange row.
+    const reads: string[] = [];
+    const counted = test.db.$extends({
+      query: { exchange: { $allOperations: ({ operation, args, query }) => (reads.push(operation), query(args)) } },
+    }) as unknown as typeof test.db;
+    expect(await compactStoredRequests(counted)).toEqual({ rewritten: 0, savedCharacters: 0 });
+    expect(reads).toEqual(["groupBy"]);
   });
 });
