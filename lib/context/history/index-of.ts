@@ -15,6 +15,8 @@ type EndingWith = WeakMap<Message, Map<number, WeakRef<readonly Message[]>[]>>;
  */
 const givenEndingWith: EndingWith = new WeakMap();
 const madeEndingWith: EndingWith = new WeakMap();
+/** The order an appended history searches them in. */
+const SEARCHED: readonly EndingWith[] = [givenEndingWith, madeEndingWith];
 /** Histories remembered per last message and length, given and made apart. */
 const KEPT_PER_LENGTH = 4;
 /** How many trailing messages an appended history may add and still find the history it extends. */
@@ -68,12 +70,13 @@ function rememberEnding(endingWith: EndingWith, history: readonly Message[]): vo
 
 function extendedHistory(history: readonly Message[]): HistoryIndex | undefined {
   for (let end = history.length; end > 0 && end >= history.length - APPEND_LOOKBACK; end -= 1) {
-    const last = history[end - 1];
-    for (const entry of [...(givenEndingWith.get(last)?.get(end) ?? []), ...(madeEndingWith.get(last)?.get(end) ?? [])]) {
-      const candidate = entry.deref();
-      if (!candidate || candidate === history) continue;
-      const index = indexes.get(candidate);
-      if (index && index.length === end && sharesPrefix(candidate, history)) return index;
+    for (const endingWith of SEARCHED) {
+      for (const entry of endingWith.get(history[end - 1])?.get(end) ?? []) {
+        const candidate = entry.deref();
+        if (!candidate || candidate === history) continue;
+        const index = indexes.get(candidate);
+        if (index && index.length === end && sharesPrefix(candidate, history)) return index;
+      }
     }
   }
   return undefined;

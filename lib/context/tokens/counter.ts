@@ -69,12 +69,7 @@ export class TiktokenCounter {
 
   /** One message's tokens: 3, its role, content, name (+1), tool call id, and each tool call's name and arguments (T1); cached by identity (T6). */
   countMessage(message: Message): number {
-    const cached = this.messageCounts.get(message);
-    if (cached !== undefined) return cached;
-    const tokens = this.measure(message);
-    // T7: the count is keyed by identity; with development checks on, an in-place edit now throws.
-    this.messageCounts.set(freezeCached(message), tokens);
-    return tokens;
+    return this.messageCounts.get(message) ?? this.measureInto(this.messageCounts, message);
   }
 
   /**
@@ -94,10 +89,14 @@ export class TiktokenCounter {
    * rehashes the large one.
    */
   countWritten(message: Message): number {
-    const cached = this.messageCounts.get(message) ?? this.writtenCounts.get(message);
-    if (cached !== undefined) return cached;
+    return this.messageCounts.get(message) ?? this.writtenCounts.get(message) ?? this.measureInto(this.writtenCounts, message);
+  }
+
+  /** Measures a message and caches its count in `counts`. */
+  private measureInto(counts: WeakMap<Message, number>, message: Message): number {
     const tokens = this.measure(message);
-    this.writtenCounts.set(freezeCached(message), tokens);
+    // T7: the count is keyed by identity; with development checks on, an in-place edit now throws.
+    counts.set(freezeCached(message), tokens);
     return tokens;
   }
 
