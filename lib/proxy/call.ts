@@ -94,9 +94,6 @@ export class RecordedCall {
     if (!this.recording) {
       clearTimeout(this.timer);
       this.recording = getProxyRecorder().recordRequest(this.db, this.request());
-      this.recording.catch((error: unknown) =>
-        console.error(`[proxy] could not record a request of '${this.key}' (its journal entry is placed at the next start):`, error),
-      );
     }
     return this.recording;
   }

@@ -168,7 +168,6 @@ function now(): string {
   return new Date().toISOString();
 }
 
-/** Places `turns` and appends what is new, redoing the placement when a concurrent writer got there first. */
 /** A reply to append right after a request's new turns, with the metadata it is stored with. */
 interface ReplyTurn {
   turn: Turn;
@@ -193,12 +192,12 @@ async function placeAndAppend(
     if (placement.forked) publishBranchCreated(placement.forked);
     if (attempt === 1) await options.beforeAppend?.(placement);
     const fresh = turns.slice(placement.common).map((turn, offset) => ({ message: turn.message, metadata: metadataOf(placement.common + offset, placement) }));
-    const replied = options.reply !== undefined && fresh.length > 0;
-    if (replied) fresh.push({ message: options.reply!.turn.message, metadata: options.reply!.metadata });
+    const reply = fresh.length > 0 ? options.reply : undefined;
+    if (reply) fresh.push({ message: reply.turn.message, metadata: reply.metadata });
     try {
       const appended = fresh.length === 0 ? [] : await recordTurns(db, placement.branch.id, fresh, placement.common);
       rememberAppended(db, conversationId, placement.branch.id, appended);
-      return { placement, appended, replied };
+      return { placement, appended, replied: reply !== undefined };
     } catch (error) {
       if (!ConflictError.isInstance(error) || attempt >= MAX_PLACEMENT_ATTEMPTS) throw error;
     }
@@ -251,12 +250,15 @@ export class ProxyRecorder {
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly previous = new Map<string, PreviousCall>();
 
-  /** Records the request's new turns and opens its exchange; resolves once committed. */
+  /** Records the request's new turns and opens its exchange; resolves once committed. A failure is logged here (and rejects). */
   recordRequest(db: Database, options: RecordRequestOptions): Promise<RecordedRequest> {
-    return this.queue.run(options.key, async () => {
+    const recording = this.queue.run(options.key, async () => {
       await yieldToIo();
-      return this.writeRequest(db, options);
+      return this.writeRequestLogged(db, options);
     });
+    // Handled: whoever awaits it sees the rejection; the log line is written by writeRequestLogged.
+    recording.catch(() => undefined);
+    return recording;
   }
 
   /** Records how the call ended: the reply as the next turn, the exchange's outcome; true once the call is placed. Never rejects; failures are logged. */
@@ -284,9 +286,8 @@ export class ProxyRecorder {
       await yieldToIo();
       let recorded: RecordedRequest;
       try {
-        recorded = await this.writeRequest(db, request, replyOf(request.id, outcome) ?? undefined);
-      } catch (error) {
-        console.error(`[proxy] could not record a request of '${request.key}' (its journal entry is placed at the next start):`, error);
+        recorded = await this.writeRequestLogged(db, request, replyOf(request.id, outcome) ?? undefined);
+      } catch {
         return false;
       }
       return this.finishCall(db, recorded, outcome);
@@ -369,6 +370,16 @@ export class ProxyRecorder {
     while (this.inFlight.size > 0 || this.queue.size > 0) {
       await Promise.all([...this.inFlight]);
       await this.queue.idle();
+    }
+  }
+
+  /** `writeRequest`, its failure logged once for every path that records a request. */
+  private async writeRequestLogged(db: Database, options: RecordRequestOptions, reply?: ReplyTurn): Promise<RecordedRequest> {
+    try {
+      return await this.writeRequest(db, options, reply);
+    } catch (error) {
+      console.error(`[proxy] could not record a request of '${options.key}' (its journal entry is placed at the next start):`, error);
+      throw error;
     }
   }
 
