@@ -27,6 +27,8 @@ test("checkpoint browser: two checkpoints of a branch, sortable, opened and diff
 
   // Versions count per branch; read them from the table rather than assume where they start.
   const open = table.getByRole("button", { name: /^Open checkpoint v\d+/ });
+  // The rows can be there a moment before their buttons: read the versions once both are.
+  await expect(open).toHaveCount(2);
   const [first, second] = (await open.allInnerTexts()).map((text) => text.trim());
   await open.first().click();
   await expect(page.getByRole("region", { name: new RegExp(`^Checkpoint ${first} `) })).toBeVisible();
