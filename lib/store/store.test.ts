@@ -70,6 +70,13 @@ function hostPipeline(history?: (branchId: string) => Promise<MessageRecord[]>):
   };
 }
 
+/** A host holding `messages`, as the server's holds a branch. */
+function withLoaded(messages: Message[]): PipelineHost {
+  const host = new PipelineHost();
+  host.load("task 0", messages);
+  return host;
+}
+
 function fakeServices(overrides: Partial<PlaygroundServices> = {}): PlaygroundServices {
   return {
     saveSettings: vi.fn(async () => undefined),
@@ -100,6 +107,23 @@ describe("createPlaygroundStore: conversation and run", () => {
     expect(pipeline.runs).toHaveLength(1);
     expect(state.result?.steps.map((step) => step.processor)).toContain("round_window");
     expect(state.running).toBe(false);
+  });
+
+  it("starts with the page's conversation and the server's first result in its initial state, then takes the pipeline's own run", async () => {
+    const server = { ...(await withLoaded(sample[0].traj).run({ settings: createPlaygroundStore().getState().resolved })), origin: "server" as const };
+    const store = createPlaygroundStore({ conversation: { conversation, branch: branch("main", 32), records: records(sample[0].traj) }, result: server });
+    // React renders the server's HTML and hydrates from the initial state (zustand's server snapshot), not from later `setState`s.
+    expect(store.getInitialState().conversation?.id).toBe("c1");
+    expect(store.getInitialState().messages).toHaveLength(32);
+    expect(store.getInitialState().result).toBe(server);
+    expect(store.getInitialState().loadStatus).toBe("loading");
+
+    const pipeline = hostPipeline();
+    store.getState().attachPipeline(pipeline);
+    await vi.waitFor(() => expect(store.getState().result?.origin).toBeUndefined(), { timeout: 8_000 });
+    expect(pipeline.runs).toHaveLength(1);
+    expect(store.getState().result?.kept).toEqual(server.kept);
+    expect(store.getState().result?.history).toEqual(server.history);
   });
 
   it("re-runs on every settings change and ends on the latest settings", async () => {
