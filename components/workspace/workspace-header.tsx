@@ -91,7 +91,9 @@ export function WorkspaceHeader() {
           : running
             ? "Running…"
             : result
-              ? `Run ${result.revision} · ${result.totalMs.toFixed(0)} ms`
+              ? result.origin === "server"
+                ? `First run, on the server · ${result.totalMs.toFixed(0)} ms`
+                : `Run ${result.revision} · ${result.totalMs.toFixed(0)} ms`
               : ""}
         {saveStatus !== "idle" ? (
           <span className={saveStatus === "error" ? styles.danger : styles.muted} title={saveError ?? undefined}>

@@ -5,6 +5,7 @@ import { apiClient } from "@/lib/client";
 import type { BranchRecord, BranchTreeNode, ConversationRecord, MessageRecord } from "@/lib/db";
 import { prestartPipeline } from "@/lib/playground/pipeline-client";
 import type { ModelEntry } from "@/lib/models";
+import type { RunResult } from "@/lib/playground/protocol";
 import { normalizeSettings, resolveSettings } from "@/lib/settings";
 import { PANEL_TABS, type PanelTab } from "@/lib/store";
 import { PlaygroundStoreProvider, usePlaygroundStore, usePlaygroundStoreApi } from "@/lib/store/provider";
@@ -31,6 +32,8 @@ export interface WorkspaceProps {
   location: WorkspaceLocation;
   /** The model catalogue with the users' entries. */
   catalogue: ModelEntry[];
+  /** The branch's first pipeline result, built by the server so it paints before the worker is up; null: the worker builds it. */
+  firstResult?: RunResult | null;
 }
 
 const TAB_LABELS: Record<PanelTab, string> = {
@@ -57,7 +60,8 @@ prestartPipeline();
 // For bench/playground.ts: its own subscriber, so it changes in the same commit as the views that show a new run result (and re-renders nothing else).
 function RenderedRevision() {
   const revision = usePlaygroundStore((state) => state.result?.revision);
-  return <span hidden data-rendered-revision={revision ?? ""} />;
+  const origin = usePlaygroundStore((state) => (state.result ? (state.result.origin ?? "worker") : ""));
+  return <span hidden data-rendered-revision={revision ?? ""} data-rendered-origin={origin} />;
 }
 
 function WorkspaceShell(props: WorkspaceProps) {
@@ -105,7 +109,7 @@ function WorkspaceShell(props: WorkspaceProps) {
 
 /** The workspace of one conversation on one branch: one store, the pipeline worker, the panels. */
 export function Workspace(props: WorkspaceProps) {
-  const { location, conversation, branch, records, partial, tree, catalogue } = props;
+  const { location, conversation, branch, records, partial, tree, catalogue, firstResult } = props;
   // Not waiting for the store to attach the pipeline once hydrated: as soon as its worker is up, it asks for the
   // branch's history and loads the ranks it will count with (both downloads under way at once).
   useState(() => {
@@ -118,6 +122,7 @@ export function Workspace(props: WorkspaceProps) {
       services={services}
       catalogue={catalogue}
       conversation={{ conversation, branch, records, partial, tree }}
+      result={firstResult ?? undefined}
       tab={location.tab}
       selectedStep={location.step}
       view={location.view}

@@ -15,7 +15,7 @@ export {
 export type { JsonValue, JsonObject } from "./json";
 export { beginStaging, endStaging, publishStagedConversations, deleteStagedConversations, STAGING_SOURCE_PREFIX } from "./staging";
 export type { ListOptions } from "./lineage";
-export { getBranchScope, type BranchScope, type BranchScopeOptions, type BranchRef } from "./scope";
+export { branchRevision, getBranchScope, type BranchScope, type BranchScopeOptions, type BranchRef } from "./scope";
 export {
   createConversation,
   getConversations,

@@ -43,6 +43,11 @@ export async function getBranchScope(db: Database, branchId: string, options: Br
   });
 }
 
+/** The branch's revision when its scope was loaded: bumped by every write to it, so what it shows at one revision never changes. */
+export function branchRevision(scope: BranchScope): number {
+  return scope.lineage[scope.lineage.length - 1].branch.revision;
+}
+
 export function scopeOf(lineage: Lineage): BranchScope {
   return { branch: toBranchRecord(lineage[lineage.length - 1].branch), lineage };
 }

@@ -77,6 +77,8 @@ export interface RunResult {
   trimmed?: TokenBudgetTrimmed;
   offloaded: OffloadedEntry[];
   totalMs: number;
+  /** "server": built by the server for the page's first paint (the worker's own first run replaces it); absent: the worker's. */
+  origin?: "server";
   /** The contexts of this run, root first. */
   contexts: ContextNode[];
 }

@@ -12,6 +12,7 @@ import {
   getRootBranchByConversationId,
 } from "@/lib/db";
 import { loadCatalogue } from "@/lib/models/server";
+import { firstResult } from "@/lib/playground/first-result";
 import { Workspace } from "@/components/workspace/workspace";
 import { DatabaseStatus } from "@/components/ui/database-status";
 import { readWorkspaceLocation } from "@/components/workspace/workspace-url";
@@ -20,7 +21,8 @@ import { readWorkspaceLocation } from "@/components/workspace/workspace-url";
  * Messages the page carries: a first screen, so the server answers at once
  * and the page stays small however long the branch is. The workspace reads
  * the whole history (`GET /api/branches/[id]/messages`) as it starts, and the
- * pipeline worker parses it.
+ * pipeline worker parses it. The page also carries the branch's first
+ * pipeline result, built here (and kept) so it paints before any script runs.
  */
 const FIRST_SCREEN = 40;
 
@@ -46,7 +48,8 @@ async function loadWorkspace(conversationId: string, branchId: string | undefine
       getBranchTreeByConversationId(db, conversationId),
       loadCatalogue(db),
     ]);
-    return { conversation, branch, records, tree, catalogue, partial: records.length < branch.length };
+    const result = await firstResult(db, { conversation, branch, catalogue, shown: records.length });
+    return { conversation, branch, records, tree, catalogue, partial: records.length < branch.length, firstResult: result };
   } catch (error) {
     if (NotFoundError.isInstance(error)) notFound();
     throw error;
