@@ -59,10 +59,10 @@ interface Workspace {
   sliders: Map<SliderCase, { handle: ElementHandle<Element>; position: number; changes: ChangeTiming[]; drags: DragTiming[] }>;
 }
 
-/** Opens the workspace `LOADS` times, each in a fresh context (nothing cached), until its first result is painted. */
-async function timeOpenings(browser: Browser, url: string, id: string): Promise<FirstShown[]> {
+/** Opens the workspace `count` times, each in a fresh context (nothing cached), until the worker's first result is painted. */
+async function timeOpenings(browser: Browser, url: string, id: string, count: number): Promise<FirstShown[]> {
   const loads: FirstShown[] = [];
-  for (let load = 0; load < LOADS; load += 1) {
+  for (let load = 0; load < count; load += 1) {
     const context = await browser.newContext({ viewport: VIEWPORT });
     try {
       const page = await context.newPage();
@@ -157,6 +157,8 @@ const fileName = (url: string) => new URL(url).pathname.split("/").at(-1) ?? url
 
 interface Opened {
   size: number;
+  /** The first load after the import: nothing kept on the server for the branch yet. */
+  first: FirstShown;
   loads: FirstShown[];
 }
 
@@ -212,20 +214,22 @@ function report(
       ];
     }),
   );
-  const openRows = openings.map(({ size, loads }) => {
+  const openRows = openings.map(({ size, first, loads }) => {
     const weight = weights.workspaces.find((entry) => entry.size === size)!.weight;
     const middle = (field: (load: FirstShown) => number | null) => formatMs(median(loads.map((load) => field(load) ?? Number.NaN)));
+    const origins = [...new Set(loads.map((load) => load.origin))].join(", ");
     return [
       number(size),
       kib(weight.document.raw),
       kib(weight.document.gzip),
       middle((load) => load.responseStart),
-      middle((load) => load.responseEnd),
       middle((load) => load.domContentLoaded),
-      middle((load) => load.workerRequested),
-      middle((load) => load.ms),
+      `${middle((load) => load.ms)} (${origins})`,
       `${formatMs(Math.min(...loads.map((load) => load.ms)))}–${formatMs(Math.max(...loads.map((load) => load.ms)))}`,
+      middle((load) => load.workerRequested),
+      middle((load) => load.workerShownMs),
       middle((load) => load.workerMs),
+      `${formatMs(first.responseStart)} / ${formatMs(first.ms)} (${first.origin})`,
     ];
   });
 
@@ -284,7 +288,7 @@ function report(
     "",
     "### Opening the workspace",
     "",
-    `Milliseconds from navigation start, medians of ${LOADS} loads per conversation, each in a fresh browser context (nothing cached); the ${SMALL}-message conversation is one real trajectory's length. The document carries the branch's first screen of messages; the workspace reads the rest through the paged history API while the pipeline worker loads (the worker is requested once the workspace has hydrated) and then loads the tokenizer of the conversation's encoding; the worker's first run counts every message from cold.`,
+    `Milliseconds from navigation start, medians of ${LOADS} loads per conversation, each in a fresh browser context (nothing cached in the browser); the ${SMALL}-message conversation is one real trajectory's length. The document carries the branch's first screen of messages and, for branches up to 10,000 messages, the first pipeline result built by the server (kept there per branch, revision and settings; the last column is the first load after the import, when nothing was kept yet). The workspace reads the rest of the history through the paged history API while the pipeline worker loads (requested as the workspace's script evaluates) and then loads the tokenizer of the conversation's encoding; the worker's first run counts every message from cold and replaces the server's result. "First result painted" is the trace heading's first paint as Chromium reports it (Element Timing); "worker's first result painted" is two animation frames after React committed the worker's result.`,
     "",
     table(
       [
@@ -292,12 +296,13 @@ function report(
         "document KiB",
         "gzip KiB",
         "first byte",
-        "last byte",
         "DOMContentLoaded",
-        "worker requested (hydrated)",
-        "first result painted",
+        "first result painted (built by)",
         "first result painted, min–max",
+        "worker requested",
+        "worker's first result painted",
         "first run in the worker",
+        "first load after import: first byte / first result painted",
       ],
       openRows,
     ),
@@ -313,7 +318,7 @@ function report(
     "",
     "### Initial JavaScript",
     "",
-    "Scripts the page loads before any interaction (fresh browser context; `/` until its load event, the workspace until its first run is shown, plus 1.5 s), the pipeline worker's files excluded. KiB of the decoded bodies; gzip = node:zlib at its default level on those; on the wire = what `next start` sent (it gzips).",
+    "Scripts the page loads before any interaction (fresh browser context; `/` until its load event, the workspace until the worker's first run is shown, plus 1.5 s), the pipeline worker's files excluded. KiB of the decoded bodies; gzip = node:zlib at its default level on those; on the wire = what `next start` sent (it gzips).",
     "",
     table(
       ["route", "script files", "raw KiB", "gzip KiB", "on the wire KiB", "largest"],
@@ -338,6 +343,9 @@ export async function measurePlayground(app: Pick<BenchApp, "url" | "buildMs" | 
   const browser = await chromium.launch(CHROMIUM);
   try {
     const browserVersion = browser.version();
+    // Before anything else opens them: nothing is kept on the server for these branches yet.
+    const firstLoads = new Map<number, FirstShown>();
+    for (const { size, id } of imported) firstLoads.set(size, (await timeOpenings(browser, app.url, id, 1))[0]);
     console.log("playground: page weight…");
     const home = await measurePageWeight(browser, `${app.url}/`, "load");
     const workspaceWeights = [];
@@ -345,7 +353,7 @@ export async function measurePlayground(app: Pick<BenchApp, "url" | "buildMs" | 
 
     console.log("playground: opening the workspaces…");
     const openings: Opened[] = [];
-    for (const { size, id } of imported) openings.push({ size, loads: await timeOpenings(browser, app.url, id) });
+    for (const { size, id } of imported) openings.push({ size, first: firstLoads.get(size)!, loads: await timeOpenings(browser, app.url, id, LOADS) });
     console.log("playground: reads…");
     const reads: Reads[] = [];
     for (const { size, id } of imported) reads.push({ path: `/c/[id], ${number(size)} messages`, perSecond: await readsPerSecond(`${app.url}/c/${id}`) });

@@ -28,7 +28,7 @@ interface CompareTiming {
  * frame by frame, so the figure is the page's own. Plain JavaScript in a
  * string, so nothing the TypeScript loader adds to functions reaches the page.
  */
-const TIME_COMPARE = String.raw`
+const TIME_COMPARE = `
 new Promise((resolve, reject) => {
   const section = document.querySelector('section[aria-label="Policies to compare"]');
   const button = [...(section ? section.querySelectorAll("button") : [])].find((candidate) => candidate.textContent === "Compare" && !candidate.disabled);

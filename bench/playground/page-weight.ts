@@ -60,7 +60,8 @@ export async function measurePageWeight(browser: Browser, url: string, ready: "l
     page.on("worker", (worker) => void workers.push(worker.url()));
     await page.goto(url, { waitUntil: "load" });
     if (ready === "first-run")
-      await page.waitForFunction(() => Boolean(document.querySelector("[data-rendered-revision]")?.getAttribute("data-rendered-revision")), null, {
+      // The worker's first run, not the server's result the document carries.
+      await page.waitForFunction(() => document.querySelector("[data-rendered-origin]")?.getAttribute("data-rendered-origin") === "worker", null, {
         timeout: 120_000,
       });
     await page.waitForTimeout(quietMs);

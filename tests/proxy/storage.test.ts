@@ -137,7 +137,14 @@ describe.each(TEST_PROVIDERS)("proxy: what a call stores (%s)", (provider) => {
     // A second run finds every branch down to its one whole first request: it reads no exchange row.
     const reads: string[] = [];
     const counted = test.db.$extends({
-      query: { exchange: { $allOperations: ({ operation, args, query }) => (reads.push(operation), query(args)) } },
+      query: {
+        exchange: {
+          $allOperations: ({ operation, args, query }) => {
+            reads.push(operation);
+            return query(args);
+          },
+        },
+      },
     }) as unknown as typeof test.db;
     expect(await compactStoredRequests(counted)).toEqual({ rewritten: 0, savedCharacters: 0 });
     expect(reads).toEqual(["groupBy"]);
