@@ -4,8 +4,8 @@ import { useEffect, useState } from "react";
 import { apiClient } from "@/lib/client";
 import type { BranchRecord, BranchTreeNode, ConversationRecord, MessageRecord } from "@/lib/db";
 import { prestartPipeline } from "@/lib/playground/pipeline-client";
-import type { ModelEntry } from "@/lib/models";
-import type { RunResult } from "@/lib/playground/protocol";
+import { mergeCatalogue, type ModelEntry } from "@/lib/models";
+import { fromPageResult, type PageResult } from "@/lib/playground/page-result";
 import { normalizeSettings, resolveSettings } from "@/lib/settings";
 import { PANEL_TABS, type PanelTab } from "@/lib/store";
 import { PlaygroundStoreProvider, usePlaygroundStore, usePlaygroundStoreApi } from "@/lib/store/provider";
@@ -30,10 +30,10 @@ export interface WorkspaceProps {
   partial?: boolean;
   tree: BranchTreeNode[];
   location: WorkspaceLocation;
-  /** The model catalogue with the users' entries. */
-  catalogue: ModelEntry[];
+  /** The users' model entries (added or edited); the built-in catalogue is part of the page's code. */
+  customModels: ModelEntry[];
   /** The branch's first pipeline result, built by the server so it paints before the worker is up; null: the worker builds it. */
-  firstResult?: RunResult | null;
+  firstResult?: PageResult | null;
 }
 
 const TAB_LABELS: Record<PanelTab, string> = {
@@ -109,7 +109,9 @@ function WorkspaceShell(props: WorkspaceProps) {
 
 /** The workspace of one conversation on one branch: one store, the pipeline worker, the panels. */
 export function Workspace(props: WorkspaceProps) {
-  const { location, conversation, branch, records, partial, tree, catalogue, firstResult } = props;
+  const { location, conversation, branch, records, partial, tree, customModels, firstResult } = props;
+  const [catalogue] = useState(() => mergeCatalogue(customModels));
+  const [result] = useState(() => (firstResult ? fromPageResult(firstResult) : undefined));
   // Not waiting for the store to attach the pipeline once hydrated: as soon as its worker is up, it asks for the
   // branch's history and loads the ranks it will count with (both downloads under way at once).
   useState(() => {
@@ -122,7 +124,7 @@ export function Workspace(props: WorkspaceProps) {
       services={services}
       catalogue={catalogue}
       conversation={{ conversation, branch, records, partial, tree }}
-      result={firstResult ?? undefined}
+      result={result}
       tab={location.tab}
       selectedStep={location.step}
       view={location.view}

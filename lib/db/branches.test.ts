@@ -12,11 +12,39 @@ import {
 } from "./branches";
 import { InvalidArgumentError, NotFoundError } from "./errors";
 import { appendMessages, getHistoryByBranchId } from "./messages";
+import { branchRevision, getConversationView } from "./scope";
+import { countingClient } from "@/tests/support/counting-client";
 
 const contents = (records: { message: Message }[]) => records.map((record) => record.message.content);
 
 describe.each(TEST_PROVIDERS)("branches (%s)", (provider) => {
   const test = useTestDatabase(provider);
+
+  it("reads what the workspace opens in one query: the conversation, its tree and the shown branch's scope", async () => {
+    const { conversation, branch: main } = await seedConversation(test.db, 4);
+    const child = await forkBranch(test.db, main.id, { position: 2, name: "retry" });
+    await appendMessages(test.db, child.id, [user("child says")]);
+    const { branch: stranger } = await seedConversation(test.db, 1, "other");
+    const counted = countingClient(test.db);
+
+    const view = await getConversationView(counted.db, conversation.id, child.id);
+    expect(counted.count().operations).toBe(1);
+    expect(view.conversation.id).toBe(conversation.id);
+    expect(view.tree).toEqual(await getBranchTreeByConversationId(test.db, conversation.id));
+    expect(view.scope.branch).toEqual(await getBranchById(test.db, child.id));
+    expect(view.scope.lineage.map((entry) => [entry.branch.id, entry.until])).toEqual([
+      [main.id, 2],
+      [child.id, null],
+    ]);
+    expect(branchRevision(view.scope)).toBeGreaterThan(0);
+    // The scope reads what the branch sees, like one loaded on its own.
+    expect((await getHistoryByBranchId(test.db, view.scope)).map((record) => record.message.content)).toEqual(["u0", "a1", "child says"]);
+
+    // No branch, or one of another conversation: the root.
+    expect((await getConversationView(test.db, conversation.id)).scope.branch.id).toBe(main.id);
+    expect((await getConversationView(test.db, conversation.id, stranger.id)).scope.branch.id).toBe(main.id);
+    await expect(getConversationView(test.db, "missing")).rejects.toSatisfy((error) => NotFoundError.isInstance(error));
+  });
 
   it("gives a child the parent's history up to the fork position, then its own messages", async () => {
     const { branch: main } = await seedConversation(test.db, 4);

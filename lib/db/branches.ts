@@ -79,7 +79,11 @@ export async function getRootBranchByConversationId(db: Database, conversationId
 
 /** A conversation's branches as a tree: its roots (normally one), children in creation order. */
 export async function getBranchTreeByConversationId(db: Database, conversationId: string): Promise<BranchTreeNode[]> {
-  const branches = await getBranchesByConversationId(db, conversationId);
+  return treeOf(await getBranchesByConversationId(db, conversationId));
+}
+
+/** Branches (in creation order) as a tree: roots, children in creation order. */
+export function treeOf(branches: readonly BranchRecord[]): BranchTreeNode[] {
   const nodes = new Map<string, BranchTreeNode>(branches.map((branch) => [branch.id, { ...branch, children: [] }]));
   const roots: BranchTreeNode[] = [];
   for (const node of nodes.values()) {

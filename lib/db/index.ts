@@ -15,7 +15,7 @@ export {
 export type { JsonValue, JsonObject } from "./json";
 export { beginStaging, endStaging, publishStagedConversations, deleteStagedConversations, STAGING_SOURCE_PREFIX } from "./staging";
 export type { ListOptions } from "./lineage";
-export { branchRevision, getBranchScope, type BranchScope, type BranchScopeOptions, type BranchRef } from "./scope";
+export { branchRevision, getBranchScope, getConversationView, type ConversationView, type BranchScope, type BranchScopeOptions, type BranchRef } from "./scope";
 export {
   createConversation,
   getConversations,

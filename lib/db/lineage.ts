@@ -38,9 +38,14 @@ export async function loadLineage(client: Transaction, branchId: string): Promis
 
 /** The lineage of a loaded branch row: no query for a root, one for a fork however deep. */
 export async function lineageFrom(client: Transaction, branch: BranchRow): Promise<Lineage> {
+  if (branch.parentId === null) return lineageAmong(branch, []);
+  return lineageAmong(branch, await client.branch.findMany({ where: { conversationId: branch.conversationId } }));
+}
+
+/** The lineage of a branch among its conversation's branch rows, already loaded. */
+export function lineageAmong(branch: BranchRow, branches: readonly BranchRow[]): Lineage {
   const chain = [branch];
   if (branch.parentId !== null) {
-    const branches = await client.branch.findMany({ where: { conversationId: branch.conversationId } });
     const byId = new Map(branches.map((row) => [row.id, row]));
     for (let parentId: string | null = branch.parentId; parentId !== null; ) {
       const parent = byId.get(parentId);

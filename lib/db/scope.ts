@@ -1,9 +1,9 @@
 import "server-only";
-import { toBranchRecord, type BranchRecord } from "./branches";
+import { toBranchRecord, treeOf, type BranchRecord, type BranchTreeNode } from "./branches";
 import type { Database, Transaction } from "./client";
 import { toConversationRecord, type ConversationRecord } from "./conversation-record";
 import { NotFoundError } from "./errors";
-import { lineageFrom, loadLineage, type Lineage } from "./lineage";
+import { lineageAmong, lineageFrom, loadLineage, type Lineage } from "./lineage";
 import { runQuery } from "./run";
 
 /**
@@ -60,4 +60,30 @@ export async function lineageOf(client: Transaction, ref: BranchRef): Promise<Li
 /** The branch id of a reference. */
 export function branchIdOf(ref: BranchRef): string {
   return typeof ref === "string" ? ref : ref.branch.id;
+}
+
+/** What the workspace opens: a conversation, its branch tree and the scope of the branch it shows. */
+export interface ConversationView {
+  conversation: ConversationRecord;
+  tree: BranchTreeNode[];
+  /** The branch asked for when it belongs to the conversation, else its root branch. */
+  scope: BranchScope;
+}
+
+/** The conversation with all its branches in one query: its tree, and the shown branch's scope built from the same rows. */
+export async function getConversationView(db: Database, conversationId: string, branchId?: string): Promise<ConversationView> {
+  return runQuery(db, async () => {
+    const row = await db.conversation.findUnique({
+      where: { id: conversationId },
+      include: { branches: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
+    });
+    const shown = row && (row.branches.find((branch) => branch.id === branchId) ?? row.branches.find((branch) => branch.parentId === null));
+    if (!row || !shown) throw new NotFoundError("conversation", conversationId);
+    const { branches, ...conversation } = row;
+    return {
+      conversation: toConversationRecord(conversation),
+      tree: treeOf(branches.map(toBranchRecord)),
+      scope: scopeOf(lineageAmong(shown, branches)),
+    };
+  });
 }

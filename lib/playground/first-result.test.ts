@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "@/lib/context";
-import { appendMessages, createConversation, getBranchScope, getHistoryByBranchId, updateConversationById, type Database } from "@/lib/db";
+import { appendMessages, createConversation, getBranchScope, getConversationView, getHistoryByBranchId, updateConversationById, type Database } from "@/lib/db";
 import { BUILT_IN_MODELS } from "@/lib/models";
 import { recordMessages } from "@/lib/memory/record";
 import { loadMemorySnapshot } from "@/lib/request/server";
@@ -8,7 +8,8 @@ import { normalizeSettings, resolveSettings } from "@/lib/settings";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { turn } from "@/tests/support/db-fixtures";
 import { AIRLINE_TOOLS, memoryConversation, tauBench, turnsOf } from "@/tests/support/memory-fixtures";
-import { FIRST_RESULT_LIMIT, firstResult, firstResultBuilds } from "./first-result";
+import { FIRST_RESULT_LIMIT, firstResult, firstResultBuilds, type FirstResultInput } from "./first-result";
+import { fromPageResult } from "./page-result";
 import { PipelineHost } from "./pipeline-host";
 import type { RunResult } from "./protocol";
 
@@ -34,9 +35,15 @@ function comparable(result: RunResult) {
   return { ...rest, steps: steps.map(({ ms: _ms, ...step }) => step) };
 }
 
+/** The first result the page carries, unpacked as the workspace unpacks it. */
+async function serverResult(db: Database, input: FirstResultInput): Promise<RunResult | null> {
+  const first = await firstResult(db, input);
+  return first && fromPageResult(first.result);
+}
+
 async function opened(db: Database, conversationId: string) {
-  const scope = await getBranchScope(db, (await db.branch.findFirstOrThrow({ where: { conversationId } })).id, { conversation: true });
-  return { conversation: scope.conversation!, branch: scope.branch };
+  const { conversation, scope } = await getConversationView(db, conversationId);
+  return { conversation, scope };
 }
 
 describe.each(TEST_PROVIDERS)("the workspace's first result, built on the server (%s)", (provider) => {
@@ -45,12 +52,12 @@ describe.each(TEST_PROVIDERS)("the workspace's first result, built on the server
   it("FR1: equals the worker's first run on a recorded branch with a summary chain", async () => {
     const settings = { mode: "copilot", summaryThreshold: 4 };
     const { conversation } = await memoryConversation(test.db, settings, AIRLINE_TOOLS);
-    for (const batch of turnsOf(tauBench(2))) await recordMessages(test.db, (await opened(test.db, conversation.id)).branch.id, batch);
+    for (const batch of turnsOf(tauBench(2))) await recordMessages(test.db, (await opened(test.db, conversation.id)).scope.branch.id, batch);
     const page = await opened(test.db, conversation.id);
-    expect(page.branch.length).toBeGreaterThan(40);
+    expect(page.scope.branch.length).toBeGreaterThan(40);
 
-    const server = await firstResult(test.db, { ...page, catalogue: BUILT_IN_MODELS, shown: page.branch.length });
-    const worker = await workerResult(test.db, page.branch.id, settings);
+    const server = await serverResult(test.db, { ...page, catalogue: BUILT_IN_MODELS, shown: page.scope.branch.length });
+    const worker = await workerResult(test.db, page.scope.branch.id, settings);
     expect(server?.origin).toBe("server");
     expect(worker.origin).toBeUndefined();
     expect(comparable(server!)).toEqual(comparable(worker));
@@ -66,20 +73,20 @@ describe.each(TEST_PROVIDERS)("the workspace's first result, built on the server
     });
     const input = () => opened(test.db, conversation.id).then((page) => ({ ...page, catalogue: BUILT_IN_MODELS, shown: 40 }));
     const builds = firstResultBuilds();
-    const first = await firstResult(test.db, await input());
-    const [again, concurrent] = await Promise.all([firstResult(test.db, await input()), firstResult(test.db, await input())]);
+    const first = await serverResult(test.db, await input());
+    const [again, concurrent] = await Promise.all([serverResult(test.db, await input()), serverResult(test.db, await input())]);
     expect(firstResultBuilds() - builds).toBe(1);
     expect(again).toEqual(first);
     expect(concurrent).toEqual(first);
 
     const next: Message = { role: "user", content: "And what about my return flight?" };
     await appendMessages(test.db, branch.id, [turn(next)]);
-    const appended = await firstResult(test.db, await input());
+    const appended = await serverResult(test.db, await input());
     expect(firstResultBuilds() - builds).toBe(2);
     expect(appended!.history.at(-1)).toEqual(next);
 
     await updateConversationById(test.db, conversation.id, { settings: { tokenBudget: 2_000 } });
-    const budgeted = await firstResult(test.db, await input());
+    const budgeted = await serverResult(test.db, await input());
     expect(firstResultBuilds() - builds).toBe(3);
     expect(first!.request.verdict.budget).toBeNull();
     expect(budgeted!.request.verdict.budget).toBe(2_000);
@@ -94,8 +101,17 @@ describe.each(TEST_PROVIDERS)("the workspace's first result, built on the server
       messages: tauBench(2).map((message) => turn(message)),
     });
     const page = await opened(test.db, conversation.id);
-    const whole = await firstResult(test.db, { ...page, catalogue: BUILT_IN_MODELS, shown: page.branch.length });
-    const shown = await firstResult(test.db, { ...page, catalogue: BUILT_IN_MODELS, shown: 3 });
+    const whole = await serverResult(test.db, { ...page, catalogue: BUILT_IN_MODELS, shown: page.scope.branch.length });
+    const first = await firstResult(test.db, { ...page, catalogue: BUILT_IN_MODELS, shown: 3 });
+    const shown = fromPageResult(first!.result);
+    // The page's first screen comes with it: the stored records, the very objects the result was built from.
+    expect(first!.records.map((record) => record.position)).toEqual([0, 1, 2]);
+    expect(first!.records.map((record) => record.message)).toEqual(tauBench(2).slice(0, 3));
+    const kept = first!.result.history.filter((message) => first!.records.some((record) => record.message === message));
+    expect(kept.length).toBe(whole!.kept.slice(0, 3).filter((at) => at >= 0).length);
+    // Sparse on the way: one entry per run of kept messages, one per marked message it shows.
+    expect(first!.result.keptRuns.length).toBeLessThan(10);
+    expect(first!.result.marksAt.length).toBeLessThan(whole!.marks.length);
     expect(shown!.kept).toEqual(whole!.kept);
     whole!.marks.forEach((marks, index) => {
       const visible = index < 3 || whole!.kept[index] >= 0;
@@ -105,11 +121,16 @@ describe.each(TEST_PROVIDERS)("the workspace's first result, built on the server
     expect(whole!.marks.some((marks, index) => index >= 3 && whole!.kept[index] < 0 && marks.length > 0)).toBe(true);
   });
 
-  it("FR3: a branch longer than the limit is left to the worker, without reading its history", async () => {
+  it("FR3: a branch longer than the limit is left to the worker, without building anything", async () => {
     const { conversation } = await createConversation(test.db, { title: "long", source: "test", messages: tauBench(44).map((message) => turn(message)) });
     const page = await opened(test.db, conversation.id);
     const builds = firstResultBuilds();
-    const result = await firstResult(test.db, { ...page, branch: { ...page.branch, length: FIRST_RESULT_LIMIT + 1 }, catalogue: BUILT_IN_MODELS, shown: 40 });
+    const result = await firstResult(test.db, {
+      ...page,
+      scope: { ...page.scope, branch: { ...page.scope.branch, length: FIRST_RESULT_LIMIT + 1 } },
+      catalogue: BUILT_IN_MODELS,
+      shown: 40,
+    });
     expect(result).toBeNull();
     expect(firstResultBuilds()).toBe(builds);
   });
@@ -122,6 +143,6 @@ describe.each(TEST_PROVIDERS)("the workspace's first result, built on the server
       messages: [{ role: "user", content: "hello" } as Message, orphan, { role: "assistant", content: "hi" } as Message].map((message) => turn(message)),
     });
     const page = await opened(test.db, conversation.id);
-    expect(await firstResult(test.db, { ...page, catalogue: BUILT_IN_MODELS, shown: 40 })).toBeNull();
+    expect(await firstResult(test.db, { ...page, catalogue: BUILT_IN_MODELS, shown: 3 })).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 import "server-only";
-import { branchRevision, getBranchScope, getHistoryByBranchId, type BranchRecord, type ConversationRecord, type Database } from "@/lib/db";
+import { branchRevision, getHistoryByBranchId, type BranchScope, type ConversationRecord, type Database, type MessageRecord } from "@/lib/db";
 import type { ModelEntry } from "@/lib/models";
 import { loadMemorySnapshot } from "@/lib/request/server";
 import { normalizeSettings, resolveSettings } from "@/lib/settings";
+import { toPageResult, type PageResult } from "./page-result";
 import { PipelineHost } from "./pipeline-host";
 import type { RunResult } from "./protocol";
 
@@ -19,9 +20,15 @@ export const FIRST_RESULT_LIMIT = 10_000;
 /** Branches whose result is kept (FR2); the least recently opened goes first. */
 const KEPT_BRANCHES = 8;
 
+interface Built {
+  result: RunResult;
+  /** The stored history it was built from: the page's first screen is taken from it. */
+  records: MessageRecord[];
+}
+
 interface Kept {
   key: string;
-  result: Promise<RunResult | null>;
+  built: Promise<Built | null>;
 }
 
 const kept = new Map<string, Kept>();
@@ -34,10 +41,17 @@ export function firstResultBuilds(): number {
 
 export interface FirstResultInput {
   conversation: ConversationRecord;
-  branch: BranchRecord;
+  /** The shown branch, as loaded with the page's read (its revision included). */
+  scope: BranchScope;
   catalogue: readonly ModelEntry[];
-  /** How many messages the page carries: the result's per-message marks are sent for those and for the messages it keeps. */
+  /** How many messages the page shows: their records come back with the result, and their marks are sent (FR3). */
   shown: number;
+}
+
+export interface FirstResult {
+  result: PageResult;
+  /** The branch's first `shown` records, the very objects the result was built from. */
+  records: MessageRecord[];
 }
 
 /**
@@ -47,41 +61,32 @@ export interface FirstResultInput {
  * branch until the branch, its conversation's settings, title or tools change
  * (FR2); concurrent requests for the same key share one build.
  */
-export async function firstResult(db: Database, input: FirstResultInput): Promise<RunResult | null> {
-  const { conversation, branch, catalogue, shown } = input;
+export async function firstResult(db: Database, input: FirstResultInput): Promise<FirstResult | null> {
+  const { conversation, scope, catalogue, shown } = input;
+  const { branch } = scope;
   if (branch.length > FIRST_RESULT_LIMIT) return null;
-  const scope = await getBranchScope(db, branch.id);
   const settings = resolveSettings(normalizeSettings(conversation.settings).settings, catalogue);
   const key = JSON.stringify([branchRevision(scope), settings, conversation.title, conversation.tools]);
   let entry = kept.get(branch.id);
   if (entry?.key !== key) {
     builds += 1;
-    const result = build(db, scope, conversation, settings);
-    entry = { key, result };
+    const built = build(db, scope, conversation, settings);
+    const created: Kept = { key, built };
     // A failed build is not kept: the next request tries again (the worker shows the error meanwhile).
-    result.catch(() => kept.get(branch.id) === entry && kept.delete(branch.id));
+    built.catch(() => kept.get(branch.id) === created && kept.delete(branch.id));
+    entry = created;
   }
   kept.delete(branch.id);
   kept.set(branch.id, entry);
   if (kept.size > KEPT_BRANCHES) kept.delete(kept.keys().next().value as string);
-  const result = await entry.result.catch(() => null);
-  return result && forPage(result, shown);
+  const built = await entry.built.catch(() => null);
+  return built && { result: toPageResult(built.result, shown), records: built.records.slice(0, shown) };
 }
 
-async function build(
-  db: Database,
-  scope: Awaited<ReturnType<typeof getBranchScope>>,
-  conversation: ConversationRecord,
-  settings: ReturnType<typeof resolveSettings>,
-): Promise<RunResult | null> {
+async function build(db: Database, scope: BranchScope, conversation: ConversationRecord, settings: ReturnType<typeof resolveSettings>): Promise<Built | null> {
   const [records, snapshot] = await Promise.all([getHistoryByBranchId(db, scope), loadMemorySnapshot(db, scope, scope.branch.length)]);
   const host = new PipelineHost();
   const { conversation: loaded } = host.loadStored(conversation.title, records, conversation.tools ?? undefined, settings.policy.encoding, snapshot);
   if (loaded.repairs.length > 0) return null;
-  return { ...(await host.run({ settings })), origin: "server" };
-}
-
-/** The result as the page carries it: marks only where a view can show them (the first screen, the kept messages). */
-function forPage(result: RunResult, shown: number): RunResult {
-  return { ...result, marks: result.marks.map((marks, index) => (index < shown || result.kept[index] >= 0 ? marks : [])) };
+  return { result: { ...(await host.run({ settings })), origin: "server" }, records };
 }

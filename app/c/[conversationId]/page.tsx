@@ -1,16 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import {
-  DatabaseUnavailableError,
-  NotFoundError,
-  getBranchById,
-  getBranchTreeByConversationId,
-  getConversationById,
-  getDatabase,
-  getHistoryByBranchId,
-  getRootBranchByConversationId,
-} from "@/lib/db";
+import { DatabaseUnavailableError, NotFoundError, getConversationView, getDatabase, getHistoryByBranchId } from "@/lib/db";
 import { loadCatalogue } from "@/lib/models/server";
 import { firstResult } from "@/lib/playground/first-result";
 import { Workspace } from "@/components/workspace/workspace";
@@ -26,8 +17,12 @@ import { readWorkspaceLocation } from "@/components/workspace/workspace-url";
  */
 const FIRST_SCREEN = 40;
 
-/** One read per request: the page and its metadata both need the conversation. */
-const readConversation = cache((conversationId: string) => getConversationById(getDatabase(), conversationId));
+/**
+ * One read per request: the page and its metadata both need it. A branch of
+ * another conversation, or one deleted since the link was shared, opens the
+ * root instead.
+ */
+const readView = cache((conversationId: string, branchId: string | undefined) => getConversationView(getDatabase(), conversationId, branchId));
 
 interface WorkspacePageProps {
   params: Promise<{ conversationId: string }>;
@@ -37,29 +32,22 @@ interface WorkspacePageProps {
 async function loadWorkspace(conversationId: string, branchId: string | undefined) {
   const db = getDatabase();
   try {
-    const conversation = await readConversation(conversationId);
-    // A branch of another conversation, or one deleted since the link was shared, opens the root instead.
-    const asked = branchId
-      ? await getBranchById(db, branchId).catch((error: unknown) => (NotFoundError.isInstance(error) ? null : Promise.reject(error)))
-      : null;
-    const branch = asked && asked.conversationId === conversationId ? asked : await getRootBranchByConversationId(db, conversationId);
-    const [records, tree, catalogue] = await Promise.all([
-      getHistoryByBranchId(db, branch.id, { toPosition: FIRST_SCREEN }),
-      getBranchTreeByConversationId(db, conversationId),
-      loadCatalogue(db),
-    ]);
-    const result = await firstResult(db, { conversation, branch, catalogue, shown: records.length });
-    return { conversation, branch, records, tree, catalogue, partial: records.length < branch.length, firstResult: result };
+    const [{ conversation, tree, scope }, catalogue] = await Promise.all([readView(conversationId, branchId), loadCatalogue(db)]);
+    const { branch } = scope;
+    const first = await firstResult(db, { conversation, scope, catalogue, shown: Math.min(FIRST_SCREEN, branch.length) });
+    const records = first?.records ?? (await getHistoryByBranchId(db, scope, { toPosition: FIRST_SCREEN }));
+    const customModels = catalogue.filter((entry) => entry.origin === "custom");
+    return { conversation, branch, records, tree, customModels, partial: records.length < branch.length, firstResult: first?.result ?? null };
   } catch (error) {
     if (NotFoundError.isInstance(error)) notFound();
     throw error;
   }
 }
 
-export async function generateMetadata({ params }: WorkspacePageProps): Promise<Metadata> {
-  const { conversationId } = await params;
+export async function generateMetadata({ params, searchParams }: WorkspacePageProps): Promise<Metadata> {
+  const [{ conversationId }, search] = await Promise.all([params, searchParams]);
   try {
-    const conversation = await readConversation(conversationId);
+    const { conversation } = await readView(conversationId, readWorkspaceLocation(search).branch);
     return { title: `${conversation.title} · Context Lab` };
   } catch {
     return { title: "Context Lab" };
