@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link, { useLinkStatus } from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiClient } from "@/lib/client";
@@ -13,6 +13,12 @@ import { safeLabel } from "@/components/ui/reveal-invisible";
 
 const number = (value: number) => value.toLocaleString("en");
 const date = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+
+/** While a conversation's page is on its way (the server builds its first result): said next to its title. */
+function Opening() {
+  const { pending } = useLinkStatus();
+  return pending ? <span className={styles.opening}> · opening…</span> : null;
+}
 
 /** The saved conversations with their counts, each opened by its title and deleted after a confirmation; an empty state with the example. */
 export function ConversationList({ conversations }: { conversations: readonly ConversationOverview[] }) {
@@ -71,6 +77,7 @@ export function ConversationList({ conversations }: { conversations: readonly Co
               <li key={conversation.id} className={styles.item} aria-busy={deleting.has(conversation.id) || undefined}>
                 <Link href={`/c/${encodeURIComponent(conversation.id)}`} className={styles.itemTitle}>
                   <SafeText text={conversation.title} />
+                  <Opening />
                 </Link>
                 <span className={styles.itemMeta}>
                   {number(conversation.messageCount)} messages · {number(conversation.branchCount)} branch{conversation.branchCount === 1 ? "" : "es"} ·{" "}
