@@ -20,15 +20,10 @@ export const FIRST_RESULT_LIMIT = 10_000;
 /** Branches whose result is kept (FR2); the least recently opened goes first. */
 const KEPT_BRANCHES = 8;
 
-interface Built {
-  result: RunResult;
-  /** The stored history it was built from: the page's first screen is taken from it. */
-  records: MessageRecord[];
-}
-
+/** What is kept is what the page carries: the sparse result and the first screen's records, not the whole history. */
 interface Kept {
   key: string;
-  built: Promise<Built | null>;
+  built: Promise<FirstResult | null>;
 }
 
 const kept = new Map<string, Kept>();
@@ -58,19 +53,20 @@ export interface FirstResult {
  * The branch's first result with its saved settings, or null when the worker
  * should build it: a branch over FIRST_RESULT_LIMIT messages, or a history the
  * loader repairs (the page's messages would not be the result's). Kept per
- * branch until the branch, its conversation's settings, title or tools change
- * (FR2); concurrent requests for the same key share one build.
+ * branch until the branch, its conversation's settings, title or tools, or
+ * the page's first screen change (FR2); concurrent requests for the same key
+ * share one build.
  */
 export async function firstResult(db: Database, input: FirstResultInput): Promise<FirstResult | null> {
   const { conversation, scope, catalogue, shown } = input;
   const { branch } = scope;
   if (branch.length > FIRST_RESULT_LIMIT) return null;
   const settings = resolveSettings(normalizeSettings(conversation.settings).settings, catalogue);
-  const key = JSON.stringify([branchRevision(scope), settings, conversation.title, conversation.tools]);
+  const key = JSON.stringify([branchRevision(scope), shown, settings, conversation.title, conversation.tools]);
   let entry = kept.get(branch.id);
   if (entry?.key !== key) {
     builds += 1;
-    const built = build(db, scope, conversation, settings);
+    const built = build(db, scope, conversation, settings, shown);
     const created: Kept = { key, built };
     // A failed build is not kept: the next request tries again (the worker shows the error meanwhile).
     built.catch(() => kept.get(branch.id) === created && kept.delete(branch.id));
@@ -79,14 +75,20 @@ export async function firstResult(db: Database, input: FirstResultInput): Promis
   kept.delete(branch.id);
   kept.set(branch.id, entry);
   if (kept.size > KEPT_BRANCHES) kept.delete(kept.keys().next().value as string);
-  const built = await entry.built.catch(() => null);
-  return built && { result: toPageResult(built.result, shown), records: built.records.slice(0, shown) };
+  return entry.built.catch(() => null);
 }
 
-async function build(db: Database, scope: BranchScope, conversation: ConversationRecord, settings: ReturnType<typeof resolveSettings>): Promise<Built | null> {
+async function build(
+  db: Database,
+  scope: BranchScope,
+  conversation: ConversationRecord,
+  settings: ReturnType<typeof resolveSettings>,
+  shown: number,
+): Promise<FirstResult | null> {
   const [records, snapshot] = await Promise.all([getHistoryByBranchId(db, scope), loadMemorySnapshot(db, scope, scope.branch.length)]);
   const host = new PipelineHost();
   const { conversation: loaded } = host.loadStored(conversation.title, records, conversation.tools ?? undefined, settings.policy.encoding, snapshot);
   if (loaded.repairs.length > 0) return null;
-  return { result: { ...(await host.run({ settings })), origin: "server" }, records };
+  const result: RunResult = { ...(await host.run({ settings })), origin: "server" };
+  return { result: toPageResult(result, shown), records: records.slice(0, shown) };
 }
