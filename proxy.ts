@@ -29,6 +29,6 @@ export function proxy(request: NextRequest): Response {
 }
 
 export const config = {
-  // Built assets are public and carry no data; everything else is guarded.
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  // Built assets and the site's icon are public and carry no data; everything else is guarded.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg).*)"],
 };

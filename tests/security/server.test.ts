@@ -138,6 +138,10 @@ runs.each(TEST_PROVIDERS)("request guard on next start (%s)", (provider) => {
     const write = await rawRequest(locked.url, { method: "POST", path: "/api/conversations", ...json({ title: "x" }) });
     expect(write.status).toBe(401);
     expect((await rawRequest(locked.url, { path: "/api/health", headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    // The site's icon carries no data: the login page shows it before anyone has signed in.
+    const icon = await rawRequest(locked.url, { path: "/icon.svg" });
+    expect(icon.status).toBe(200);
+    expect(icon.headers["content-type"]).toMatch(/^image\/svg\+xml/);
   });
 
   it("[S3] signs a browser in with an HttpOnly, SameSite=Strict cookie that is not the token", async () => {
