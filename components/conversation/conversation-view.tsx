@@ -112,17 +112,22 @@ export function ConversationView({
     if (selected !== null && selected < messages.length) virtualizer.scrollToIndex(selected, { align: "auto" });
   }, [selected, messages, virtualizer]);
 
+  // Rows are placed at estimated heights until measured: the server's HTML (and the hydration that must match it)
+  // lays them out in normal flow instead, so the first paint shows them without overlaps.
+  const [measured, setMeasured] = useState(false);
+  useEffect(() => setMeasured(true), []);
+
   const items = virtualizer.getVirtualItems();
   return (
     <div ref={scroller} className={styles.scroller} role="list" aria-label={label} aria-busy={false} tabIndex={-1}>
-      <div className={styles.canvas} style={{ height: virtualizer.getTotalSize() }}>
+      <div className={styles.canvas} data-measured={measured} style={measured ? { height: virtualizer.getTotalSize() } : undefined}>
         {items.map((item) => (
           <div
             key={item.key}
             data-index={item.index}
             ref={virtualizer.measureElement}
             className={styles.slot}
-            style={{ transform: `translateY(${item.start}px)` }}
+            style={measured ? { transform: `translateY(${item.start}px)` } : undefined}
           >
             {failedCalls?.has(item.index) ? <FailedCallMarkers calls={failedCalls.get(item.index)!} onOpenCalls={onOpenCalls} /> : null}
             <MessageRow

@@ -19,6 +19,9 @@ test("the page carries its first result: with scripts off the trace and the hist
     await expect(server.status).toHaveText(/First run, on the server · \d+ ms/);
     await expect(server.page.getByRole("heading", { name: /Trace .* ms on the server/ })).toBeVisible();
     await expect(server.row(0, server.loaded)).toContainText("Airline Agent Policy");
+    // Rows are not measured yet, so they are laid out one below the other rather than at estimated heights.
+    const boxes = await Promise.all([0, 1, 2, 3].map((index) => server.row(index, server.loaded).boundingBox()));
+    for (let index = 1; index < boxes.length; index += 1) expect(boxes[index]!.y).toBeGreaterThanOrEqual(boxes[index - 1]!.y + boxes[index - 1]!.height - 1);
     await expect(server.budgetBar).toBeVisible();
     const serverCounts = await Promise.all(PROCESSORS.map((processor) => server.traceCounts(processor)));
 
