@@ -8,8 +8,9 @@ import type { ElementHandle, Page } from "@playwright/test";
  * A result counts as shown two animation frames after that commit (the frame
  * holding it has been painted); the first result of a page load is timed by
  * the browser instead (Element Timing on the trace heading), since a result
- * the server rendered is in the document before any frame. Plain JavaScript in a string, so nothing the
- * TypeScript loader adds to functions reaches the page.
+ * the server rendered is in the document before any frame. Plain JavaScript
+ * in a string, so nothing the TypeScript loader adds to functions reaches the
+ * page.
  */
 const SCRIPT = String.raw`
 (() => {
@@ -78,7 +79,11 @@ const SCRIPT = String.raw`
       const entry = await painted(0, timeoutMs);
       let workerEntry = entry;
       for (let index = 1; workerEntry.origin !== "worker"; index += 1) workerEntry = await painted(index, timeoutMs);
-      while (firstResultPaint === null) await sleep(10);
+      const deadline = performance.now() + timeoutMs;
+      while (firstResultPaint === null) {
+        if (performance.now() > deadline) throw new Error("the browser reported no paint of the trace heading within " + timeoutMs + " ms");
+        await sleep(10);
+      }
       const navigation = performance.getEntriesByType("navigation")[0];
       const worker = performance.getEntriesByType("resource").find((resource) => /turbopack-worker|worker/.test(resource.name.split("/").pop()));
       return {
@@ -88,7 +93,6 @@ const SCRIPT = String.raw`
         workerMs: workerEntry.workerMs,
         revision: workerEntry.revision,
         responseStart: navigation.responseStart,
-        responseEnd: navigation.responseEnd,
         domContentLoaded: navigation.domContentLoadedEventEnd,
         workerRequested: worker ? worker.startTime : null,
       };
@@ -152,10 +156,8 @@ export interface FirstShown {
   revision: number;
   /** The document's first byte (the server has rendered the page). */
   responseStart: number;
-  /** The document's last byte. */
-  responseEnd: number;
   domContentLoaded: number;
-  /** The pipeline worker's script requested: the workspace has hydrated and mounted. */
+  /** The pipeline worker's script requested: the workspace's script has evaluated. */
   workerRequested: number | null;
 }
 
