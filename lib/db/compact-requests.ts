@@ -1,4 +1,5 @@
 import "server-only";
+import { BoundedMap } from "@/lib/context/bounded-map";
 import type { Database } from "./client";
 import { getExchangeById } from "./exchanges";
 import { fromJsonText, toJsonText, type JsonValue } from "./json";
@@ -39,7 +40,7 @@ export async function compactStoredRequests(db: Database): Promise<CompactionRep
 }
 
 async function compactBranch(db: Database, branchId: string, report: CompactionReport): Promise<void> {
-  const recent = new Map<string, JsonValue>();
+  const recent = new BoundedMap<string, JsonValue>(RECENT);
   let previous: { id: string; request: JsonValue } | null = null;
   let cursor: string | undefined;
   for (;;) {
@@ -70,7 +71,6 @@ async function compactBranch(db: Database, branchId: string, report: CompactionR
         }
       }
       recent.set(row.id, request);
-      if (recent.size > RECENT) recent.delete(recent.keys().next().value as string);
       previous = { id: row.id, request };
     }
     cursor = rows.at(-1)!.id;

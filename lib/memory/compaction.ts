@@ -1,5 +1,6 @@
 import "server-only";
 import { ContextError, extractiveSummarizer, isFinalAnswer, policyCounter, type Summarizer } from "@/lib/context";
+import { BoundedMap } from "@/lib/context/bounded-map";
 import {
   createCheckpoint,
   createSummary,
@@ -127,8 +128,8 @@ export interface CompactionFacts {
  * never change, and are kept only once the compaction committed, so the next
  * compaction reads them instead of counting a history that grows without end.
  */
-const carried = new Map<string, { before: HistoryTotals; chainLength: number }>();
 const CARRIED_ENTRIES = 1_000;
+const carried = new BoundedMap<string, { before: HistoryTotals; chainLength: number }>(CARRIED_ENTRIES);
 
 export async function compactionFacts(db: Database, state: BranchState, plan: CompactionPlan): Promise<CompactionFacts> {
   const known = plan.previous ? carried.get(`${state.branch.id}:${plan.previous.id}`) : undefined;
@@ -173,7 +174,6 @@ function addTotals(left: HistoryTotals, right: HistoryTotals): HistoryTotals {
 export function carryFacts(state: BranchState, plan: CompactionPlan, facts: CompactionFacts, result: CompactionResult): void {
   const summarized = plan.raw.filter((record) => record.position < plan.toPosition);
   carried.set(`${state.branch.id}:${result.summary.id}`, { before: addTotals(facts.before, totalsOf(summarized)), chainLength: facts.chainLength + 1 });
-  while (carried.size > CARRIED_ENTRIES) carried.delete(carried.keys().next().value!);
 }
 
 /**

@@ -1,4 +1,5 @@
 import "server-only";
+import { BoundedMap } from "@/lib/context/bounded-map";
 import { branchRevision, getHistoryByBranchId, type BranchScope, type ConversationRecord, type Database, type MessageRecord } from "@/lib/db";
 import type { ModelEntry } from "@/lib/models";
 import { loadMemorySnapshot } from "@/lib/request/server";
@@ -26,7 +27,7 @@ interface Kept {
   built: Promise<FirstResult | null>;
 }
 
-const kept = new Map<string, Kept>();
+const kept = new BoundedMap<string, Kept>(KEPT_BRANCHES);
 let builds = 0;
 
 /** How many results were built since the process started (tests count cache misses with it). */
@@ -72,9 +73,7 @@ export async function firstResult(db: Database, input: FirstResultInput): Promis
     built.catch(() => kept.get(branch.id) === created && kept.delete(branch.id));
     entry = created;
   }
-  kept.delete(branch.id);
   kept.set(branch.id, entry);
-  if (kept.size > KEPT_BRANCHES) kept.delete(kept.keys().next().value as string);
   return entry.built.catch(() => null);
 }
 

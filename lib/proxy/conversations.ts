@@ -1,4 +1,5 @@
 import "server-only";
+import { BoundedMap } from "@/lib/context/bounded-map";
 import { findConversationByRecordKey, getConversationById, NotFoundError, type ConversationRecord, type Database } from "@/lib/db";
 
 /** cuid()s, the ids Prisma gives conversations. */
@@ -30,13 +31,13 @@ interface Cached {
 }
 
 const CACHE_KEY = Symbol.for("context-lab.proxy.conversations");
-const globalForCache = globalThis as typeof globalThis & { [CACHE_KEY]?: WeakMap<object, Map<string, Cached>> };
+const globalForCache = globalThis as typeof globalThis & { [CACHE_KEY]?: WeakMap<object, BoundedMap<string, Cached>> };
 
-function cacheOf(db: Database): Map<string, Cached> {
+function cacheOf(db: Database): BoundedMap<string, Cached> {
   const byDatabase = (globalForCache[CACHE_KEY] ??= new WeakMap());
   let cache = byDatabase.get(db);
   if (!cache) {
-    cache = new Map();
+    cache = new BoundedMap(MAX_CACHED);
     byDatabase.set(db, cache);
   }
   return cache;
@@ -44,10 +45,7 @@ function cacheOf(db: Database): Map<string, Cached> {
 
 /** Notes what the recorder just read or wrote, so the next request of that agent need not ask the database. */
 export function rememberConversation(db: Database, key: string, conversation: ConversationRecord | null): void {
-  const cache = cacheOf(db);
-  cache.delete(key);
-  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
-  cache.set(key, { conversation, at: Date.now() });
+  cacheOf(db).set(key, { conversation, at: Date.now() });
 }
 
 /** `findConversation`, answered from the last second's lookups when it can. Decides only how to forward; the recorder looks up again. */

@@ -1,5 +1,6 @@
 import "server-only";
 import { ContextError, type Message, type ToolDefinition } from "@/lib/context";
+import { BoundedMap } from "@/lib/context/bounded-map";
 import {
   ConflictError,
   createConversation,
@@ -248,7 +249,7 @@ function summarize(exchange: ExchangeRecord, extra: Partial<ExchangeSummary> & P
 export class ProxyRecorder {
   private readonly queue = new KeyedQueue();
   private readonly inFlight = new Set<Promise<unknown>>();
-  private readonly previous = new Map<string, PreviousCall>();
+  private readonly previous = new BoundedMap<string, PreviousCall>(PREVIOUS_CALLS);
 
   /** Records the request's new turns and opens its exchange; resolves once committed. A failure is logged here (and rejects). */
   recordRequest(db: Database, options: RecordRequestOptions): Promise<RecordedRequest> {
@@ -401,9 +402,7 @@ export class ProxyRecorder {
         reply: withReply,
         beforeAppend: async (first) => {
           opened.exchange ??= await openExchange(db, first.branch.id, options, this.previous.get(options.key));
-          this.previous.delete(options.key);
           this.previous.set(options.key, { id: opened.exchange.id, branchId: opened.exchange.branchId, request: options.request });
-          if (this.previous.size > PREVIOUS_CALLS) this.previous.delete(this.previous.keys().next().value as string);
         },
       });
     try {

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Message } from "@/lib/context";
+import { BoundedMap } from "@/lib/context/bounded-map";
 import { forkBranch, getBranchesByConversationId, getHistoryByBranchId, type BranchRecord, type Database, type MessageRecord } from "@/lib/db";
 import { messageFingerprint } from "./canonical";
 
@@ -36,23 +37,20 @@ export function fingerprintOfRecord(record: MessageRecord): string {
 const CACHE_KEY = Symbol.for("context-lab.proxy.branch-fingerprints");
 /** Conversations kept; the least recently used are dropped first. */
 const MAX_CACHED_CONVERSATIONS = 500;
-const globalForCache = globalThis as typeof globalThis & { [CACHE_KEY]?: WeakMap<object, Map<string, Map<string, string[]>>> };
+const globalForCache = globalThis as typeof globalThis & { [CACHE_KEY]?: WeakMap<object, BoundedMap<string, Map<string, string[]>>> };
 
 function conversationCache(db: Database, conversationId: string): Map<string, string[]> {
   const byDatabase = (globalForCache[CACHE_KEY] ??= new WeakMap());
   let conversations = byDatabase.get(db);
   if (!conversations) {
-    conversations = new Map();
+    conversations = new BoundedMap(MAX_CACHED_CONVERSATIONS, { refreshOnRead: true });
     byDatabase.set(db, conversations);
   }
   let branches = conversations.get(conversationId);
-  if (branches) {
-    conversations.delete(conversationId);
-  } else {
+  if (!branches) {
     branches = new Map();
-    if (conversations.size >= MAX_CACHED_CONVERSATIONS) conversations.delete(conversations.keys().next().value as string);
+    conversations.set(conversationId, branches);
   }
-  conversations.set(conversationId, branches);
   return branches;
 }
 

@@ -1,3 +1,4 @@
+import { BoundedMap } from "../bounded-map";
 import { CONVERSATION_SUMMARY_PREFIX, type Message } from "../messages";
 
 /** The latest persisted summary of a branch: it stands for every message before `toPosition`. */
@@ -31,7 +32,7 @@ export interface PersistedMemory {
 }
 
 const MEMORY_MESSAGES_KEPT = 512;
-const memoryMessages = new Map<string, Message>();
+const memoryMessages = new BoundedMap<string, Message>(MEMORY_MESSAGES_KEPT);
 
 /**
  * One message object per memory and text, reused across builds: a stable
@@ -43,7 +44,6 @@ function memoryMessage(key: string, content: string, kind: "conversation-summary
   if (!message) {
     message = Object.freeze({ role: "system" as const, content, engine: Object.freeze({ kind }) });
     memoryMessages.set(cacheKey, message);
-    if (memoryMessages.size > MEMORY_MESSAGES_KEPT) memoryMessages.delete(memoryMessages.keys().next().value!);
   }
   return message;
 }

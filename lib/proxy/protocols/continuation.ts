@@ -1,5 +1,6 @@
 import "server-only";
 import type { Message } from "@/lib/context";
+import { BoundedMap } from "@/lib/context/bounded-map";
 import { getExchangesByConversationId, type ConversationRecord, type Database } from "@/lib/db";
 import { extrasOf } from "@/lib/formats/canonical";
 import { readResponsesOutput, readResponsesRequest } from "@/lib/formats";
@@ -29,13 +30,13 @@ interface StoredResponse {
  */
 const RECENT_KEY = Symbol.for("context-lab.proxy.recent-responses");
 const MAX_RECENT = 1_000;
-const globalForRecent = globalThis as typeof globalThis & { [RECENT_KEY]?: WeakMap<object, Map<string, StoredResponse>> };
+const globalForRecent = globalThis as typeof globalThis & { [RECENT_KEY]?: WeakMap<object, BoundedMap<string, StoredResponse>> };
 
-function recentOf(db: Database): Map<string, StoredResponse> {
+function recentOf(db: Database): BoundedMap<string, StoredResponse> {
   const byDatabase = (globalForRecent[RECENT_KEY] ??= new WeakMap());
   let recent = byDatabase.get(db);
   if (!recent) {
-    recent = new Map();
+    recent = new BoundedMap(MAX_RECENT);
     byDatabase.set(db, recent);
   }
   return recent;
@@ -44,9 +45,7 @@ function recentOf(db: Database): Map<string, StoredResponse> {
 /** Notes a response the upstream completed, unless its request said `store: false` (P-R4). */
 export function rememberResponse(db: Database, request: unknown, response: unknown): void {
   if (!isRecord(request) || request.store === false || !isRecord(response) || typeof response.id !== "string") return;
-  const recent = recentOf(db);
-  if (recent.size >= MAX_RECENT) recent.delete(recent.keys().next().value as string);
-  recent.set(response.id, { request, response });
+  recentOf(db).set(response.id, { request, response });
 }
 
 /** Every output item of the stored responses, by item id, for `item_reference`s. */

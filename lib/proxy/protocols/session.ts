@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { getHistoryByBranchId, getRootBranchByConversationId, type Database } from "@/lib/db";
 import type { Message } from "@/lib/context";
+import { BoundedMap } from "@/lib/context/bounded-map";
 import { lookupConversation } from "../conversations";
 import type { AgentIdentity } from "../identify";
 
@@ -14,21 +15,19 @@ const CACHE_KEY = Symbol.for("context-lab.proxy.first-system-prompts");
  */
 const PENDING_KEY = Symbol.for("context-lab.proxy.pending-system-prompts");
 const MAX_CACHED = 1_000;
-const globalForCache = globalThis as typeof globalThis & { [CACHE_KEY]?: Map<string, string | null>; [PENDING_KEY]?: WeakMap<object, Map<string, string>> };
+const globalForCache = globalThis as typeof globalThis & {
+  [CACHE_KEY]?: BoundedMap<string, string | null>;
+  [PENDING_KEY]?: WeakMap<object, BoundedMap<string, string>>;
+};
 
-function pendingOf(db: Database): Map<string, string> {
+function pendingOf(db: Database): BoundedMap<string, string> {
   const byDatabase = (globalForCache[PENDING_KEY] ??= new WeakMap());
   let pending = byDatabase.get(db);
   if (!pending) {
-    pending = new Map();
+    pending = new BoundedMap(MAX_CACHED);
     byDatabase.set(db, pending);
   }
   return pending;
-}
-
-function remember<T>(cache: Map<string, T>, key: string, value: T): void {
-  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
-  cache.set(key, value);
 }
 
 function systemPromptOf(messages: readonly Message[]): string | null {
@@ -38,13 +37,13 @@ function systemPromptOf(messages: readonly Message[]): string | null {
 
 /** The first recorded message's system prompt; undefined while nothing is recorded. */
 async function firstSystemPrompt(db: Database, conversationId: string): Promise<string | null | undefined> {
-  const cache = (globalForCache[CACHE_KEY] ??= new Map());
+  const cache = (globalForCache[CACHE_KEY] ??= new BoundedMap(MAX_CACHED));
   if (cache.has(conversationId)) return cache.get(conversationId);
   const root = await getRootBranchByConversationId(db, conversationId);
   const [first] = await getHistoryByBranchId(db, root.id, { positions: [0] });
   if (!first) return undefined;
   const prompt = first.message.role === "system" ? (first.message.content ?? "") : null;
-  remember(cache, conversationId, prompt);
+  cache.set(conversationId, prompt);
   return prompt;
 }
 
@@ -64,7 +63,7 @@ export async function conversationKeyOf(db: Database, identity: AgentIdentity, m
   let first = conversation ? await firstSystemPrompt(db, conversation.id) : undefined;
   if (first === undefined) {
     first = pending.get(identity.key);
-    if (first === undefined) remember(pending, identity.key, prompt);
+    if (first === undefined) pending.set(identity.key, prompt);
   } else {
     pending.delete(identity.key);
   }
