@@ -1,17 +1,12 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { guardRequest, securityConfigOf } from "@/lib/security/guard";
-import { contentSecurityPolicyOf, createNonce, SECURITY_HEADERS } from "@/lib/security/headers";
+import { contentSecurityPolicyOf, createNonce, secured } from "@/lib/security/headers";
 
 // Next 16's request hook (formerly middleware), not the recording proxy in lib/proxy:
-// every request passes the request guard (lib/security/guard.ts) first.
+// every request passes the request guard (lib/security/guard.ts) first, here or, for the
+// recording proxy's routes, in the route itself (lib/security/route-guard.ts).
 const guardConfig = securityConfigOf(process.env);
 const development = process.env.NODE_ENV === "development";
-
-function secured<T extends Response>(response: T, policy: string): T {
-  response.headers.set("content-security-policy", policy);
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
-  return response;
-}
 
 export function proxy(request: NextRequest): Response {
   const nonce = createNonce();
@@ -29,6 +24,7 @@ export function proxy(request: NextRequest): Response {
 }
 
 export const config = {
-  // Built assets and the site's icon are public and carry no data; everything else is guarded.
-  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg).*)"],
+  // Built assets and the site's icon are public and carry no data; the recording proxy's routes
+  // (/api/v1/...) guard themselves (guardRoute), which spares every proxied call this hook's pass.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg|api/v1/).*)"],
 };

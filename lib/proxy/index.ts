@@ -3,7 +3,8 @@ import "server-only";
 // The OpenAI-compatible recording proxy (README.md). Route handlers import from here.
 export { handleChatCompletions } from "./chat-completions";
 export { handleModels } from "./models";
-export { handleResponses, handleMessages, handleCountTokens, handleEmbeddings, unsupportedEndpoint, methodNotAllowed } from "./protocols";
+export { handleResponses, handleMessages, handleCountTokens, handleEmbeddings } from "./protocols";
+export { proxyRoute, unservedProxyRoute } from "./routes";
 export { getProxyRecorder, ProxyRecorder, type RecordedRequest } from "./journal";
 export { findConversation, lookupConversation, CONVERSATION_CACHE_MS } from "./conversations";
 export { identifyAgent, CONVERSATION_HEADER, SESSION_HEADER, LABEL_KEY_PREFIX, type AgentIdentity } from "./identify";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sessionValueOf, SESSION_COOKIE } from "./access";
 import { guardRequest, safeReturnPath, securityConfigOf, type GuardedRequest } from "./guard";
+import { MAX_REQUEST_BYTES } from "./origin";
 
 const TOKEN = "a-long-enough-access-token-0123";
 const open = securityConfigOf({});
@@ -90,7 +91,11 @@ describe("request guard: origin and content type", () => {
       status: 411,
     });
     const big = { "content-type": "application/json", "content-length": String(64 * 1024 * 1024) };
-    expect(guardRequest(request("POST", "/api/conversations", big), open)).toMatchObject({ status: 413, code: "payload_too_large" });
+    expect(guardRequest(request("POST", "/api/conversations", big), open)).toMatchObject({
+      status: 413,
+      code: "payload_too_large",
+      body: { error: { bytes: 64 * 1024 * 1024, limit: MAX_REQUEST_BYTES } },
+    });
   });
 
   it("[S2] answers the recording proxy's routes in their protocol's error shape", () => {

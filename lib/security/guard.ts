@@ -40,8 +40,8 @@ export type GuardDecision =
 /** Reachable without the token: the login page and the route it posts to. */
 const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/login", "/api/session"]);
 
-function refuse(pathname: string, code: RefusalCode, message: string): GuardDecision {
-  return { action: "refuse", status: REFUSAL_STATUS[code], code, body: refusalBodyOf(pathname, code, message) };
+function refuse(pathname: string, code: RefusalCode, message: string, details?: Record<string, number>): GuardDecision {
+  return { action: "refuse", status: REFUSAL_STATUS[code], code, body: refusalBodyOf(pathname, code, message, details) };
 }
 
 function isApiPath(pathname: string): boolean {
@@ -81,7 +81,10 @@ function checkBody(request: GuardedRequest): GuardDecision | null {
   const declared = Number(headers.get("content-length"));
   if (!Number.isSafeInteger(declared) || declared < 0) return refuse(pathname, "length_required", "the Content-Length header is not a whole number of bytes");
   if (declared > MAX_REQUEST_BYTES) {
-    return refuse(pathname, "payload_too_large", `the body is ${declared} bytes, over the ${MAX_REQUEST_BYTES}-byte limit of any request`);
+    return refuse(pathname, "payload_too_large", `the body is ${declared} bytes, over the ${MAX_REQUEST_BYTES}-byte limit of any request`, {
+      bytes: declared,
+      limit: MAX_REQUEST_BYTES,
+    });
   }
   const contentType = headers.get("content-type");
   if (!isAcceptedContentType(contentType, pathname)) {

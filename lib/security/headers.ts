@@ -28,6 +28,9 @@ export function contentSecurityPolicyOf(nonce: string, development: boolean): st
   ].join("; ");
 }
 
+/** The Content-Security-Policy of a response that is data, not a page: it may load nothing and be framed by nothing. */
+export const DATA_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
 /** Headers every response carries, beside the CSP. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "x-content-type-options": "nosniff",
@@ -37,3 +40,10 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "cross-origin-resource-policy": "same-origin",
   "cross-origin-opener-policy": "same-origin",
 };
+
+/** Sets the Content-Security-Policy and the other security headers (S5) on a response whose headers may be changed. */
+export function secured<T extends Response>(response: T, policy: string): T {
+  response.headers.set("content-security-policy", policy);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+  return response;
+}

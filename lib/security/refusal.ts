@@ -30,13 +30,14 @@ function isAnthropicPath(pathname: string): boolean {
  * (`{ error: { code, message } }`); the recording proxy's routes get their
  * protocol's shape so agents' clients surface the message: OpenAI's adds
  * `type` and `param` to the same object, Anthropic's is `{ type: "error",
- * error: { type, message } }`.
+ * error: { type, message } }`. `details` (a body's `bytes` and `limit`) join
+ * the error object.
  */
-export function refusalBodyOf(pathname: string, code: RefusalCode, message: string): Record<string, unknown> {
-  if (isAnthropicPath(pathname)) return { type: "error", error: { type: ANTHROPIC_TYPES[code], message } };
+export function refusalBodyOf(pathname: string, code: RefusalCode, message: string, details: Record<string, number> = {}): Record<string, unknown> {
+  if (isAnthropicPath(pathname)) return { type: "error", error: { type: ANTHROPIC_TYPES[code], message, ...details } };
   if (pathname.startsWith("/api/v1/")) {
     const type = code === "unauthorized" ? "authentication_error" : "invalid_request_error";
-    return { error: { code, message, type, param: null } };
+    return { error: { code, message, type, param: null, ...details } };
   }
-  return { error: { code, message } };
+  return { error: { code, message, ...details } };
 }

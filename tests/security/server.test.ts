@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import OpenAI from "openai";
@@ -15,6 +16,15 @@ const runs = hasBuild() || process.env.CI ? describe : describe.skip;
 if (!hasBuild() && !process.env.CI) console.warn(`tests/security skipped: ${NO_BUILD}`);
 
 const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+
+/** The recording proxy's route files, as the paths they serve (the catch-all as one unserved path). */
+function proxyRoutePaths(): string[] {
+  const root = path.join(import.meta.dirname, "..", "..", "app", "api", "v1");
+  return fs
+    .readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((file) => path.basename(file) === "route.ts")
+    .map((file) => `/api/v1/${path.dirname(file).split(path.sep).join("/")}`.replace("[...path]", "unserved/path"));
+}
 
 async function countConversations(server: NextServer, headers: Record<string, string> = {}): Promise<number> {
   const response = await rawRequest(server.url, { path: "/api/conversations?limit=500", headers });
@@ -67,6 +77,26 @@ runs.each(TEST_PROVIDERS)("request guard on next start (%s)", (provider) => {
     expect(attack.status).toBe(403);
     const after = await rawRequest(open.url, { path: "/api/settings/upstream" });
     expect(after.body).toBe(before.body);
+  });
+
+  it("[S1] [S5] every route of the recording proxy guards itself: a rebinding Host is refused on each, in its protocol's shape, with the security headers", async () => {
+    const routes = proxyRoutePaths();
+    const forwarded = upstream.requests.length;
+    expect(routes).toEqual(expect.arrayContaining(["/api/v1/chat/completions", "/api/v1/messages", "/api/v1/models", "/api/v1/unserved/path"]));
+    for (const path of routes) {
+      for (const method of ["GET", "POST", "PUT", "DELETE", "OPTIONS"]) {
+        const response = await rawRequest(open.url, { method, path, ...json({}), headers: { ...json({}).headers, host: `evil.example:${open.port}` } });
+        expect([path, method, response.status]).toEqual([path, method, 403]);
+        const anthropic = path.startsWith("/api/v1/messages");
+        expect(response.json()).toMatchObject(anthropic ? { error: { type: "permission_error" } } : { error: { code: "forbidden_host" } });
+        expect(response.headers["x-content-type-options"]).toBe("nosniff");
+      }
+    }
+    expect(upstream.requests).toHaveLength(forwarded);
+    const answered = await rawRequest(open.url, { path: "/api/v1/models" });
+    expect(answered.status).toBe(200);
+    expect(answered.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(answered.headers["x-frame-options"]).toBe("DENY");
   });
 
   it("[S2] refuses another origin's text/plain form and no-cors fetch, and a same-origin text/plain body", async () => {

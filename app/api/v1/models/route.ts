@@ -1,8 +1,6 @@
-import { handleModels } from "@/lib/proxy";
+import { handleModels, proxyRoute } from "@/lib/proxy";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export function GET(request: Request): Promise<Response> {
-  return handleModels(request);
-}
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = proxyRoute("GET", handleModels);

@@ -1,14 +1,6 @@
-import { handleCountTokens, methodNotAllowed } from "@/lib/proxy";
+import { handleCountTokens, proxyRoute } from "@/lib/proxy";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export function POST(request: Request): Promise<Response> {
-  return handleCountTokens(request);
-}
-
-const notAllowed = methodNotAllowed("POST");
-export const GET = notAllowed;
-export const PUT = notAllowed;
-export const PATCH = notAllowed;
-export const DELETE = notAllowed;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = proxyRoute("POST", handleCountTokens);

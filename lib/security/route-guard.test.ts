@@ -1,0 +1,84 @@
+import { describe, expect, it, vi } from "vitest";
+import { securityConfigOf } from "./guard";
+import { guardRoute } from "./route-guard";
+
+const TOKEN = "a-long-enough-access-token-0123";
+const open = securityConfigOf({});
+const locked = securityConfigOf({ CONTEXT_LAB_TOKEN: TOKEN });
+
+function post(path: string, headers: Record<string, string> = {}, body = "{}", signal?: AbortSignal): Request {
+  const length = String(new TextEncoder().encode(body).length);
+  return new Request(`http://127.0.0.1:3000${path}`, {
+    method: "POST",
+    body,
+    signal,
+    headers: { host: "127.0.0.1:3000", "content-type": "application/json", "content-length": length, ...headers },
+  });
+}
+
+describe("guardRoute: the guard run by a route the request hook skips", () => {
+  it("[S1] refuses a rebinding Host in the protocol's shape without calling the route", async () => {
+    const handler = vi.fn(() => new Response("never"));
+    const anthropic = await guardRoute(handler, open)(post("/api/v1/messages", { host: "evil.example:3000" }));
+    expect(anthropic.status).toBe(403);
+    expect(await anthropic.json()).toMatchObject({ type: "error", error: { type: "permission_error" } });
+    const openai = await guardRoute(handler, open)(post("/api/v1/chat/completions", { host: "evil.example:3000" }));
+    expect(await openai.json()).toMatchObject({ error: { code: "forbidden_host", type: "invalid_request_error" } });
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("[S2] [S6] refuses another origin, a text/plain body and a body without a length", async () => {
+    const handler = vi.fn(() => new Response("never"));
+    const route = guardRoute(handler, open);
+    expect((await route(post("/api/v1/chat/completions", { origin: "http://evil.example" }))).status).toBe(403);
+    expect((await route(post("/api/v1/chat/completions", { "content-type": "text/plain" }))).status).toBe(415);
+    const chunked = post("/api/v1/chat/completions");
+    const unsized = new Request(chunked, {
+      headers: [...[...chunked.headers].filter(([name]) => name !== "content-length"), ["transfer-encoding", "chunked"]],
+    });
+    expect((await route(unsized)).status).toBe(411);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("[S3] [S4] needs the token, and hands the route its request without it, body and all", async () => {
+    let seen: { authorization: string | null; body: string } | undefined;
+    const route = guardRoute(async (request) => {
+      seen = { authorization: request.headers.get("authorization"), body: await request.text() };
+      return Response.json({ ok: true });
+    }, locked);
+    const outsider = await route(post("/api/v1/chat/completions", { authorization: "Bearer ctxlab-outsider" }));
+    expect(outsider.status).toBe(401);
+    expect(await outsider.json()).toMatchObject({ error: { code: "unauthorized", type: "authentication_error" } });
+    expect(seen).toBeUndefined();
+
+    const body = JSON.stringify({ model: "m", messages: [{ role: "user", content: "hé" }] });
+    const agent = await route(post("/api/v1/chat/completions", { authorization: `Bearer ctxlab-label~${TOKEN}` }, body));
+    expect(agent.status).toBe(200);
+    expect(seen).toEqual({ authorization: "Bearer ctxlab-label", body });
+  });
+
+  it("[S5] sets the security headers on refusals and on answers, also answers whose headers cannot change", async () => {
+    const refused = await guardRoute(() => new Response(), open)(post("/api/v1/models", { host: "evil.example" }));
+    const redirected = await guardRoute(() => Response.redirect("http://127.0.0.1:3000/elsewhere", 307), open)(post("/api/v1/models"));
+    expect(redirected.status).toBe(307);
+    expect(redirected.headers.get("location")).toBe("http://127.0.0.1:3000/elsewhere");
+    for (const response of [refused, redirected]) {
+      expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+    }
+  });
+
+  it("the route sees the agent hang up: its request's signal follows the incoming one", async () => {
+    const agent = new AbortController();
+    let aborted = false;
+    const answering = guardRoute(async (request) => {
+      await new Promise<void>((resolve) => request.signal.addEventListener("abort", () => resolve(), { once: true }));
+      aborted = request.signal.aborted;
+      return new Response(null, { status: 499 });
+    }, open)(post("/api/v1/chat/completions", {}, "{}", agent.signal));
+    agent.abort();
+    expect((await answering).status).toBe(499);
+    expect(aborted).toBe(true);
+  });
+});
