@@ -5,7 +5,7 @@ import { ConflictError, InvalidArgumentError } from "./errors";
 import type { Message as MessageRow } from "./generated/sqlite/client";
 import { fromJsonText, fromNullableJsonText, toJsonText, toNullableJsonText, type JsonObject } from "./json";
 import type { Lineage } from "./lineage";
-import { lockBranch, runQuery, runTransaction, touchConversation } from "./run";
+import { lockBranch, newRowId, parameterMark, runQuery, runTransaction, touchConversation } from "./run";
 import { lineageOf, type BranchRef } from "./scope";
 
 /** One stored history message: the engine's message plus where and when it was stored. */
@@ -128,11 +128,6 @@ export async function insertMessages(tx: Transaction, branchId: string, start: n
 /** Rows per INSERT of the bulk path: 500 rows of a dozen columns stay far under SQLite's and PostgreSQL's parameter limits. */
 const BULK_ROWS = 500;
 
-/** A fresh row id; any unique string serves (Prisma's own default is a cuid). */
-function newRowId(): string {
-  return `m${Date.now().toString(36)}${crypto.randomUUID().replaceAll("-", "")}`;
-}
-
 /**
  * Inserts messages at `start`, `start + 1`, ... with plain multi-row INSERTs
  * and returns nothing: Prisma builds a bulk create at about a millisecond a
@@ -143,16 +138,15 @@ function newRowId(): string {
 export async function insertMessagesBulk(tx: Transaction, branchId: string, start: number, messages: NewMessage[]): Promise<void> {
   if (messages.length === 0) return;
   const createdAt = new Date();
-  const rows = messages.map((input, index) => ({ id: newRowId(), ...toMessageRow(branchId, start + index, input, `messages[${index}]`), createdAt }));
+  const rows = messages.map((input, index) => ({ id: newRowId("m"), ...toMessageRow(branchId, start + index, input, `messages[${index}]`), createdAt }));
   const columns = Object.keys(rows[0]) as (keyof (typeof rows)[number])[];
-  const postgres = (tx as unknown as { _activeProvider?: string })._activeProvider === "postgresql";
   for (let offset = 0; offset < rows.length; offset += BULK_ROWS) {
     const batch = rows.slice(offset, offset + BULK_ROWS);
     const values: unknown[] = [];
     const tuples = batch.map((row) => {
       const marks = columns.map((column) => {
         values.push(row[column]);
-        return postgres ? `$${values.length}` : "?";
+        return parameterMark(tx, values.length);
       });
       return `(${marks.join(", ")})`;
     });

@@ -3,7 +3,7 @@ import type { Database } from "./client";
 import { NotFoundError } from "./errors";
 import type { ProxyCall as ProxyCallRow } from "./generated/sqlite/client";
 import { fromJsonText, fromNullableJsonText, toJsonText, toNullableJsonText, type JsonValue } from "./json";
-import { isRecordNotFound, runQuery } from "./run";
+import { insertRow, newRowId, runQuery, updateRowById } from "./run";
 
 /**
  * The recording proxy's journal (D5): one row per call, written before the
@@ -66,21 +66,29 @@ function toProxyCallRecord(row: ProxyCallRow): ProxyCallRecord {
   };
 }
 
-/** Journals a call's request; one insert, committed (SQLite: synchronous=FULL) before it resolves. */
+/**
+ * Journals a call's request; one insert, committed (SQLite: synchronous=FULL)
+ * before it resolves. Both journal writes are on the agent's path, so they
+ * are plain statements (`insertRow`, `updateRowById`): Prisma's planning of
+ * a model query took longer than the write.
+ */
 export async function createProxyCall(db: Database, options: CreateProxyCallOptions): Promise<ProxyCallRecord> {
-  const data = {
+  const row = {
+    id: newRowId("c"),
     key: options.key,
     request: toJsonText(options.request, "request"),
     sent: toNullableJsonText(options.sent, "sent"),
     details: toNullableJsonText(options.details, "details"),
     streamed: options.streamed ?? false,
+    createdAt: new Date(),
   };
-  return runQuery(db, async () => toProxyCallRecord(await db.proxyCall.create({ data })));
+  await runQuery(db, () => insertRow(db, "ProxyCall", row));
+  return toProxyCallRecord({ ...row, response: null, status: null, error: null, outcome: null, durationMs: null, endedAt: null });
 }
 
 /** Journals how a call ended. */
-export async function endProxyCallById(db: Database, id: string, options: EndProxyCallOptions): Promise<ProxyCallRecord> {
-  const data = {
+export async function endProxyCallById(db: Database, id: string, options: EndProxyCallOptions): Promise<void> {
+  const values = {
     response: toNullableJsonText(options.response, "response"),
     status: options.status,
     error: toNullableJsonText(options.error, "error"),
@@ -88,14 +96,8 @@ export async function endProxyCallById(db: Database, id: string, options: EndPro
     outcome: toNullableJsonText(options.outcome, "outcome"),
     endedAt: new Date(),
   };
-  return runQuery(db, async () => {
-    try {
-      return toProxyCallRecord(await db.proxyCall.update({ where: { id }, data }));
-    } catch (error) {
-      if (isRecordNotFound(error)) throw new NotFoundError("proxy call", id);
-      throw error;
-    }
-  });
+  const changed = await runQuery(db, () => updateRowById(db, "ProxyCall", id, values));
+  if (changed === 0) throw new NotFoundError("proxy call", id);
 }
 
 /** Takes a call out of the journal once it is in its conversation: its Exchange (same id) holds it from then on. */

@@ -48,6 +48,38 @@ export function runTransaction<T>(db: Database, work: (tx: Transaction) => Promi
   return retryConflicts(() => runQuery(db, () => db.$transaction(work, TRANSACTION_OPTIONS)));
 }
 
+/** A fresh row id for rows written without Prisma's default; any unique string serves (Prisma's own is a cuid). */
+export function newRowId(prefix: string): string {
+  return `${prefix}${Date.now().toString(36)}${crypto.randomUUID().replaceAll("-", "")}`;
+}
+
+/** A raw statement's mark for its `index`-th parameter (from 1): `$1`, `$2`... on PostgreSQL, `?` on SQLite. */
+export function parameterMark(db: Database | Transaction, index: number): string {
+  return (db as unknown as { _activeProvider?: string })._activeProvider === "postgresql" ? `$${index}` : "?";
+}
+
+/**
+ * One row written with a plain INSERT: for writes on a request's path, where
+ * Prisma's planning of each query costs more than the write itself. Column
+ * names as the schema spells them; values as parameters.
+ */
+export async function insertRow(db: Database | Transaction, table: string, row: Readonly<Record<string, unknown>>): Promise<void> {
+  const columns = Object.keys(row);
+  const marks = columns.map((_, index) => parameterMark(db, index + 1));
+  await db.$executeRawUnsafe(
+    `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(", ")}) VALUES (${marks.join(", ")})`,
+    ...Object.values(row),
+  );
+}
+
+/** Sets `values` on the row with this id with a plain UPDATE (see `insertRow`); how many rows changed, 0 or 1. */
+export async function updateRowById(db: Database | Transaction, table: string, id: string, values: Readonly<Record<string, unknown>>): Promise<number> {
+  const columns = Object.keys(values);
+  const assignments = columns.map((column, index) => `"${column}" = ${parameterMark(db, index + 1)}`);
+  const where = parameterMark(db, columns.length + 1);
+  return db.$executeRawUnsafe(`UPDATE "${table}" SET ${assignments.join(", ")} WHERE "id" = ${where}`, ...Object.values(values), id);
+}
+
 /** Prisma's "record to update or delete does not exist" (P2025). */
 export function isRecordNotFound(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2025";

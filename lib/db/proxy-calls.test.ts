@@ -1,0 +1,30 @@
+import { describe, expect, it, vi } from "vitest";
+import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
+import { NotFoundError } from "./errors";
+import { createProxyCall, endProxyCallById, getUnplacedProxyCalls } from "./proxy-calls";
+
+const request = { model: "fake-gpt", messages: [{ role: "user", content: "héllo ✓" }], stream: true };
+
+describe.each(TEST_PROVIDERS)("the proxy's journal (%s)", (provider) => {
+  const test = useTestDatabase(provider);
+
+  it("[D5] journals a call's request and outcome in one plain statement each, and reads them back as written", async () => {
+    const statements = vi.spyOn(test.db, "$executeRawUnsafe");
+    const details = { messages: request.messages, tools: null, sentMessages: null, pipeline: null };
+    const started = await createProxyCall(test.db, { key: "agent-1", request, details, streamed: true });
+    expect(await getUnplacedProxyCalls(test.db)).toEqual([started]);
+    expect(started).toMatchObject({ key: "agent-1", request, sent: null, details, streamed: true, response: null, status: null, endedAt: null });
+
+    const response = { choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }] };
+    await endProxyCallById(test.db, started.id, { response, status: 200, error: null, durationMs: 12.6, outcome: { reloads: null } });
+    const [ended] = await getUnplacedProxyCalls(test.db);
+    expect(ended).toMatchObject({ ...started, response, status: 200, error: null, durationMs: 13, outcome: { reloads: null }, endedAt: expect.any(String) });
+    expect(Date.parse(ended.endedAt!)).toBeGreaterThanOrEqual(Date.parse(started.createdAt));
+    expect(statements).toHaveBeenCalledTimes(2);
+
+    await expect(endProxyCallById(test.db, "no-such-call", { response: null, status: 500, error: null, durationMs: 1 })).rejects.toSatisfy((error) =>
+      NotFoundError.isInstance(error),
+    );
+    statements.mockRestore();
+  });
+});
