@@ -10,7 +10,7 @@ export function createPlaygroundServices(client: ApiClient): PlaygroundServices 
     async getBranch(branchId) {
       return (await client.getBranch(branchId)).branch;
     },
-    getBranchMessages: (branchId) => client.getMessages(branchId),
+    getBranchMessages: (branchId, range) => client.getMessages(branchId, range),
     getBranchMemory: (branchId) => client.getMemory(branchId),
     getBranchTree: (conversationId) => client.getBranchTree(conversationId),
     forkBranch: (branchId, position, name) => client.forkBranch(branchId, name ? { position, name } : { position }),

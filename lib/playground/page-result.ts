@@ -1,6 +1,14 @@
 import type { MessageMark, RunResult } from "./protocol";
 
 /**
+ * Messages a branch opens with: its first screen, shown at once. The
+ * pipeline reads the rest itself (its worker pages through the branch), so
+ * opening a long branch, by its page or by a branch switch, never holds the
+ * whole history on the main thread first.
+ */
+export const FIRST_SCREEN_MESSAGES = 40;
+
+/**
  * A first result as the workspace page carries it (FR3 in README.md): the
  * per-message arrays of a long branch are mostly "dropped, no mark" after the
  * round window, so they travel as what is not that. `kept` becomes the runs of

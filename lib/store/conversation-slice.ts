@@ -1,6 +1,7 @@
 import type { StateCreator } from "zustand/vanilla";
 import type { Message } from "@/lib/context";
 import type { MessageRecord } from "@/lib/db";
+import { FIRST_SCREEN_MESSAGES } from "@/lib/playground/page-result";
 import type { LoadedConversation } from "@/lib/playground/protocol";
 // The module, not the entry: the page must not load the parsers (and zod) for the marker scan.
 import { collectOffloadMarkers } from "@/lib/import/markers";
@@ -221,9 +222,9 @@ export function createConversationSlice(runtime: PlaygroundRuntime): StateCreato
       const token = ++runtime.loadToken;
       set({ loadStatus: "loading", loadError: null });
       try {
-        const [next, records] = await Promise.all([services.getBranch(branchId), services.getBranchMessages(branchId)]);
+        const [next, records] = await Promise.all([services.getBranch(branchId), services.getBranchMessages(branchId, { from: 0, to: FIRST_SCREEN_MESSAGES })]);
         if (token !== runtime.loadToken) return;
-        await get().setConversation({ conversation, branch: next, records });
+        await get().setConversation({ conversation, branch: next, records, partial: records.length < next.length });
       } catch (error) {
         if (token === runtime.loadToken) set({ loadStatus: "error", loadError: errorText(error) });
       }

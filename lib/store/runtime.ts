@@ -25,7 +25,8 @@ export interface PlaygroundPipeline {
 export interface PlaygroundServices {
   saveSettings(conversationId: string, settings: Settings): Promise<void>;
   getBranch(branchId: string): Promise<BranchRecord>;
-  getBranchMessages(branchId: string): Promise<MessageRecord[]>;
+  /** The branch's stored messages, all of them or those at positions [from, to). */
+  getBranchMessages(branchId: string, range?: { from?: number; to?: number }): Promise<MessageRecord[]>;
   /** The branch's persisted memory (summary chain, covered system messages, artifact outlines). */
   getBranchMemory(branchId: string): Promise<MemorySnapshot>;
   getBranchTree(conversationId: string): Promise<BranchTreeNode[]>;

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { sharedCounter, type EncodingName, type Message, type ToolDefinition } from "@/lib/context";
 import type { BranchRecord, BranchTreeNode, ConversationRecord, MessageRecord } from "@/lib/db";
+import { FIRST_SCREEN_MESSAGES } from "@/lib/playground/page-result";
 import { PipelineHost } from "@/lib/playground/pipeline-host";
 import type { RunInput, RunResult } from "@/lib/playground/protocol";
 import { emptySnapshot } from "@/lib/request";
@@ -324,6 +325,37 @@ describe("createPlaygroundStore: ui and branches", () => {
     expect(await store.getState().forkAtSelection()).toBeNull();
     expect(store.getState().forkError).toMatch(/select a message/);
     expect(services.forkBranch).not.toHaveBeenCalled();
+  });
+
+  it("switches to a long branch with its first screen only; the pipeline reads the rest itself", async () => {
+    const long = [...sample[0].traj, ...sample[1].traj];
+    const opened: string[] = [];
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const pipeline = hostPipeline(async (branchId) => {
+      opened.push(branchId);
+      if (branchId === "child") await released;
+      return records(long, branchId);
+    });
+    const services = fakeServices({
+      getBranch: vi.fn(async (id: string) => branch(id, long.length, "main")),
+      getBranchMessages: vi.fn(async (id: string, range?: { from?: number; to?: number }) => records(long, id).slice(range?.from ?? 0, range?.to)),
+    });
+    const store = createPlaygroundStore({ pipeline, services });
+    await store.getState().setConversation({ conversation, branch: branch("main", 32), records: records(sample[0].traj) });
+
+    const switching = store.getState().switchBranch("child");
+    await vi.waitFor(() => expect(store.getState().branch?.id).toBe("child"));
+    expect(store.getState().partial).toBe(true);
+    expect(store.getState().messages).toHaveLength(FIRST_SCREEN_MESSAGES);
+    release();
+    await switching;
+    expect(services.getBranchMessages).toHaveBeenCalledWith("child", { from: 0, to: FIRST_SCREEN_MESSAGES });
+    expect(services.getBranchMessages).toHaveBeenCalledTimes(1);
+    expect(opened).toEqual(["child"]);
+    expect(store.getState().partial).toBe(false);
+    expect(store.getState().messages).toHaveLength(long.length);
+    expect(store.getState().result?.steps[0].messagesBefore).toBe(long.length);
   });
 
   it("keeps the tuned settings across a branch switch", async () => {

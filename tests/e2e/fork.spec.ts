@@ -36,3 +36,26 @@ test("forking after a selected message creates a branch; the parent keeps every 
   await expect(page.getByLabel("Conversation totals")).toContainText("3 messages");
   await expect(workspace.branch.getByRole("option")).toHaveCount(3);
 });
+
+test("switching to a branch longer than a screen shows its first messages, then the pipeline runs over all of it", async ({ page, request }) => {
+  const { conversationId, branchId } = await importConversation(request, JSON.stringify(tauBench[2]), "long switch");
+  const total = tauBench[2].traj.length;
+  const workspace = new WorkspacePage(page);
+  await page.goto(`/c/${conversationId}`);
+  await workspace.ready();
+  await workspace.row(5).click();
+  await workspace.fork.click();
+  await expect.poll(() => workspace.search().get("branch")).not.toBe(branchId);
+  await workspace.ready();
+
+  // Only the first screen comes through the page's own fetch; the pipeline reads the rest.
+  const pages: string[] = [];
+  page.on("request", (sent) => {
+    if (sent.url().includes(`/api/branches/${branchId}/messages`)) pages.push(new URL(sent.url()).search);
+  });
+  await workspace.branch.selectOption(branchId);
+  await expect(page.getByLabel("Conversation totals")).toContainText(`${total} messages`);
+  await expect(workspace.status).toContainText(/Run \d+/);
+  await expect.poll(async () => (await workspace.traceCounts("message_offloader")).messages[0]).toBe(total);
+  expect(pages[0]).toBe("?from=0&to=40");
+});
