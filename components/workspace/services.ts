@@ -7,10 +7,8 @@ export function createPlaygroundServices(client: ApiClient): PlaygroundServices 
     async saveSettings(conversationId, settings) {
       await client.updateConversation(conversationId, { settings });
     },
-    async getBranch(branchId) {
-      return (await client.getBranch(branchId)).branch;
-    },
-    getBranchMessages: (branchId, range) => client.getMessages(branchId, range),
+    openBranch: (branchId) => client.openBranch(branchId),
+    getBranchMessages: (branchId) => client.getMessages(branchId),
     getBranchMemory: (branchId) => client.getMemory(branchId),
     getBranchTree: (conversationId) => client.getBranchTree(conversationId),
     forkBranch: (branchId, position, name) => client.forkBranch(branchId, name ? { position, name } : { position }),

@@ -75,7 +75,7 @@ function WorkspaceShell(props: WorkspaceProps) {
   useThemeSync(store);
   useLiveUpdates(store, props.conversation.id);
 
-  // The server renders another branch on back/forward: take it unless the store already shows it.
+  // The page rendered again for another branch of this conversation: take it unless the store already shows it.
   const { conversation, branch, records, partial, tree } = props;
   useEffect(() => {
     const state = store.getState();
@@ -123,8 +123,7 @@ export function Workspace(props: WorkspaceProps) {
     <PlaygroundStoreProvider
       services={services}
       catalogue={catalogue}
-      conversation={{ conversation, branch, records, partial, tree }}
-      result={result}
+      conversation={{ conversation, branch, records, partial, tree, result }}
       tab={location.tab}
       selectedStep={location.step}
       view={location.view}

@@ -5,6 +5,7 @@ import * as checkpointsRoute from "@/app/api/branches/[branchId]/checkpoints/rou
 import * as forkRoute from "@/app/api/branches/[branchId]/fork/route";
 import * as messagesRoute from "@/app/api/branches/[branchId]/messages/route";
 import * as offloadedRoute from "@/app/api/branches/[branchId]/offloaded/route";
+import * as openingRoute from "@/app/api/branches/[branchId]/opening/route";
 import * as branchRoute from "@/app/api/branches/[branchId]/route";
 import * as summariesRoute from "@/app/api/branches/[branchId]/summaries/route";
 import * as checkpointRoute from "@/app/api/checkpoints/[id]/route";
@@ -12,6 +13,7 @@ import * as diffRoute from "@/app/api/checkpoints/diff/route";
 import * as treeRoute from "@/app/api/conversations/[id]/branches/route";
 import { appendMessages, createArtifact, createCheckpoint, createSummary, putOffloadedContent } from "@/lib/db";
 import { getLiveBus, type LiveEvent } from "@/lib/live";
+import { firstResultBuilds } from "@/lib/playground/first-result";
 import { call, useApiTestDatabase } from "@/tests/api/support";
 import { TEST_PROVIDERS } from "@/tests/support/db";
 import { seedConversation, user } from "@/tests/support/db-fixtures";
@@ -20,6 +22,21 @@ const contents = (records: { message: { content: string | null } }[]) => records
 
 describe.each(TEST_PROVIDERS)("branches API (%s)", (provider) => {
   const test = useApiTestDatabase(provider);
+
+  it("opens a branch as the workspace page does: its first screen and the server's first result, kept for the next opening", async () => {
+    const { conversation, branch: main } = await seedConversation(test.db, 50);
+    const { status, body } = await call(openingRoute.GET, { params: { branchId: main.id } });
+    expect(status).toBe(200);
+    expect(body.branch).toMatchObject({ id: main.id, length: 50 });
+    expect(body.conversation.id).toBe(conversation.id);
+    expect(body.records.map((record: { position: number }) => record.position)).toEqual(Array.from({ length: 40 }, (_, index) => index));
+    expect(body.result).toMatchObject({ origin: "server", messages: 50 });
+    expect(body.result.steps[0]).toMatchObject({ processor: "message_offloader", messagesBefore: 50 });
+    const builds = firstResultBuilds();
+    expect((await call(openingRoute.GET, { params: { branchId: main.id } })).body.result).toEqual(body.result);
+    expect(firstResultBuilds()).toBe(builds);
+    expect((await call(openingRoute.GET, { params: { branchId: "no-such-branch" } })).status).toBe(404);
+  });
 
   it("gets a branch with its ancestry, and 404 for an unknown one", async () => {
     const { branch: main } = await seedConversation(test.db, 4);

@@ -1,5 +1,6 @@
 import { apiPath, sendRequest, type RequestOptions, type RequestTransportOptions } from "./request";
 import type { CallDetail, CallPage } from "@/lib/calls/types";
+import type { BranchOpening } from "@/lib/playground/page-result";
 import type {
   AppendMessagesInput,
   ArtifactEntry,
@@ -97,6 +98,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     getCall: (callId: string, request?: RequestOptions) => get<CallDetail>(apiPath`/api/calls/${callId}`, request),
 
     getBranch: (branchId: string, request?: RequestOptions) => get<BranchDetail>(apiPath`/api/branches/${branchId}`, request),
+    /** What the workspace opens a branch with: the branch, its conversation, its first screen and the server's first result. */
+    openBranch: (branchId: string, request?: RequestOptions) => get<BranchOpening>(apiPath`/api/branches/${branchId}/opening`, request),
     /** The branch's full history (inherited and own), or the `[from, to)` slice of it, read page by page. */
     getMessages: async (branchId: string, range: HistoryRange = {}, request: RequestOptions = {}) => {
       const messages: MessageRecord[] = [];

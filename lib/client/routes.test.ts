@@ -9,6 +9,7 @@ import * as forkRoute from "@/app/api/branches/[branchId]/fork/route";
 import * as messagesRoute from "@/app/api/branches/[branchId]/messages/route";
 import * as offloadedContentRoute from "@/app/api/branches/[branchId]/offloaded/[handle]/route";
 import * as offloadedRoute from "@/app/api/branches/[branchId]/offloaded/route";
+import * as openingRoute from "@/app/api/branches/[branchId]/opening/route";
 import * as promptRoute from "@/app/api/branches/[branchId]/prompt/route";
 import * as branchRoute from "@/app/api/branches/[branchId]/route";
 import * as searchRoute from "@/app/api/branches/[branchId]/search/route";
@@ -65,6 +66,7 @@ const ROUTES: [RegExp, string[], RouteModule][] = [
       ["fork", forkRoute],
       ["messages", messagesRoute],
       ["offloaded", offloadedRoute],
+      ["opening", openingRoute],
       ["prompt", promptRoute],
       ["search", searchRoute],
       ["summaries", summariesRoute],
@@ -131,6 +133,9 @@ describe("the API client against the route handlers (sqlite)", () => {
     const history = await client.getMessages(main.id);
     expect(history.length).toBe(main.length);
     await expect(client.getMessages(main.id, { from: 2, to: 4 })).resolves.toHaveLength(2);
+    const opening = await client.openBranch(main.id);
+    expect(opening).toMatchObject({ branch: { id: main.id }, conversation: { id: conversation.id }, result: { origin: "server", messages: main.length } });
+    expect(opening.records.map((record) => record.message)).toEqual(history.slice(0, 40).map((record) => record.message));
 
     const first = await client.compactBranch(main.id, { force: true });
     expect(first.compaction?.checkpoint.version).toBe(1);

@@ -4,7 +4,7 @@ import { branchRevision, getHistoryByBranchId, type BranchScope, type Conversati
 import type { ModelEntry } from "@/lib/models";
 import { loadMemorySnapshot } from "@/lib/request/server";
 import { normalizeSettings, resolveSettings } from "@/lib/settings";
-import { toPageResult, type PageResult } from "./page-result";
+import { FIRST_SCREEN_MESSAGES, toPageResult, type BranchOpening, type PageResult } from "./page-result";
 import { PipelineHost } from "./pipeline-host";
 import type { RunResult } from "./protocol";
 
@@ -75,6 +75,18 @@ export async function firstResult(db: Database, input: FirstResultInput): Promis
   }
   kept.set(branch.id, entry);
   return entry.built.catch(() => null);
+}
+
+/**
+ * The branch's first screen (FIRST_SCREEN_MESSAGES) and first result, for
+ * the workspace page and for a branch switch alike: the records come with
+ * the kept result when there is one, else they are read.
+ */
+export async function openingOf(db: Database, input: Omit<FirstResultInput, "shown">): Promise<Pick<BranchOpening, "records" | "result">> {
+  const { scope } = input;
+  const first = await firstResult(db, { ...input, shown: Math.min(FIRST_SCREEN_MESSAGES, scope.branch.length) });
+  const records = first?.records ?? (await getHistoryByBranchId(db, scope, { toPosition: FIRST_SCREEN_MESSAGES }));
+  return { records, result: first?.result ?? null };
 }
 
 async function build(

@@ -1,3 +1,4 @@
+import type { BranchRecord, ConversationRecord, MessageRecord } from "@/lib/db";
 import type { MessageMark, RunResult } from "./protocol";
 
 /**
@@ -7,6 +8,17 @@ import type { MessageMark, RunResult } from "./protocol";
  * whole history on the main thread first.
  */
 export const FIRST_SCREEN_MESSAGES = 40;
+
+/** What the workspace opens a branch with, as its page carries it, or `GET /api/branches/[branchId]/opening` for a branch switch. */
+export interface BranchOpening {
+  branch: BranchRecord;
+  /** The branch's conversation as stored: its settings are the ones the result was built with. */
+  conversation: ConversationRecord;
+  /** The branch's first screen. */
+  records: MessageRecord[];
+  /** The first pipeline result, built on the server; null when the worker builds it. */
+  result: PageResult | null;
+}
 
 /**
  * A first result as the workspace page carries it (FR3 in README.md): the

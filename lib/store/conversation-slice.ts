@@ -1,7 +1,7 @@
 import type { StateCreator } from "zustand/vanilla";
 import type { Message } from "@/lib/context";
-import type { MessageRecord } from "@/lib/db";
-import { FIRST_SCREEN_MESSAGES } from "@/lib/playground/page-result";
+import type { ConversationRecord, MessageRecord } from "@/lib/db";
+import { fromPageResult } from "@/lib/playground/page-result";
 import type { LoadedConversation } from "@/lib/playground/protocol";
 // The module, not the entry: the page must not load the parsers (and zod) for the marker scan.
 import { collectOffloadMarkers } from "@/lib/import/markers";
@@ -119,9 +119,20 @@ async function load(runtime: PlaygroundRuntime, set: (partial: Partial<Playgroun
   }
 }
 
+/**
+ * Whether the server's first result, built with the conversation's stored
+ * settings and no typed turn, is what the pipeline's first run will return
+ * here: not when the settings being tuned, or a typed next turn, carry over
+ * from the branch shown before.
+ */
+export function serverResultFits(state: Pick<PlaygroundState, "resolved" | "nextTurn" | "catalogue">, conversation: ConversationRecord): boolean {
+  const stored = resolveSettings(normalizeSettings(conversation.settings).settings, state.catalogue);
+  return JSON.stringify(runInput(state)) === JSON.stringify({ settings: stored });
+}
+
 /** The state a stored conversation on a branch starts with, before the worker has repaired and counted it. */
 export function conversationState(
-  { conversation, branch, records, tree, partial = false }: ConversationInput,
+  { conversation, branch, records, tree, partial = false, result }: ConversationInput,
   sameConversation: boolean,
   willLoad: boolean,
   catalogue: PlaygroundState["catalogue"],
@@ -142,7 +153,7 @@ export function conversationState(
     offloadMarkers: collectOffloadMarkers(messages),
     loadStatus: willLoad ? "loading" : "ready",
     loadError: null,
-    result: null,
+    result: result ?? null,
     stepHistories: null,
     selectedMessage: null,
     hoveredCall: null,
@@ -222,9 +233,12 @@ export function createConversationSlice(runtime: PlaygroundRuntime): StateCreato
       const token = ++runtime.loadToken;
       set({ loadStatus: "loading", loadError: null });
       try {
-        const [next, records] = await Promise.all([services.getBranch(branchId), services.getBranchMessages(branchId, { from: 0, to: FIRST_SCREEN_MESSAGES })]);
+        // As a page load opens it: the first screen at once, the worker reads the rest; the server's result until the worker's.
+        const opening = await services.openBranch(branchId);
         if (token !== runtime.loadToken) return;
-        await get().setConversation({ conversation, branch: next, records, partial: records.length < next.length });
+        const { branch: next, records } = opening;
+        const result = opening.result && serverResultFits(get(), opening.conversation) ? fromPageResult(opening.result) : undefined;
+        await get().setConversation({ conversation, branch: next, records, partial: records.length < next.length, result });
       } catch (error) {
         if (token === runtime.loadToken) set({ loadStatus: "error", loadError: errorText(error) });
       }

@@ -1,6 +1,7 @@
 import type { EncodingName, Message, ToolDefinition } from "@/lib/context";
 import type { BranchRecord, BranchTreeNode, MessageRecord } from "@/lib/db";
 import type { CompareProgress, CompareResult } from "@/lib/context/light";
+import type { BranchOpening } from "@/lib/playground/page-result";
 import type { CompareInput, LoadedConversation, OpenedBranch, RunInput, RunResult } from "@/lib/playground/protocol";
 import type { MemorySnapshot } from "@/lib/request";
 import type { Settings } from "@/lib/settings";
@@ -24,9 +25,9 @@ export interface PlaygroundPipeline {
 /** The HTTP API calls the store makes; the provider adapts the typed API client to this. */
 export interface PlaygroundServices {
   saveSettings(conversationId: string, settings: Settings): Promise<void>;
-  getBranch(branchId: string): Promise<BranchRecord>;
-  /** The branch's stored messages, all of them or those at positions [from, to). */
-  getBranchMessages(branchId: string, range?: { from?: number; to?: number }): Promise<MessageRecord[]>;
+  /** What a branch opens with: the branch, its conversation, its first screen and the server's first result. */
+  openBranch(branchId: string): Promise<BranchOpening>;
+  getBranchMessages(branchId: string): Promise<MessageRecord[]>;
   /** The branch's persisted memory (summary chain, covered system messages, artifact outlines). */
   getBranchMemory(branchId: string): Promise<MemorySnapshot>;
   getBranchTree(conversationId: string): Promise<BranchTreeNode[]>;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { sharedCounter, type EncodingName, type Message, type ToolDefinition } from "@/lib/context";
 import type { BranchRecord, BranchTreeNode, ConversationRecord, MessageRecord } from "@/lib/db";
-import { FIRST_SCREEN_MESSAGES } from "@/lib/playground/page-result";
+import { FIRST_SCREEN_MESSAGES, toPageResult } from "@/lib/playground/page-result";
 import { PipelineHost } from "@/lib/playground/pipeline-host";
 import type { RunInput, RunResult } from "@/lib/playground/protocol";
 import { emptySnapshot } from "@/lib/request";
@@ -81,7 +81,7 @@ function withLoaded(messages: Message[]): PipelineHost {
 function fakeServices(overrides: Partial<PlaygroundServices> = {}): PlaygroundServices {
   return {
     saveSettings: vi.fn(async () => undefined),
-    getBranch: vi.fn(async (id: string) => branch(id, 4, "main")),
+    openBranch: vi.fn(async (id: string) => ({ branch: branch(id, 4, "main"), conversation, records: records(sample[0].traj.slice(0, 4), id), result: null })),
     getBranchMessages: vi.fn(async (id: string) => records(sample[0].traj.slice(0, 4), id)),
     getBranchMemory: vi.fn(async (id: string) => emptySnapshot(id)),
     getBranchTree: vi.fn(async (): Promise<BranchTreeNode[]> => [{ ...branch("main", 32), children: [] }]),
@@ -112,7 +112,7 @@ describe("createPlaygroundStore: conversation and run", () => {
 
   it("starts with the page's conversation and the server's first result in its initial state, then takes the pipeline's own run", async () => {
     const server = { ...(await withLoaded(sample[0].traj).run({ settings: createPlaygroundStore().getState().resolved })), origin: "server" as const };
-    const store = createPlaygroundStore({ conversation: { conversation, branch: branch("main", 32), records: records(sample[0].traj) }, result: server });
+    const store = createPlaygroundStore({ conversation: { conversation, branch: branch("main", 32), records: records(sample[0].traj), result: server } });
     // React renders the server's HTML and hydrates from the initial state (zustand's server snapshot), not from later `setState`s.
     expect(store.getInitialState().conversation?.id).toBe("c1");
     expect(store.getInitialState().messages).toHaveLength(32);
@@ -338,8 +338,12 @@ describe("createPlaygroundStore: ui and branches", () => {
       return records(long, branchId);
     });
     const services = fakeServices({
-      getBranch: vi.fn(async (id: string) => branch(id, long.length, "main")),
-      getBranchMessages: vi.fn(async (id: string, range?: { from?: number; to?: number }) => records(long, id).slice(range?.from ?? 0, range?.to)),
+      openBranch: vi.fn(async (id: string) => ({
+        branch: branch(id, long.length, "main"),
+        conversation,
+        records: records(long, id).slice(0, FIRST_SCREEN_MESSAGES),
+        result: null,
+      })),
     });
     const store = createPlaygroundStore({ pipeline, services });
     await store.getState().setConversation({ conversation, branch: branch("main", 32), records: records(sample[0].traj) });
@@ -350,12 +354,44 @@ describe("createPlaygroundStore: ui and branches", () => {
     expect(store.getState().messages).toHaveLength(FIRST_SCREEN_MESSAGES);
     release();
     await switching;
-    expect(services.getBranchMessages).toHaveBeenCalledWith("child", { from: 0, to: FIRST_SCREEN_MESSAGES });
-    expect(services.getBranchMessages).toHaveBeenCalledTimes(1);
+    expect(services.openBranch).toHaveBeenCalledWith("child");
+    expect(services.getBranchMessages).not.toHaveBeenCalled();
     expect(opened).toEqual(["child"]);
     expect(store.getState().partial).toBe(false);
     expect(store.getState().messages).toHaveLength(long.length);
     expect(store.getState().result?.steps[0].messagesBefore).toBe(long.length);
+  });
+
+  it("shows the server's result for the branch switched to until the pipeline's run, unless tuned settings or a typed turn carry over", async () => {
+    const childMessages = sample[2].traj;
+    const built = await withLoaded(childMessages).run({ settings: createPlaygroundStore().getState().resolved });
+    const page = toPageResult({ ...built, origin: "server" }, FIRST_SCREEN_MESSAGES);
+    const opening = async (id: string) => ({
+      branch: branch(id, childMessages.length, "main"),
+      conversation,
+      records: records(childMessages, id),
+      result: page,
+    });
+    const services = fakeServices({ openBranch: vi.fn(opening) });
+    const { store } = await loadedStore({ services });
+    const shown: (string | undefined)[] = [];
+    store.subscribe((state, previous) => {
+      if (state.result !== previous.result && state.result) shown.push(state.result.origin ?? "worker");
+    });
+
+    await store.getState().switchBranch("child");
+    expect(shown).toEqual(["server", "worker"]);
+    expect(store.getState().result?.kept).toEqual(built.kept);
+
+    // Built with the stored settings and no typed turn: not what this workspace's next run returns.
+    shown.length = 0;
+    store.getState().setNextTurn("what about my bags?");
+    await store.getState().switchBranch("main");
+    store.getState().setNextTurn("");
+    store.getState().replaceSettings(mergeSettings(store.getState().settings, { historyRounds: 2 }));
+    await store.getState().switchBranch("child");
+    await vi.waitFor(() => expect(store.getState().running).toBe(false));
+    expect(shown).not.toContain("server");
   });
 
   it("keeps the tuned settings across a branch switch", async () => {

@@ -6,15 +6,12 @@ import { createRunSlice } from "./run-slice";
 import { createRuntime, type PlaygroundPipeline, type PlaygroundServices } from "./runtime";
 import { createSettingsSlice } from "./settings-slice";
 import type { ModelEntry } from "@/lib/models";
-import type { RunResult } from "@/lib/playground/protocol";
 import type { ConversationInput, PanelTab, PlaygroundState, Theme } from "./types";
 import { createUiSlice } from "./ui-slice";
 
 export interface CreatePlaygroundStoreOptions {
   /** The conversation to start with (the server-rendered page shows it before the worker runs). */
   conversation?: ConversationInput;
-  /** The conversation's first result, built by the server: shown until the pipeline's own first run replaces it. */
-  result?: RunResult;
   pipeline?: PlaygroundPipeline;
   services?: PlaygroundServices;
   theme?: Theme;
@@ -44,7 +41,7 @@ export function createPlaygroundStore(options: CreatePlaygroundStoreOptions = {}
       ...createCompareSlice(runtime)(...args),
     };
     const initial: Partial<PlaygroundState> = options.conversation ? conversationState(options.conversation, false, true, state.catalogue) : {};
-    if (options.conversation && options.result) initial.result = options.result;
+
     if (options.tab) initial.tab = options.tab;
     if (options.selectedStep !== undefined) initial.selectedStep = options.selectedStep;
     if (options.view) initial.view = options.view;

@@ -26,6 +26,8 @@ export interface ConversationInput {
   tree?: BranchTreeNode[];
   /** `records` are the first of the branch's `branch.length` messages: the pipeline fetches the whole history when it loads. */
   partial?: boolean;
+  /** The branch's first result, built by the server: shown until the pipeline's own first run replaces it. */
+  result?: RunResult;
 }
 
 export interface ConversationSlice {

@@ -37,7 +37,10 @@ test("forking after a selected message creates a branch; the parent keeps every 
   await expect(workspace.branch.getByRole("option")).toHaveCount(3);
 });
 
-test("switching to a branch longer than a screen shows its first messages, then the pipeline runs over all of it", async ({ page, request }) => {
+test("switching to a branch longer than a screen shows its first messages and the server's result, then the worker's run over all of it", async ({
+  page,
+  request,
+}) => {
   const { conversationId, branchId } = await importConversation(request, JSON.stringify(tauBench[2]), "long switch");
   const total = tauBench[2].traj.length;
   const workspace = new WorkspacePage(page);
@@ -48,14 +51,24 @@ test("switching to a branch longer than a screen shows its first messages, then 
   await expect.poll(() => workspace.search().get("branch")).not.toBe(branchId);
   await workspace.ready();
 
-  // Only the first screen comes through the page's own fetch; the pipeline reads the rest.
-  const pages: string[] = [];
+  // Every result the workspace renders from here on, in order.
+  await page.evaluate(() => {
+    const marker = document.querySelector("[data-rendered-origin]")!;
+    const seen: string[] = [];
+    (window as unknown as { seenOrigins: string[] }).seenOrigins = seen;
+    new MutationObserver(() => seen.push(`${marker.getAttribute("data-rendered-origin")}`)).observe(marker, { attributes: true });
+  });
+  const openings: string[] = [];
   page.on("request", (sent) => {
-    if (sent.url().includes(`/api/branches/${branchId}/messages`)) pages.push(new URL(sent.url()).search);
+    if (sent.url().includes(`/api/branches/${branchId}/`)) openings.push(new URL(sent.url()).pathname.split("/").at(-1)!);
   });
   await workspace.branch.selectOption(branchId);
   await expect(page.getByLabel("Conversation totals")).toContainText(`${total} messages`);
-  await expect(workspace.status).toContainText(/Run \d+/);
+  await expect.poll(() => page.evaluate(() => (window as unknown as { seenOrigins: string[] }).seenOrigins.at(-1))).toBe("worker");
   await expect.poll(async () => (await workspace.traceCounts("message_offloader")).messages[0]).toBe(total);
-  expect(pages[0]).toBe("?from=0&to=40");
+  const seen = await page.evaluate(() => (window as unknown as { seenOrigins: string[] }).seenOrigins.filter((origin) => origin !== ""));
+  expect(seen).toEqual(["server", "worker"]);
+  // The branch opens with one request; the worker pages through the rest.
+  expect(openings[0]).toBe("opening");
+  expect(openings.filter((name) => name === "opening")).toHaveLength(1);
 });

@@ -1,16 +1,15 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { DatabaseUnavailableError, NotFoundError, getConversationView, getDatabase, getHistoryByBranchId } from "@/lib/db";
+import { DatabaseUnavailableError, NotFoundError, getConversationView, getDatabase } from "@/lib/db";
 import { loadCatalogue } from "@/lib/models/server";
-import { firstResult } from "@/lib/playground/first-result";
-import { FIRST_SCREEN_MESSAGES } from "@/lib/playground/page-result";
+import { openingOf } from "@/lib/playground/first-result";
 import { Workspace } from "@/components/workspace/workspace";
 import { DatabaseStatus } from "@/components/ui/database-status";
 import { readWorkspaceLocation } from "@/components/workspace/workspace-url";
 
-// Messages the page carries: a first screen (FIRST_SCREEN_MESSAGES), so the server answers at once
-// and the page stays small however long the branch is. The pipeline worker reads the whole history
+// Messages the page carries: a first screen (`openingOf`), so the server answers at once and the page
+// stays small however long the branch is. The pipeline worker reads the whole history
 // (`GET /api/branches/[id]/messages`) as the workspace starts. The page also carries the branch's first
 // pipeline result, built here (and kept) so it paints before any script runs.
 
@@ -31,10 +30,9 @@ async function loadWorkspace(conversationId: string, branchId: string | undefine
   try {
     const [{ conversation, tree, scope }, catalogue] = await Promise.all([readView(conversationId, branchId), loadCatalogue(db)]);
     const { branch } = scope;
-    const first = await firstResult(db, { conversation, scope, catalogue, shown: Math.min(FIRST_SCREEN_MESSAGES, branch.length) });
-    const records = first?.records ?? (await getHistoryByBranchId(db, scope, { toPosition: FIRST_SCREEN_MESSAGES }));
+    const { records, result } = await openingOf(db, { conversation, scope, catalogue });
     const customModels = catalogue.filter((entry) => entry.origin === "custom");
-    return { conversation, branch, records, tree, customModels, partial: records.length < branch.length, firstResult: first?.result ?? null };
+    return { conversation, branch, records, tree, customModels, partial: records.length < branch.length, firstResult: result };
   } catch (error) {
     if (NotFoundError.isInstance(error)) notFound();
     throw error;
