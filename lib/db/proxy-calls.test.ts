@@ -2,8 +2,17 @@ import { describe, expect, it, vi } from "vitest";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { NotFoundError } from "./errors";
 import { createProxyCall, endProxyCallById, getUnplacedProxyCalls } from "./proxy-calls";
+import { newRowId } from "./run";
 
 const request = { model: "fake-gpt", messages: [{ role: "user", content: "héllo ✓" }], stream: true };
+
+describe("journal ids", () => {
+  it("[D5] sort in the order the calls were journaled, also within one millisecond", () => {
+    const ids = Array.from({ length: 2_000 }, () => newRowId("c"));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+  });
+});
 
 describe.each(TEST_PROVIDERS)("the proxy's journal (%s)", (provider) => {
   const test = useTestDatabase(provider);

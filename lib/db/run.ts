@@ -48,9 +48,17 @@ export function runTransaction<T>(db: Database, work: (tx: Transaction) => Promi
   return retryConflicts(() => runQuery(db, () => db.$transaction(work, TRANSACTION_OPTIONS)));
 }
 
-/** A fresh row id for rows written without Prisma's default; any unique string serves (Prisma's own is a cuid). */
+let rowIds = 0;
+
+/**
+ * A fresh row id for rows written without Prisma's default (a cuid): unique
+ * and, like a cuid, in creation order within a process (the time, then a
+ * counter), so rows ordered by creation time and then id (the journal's
+ * replay, the exchanges) keep their order within one millisecond.
+ */
 export function newRowId(prefix: string): string {
-  return `${prefix}${Date.now().toString(36)}${crypto.randomUUID().replaceAll("-", "")}`;
+  rowIds = (rowIds + 1) % 36 ** 6;
+  return `${prefix}${Date.now().toString(36)}${rowIds.toString(36).padStart(6, "0")}${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
 }
 
 /** A raw statement's mark for its `index`-th parameter (from 1): `$1`, `$2`... on PostgreSQL, `?` on SQLite. */
