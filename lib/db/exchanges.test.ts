@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { countingClient } from "@/tests/support/counting-client";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { seedConversation } from "@/tests/support/db-fixtures";
 import { forkBranch } from "./branches";
@@ -9,6 +10,16 @@ const request = { model: "gpt-4o", messages: [{ role: "user", content: "hi" }], 
 
 describe.each(TEST_PROVIDERS)("exchanges (%s)", (provider) => {
   const test = useTestDatabase(provider);
+
+  it("opens an exchange in one operation when the caller names the branch's conversation, in two when the branch is read for it", async () => {
+    const { conversation, branch } = await seedConversation(test.db, 1);
+    const counting = countingClient(test.db);
+    const named = await createExchange(counting.db, branch.id, { request, conversationId: conversation.id });
+    expect(counting.count().operations).toBe(1);
+    const read = await createExchange(counting.db, branch.id, { request });
+    expect(counting.count().operations).toBe(3);
+    expect([named.conversationId, read.conversationId]).toEqual([conversation.id, conversation.id]);
+  });
 
   it("records a call as it starts and completes it with the response", async () => {
     const { conversation, branch } = await seedConversation(test.db, 1);

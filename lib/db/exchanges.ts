@@ -32,6 +32,8 @@ export interface CreateExchangeOptions {
   previous?: { id: string; request: unknown };
   sent?: unknown;
   streamed?: boolean;
+  /** The branch's conversation, when the caller has it: the branch is then not read for it. */
+  conversationId?: string;
 }
 
 /** What a finished call adds; absent fields stay as they are. */
@@ -117,7 +119,9 @@ export async function createExchange(db: Database, branchId: string, options: Cr
   const request = delta === null ? whole : toJsonText(delta, "request");
   const sent = toNullableJsonText(options.sent, "sent");
   return runQuery(db, async () => {
-    const branch = await db.branch.findUnique({ where: { id: branchId }, select: { conversationId: true } });
+    const branch = options.conversationId
+      ? { conversationId: options.conversationId }
+      : await db.branch.findUnique({ where: { id: branchId }, select: { conversationId: true } });
     if (!branch) throw new NotFoundError("branch", branchId);
     const row = await db.exchange.create({
       data: {

@@ -12,6 +12,7 @@ import {
   InvalidArgumentError,
   updateConversationById,
   writeExchangeById,
+  type BranchRecord,
   type ConversationRecord,
   type Database,
   type ExchangeRecord,
@@ -98,10 +99,11 @@ async function findOrCreateConversation(db: Database, options: RecordRequestOpti
 }
 
 /** The exchange of a journaled call: created with the journal's id, or found when a replayed placement made it already. */
-async function openExchange(db: Database, branchId: string, options: RecordRequestOptions, previous: PreviousCall | undefined): Promise<ExchangeRecord> {
+async function openExchange(db: Database, branch: BranchRecord, options: RecordRequestOptions, previous: PreviousCall | undefined): Promise<ExchangeRecord> {
   try {
-    const base = previous?.branchId === branchId ? { id: previous.id, request: previous.request } : undefined;
-    return await createExchange(db, branchId, { id: options.id, request: options.request, previous: base, sent: options.sent, streamed: options.streamed });
+    const base = previous?.branchId === branch.id ? { id: previous.id, request: previous.request } : undefined;
+    const { id, request, sent, streamed } = options;
+    return await createExchange(db, branch.id, { id, request, previous: base, sent, streamed, conversationId: branch.conversationId });
   } catch (error) {
     if (!ConflictError.isInstance(error)) throw error;
     return getExchangeById(db, options.id);
@@ -401,7 +403,7 @@ export class ProxyRecorder {
       placeAndAppend(db, conversation.id, turns, (index) => ({ recorder: "proxy", exchangeId: options.id, fingerprint: turns[index].fingerprint }), {
         reply: withReply,
         beforeAppend: async (first) => {
-          opened.exchange ??= await openExchange(db, first.branch.id, options, this.previous.get(options.key));
+          opened.exchange ??= await openExchange(db, first.branch, options, this.previous.get(options.key));
           this.previous.set(options.key, { id: opened.exchange.id, branchId: opened.exchange.branchId, request: options.request });
         },
       });
