@@ -119,14 +119,13 @@ export async function createExchange(db: Database, branchId: string, options: Cr
   const request = delta === null ? whole : toJsonText(delta, "request");
   const sent = toNullableJsonText(options.sent, "sent");
   return runQuery(db, async () => {
-    const branch = options.conversationId
-      ? { conversationId: options.conversationId }
-      : await db.branch.findUnique({ where: { id: branchId }, select: { conversationId: true } });
-    if (!branch) throw new NotFoundError("branch", branchId);
+    const conversationId =
+      options.conversationId ?? (await db.branch.findUnique({ where: { id: branchId }, select: { conversationId: true } }))?.conversationId;
+    if (conversationId === undefined) throw new NotFoundError("branch", branchId);
     const row = await db.exchange.create({
       data: {
         ...(options.id === undefined ? {} : { id: options.id }),
-        conversationId: branch.conversationId,
+        conversationId,
         branchId,
         request,
         requestBaseId: delta === null ? null : options.previous!.id,

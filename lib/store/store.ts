@@ -41,7 +41,6 @@ export function createPlaygroundStore(options: CreatePlaygroundStoreOptions = {}
       ...createCompareSlice(runtime)(...args),
     };
     const initial: Partial<PlaygroundState> = options.conversation ? conversationState(options.conversation, false, true, state.catalogue) : {};
-
     if (options.tab) initial.tab = options.tab;
     if (options.selectedStep !== undefined) initial.selectedStep = options.selectedStep;
     if (options.view) initial.view = options.view;
