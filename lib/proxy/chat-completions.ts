@@ -16,6 +16,7 @@ import { buildProxiedRequest, wantsPipeline, type PipelineOutcome } from "./prox
 import { answerReloads, MAX_RELOAD_ROUNDS, RELOAD_TOOL_NAME, reloadCallsOf, type ReloadRound, type ReloadSource } from "./reload";
 import { conversationKeyOf } from "./protocols/session";
 import { passStream, type StreamReloads } from "./stream";
+import { awaitUpstream, fetchUpstream } from "./timing";
 import { resolveUpstream, type UpstreamConfig } from "./upstream-settings";
 
 /** Status recorded when the agent hung up before the answer (nginx's convention; never sent). */
@@ -186,7 +187,7 @@ async function forward(
 ): Promise<Response> {
   const watch = new CallWatch(request.signal, upstream.timeoutMs);
   const send = (body: Record<string, unknown> | string) =>
-    fetch(`${upstream.baseUrl}/chat/completions`, {
+    fetchUpstream(`${upstream.baseUrl}/chat/completions`, {
       method: "POST",
       headers: upstreamRequestHeaders(request.headers, upstream, identity),
       body: typeof body === "string" ? body : JSON.stringify(body),
@@ -217,7 +218,7 @@ async function forward(
   for (;;) {
     let text: string;
     try {
-      text = await response.text();
+      text = await awaitUpstream(response.text());
     } catch (error) {
       watch.dispose();
       return callFailed(call, upstream, watch, error, rounds);

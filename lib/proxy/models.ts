@@ -2,6 +2,7 @@ import "server-only";
 import { openAIErrorResponse } from "./errors";
 import { CallWatch, networkErrorOf, passthroughHeaders, upstreamRequestHeaders } from "./forward";
 import { identifyAgent } from "./identify";
+import { awaitUpstream, fetchUpstream } from "./timing";
 import { resolveUpstream } from "./upstream-settings";
 
 /** `GET /v1/models`: the upstream's model list, passed through as it answered. Nothing is recorded. */
@@ -16,8 +17,8 @@ export async function handleModels(request: Request): Promise<Response> {
   try {
     const headers = upstreamRequestHeaders(request.headers, upstream, identifyAgent(request.headers));
     headers.delete("content-type");
-    const response = await fetch(`${upstream.baseUrl}/models`, { headers, signal: watch.signal });
-    const text = await response.text();
+    const response = await fetchUpstream(`${upstream.baseUrl}/models`, { headers, signal: watch.signal });
+    const text = await awaitUpstream(response.text());
     return new Response(text, { status: response.status, statusText: response.statusText, headers: passthroughHeaders(response.headers) });
   } catch (error) {
     if (watch.reason?.kind === "timeout") {

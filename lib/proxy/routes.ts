@@ -1,6 +1,7 @@
 import "server-only";
 import { guardRoute, type RouteHandler } from "@/lib/security/route-guard";
 import { methodNotAllowed, unsupportedEndpoint } from "./protocols";
+import { timedRoute } from "./timing";
 
 /** The methods a proxy route file exports (Next answers HEAD with GET's handler). */
 export interface ProxyRouteHandlers {
@@ -15,8 +16,8 @@ export interface ProxyRouteHandlers {
 /**
  * Every method of one proxy route (`app/api/v1/.../route.ts`), each behind the
  * request guard, which Next's request hook leaves to these routes: the
- * served method runs its handler, OPTIONS names it, any other answers 405 in
- * the protocol's shape (P-E2).
+ * served method runs its handler, its answer saying where its time went
+ * (P-T1), OPTIONS names it, any other answers 405 in the protocol's shape (P-E2).
  * @example export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = proxyRoute("POST", handleChatCompletions)
  */
 export function proxyRoute(method: "GET" | "POST", handler: RouteHandler): ProxyRouteHandlers {
@@ -28,7 +29,7 @@ export function proxyRoute(method: "GET" | "POST", handler: RouteHandler): Proxy
     PUT: refused,
     PATCH: refused,
     DELETE: refused,
-    [method]: guardRoute(handler),
+    [method]: guardRoute(timedRoute(handler)),
     OPTIONS: guardRoute(() => new Response(null, { status: 204, headers: { allow: `${allowed}, OPTIONS` } })),
   };
 }

@@ -8,6 +8,7 @@ import { CallWatch, describeUpstreamError, networkErrorOf, parseMaybeJson, passt
 import { identifyAgent, type AgentIdentity } from "../identify";
 import { buildProxiedRequest, wantsPipeline } from "../proxied-request";
 import { passStream, type StreamAssembler } from "../stream";
+import { awaitUpstream, fetchUpstream } from "../timing";
 import type { UpstreamConfig } from "../upstream-settings";
 import { errorResponseIn, ownErrorIn } from "./errors";
 import { conversationKeyOf } from "./session";
@@ -158,7 +159,7 @@ async function forward(
   const watch = new CallWatch(request.signal, upstream.timeoutMs);
   let response: Response;
   try {
-    response = await fetch(protocol.url(upstream, new URL(request.url).search), {
+    response = await fetchUpstream(protocol.url(upstream, new URL(request.url).search), {
       method: "POST",
       headers: protocol.headers(request.headers, upstream, identity),
       body: payload,
@@ -185,7 +186,7 @@ async function forward(
   }
   let text: string;
   try {
-    text = await response.text();
+    text = await awaitUpstream(response.text());
   } catch (error) {
     return fail(call, callFailure(protocol, upstream, watch, error));
   } finally {

@@ -2,6 +2,7 @@ import "server-only";
 import { describeProxyError } from "../errors";
 import { CallWatch, passthroughHeaders } from "../forward";
 import { identifyAgent } from "../identify";
+import { awaitUpstream, fetchUpstream } from "../timing";
 import type { UpstreamConfig } from "../upstream-settings";
 import { errorResponseIn } from "./errors";
 import { callFailure, notConfiguredBody } from "./handle";
@@ -25,13 +26,13 @@ export async function passThrough(protocol: Protocol, request: Request, url: (up
   if (!upstream) return errorResponseIn(protocol.errorShape, 503, notConfiguredBody(protocol));
   const watch = new CallWatch(request.signal, upstream.timeoutMs);
   try {
-    const response = await fetch(url(upstream, new URL(request.url).search), {
+    const response = await fetchUpstream(url(upstream, new URL(request.url).search), {
       method: "POST",
       headers: protocol.headers(request.headers, upstream, identifyAgent(request.headers)),
       body,
       signal: watch.signal,
     });
-    const text = await response.text();
+    const text = await awaitUpstream(response.text());
     return new Response(text, { status: response.status, statusText: response.statusText, headers: passthroughHeaders(response.headers) });
   } catch (error) {
     return callFailure(protocol, upstream, watch, error).response;
