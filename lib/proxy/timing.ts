@@ -1,5 +1,6 @@
 import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
+import { changeable } from "@/lib/security/headers";
 import type { RouteHandler } from "@/lib/security/route-guard";
 
 /** One proxied call's time waiting for the upstream, summed over its upstream calls (a reload loop makes several). */
@@ -43,7 +44,7 @@ export function timedRoute(handler: RouteHandler): RouteHandler {
   return async (request) => {
     const timing: CallTiming = { upstreamMs: 0 };
     const started = performance.now();
-    const response = await current.run(timing, () => handler(request));
+    const response = changeable(await current.run(timing, () => handler(request)));
     const proxyMs = Math.max(0, performance.now() - started - timing.upstreamMs);
     response.headers.append("server-timing", `upstream;dur=${timing.upstreamMs.toFixed(2)}, proxy;dur=${proxyMs.toFixed(2)}`);
     return response;

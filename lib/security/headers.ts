@@ -47,3 +47,17 @@ export function secured<T extends Response>(response: T, policy: string): T {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
   return response;
 }
+
+/**
+ * The response itself when its headers may be changed, else the same body
+ * under a copy of them: a redirect's or a fetched response's headers cannot
+ * change. Copying only then saves every other answer a second Response.
+ */
+export function changeable(response: Response): Response {
+  try {
+    response.headers.set("x-content-type-options", SECURITY_HEADERS["x-content-type-options"]);
+    return response;
+  } catch {
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+}

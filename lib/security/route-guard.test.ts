@@ -57,6 +57,19 @@ describe("guardRoute: the guard run by a route the request hook skips", () => {
     expect(seen).toEqual({ authorization: "Bearer ctxlab-label", body });
   });
 
+  it("without a token, hands the route the request itself and answers with the route's own response: nothing is copied", async () => {
+    const incoming = post("/api/v1/chat/completions", { authorization: "Bearer ctxlab-label" });
+    const own = Response.json({ ok: true });
+    let seen: Request | undefined;
+    const answer = await guardRoute((request) => {
+      seen = request;
+      return own;
+    }, open)(incoming);
+    expect(seen).toBe(incoming);
+    expect(answer).toBe(own);
+    expect(answer.headers.get("content-security-policy")).toContain("default-src 'none'");
+  });
+
   it("[S5] sets the security headers on refusals and on answers, also answers whose headers cannot change", async () => {
     const refused = await guardRoute(() => new Response(), open)(post("/api/v1/models", { host: "evil.example" }));
     const redirected = await guardRoute(() => Response.redirect("http://127.0.0.1:3000/elsewhere", 307), open)(post("/api/v1/models"));

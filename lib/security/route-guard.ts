@@ -1,6 +1,6 @@
 import "server-only";
 import { guardRequest, securityConfigOf, type SecurityConfig } from "./guard";
-import { DATA_CONTENT_SECURITY_POLICY, secured } from "./headers";
+import { changeable, DATA_CONTENT_SECURITY_POLICY, secured } from "./headers";
 
 /** A route handler as Next calls it. */
 export type RouteHandler = (request: Request) => Response | Promise<Response>;
@@ -13,7 +13,7 @@ const environmentConfig = securityConfigOf(process.env);
  * pass cost every proxied call 1.5–2.4 ms. Same decision, same refusal
  * bodies, same headers (S1–S6): a refused request never reaches the
  * handler, a passed one reaches it with the access token taken out of its
- * headers (S4).
+ * headers (S4), and as it came when no token is set.
  * @example export const POST = guardRoute(handleChatCompletions)
  */
 export function guardRoute(handler: RouteHandler, config: SecurityConfig = environmentConfig): (request: Request) => Promise<Response> {
@@ -25,8 +25,8 @@ export function guardRoute(handler: RouteHandler, config: SecurityConfig = envir
       const location = new URL(decision.location, request.url).href;
       return secured(new Response(null, { status: 303, headers: { location } }), DATA_CONTENT_SECURITY_POLICY);
     }
-    const answer = await handler(new Request(request, { headers: decision.requestHeaders }));
-    // Responses passed through from an upstream may have headers that cannot change: the same body under new ones.
-    return secured(new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers }), DATA_CONTENT_SECURITY_POLICY);
+    // Without a token nothing is taken out of the headers: the request goes on as it came.
+    const answer = await handler(config.token === null ? request : new Request(request, { headers: decision.requestHeaders }));
+    return secured(changeable(answer), DATA_CONTENT_SECURITY_POLICY);
   };
 }
