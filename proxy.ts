@@ -18,9 +18,10 @@ export function proxy(request: NextRequest): Response {
   if (decision.action === "refuse") return secured(NextResponse.json(decision.body, { status: decision.status }), policy);
   if (decision.action === "login") return secured(NextResponse.redirect(new URL(decision.location, request.url), 303), policy);
   // Next stamps its own scripts with the nonce it reads from the request's CSP header.
-  decision.requestHeaders.set("content-security-policy", policy);
-  decision.requestHeaders.set("x-nonce", nonce);
-  return secured(NextResponse.next({ request: { headers: decision.requestHeaders } }), policy);
+  const requestHeaders = new Headers(decision.requestHeaders);
+  requestHeaders.set("content-security-policy", policy);
+  requestHeaders.set("x-nonce", nonce);
+  return secured(NextResponse.next({ request: { headers: requestHeaders } }), policy);
 }
 
 export const config = {

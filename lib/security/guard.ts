@@ -35,6 +35,7 @@ export interface GuardedRequest {
 export type GuardDecision =
   | { action: "refuse"; status: number; code: RefusalCode; body: Record<string, unknown> }
   | { action: "login"; location: string }
+  /** `requestHeaders` are the request's own when nothing was taken out of them, else a copy without the token. */
   | { action: "pass"; requestHeaders: Headers };
 
 /** Reachable without the token: the login page and the route it posts to. */
@@ -109,7 +110,7 @@ export function guardRequest(request: GuardedRequest, config: SecurityConfig): G
   }
   const refused = checkOrigin(request) ?? checkBody(request);
   if (refused) return refused;
-  if (config.token === null) return { action: "pass", requestHeaders: new Headers(headers) };
+  if (config.token === null) return { action: "pass", requestHeaders: headers };
   if (credentialOf(headers, config.token) === null && !PUBLIC_PATHS.has(pathname)) {
     if (!isApiPath(pathname)) return { action: "login", location: `/login?next=${encodeURIComponent(pathname + request.search)}` };
     return refuse(

@@ -52,6 +52,7 @@ export function secured<T extends Response>(response: T, policy: string): T {
  * The response itself when its headers may be changed, else the same body
  * under a copy of them: a redirect's or a fetched response's headers cannot
  * change. Copying only then saves every other answer a second Response.
+ * The probe sets `X-Content-Type-Options`, which every answer carries (S5).
  */
 export function changeable(response: Response): Response {
   try {
