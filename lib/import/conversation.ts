@@ -24,6 +24,10 @@ export function* finishConversations(drafts: readonly ConversationDraft[], filen
     };
     if (draft.tools !== undefined) conversation.tools = draft.tools;
     if (draft.source !== undefined) conversation.source = draft.source;
+    if (draft.facts?.some((facts) => facts !== undefined)) conversation.facts = draft.facts;
+    if (draft.session !== undefined) conversation.session = draft.session;
+    if (draft.compactions?.length) conversation.compactions = draft.compactions;
+    if (draft.subagentOf !== undefined) conversation.subagentOf = draft.subagentOf;
     finished.push(conversation);
     yield;
   }

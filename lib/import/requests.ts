@@ -6,6 +6,8 @@
  */
 import type { Message, ToolDefinition } from "@/lib/context/messages";
 import {
+  type CallFacts,
+  type SessionFacts,
   ConversionContext,
   readAnthropicMessageList,
   readAnthropicSystem,
@@ -21,7 +23,7 @@ import {
   type WireFormat,
 } from "@/lib/formats";
 import { formatPath, type JsonPath, type MessageScope } from "./issues";
-import type { ImportFormat, ImportWarning } from "./types";
+import type { ImportedCompaction, ImportFormat, ImportWarning, SubagentLink } from "./types";
 
 /** A message dialect: how one messages array is written. */
 export type Dialect = "openai" | "anthropic";
@@ -34,6 +36,11 @@ export interface ConversationDraft {
   source?: Record<string, unknown>;
   warnings: ImportWarning[];
   title?: string;
+  /** Per message, same index as `messages` (I10). */
+  facts?: (CallFacts | undefined)[];
+  session?: SessionFacts;
+  compactions?: ImportedCompaction[];
+  subagentOf?: SubagentLink;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Message, ToolDefinition } from "@/lib/context/messages";
-import type { FormatWarningCode } from "@/lib/formats";
+import type { CallFacts, FormatWarningCode, SessionFacts } from "@/lib/formats";
 
 /**
  * Where a conversation came from. `jsonl` is OpenAI chat data one JSON value a
@@ -96,6 +96,45 @@ export interface ImportedConversation {
   warnings: ImportWarning[];
   /** What the input said besides messages and tools (a request's `model`, tau-bench's `task_id`, `reward`, `info`). */
   source?: Record<string, unknown>;
+  /** Per message (same index as `messages`): its time, model, reported usage and ids, where the source has them (I10). */
+  facts?: (CallFacts | undefined)[];
+  /** The agent, its version, cwd, git branch and session id, where the source has them (I10). */
+  session?: SessionFacts;
+  /** The agent's own compactions, in order (I11). */
+  compactions?: ImportedCompaction[];
+  /** For a subagent's conversation: the call that started it (I12). */
+  subagentOf?: SubagentLink;
+}
+
+/**
+ * A compaction the agent made itself: from message `at` on, the model was
+ * sent `summary` (and, where the source wrote it, `replacement`) instead of
+ * the messages before it.
+ */
+export interface ImportedCompaction {
+  /** Index in `messages` of the first message after the compaction. */
+  at: number;
+  /** The summary the agent wrote, as the model received it. */
+  summary?: string;
+  /** What the model received from then on in place of the earlier history (Codex's `replacement_history`). */
+  replacement?: Message[];
+  /** The prompt's tokens before the compaction, as the agent reported them. */
+  tokensBefore?: number;
+  /** "manual" (the user asked), "auto" (the window filled), or the source's own word. */
+  trigger?: string;
+  facts?: CallFacts;
+}
+
+/** Which call started a subagent: a tool call (Claude Code's Task) of another conversation of the same import, or of a stored one. */
+export interface SubagentLink {
+  /** Index of the parent in the import's conversations; absent when the parent was imported before. */
+  conversationIndex?: number;
+  /** The parent's tool call that started the subagent, when known. */
+  toolCallId?: string;
+  /** The agent's own id for the subagent (`agent-…`). */
+  agentId?: string;
+  /** The parent's session id, to find it when it was imported before. */
+  parentSessionId?: string;
 }
 
 /** Options of `parseConversations`. */

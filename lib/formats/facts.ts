@@ -1,0 +1,181 @@
+/**
+ * What a source says about a session besides its messages: when each call
+ * happened, the model that answered, the usage the provider reported and the
+ * ids it gave (`CallFacts`), and which agent ran where (`SessionFacts`).
+ * Imports, the recording proxy and exports share these shapes (SF1–SF3 in
+ * SPEC.md); nothing here counts tokens, it only reads what was reported.
+ */
+
+/** Usage as the provider reported it, in one shape, with the object it came in (SF1). */
+export interface ReportedUsage {
+  /** Input tokens neither read from nor written to a prompt cache. */
+  input: number;
+  /** Input tokens read from a prompt cache. */
+  cacheRead: number;
+  /** Input tokens written to a prompt cache that lives 5 minutes (OpenAI's automatic cache writes count here too). */
+  cacheWrite5m: number;
+  /** Input tokens written to a prompt cache that lives 1 hour. */
+  cacheWrite1h: number;
+  /** Every output token, reasoning included. */
+  output: number;
+  /** Of `output`, the tokens spent reasoning (0 when the provider does not say). */
+  reasoning: number;
+  /** The provider's usage object exactly as it came. */
+  raw: Record<string, unknown>;
+}
+
+/** One model call's facts as a source recorded them; every field is optional because sources differ (SF2). */
+export interface CallFacts {
+  /** ISO 8601 time the message was written or the call answered. */
+  at?: string;
+  model?: string;
+  usage?: ReportedUsage;
+  /** The provider's request id (`req_…`), or the agent's own id for the call. */
+  requestId?: string;
+  /** The provider's message or response id (`msg_…`, `resp_…`, `chatcmpl-…`). */
+  responseId?: string;
+  stopReason?: string;
+  latencyMs?: number;
+}
+
+/** Which agent wrote a session, and where (SF3). */
+export interface SessionFacts {
+  /** The agent's name as its own files say it: "claude-code", "codex", "gemini-cli", "openhands", … */
+  agent?: string;
+  agentVersion?: string;
+  cwd?: string;
+  gitBranch?: string;
+  /** The session id the agent gave it: re-importing the same session appends to it. */
+  sessionId?: string;
+}
+
+const CALL_FACT_KEYS = ["at", "model", "usage", "requestId", "responseId", "stopReason", "latencyMs"] as const;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+}
+
+function has(object: Record<string, unknown>, ...keys: string[]): boolean {
+  return keys.some((key) => object[key] !== undefined && object[key] !== null);
+}
+
+/**
+ * Reads a provider's usage object into `ReportedUsage` (SF1): Anthropic
+ * Messages (`cache_creation.ephemeral_5m/1h_input_tokens`), OpenAI Chat and
+ * Responses (cached tokens are part of the input there), Gemini
+ * `usageMetadata`, Codex `token_count` info and the AI SDK's usage. Returns
+ * undefined for anything else; never throws, since a log's usage is
+ * informative, not required.
+ * @example readReportedUsage({ input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 900 })
+ */
+export function readReportedUsage(raw: unknown): ReportedUsage | undefined {
+  if (!isObject(raw)) return undefined;
+  if (isObject(raw.raw) && has(raw, "input", "output")) return raw as unknown as ReportedUsage;
+  if (
+    has(raw, "cache_read_input_tokens", "cache_creation_input_tokens", "cache_creation") ||
+    (has(raw, "input_tokens") && !has(raw, "input_tokens_details", "cached_input_tokens", "total_tokens"))
+  ) {
+    // Anthropic: input_tokens leaves out cache reads and writes; the write is split by TTL when cache_creation is given.
+    const written = count(raw.cache_creation_input_tokens);
+    const split = isObject(raw.cache_creation) ? raw.cache_creation : undefined;
+    const write1h = split === undefined ? 0 : count(split.ephemeral_1h_input_tokens);
+    const write5m =
+      split === undefined ? written : count(split.ephemeral_5m_input_tokens) + Math.max(0, written - count(split.ephemeral_5m_input_tokens) - write1h);
+    return usage(raw, count(raw.input_tokens), count(raw.cache_read_input_tokens), write5m, write1h, count(raw.output_tokens), 0);
+  }
+  if (has(raw, "prompt_tokens", "completion_tokens")) {
+    const details = isObject(raw.prompt_tokens_details) ? raw.prompt_tokens_details : {};
+    const output = isObject(raw.completion_tokens_details) ? raw.completion_tokens_details : {};
+    const cached = count(details.cached_tokens);
+    const written = count(details.cache_write_tokens);
+    return usage(
+      raw,
+      Math.max(0, count(raw.prompt_tokens) - cached - written),
+      cached,
+      written,
+      0,
+      count(raw.completion_tokens),
+      count(output.reasoning_tokens),
+    );
+  }
+  if (has(raw, "input_tokens", "output_tokens")) {
+    // OpenAI Responses, or Codex's token_count info (cached_input_tokens, reasoning_output_tokens).
+    const details = isObject(raw.input_tokens_details) ? raw.input_tokens_details : {};
+    const output = isObject(raw.output_tokens_details) ? raw.output_tokens_details : {};
+    const cached = count(details.cached_tokens) || count(raw.cached_input_tokens);
+    const reasoning = count(output.reasoning_tokens) || count(raw.reasoning_output_tokens);
+    return usage(raw, Math.max(0, count(raw.input_tokens) - cached), cached, 0, 0, count(raw.output_tokens), reasoning);
+  }
+  if (has(raw, "promptTokenCount", "candidatesTokenCount")) {
+    // Gemini: candidates leave out thoughts; the prompt count holds cached content.
+    const cached = count(raw.cachedContentTokenCount);
+    const thoughts = count(raw.thoughtsTokenCount);
+    return usage(raw, Math.max(0, count(raw.promptTokenCount) - cached), cached, 0, 0, count(raw.candidatesTokenCount) + thoughts, thoughts);
+  }
+  if (has(raw, "inputTokens", "outputTokens")) {
+    const cached = count(raw.cachedInputTokens);
+    return usage(raw, Math.max(0, count(raw.inputTokens) - cached), cached, 0, 0, count(raw.outputTokens), count(raw.reasoningTokens));
+  }
+  return undefined;
+}
+
+function usage(
+  raw: Record<string, unknown>,
+  input: number,
+  cacheRead: number,
+  cacheWrite5m: number,
+  cacheWrite1h: number,
+  output: number,
+  reasoning: number,
+): ReportedUsage {
+  return { input, cacheRead, cacheWrite5m, cacheWrite1h, output, reasoning, raw };
+}
+
+/** Every input token of a call: uncached, read and written. */
+export function promptTokensOf(usage: ReportedUsage): number {
+  return usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
+}
+
+/**
+ * The call facts kept in a stored message's metadata (SF2). Rows the proxy
+ * wrote before usage was normalised hold the provider's object as `usage`:
+ * it is read again here, so old rows read as new ones.
+ */
+export function callFactsOf(metadata: Readonly<Record<string, unknown>> | null | undefined): CallFacts | undefined {
+  if (!metadata) return undefined;
+  const facts: CallFacts = {};
+  if (typeof metadata.at === "string") facts.at = metadata.at;
+  if (typeof metadata.model === "string") facts.model = metadata.model;
+  const reported = readReportedUsage(metadata.usage);
+  if (reported !== undefined) facts.usage = reported;
+  if (typeof metadata.requestId === "string") facts.requestId = metadata.requestId;
+  if (typeof metadata.responseId === "string") facts.responseId = metadata.responseId;
+  const stop = metadata.stopReason ?? metadata.finishReason;
+  if (typeof stop === "string") facts.stopReason = stop;
+  if (typeof metadata.latencyMs === "number") facts.latencyMs = metadata.latencyMs;
+  return Object.keys(facts).length === 0 ? undefined : facts;
+}
+
+/** `facts` as metadata fields, to merge into what a message is stored with. */
+export function callFactsMetadata(facts: CallFacts | undefined): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  if (facts === undefined) return fields;
+  for (const key of CALL_FACT_KEYS) if (facts[key] !== undefined) fields[key] = facts[key];
+  return fields;
+}
+
+/** The first ISO time in a value (a number is read as epoch seconds or milliseconds), or undefined. */
+export function isoTime(value: unknown): string | undefined {
+  if (typeof value === "number" && Number.isFinite(value) && value > 0) {
+    const milliseconds = value < 1e12 ? value * 1000 : value;
+    const date = new Date(milliseconds);
+    return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  }
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
