@@ -81,7 +81,7 @@ describe.each(TEST_PROVIDERS)("session import (%s)", (provider) => {
     expect((await call(sessionImportRoute.POST, { body: JSON.stringify(exported.body), headers: { "content-type": "application/json" } })).status).toBe(201);
     expect(factsOf(await getHistoryByBranchId(test.db, branch.id))).toEqual(facts);
     const [checkpoint] = await getCheckpointsByBranchId(test.db, branch.id);
-    expect((checkpoint.metadata?.replacement as unknown[]).length).toBeGreaterThan(30);
+    expect(checkpoint.metadata?.replacement).toSatisfy((replacement: unknown) => Array.isArray(replacement) && replacement.length > 30);
   });
 
   it("[I11] the agent's compaction is a checkpoint at its place, with the summary and the tokens before and after", async () => {
