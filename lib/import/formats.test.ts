@@ -17,6 +17,10 @@ interface Sample {
   knownGaps?: Partial<Record<WireFormat, string>>;
 }
 
+function withoutToolResults(result: ImportResult): number {
+  return result.conversations.flatMap((conversation) => conversation.messages).filter((message) => message.role !== "tool").length;
+}
+
 const samples: Sample[] = [
   { file: "claude-code-short.jsonl", format: "claude-code", warnings: ["lines-merged", "entry-skipped", "part-dropped"] },
   { file: "claude-code-simonw-sample_session.jsonl", format: "claude-code", warnings: ["marker"] },
@@ -53,6 +57,10 @@ const samples: Sample[] = [
   { file: "langfuse-trace.json", format: "langfuse", warnings: ["part-approximated"] },
   { file: "otel-genai-otlp.json", format: "otel", warnings: [] },
   { file: "otel-genai-legacy-attributes.json", format: "otel", warnings: [] },
+  // Cline and Gemini CLI: one source message is one canonical message besides the tool results it holds.
+  { file: "cline-api-conversation-history.json", format: "cline", messages: withoutToolResults, warnings: ["paired-by-position", "part-approximated"] },
+  { file: "cline-xml-tools-api-history.json", format: "cline", messages: withoutToolResults, warnings: ["call-id-generated", "paired-by-position"] },
+  { file: "cline-ui-messages.json", format: "cline-ui", messages: withoutToolResults, warnings: ["call-id-generated", "paired-by-position", "entry-skipped"] },
 ];
 
 const allMessages = (result: ImportResult): Message[] => result.conversations.flatMap((conversation) => conversation.messages);

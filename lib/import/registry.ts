@@ -12,6 +12,8 @@ import { IMPORT_FORMAT_LABELS, type ImportFormat } from "./types";
 import { aiSdkModelImporter } from "./formats/ai-sdk-model";
 import { aiSdkUiImporter } from "./formats/ai-sdk-ui";
 import { claudeCodeImporter } from "./formats/claude-code";
+import { clineHistoryImporter } from "./formats/cline/history";
+import { clineUiImporter } from "./formats/cline/ui-messages";
 import { codexImporter } from "./formats/codex";
 import { geminiImporter } from "./formats/gemini";
 import { langchainImporter } from "./formats/langchain";
@@ -56,6 +58,8 @@ export interface LinesImporter {
 }
 
 export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
+  clineHistoryImporter,
+  clineUiImporter,
   openaiBatchImporter,
   litellmImporter,
   langfuseImporter,

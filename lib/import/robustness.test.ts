@@ -20,6 +20,9 @@ const files = [
   "langfuse-trace.json",
   "otel-genai-otlp.json",
   "otel-genai-legacy-attributes.json",
+  "cline-api-conversation-history.json",
+  "cline-xml-tools-api-history.json",
+  "cline-ui-messages.json",
 ];
 
 /** Every path to a value inside `value`. */

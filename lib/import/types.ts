@@ -22,7 +22,9 @@ export type ImportFormat =
   | "openai-batch"
   | "litellm"
   | "langfuse"
-  | "otel";
+  | "otel"
+  | "cline"
+  | "cline-ui";
 
 /** What people call each format: detection names it, refusals say which format the input was read as. */
 export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
@@ -42,6 +44,8 @@ export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
   litellm: "LiteLLM log",
   langfuse: "Langfuse trace",
   otel: "OpenTelemetry GenAI spans",
+  cline: "Cline task (api_conversation_history.json)",
+  "cline-ui": "Cline task UI messages (ui_messages.json)",
 };
 
 /** Every import format, e.g. for a format picker beside "auto". */
@@ -62,7 +66,9 @@ export type ImportWarningCode =
   /** A marker of the source kept beside the messages: a session summary, a compaction boundary. */
   | "marker"
   /** A subagent's side conversation, imported as a conversation of its own. */
-  | "sidechain";
+  | "sidechain"
+  /** Tool results the source wrote without their call's id were paired with the calls by their order. */
+  | "paired-by-position";
 
 /** Something the import changed, dropped or found odd, without refusing the data. */
 export interface ImportWarning {
