@@ -61,6 +61,13 @@ const samples: Sample[] = [
   { file: "cline-api-conversation-history.json", format: "cline", messages: withoutToolResults, warnings: ["paired-by-position", "part-approximated"] },
   { file: "cline-xml-tools-api-history.json", format: "cline", messages: withoutToolResults, warnings: ["call-id-generated", "paired-by-position"] },
   { file: "cline-ui-messages.json", format: "cline-ui", messages: withoutToolResults, warnings: ["call-id-generated", "paired-by-position", "entry-skipped"] },
+  { file: "gemini-cli-session.json", format: "gemini-cli", messages: withoutToolResults, warnings: ["entry-skipped"] },
+  {
+    file: "gemini-cli-chat-share.json",
+    format: "gemini-cli",
+    messages: (_result, text) => (JSON.parse(text) as unknown[]).length,
+    warnings: ["paired-by-position"],
+  },
 ];
 
 const allMessages = (result: ImportResult): Message[] => result.conversations.flatMap((conversation) => conversation.messages);

@@ -16,6 +16,7 @@ import { clineHistoryImporter } from "./formats/cline/history";
 import { clineUiImporter } from "./formats/cline/ui-messages";
 import { codexImporter } from "./formats/codex";
 import { geminiImporter } from "./formats/gemini";
+import { geminiCliImporter } from "./formats/gemini-cli/importer";
 import { langchainImporter } from "./formats/langchain";
 import { langfuseImporter } from "./formats/langfuse";
 import { litellmImporter } from "./formats/litellm";
@@ -60,6 +61,7 @@ export interface LinesImporter {
 export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   clineHistoryImporter,
   clineUiImporter,
+  geminiCliImporter,
   openaiBatchImporter,
   litellmImporter,
   langfuseImporter,

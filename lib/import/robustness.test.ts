@@ -23,6 +23,8 @@ const files = [
   "cline-api-conversation-history.json",
   "cline-xml-tools-api-history.json",
   "cline-ui-messages.json",
+  "gemini-cli-session.json",
+  "gemini-cli-chat-share.json",
 ];
 
 /** Every path to a value inside `value`. */

@@ -24,7 +24,8 @@ export type ImportFormat =
   | "langfuse"
   | "otel"
   | "cline"
-  | "cline-ui";
+  | "cline-ui"
+  | "gemini-cli";
 
 /** What people call each format: detection names it, refusals say which format the input was read as. */
 export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
@@ -46,6 +47,7 @@ export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
   otel: "OpenTelemetry GenAI spans",
   cline: "Cline task (api_conversation_history.json)",
   "cline-ui": "Cline task UI messages (ui_messages.json)",
+  "gemini-cli": "Gemini CLI session, checkpoint or /chat share",
 };
 
 /** Every import format, e.g. for a format picker beside "auto". */
