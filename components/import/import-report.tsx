@@ -34,6 +34,7 @@ const KINDS: Record<ImportWarningCode, Kind> = {
   "part-approximated": "approximated",
   "system-moved": "approximated",
   "call-id-generated": "approximated",
+  "paired-by-position": "approximated",
   "arguments-stringified": "converted",
   "tool-type-added": "converted",
   "shape-normalised": "converted",

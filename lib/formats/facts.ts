@@ -68,7 +68,8 @@ function has(object: Record<string, unknown>, ...keys: string[]): boolean {
  * Messages (`cache_creation.ephemeral_5m/1h_input_tokens`), OpenAI Chat and
  * Responses (cached tokens are part of the input there), LiteLLM's chat
  * usage with Anthropic's cache fields, OpenHands' `TokenUsage`, Gemini
- * `usageMetadata`, Codex `token_count` info and the AI SDK's usage. Returns
+ * `usageMetadata`, Codex `token_count` info, the AI SDK's usage, Cline's
+ * `api_req_started` and message metrics, and Gemini CLI's token summary. Returns
  * undefined for anything else; never throws, since a log's usage is
  * informative, not required.
  * @example readReportedUsage({ input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 900 })
@@ -118,6 +119,20 @@ export function readReportedUsage(raw: unknown): ReportedUsage | undefined {
     const cached = count(raw.cachedContentTokenCount);
     const thoughts = count(raw.thoughtsTokenCount);
     return usage(raw, Math.max(0, count(raw.promptTokenCount) - cached), cached, 0, 0, count(raw.candidatesTokenCount) + thoughts, thoughts);
+  }
+  if (has(raw, "tokensIn", "tokensOut")) {
+    // Cline's api_req_started: input, cache writes and cache reads reported apart, as Anthropic does.
+    return usage(raw, count(raw.tokensIn), count(raw.cacheReads), count(raw.cacheWrites), 0, count(raw.tokensOut), 0);
+  }
+  if (typeof raw.prompt === "number" && typeof raw.completion === "number") {
+    // Cline's stored message metrics: `cached` is cache writes and reads added together, so it is counted as reads.
+    return usage(raw, count(raw.prompt), count(raw.cached), 0, 0, count(raw.completion), 0);
+  }
+  if (typeof raw.input === "number" && typeof raw.output === "number" && has(raw, "cached", "total")) {
+    // Gemini CLI's token summary: usageMetadata renamed, so input holds the cached tokens and output leaves out thoughts.
+    const cached = count(raw.cached);
+    const thoughts = count(raw.thoughts);
+    return usage(raw, Math.max(0, count(raw.input) - cached), cached, 0, 0, count(raw.output) + thoughts, thoughts);
   }
   if (has(raw, "inputTokens", "outputTokens")) {
     const cached = count(raw.cachedInputTokens);

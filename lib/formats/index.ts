@@ -43,7 +43,7 @@ export { writeAnthropicRequest } from "./anthropic/write";
 export { readAnthropicTools, writeAnthropicTools } from "./anthropic/tools";
 
 export { readGeminiRequest, readGeminiMessages, readGeminiResponse, writeGeminiRequest } from "./gemini/request";
-export { readGeminiContents } from "./gemini/read";
+export { readGeminiContents, readContent as readGeminiContent } from "./gemini/read";
 export { readGeminiTools, writeGeminiTools } from "./gemini/tools";
 
 const readers: Record<WireFormat, (body: unknown, options?: ReadOptions) => RequestReadResult> = {

@@ -18,6 +18,10 @@ interface Sample {
   knownGaps?: Partial<Record<WireFormat, string>>;
 }
 
+function withoutToolResults(result: ImportResult): number {
+  return result.conversations.flatMap((conversation) => conversation.messages).filter((message) => message.role !== "tool").length;
+}
+
 const samples: Sample[] = [
   { file: "claude-code-short.jsonl", format: "claude-code", warnings: ["lines-merged", "entry-skipped", "part-dropped"] },
   { file: "claude-code-simonw-sample_session.jsonl", format: "claude-code", warnings: ["marker"] },
@@ -78,6 +82,17 @@ const samples: Sample[] = [
   { file: "swe-agent-0.x-gpt4-test-repo.traj.json", format: "swe-agent", warnings: [] },
   { file: "mini-swe-agent-1.15-gemini-django-11099.traj.json", format: "mini-swe-agent", warnings: [] },
   { file: "mini-swe-agent-2-toolcall-exit.traj.json", format: "mini-swe-agent", warnings: ["marker", "unanswered-tool-call"] },
+  // Cline and Gemini CLI: one source message is one canonical message besides the tool results it holds.
+  { file: "cline-api-conversation-history.json", format: "cline", messages: withoutToolResults, warnings: ["paired-by-position", "part-approximated"] },
+  { file: "cline-xml-tools-api-history.json", format: "cline", messages: withoutToolResults, warnings: ["call-id-generated", "paired-by-position"] },
+  { file: "cline-ui-messages.json", format: "cline-ui", messages: withoutToolResults, warnings: ["call-id-generated", "paired-by-position", "entry-skipped"] },
+  { file: "gemini-cli-session.json", format: "gemini-cli", messages: withoutToolResults, warnings: ["entry-skipped"] },
+  {
+    file: "gemini-cli-chat-share.json",
+    format: "gemini-cli",
+    messages: (_result, text) => (JSON.parse(text) as unknown[]).length,
+    warnings: ["paired-by-position"],
+  },
 ];
 
 describe("import formats", () => {

@@ -12,8 +12,11 @@ import { IMPORT_FORMAT_LABELS, type ImportFormat } from "./types";
 import { aiSdkModelImporter } from "./formats/ai-sdk-model";
 import { aiSdkUiImporter } from "./formats/ai-sdk-ui";
 import { claudeCodeImporter } from "./formats/claude-code";
+import { clineHistoryImporter } from "./formats/cline/history";
+import { clineUiImporter } from "./formats/cline/ui-messages";
 import { codexImporter } from "./formats/codex";
 import { geminiImporter } from "./formats/gemini";
+import { geminiCliImporter } from "./formats/gemini-cli/importer";
 import { langchainImporter } from "./formats/langchain";
 import { langfuseImporter } from "./formats/langfuse";
 import { litellmImporter } from "./formats/litellm";
@@ -62,6 +65,9 @@ export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   openhandsImporter,
   sweAgentImporter,
   miniSweAgentImporter,
+  clineHistoryImporter,
+  clineUiImporter,
+  geminiCliImporter,
   openaiBatchImporter,
   litellmImporter,
   langfuseImporter,

@@ -20,6 +20,11 @@ const files = [
   "langfuse-trace.json",
   "otel-genai-otlp.json",
   "otel-genai-legacy-attributes.json",
+  "cline-api-conversation-history.json",
+  "cline-xml-tools-api-history.json",
+  "cline-ui-messages.json",
+  "gemini-cli-session.json",
+  "gemini-cli-chat-share.json",
 ];
 
 /** Every path to a value inside `value`. */

@@ -25,7 +25,10 @@ export type ImportFormat =
   | "otel"
   | "openhands"
   | "swe-agent"
-  | "mini-swe-agent";
+  | "mini-swe-agent"
+  | "cline"
+  | "cline-ui"
+  | "gemini-cli";
 
 /** What people call each format: detection names it, refusals say which format the input was read as. */
 export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
@@ -48,6 +51,9 @@ export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
   openhands: "OpenHands trajectory / events",
   "swe-agent": "SWE-agent trajectory (.traj)",
   "mini-swe-agent": "mini-swe-agent trajectory (.traj.json)",
+  cline: "Cline task (api_conversation_history.json)",
+  "cline-ui": "Cline task UI messages (ui_messages.json)",
+  "gemini-cli": "Gemini CLI session, checkpoint or /chat share",
 };
 
 /** Every import format, e.g. for a format picker beside "auto". */
@@ -70,7 +76,9 @@ export type ImportWarningCode =
   /** A marker of the source kept beside the messages: a session summary, a compaction boundary. */
   | "marker"
   /** A subagent's side conversation, imported as a conversation of its own. */
-  | "sidechain";
+  | "sidechain"
+  /** Tool results the source wrote without their call's id were paired with the calls by their order. */
+  | "paired-by-position";
 
 /** Something the import changed, dropped or found odd, without refusing the data. */
 export interface ImportWarning {
