@@ -12,6 +12,7 @@ import { convertTauBenchEntry } from "./tau-bench";
 import { MAX_IMPORT_ISSUES } from "./errors";
 import { ImportContext, findDocumentImporter, runImporter } from "./registry";
 import type { ImportFormat } from "./types";
+import { callFactsOf, type CallFacts } from "@/lib/formats";
 
 /** One non-blank line and the value on it. */
 export interface JsonlRecord {
@@ -94,10 +95,13 @@ export function* convertJsonlRecords(
     // Validating a request as a message would only repeat the problem in other words.
     if (mixed.length > 0) return [];
     const scope = scopeFor()([]);
-    const read = dialect ?? detectDialect(values);
+    const { messages: lines, facts } = takeFacts(values);
+    const read = dialect ?? detectDialect(lines);
     yield;
-    const messages = yield* convertMessageListSteps(values, read, scope);
-    return [{ format: formatOf(read), messages, warnings: scope.warnings }];
+    const messages = yield* convertMessageListSteps(lines, read, scope);
+    const draft: ConversationDraft = { format: formatOf(read), messages, warnings: scope.warnings };
+    if (facts.some((fact) => fact !== undefined) && messages.length === lines.length) draft.facts = facts;
+    return [draft];
   }
   const context = new ImportContext(issues, options.filename);
   return records.flatMap((record, index): ConversationDraft[] => {
@@ -119,6 +123,21 @@ export function* convertJsonlRecords(
     issues.add({ message: notAConversation(kinds[index]), path: [index], conversationIndex: index });
     return [];
   });
+}
+
+/** A message line's `facts` (what our JSONL export writes: I13) taken off the message and read as its call's facts. */
+function takeFacts(values: readonly unknown[]): { messages: unknown[]; facts: (CallFacts | undefined)[] } {
+  const facts: (CallFacts | undefined)[] = [];
+  const messages = values.map((value) => {
+    if (!isRecord(value) || !isRecord(value.facts)) {
+      facts.push(undefined);
+      return value;
+    }
+    const { facts: field, ...message } = value;
+    facts.push(callFactsOf(field as Record<string, unknown>));
+    return message;
+  });
+  return { messages, facts };
 }
 
 /** JSONL of OpenAI messages is the `jsonl` format; other dialects keep their own name. */

@@ -4,7 +4,7 @@
  * and each provider's form reads back with its reader.
  */
 import type { Message, ToolDefinition } from "@/lib/context/messages";
-import { writeChatMessages, writeRequest, type FormatWarning, type WireFormat } from "@/lib/formats";
+import { writeChatMessages, writeRequest, type CallFacts, type FormatWarning, type WireFormat } from "@/lib/formats";
 
 /**
  * Export formats: an OpenAI Chat `{messages, tools?}` document, OpenAI chat
@@ -19,6 +19,14 @@ export const SERIALIZE_FORMATS: readonly SerializeFormat[] = ["openai", "jsonl",
 export interface SerializeConversationOptions {
   /** Tool definitions to include; JSONL has no place for them. */
   tools?: readonly ToolDefinition[];
+  /** Per message, its call's facts: JSONL writes them on the message's line as `facts` (I13); the request formats have no place for them. */
+  facts?: readonly (CallFacts | undefined)[];
+}
+
+/** A message's facts as a JSONL line holds them: the usage as the provider reported it. */
+function factsField(facts: CallFacts): Record<string, unknown> {
+  const { usage, ...rest } = facts;
+  return usage === undefined ? rest : { ...rest, usage: usage.raw };
 }
 
 /** The exported text and what the target format could not hold. */
@@ -31,7 +39,12 @@ export interface SerializeResult {
 export function serializeConversation(messages: readonly Message[], format: SerializeFormat, options: SerializeConversationOptions = {}): SerializeResult {
   if (format === "jsonl") {
     const written = writeChatMessages(messages);
-    return { text: `${written.value.map((message) => JSON.stringify(message)).join("\n")}\n`, warnings: written.warnings };
+    // Each message is one line when it is written (F5 keeps the count), so facts line up with lines.
+    const lines = written.value.map((message, index) => {
+      const facts = written.value.length === messages.length ? options.facts?.[index] : undefined;
+      return JSON.stringify(facts === undefined ? message : { ...message, facts: factsField(facts) });
+    });
+    return { text: `${lines.join("\n")}\n`, warnings: written.warnings };
   }
   const tools = options.tools !== undefined && options.tools.length > 0 ? options.tools : undefined;
   const written = writeRequest(format === "openai" ? "openai-chat" : format, { messages, tools });

@@ -1,10 +1,14 @@
 import { database } from "@/lib/api/database";
 import { json, readQuery, route } from "@/lib/api/http";
-import { getBranchById, getConversationById, getHistoryByBranchId, type Database } from "@/lib/db";
+import { getBranchById, getConversationById, getHistoryByBranchId, type Database, type MessageRecord } from "@/lib/db";
+import { callFactsOf } from "@/lib/formats";
 import { serializeConversation, type SerializeFormat } from "@/lib/import";
 import { fileStem } from "@/lib/policies";
 import { MESSAGE_PAGE_LIMIT } from "../messages/schema";
 import { exportQuerySchema } from "./schema";
+
+/** Each message's call facts, which JSONL writes on its line. */
+const factsOf = (records: readonly MessageRecord[]) => records.map((record) => callFactsOf(record.metadata));
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -25,6 +29,7 @@ function streamJsonl(db: Database, branchId: string, filename: string): Response
             serializeConversation(
               page.map((record) => record.message),
               "jsonl",
+              { facts: factsOf(page) },
             ).text,
           ),
         );
@@ -55,7 +60,7 @@ export const GET = route<{ branchId: string }>(async (request, { branchId }) => 
   const { text, warnings } = serializeConversation(
     history.map((record) => record.message),
     format,
-    { tools: conversation.tools ?? undefined },
+    { tools: conversation.tools ?? undefined, facts: factsOf(history) },
   );
   if (query.download === "true")
     return new Response(text, { headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="${filename}"` } });
