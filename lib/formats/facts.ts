@@ -67,7 +67,8 @@ function has(object: Record<string, unknown>, ...keys: string[]): boolean {
  * Reads a provider's usage object into `ReportedUsage` (SF1): Anthropic
  * Messages (`cache_creation.ephemeral_5m/1h_input_tokens`), OpenAI Chat and
  * Responses (cached tokens are part of the input there), Gemini
- * `usageMetadata`, Codex `token_count` info and the AI SDK's usage. Returns
+ * `usageMetadata`, Codex `token_count` info, the AI SDK's usage and Pydantic
+ * AI's `RequestUsage` (and its older `request_tokens` shape). Returns
  * undefined for anything else; never throws, since a log's usage is
  * informative, not required.
  * @example readReportedUsage({ input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 900 })
@@ -75,6 +76,8 @@ function has(object: Record<string, unknown>, ...keys: string[]): boolean {
 export function readReportedUsage(raw: unknown): ReportedUsage | undefined {
   if (!isObject(raw)) return undefined;
   if (isObject(raw.raw) && has(raw, "input", "output")) return raw as unknown as ReportedUsage;
+  const pydantic = readPydanticUsage(raw);
+  if (pydantic !== undefined) return pydantic;
   if (
     has(raw, "cache_read_input_tokens", "cache_creation_input_tokens", "cache_creation") ||
     (has(raw, "input_tokens") && !has(raw, "input_tokens_details", "cached_input_tokens", "total_tokens"))
@@ -121,6 +124,22 @@ export function readReportedUsage(raw: unknown): ReportedUsage | undefined {
     return usage(raw, Math.max(0, count(raw.inputTokens) - cached), cached, 0, 0, count(raw.outputTokens), count(raw.reasoningTokens));
   }
   return undefined;
+}
+
+/**
+ * Pydantic AI's `RequestUsage`: `input_tokens` counts every input token, cache
+ * reads and writes included (its Anthropic models add them in); older
+ * versions wrote `request_tokens`/`response_tokens`, the cache counts only in `details`.
+ */
+function readPydanticUsage(raw: Record<string, unknown>): ReportedUsage | undefined {
+  const details = isObject(raw.details) ? raw.details : {};
+  const current = has(raw, "cache_read_tokens", "cache_write_tokens") && !has(raw, "cache_read_input_tokens", "cache_creation_input_tokens");
+  if (!current && !has(raw, "request_tokens", "response_tokens")) return undefined;
+  const cached = current ? count(raw.cache_read_tokens) : count(details.cached_tokens) || count(details.cache_read_input_tokens);
+  const written = current ? count(raw.cache_write_tokens) : count(details.cache_creation_input_tokens);
+  const input = current ? count(raw.input_tokens) : count(raw.request_tokens);
+  const output = current ? count(raw.output_tokens) : count(raw.response_tokens);
+  return usage(raw, Math.max(0, input - cached - written), cached, written, 0, output, count(details.reasoning_tokens));
 }
 
 function usage(
