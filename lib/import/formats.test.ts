@@ -53,6 +53,14 @@ const samples: Sample[] = [
   { file: "langfuse-trace.json", format: "langfuse", warnings: ["part-approximated"] },
   { file: "otel-genai-otlp.json", format: "otel", warnings: [] },
   { file: "otel-genai-legacy-attributes.json", format: "otel", warnings: [] },
+  {
+    file: "pydantic-ai-message-history.json",
+    format: "pydantic-ai",
+    warnings: [],
+    knownGaps: {
+      anthropic: "the Anthropic writer joins the two leading system messages (instructions, system prompt) into one system prompt without a warning",
+    },
+  },
 ];
 
 const allMessages = (result: ImportResult): Message[] => result.conversations.flatMap((conversation) => conversation.messages);

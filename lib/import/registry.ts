@@ -19,6 +19,7 @@ import { langfuseImporter } from "./formats/langfuse";
 import { litellmImporter } from "./formats/litellm";
 import { openaiBatchImporter } from "./formats/openai-batch";
 import { otelImporter } from "./formats/otel";
+import { pydanticAiImporter } from "./formats/pydantic-ai";
 import { responsesImporter } from "./formats/responses";
 import { sharegptImporter } from "./formats/sharegpt";
 
@@ -60,6 +61,7 @@ export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   litellmImporter,
   langfuseImporter,
   otelImporter,
+  pydanticAiImporter,
   sharegptImporter,
   langchainImporter,
   aiSdkUiImporter,
