@@ -61,6 +61,16 @@ const samples: Sample[] = [
       anthropic: "the Anthropic writer joins the two leading system messages (instructions, system prompt) into one system prompt without a warning",
     },
   },
+  {
+    file: "letta-af-v1-memgpt-agent-with-convo.af.json",
+    format: "letta",
+    warnings: ["system-moved", "system-moved", "system-moved", "system-moved", "system-moved", "marker"],
+  },
+  {
+    file: "letta-af-v2-letta-code-approvals.af.json",
+    format: "letta",
+    warnings: ["entry-skipped", "unanswered-tool-call", "unanswered-tool-call", "unanswered-tool-call", "empty-assistant-dropped"],
+  },
 ];
 
 const allMessages = (result: ImportResult): Message[] => result.conversations.flatMap((conversation) => conversation.messages);

@@ -16,6 +16,7 @@ import { codexImporter } from "./formats/codex";
 import { geminiImporter } from "./formats/gemini";
 import { langchainImporter } from "./formats/langchain";
 import { langfuseImporter } from "./formats/langfuse";
+import { lettaImporter } from "./formats/letta";
 import { litellmImporter } from "./formats/litellm";
 import { openaiBatchImporter } from "./formats/openai-batch";
 import { otelImporter } from "./formats/otel";
@@ -62,6 +63,7 @@ export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   langfuseImporter,
   otelImporter,
   pydanticAiImporter,
+  lettaImporter,
   sharegptImporter,
   langchainImporter,
   aiSdkUiImporter,
