@@ -71,6 +71,7 @@ const samples: Sample[] = [
     format: "letta",
     warnings: ["entry-skipped", "unanswered-tool-call", "unanswered-tool-call", "unanswered-tool-call", "empty-assistant-dropped"],
   },
+  { file: "openai-agents-js-history.json", format: "openai-agents", warnings: [] },
 ];
 
 const allMessages = (result: ImportResult): Message[] => result.conversations.flatMap((conversation) => conversation.messages);

@@ -18,6 +18,7 @@ import { langchainImporter } from "./formats/langchain";
 import { langfuseImporter } from "./formats/langfuse";
 import { lettaImporter } from "./formats/letta";
 import { litellmImporter } from "./formats/litellm";
+import { openaiAgentsImporter } from "./formats/openai-agents";
 import { openaiBatchImporter } from "./formats/openai-batch";
 import { otelImporter } from "./formats/otel";
 import { pydanticAiImporter } from "./formats/pydantic-ai";
@@ -64,6 +65,7 @@ export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   otelImporter,
   pydanticAiImporter,
   lettaImporter,
+  openaiAgentsImporter,
   sharegptImporter,
   langchainImporter,
   aiSdkUiImporter,

@@ -90,26 +90,48 @@ function factsOf(message: Raw, model: string | undefined): CallFacts | undefined
   return Object.keys(facts).length === 0 ? undefined : facts;
 }
 
+/** What the in-context list says was taken out of the model's context: a compaction where later messages remain, and the warning that tells it. */
+export interface Eviction {
+  compaction?: ImportedCompaction;
+  warning: string;
+  messageIndex: number;
+}
+
 /**
  * The eviction the in-context list records: messages outside it were taken
  * out of the model's context, and from the first in-context message on the
- * model saw Letta's summary of them instead.
+ * model saw Letta's summary of them instead. A summary with nothing evicted
+ * before it in the file tells of an eviction whose messages were not exported.
  */
-export function evictionOf(
-  messages: readonly unknown[],
-  inContext: ReadonlySet<number>,
-  entries: readonly LettaEntry[],
-): { compaction: ImportedCompaction; evicted: number } | undefined {
-  const sent = new Set(entries.map((entry) => entry.origin));
-  const conversational = [...sent].filter((origin) => isRecord(messages[origin]) && (messages[origin] as Raw).role !== "system");
+export function evictionOf(messages: readonly unknown[], inContext: ReadonlySet<number>, entries: readonly LettaEntry[]): Eviction | undefined {
+  const sent = [...new Set(entries.map((entry) => entry.origin))];
+  const conversational = sent.filter((origin) => isRecord(messages[origin]) && (messages[origin] as Raw).role !== "system");
   const evicted = conversational.filter((origin) => !inContext.has(origin));
   const kept = conversational.filter((origin) => inContext.has(origin));
-  if (evicted.length === 0 || kept.length === 0) return undefined;
-  const first = Math.min(...kept);
-  const compaction: ImportedCompaction = { at: entries.findIndex((entry) => entry.origin === first) };
-  const summary = kept.map((origin) => summaryOf(messages[origin])).find((text) => text !== undefined);
-  if (summary !== undefined) compaction.summary = summary;
-  return { compaction, evicted: evicted.length };
+  const indexOf = (origin: number) => entries.findIndex((entry) => entry.origin === origin);
+  const summarised = kept.find((origin) => summaryOf(messages[origin]) !== undefined);
+  const summary = summarised === undefined ? undefined : summaryOf(messages[summarised]);
+  if (evicted.length > 0 && kept.length === 0)
+    return {
+      warning: `Letta cleared all ${evicted.length} messages after the system prompt from the model's context (none is in its in-context list): the next call sees only the system prompt`,
+      messageIndex: entries.length - 1,
+    };
+  if (evicted.length > 0) {
+    const compaction: ImportedCompaction = { at: indexOf(Math.min(...kept)) };
+    if (summary !== undefined) compaction.summary = summary;
+    const instead = summary === undefined ? "" : ", with Letta's summary of them in their place";
+    return {
+      compaction,
+      warning: `Letta evicted ${evicted.length} messages from the model's context (they are outside its in-context list, and kept here): from this message on the model saw only the later ones${instead}`,
+      messageIndex: compaction.at,
+    };
+  }
+  if (summarised === undefined || summary === undefined) return undefined;
+  return {
+    compaction: { at: indexOf(summarised), summary },
+    warning: "this message is Letta's summary of messages it had evicted before the export: the file does not hold them",
+    messageIndex: indexOf(summarised),
+  };
 }
 
 /** Letta's summary of evicted messages: a `summary` message, or a user message holding a system alert that says so. */

@@ -74,6 +74,22 @@ describe("Letta agent files, v2", () => {
     });
   });
 
+  it("[I11] takes a summary of messages evicted before the export as a compaction, and an emptied context as a warning", () => {
+    const file = readFixtureJson<AgentFile>(V2);
+    const alert = {
+      type: "system_alert",
+      message: "Note: prior messages have been hidden from view.\nThe following is a summary of the previous messages: setup.",
+    };
+    file.agents[0].messages.splice(1, 0, { ...file.agents[0].messages[1], id: "message-s", content: [{ type: "text", text: JSON.stringify(alert) }] });
+    file.agents[0].in_context_message_ids.push("message-s");
+    const summarised = parseConversations(JSON.stringify(file)).conversations[0];
+    expect(summarised.compactions).toEqual([{ at: 1, summary: alert.message }]);
+    file.agents[0].in_context_message_ids = ["message-0"];
+    const cleared = parseConversations(JSON.stringify(file)).conversations[0];
+    expect(cleared.compactions).toBeUndefined();
+    expect(cleared.warnings.find((warning) => warning.code === "marker")?.message).toMatch(/^Letta cleared all 16 messages after the system prompt/);
+  });
+
   it("[I1] makes one conversation for each agent with messages, titled by its name, and says which agents it left out", () => {
     const file = readFixtureJson<AgentFile>(V2);
     const second = { ...file.agents[0], name: "sleeptime", id: "agent-1", messages: file.agents[0].messages.slice(0, 2) };

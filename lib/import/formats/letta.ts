@@ -118,17 +118,10 @@ function convertAgent(view: AgentView, context: ImportContext, conversationIndex
   const tools = toolsOf(view.tools, scope);
   if (tools.length > 0) draft.tools = tools;
   const eviction = view.inContext === undefined ? undefined : evictionOf(agent.messages, view.inContext, entries);
+  if (eviction?.compaction !== undefined) draft.compactions = [eviction.compaction];
   if (eviction !== undefined) {
-    draft.compactions = [eviction.compaction];
-    const instead = eviction.compaction.summary === undefined ? "" : ", with Letta's summary of them in their place";
-    scope.warn(
-      "marker",
-      `Letta evicted ${eviction.evicted} messages from the model's context (they are outside its in-context list, and kept here): from this message on the model saw only the later ones${instead}`,
-      {
-        messageIndex: eviction.compaction.at,
-        path: [...view.path, Array.isArray(agent.in_context_message_ids) ? "in_context_message_ids" : "in_context_message_indices"],
-      },
-    );
+    const listed = Array.isArray(agent.in_context_message_ids) ? "in_context_message_ids" : "in_context_message_indices";
+    scope.warn("marker", eviction.warning, { messageIndex: eviction.messageIndex, path: [...view.path, listed] });
   }
   return draft;
 }
