@@ -133,7 +133,10 @@ export function readReportedUsage(raw: unknown): ReportedUsage | undefined {
  */
 function readPydanticUsage(raw: Record<string, unknown>): ReportedUsage | undefined {
   const details = isObject(raw.details) ? raw.details : {};
-  const current = has(raw, "cache_read_tokens", "cache_write_tokens") && !has(raw, "cache_read_input_tokens", "cache_creation_input_tokens");
+  const current =
+    has(raw, "cache_read_tokens", "cache_write_tokens") &&
+    has(raw, "input_tokens", "output_tokens") &&
+    !has(raw, "cache_read_input_tokens", "cache_creation_input_tokens");
   if (!current && !has(raw, "request_tokens", "response_tokens")) return undefined;
   const cached = current ? count(raw.cache_read_tokens) : count(details.cached_tokens) || count(details.cache_read_input_tokens);
   const written = current ? count(raw.cache_write_tokens) : count(details.cache_creation_input_tokens);
