@@ -69,7 +69,8 @@ function has(object: Record<string, unknown>, ...keys: string[]): boolean {
  * Responses (cached tokens are part of the input there), LiteLLM's chat
  * usage with Anthropic's cache fields, OpenHands' `TokenUsage`, Gemini
  * `usageMetadata`, Codex `token_count` info, the AI SDK's usage, Cline's
- * `api_req_started` and message metrics, and Gemini CLI's token summary. Returns
+ * `api_req_started` and message metrics, Gemini CLI's token summary and
+ * Pydantic AI's `RequestUsage` (and its older `request_tokens` shape). Returns
  * undefined for anything else; never throws, since a log's usage is
  * informative, not required.
  * @example readReportedUsage({ input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 900 })
@@ -77,6 +78,8 @@ function has(object: Record<string, unknown>, ...keys: string[]): boolean {
 export function readReportedUsage(raw: unknown): ReportedUsage | undefined {
   if (!isObject(raw)) return undefined;
   if (isObject(raw.raw) && has(raw, "input", "output")) return raw as unknown as ReportedUsage;
+  const pydantic = readPydanticUsage(raw);
+  if (pydantic !== undefined) return pydantic;
   if (
     !has(raw, "prompt_tokens") &&
     (has(raw, "cache_read_input_tokens", "cache_creation_input_tokens", "cache_creation") ||
@@ -139,6 +142,25 @@ export function readReportedUsage(raw: unknown): ReportedUsage | undefined {
     return usage(raw, Math.max(0, count(raw.inputTokens) - cached), cached, 0, 0, count(raw.outputTokens), count(raw.reasoningTokens));
   }
   return undefined;
+}
+
+/**
+ * Pydantic AI's `RequestUsage`: `input_tokens` counts every input token, cache
+ * reads and writes included (its Anthropic models add them in); older
+ * versions wrote `request_tokens`/`response_tokens`, the cache counts only in `details`.
+ */
+function readPydanticUsage(raw: Record<string, unknown>): ReportedUsage | undefined {
+  const details = isObject(raw.details) ? raw.details : {};
+  const current =
+    has(raw, "cache_read_tokens", "cache_write_tokens") &&
+    has(raw, "input_tokens", "output_tokens") &&
+    !has(raw, "cache_read_input_tokens", "cache_creation_input_tokens");
+  if (!current && !has(raw, "request_tokens", "response_tokens")) return undefined;
+  const cached = current ? count(raw.cache_read_tokens) : count(details.cached_tokens) || count(details.cache_read_input_tokens);
+  const written = current ? count(raw.cache_write_tokens) : count(details.cache_creation_input_tokens);
+  const input = current ? count(raw.input_tokens) : count(raw.request_tokens);
+  const output = current ? count(raw.output_tokens) : count(raw.response_tokens);
+  return usage(raw, Math.max(0, input - cached - written), cached, written, 0, output, count(details.reasoning_tokens));
 }
 
 function usage(

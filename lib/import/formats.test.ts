@@ -93,6 +93,25 @@ const samples: Sample[] = [
     messages: (_result, text) => (JSON.parse(text) as unknown[]).length,
     warnings: ["paired-by-position"],
   },
+  {
+    file: "pydantic-ai-message-history.json",
+    format: "pydantic-ai",
+    warnings: [],
+    knownGaps: {
+      anthropic: "the Anthropic writer joins the two leading system messages (instructions, system prompt) into one system prompt without a warning",
+    },
+  },
+  {
+    file: "letta-af-v1-memgpt-agent-with-convo.af.json",
+    format: "letta",
+    warnings: ["system-moved", "system-moved", "system-moved", "system-moved", "system-moved", "marker"],
+  },
+  {
+    file: "letta-af-v2-letta-code-approvals.af.json",
+    format: "letta",
+    warnings: ["entry-skipped", "unanswered-tool-call", "unanswered-tool-call", "unanswered-tool-call", "empty-assistant-dropped"],
+  },
+  { file: "openai-agents-js-history.json", format: "openai-agents", warnings: [] },
 ];
 
 describe("import formats", () => {

@@ -19,11 +19,14 @@ import { geminiImporter } from "./formats/gemini";
 import { geminiCliImporter } from "./formats/gemini-cli/importer";
 import { langchainImporter } from "./formats/langchain";
 import { langfuseImporter } from "./formats/langfuse";
+import { lettaImporter } from "./formats/letta";
 import { litellmImporter } from "./formats/litellm";
 import { miniSweAgentImporter } from "./formats/mini-swe-agent";
+import { openaiAgentsImporter } from "./formats/openai-agents";
 import { openaiBatchImporter } from "./formats/openai-batch";
 import { openhandsImporter, openhandsLinesImporter } from "./formats/openhands";
 import { otelImporter } from "./formats/otel";
+import { pydanticAiImporter } from "./formats/pydantic-ai";
 import { responsesImporter } from "./formats/responses";
 import { sharegptImporter } from "./formats/sharegpt";
 import { sweAgentImporter } from "./formats/swe-agent";
@@ -72,6 +75,9 @@ export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   litellmImporter,
   langfuseImporter,
   otelImporter,
+  pydanticAiImporter,
+  lettaImporter,
+  openaiAgentsImporter,
   sharegptImporter,
   langchainImporter,
   aiSdkUiImporter,

@@ -28,7 +28,10 @@ export type ImportFormat =
   | "mini-swe-agent"
   | "cline"
   | "cline-ui"
-  | "gemini-cli";
+  | "gemini-cli"
+  | "pydantic-ai"
+  | "letta"
+  | "openai-agents";
 
 /** What people call each format: detection names it, refusals say which format the input was read as. */
 export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
@@ -54,6 +57,9 @@ export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
   cline: "Cline task (api_conversation_history.json)",
   "cline-ui": "Cline task UI messages (ui_messages.json)",
   "gemini-cli": "Gemini CLI session, checkpoint or /chat share",
+  "pydantic-ai": "Pydantic AI message history",
+  letta: "Letta agent file (.af)",
+  "openai-agents": "OpenAI Agents SDK items (JS)",
 };
 
 /** Every import format, e.g. for a format picker beside "auto". */
