@@ -26,6 +26,7 @@ const KINDS: Record<ImportWarningCode, Kind> = {
   "duplicate-tool-result": "dropped",
   "empty-assistant-dropped": "dropped",
   "unanswered-tool-call": "repaired",
+  "interleaved-message-moved": "repaired",
   "part-dropped": "dropped",
   "entry-skipped": "dropped",
   "extras-dropped": "dropped",

@@ -3,6 +3,9 @@ import { sanitizeHistory, sharedCounter, type EncodingName, type HistoryRepair, 
 import {
   appendMessagesBulk,
   beginStaging,
+  getConversationById,
+  getHistoryByBranchId,
+  getRootBranchByConversationId,
   createConversation,
   deleteStagedConversations,
   endStaging,
@@ -12,11 +15,24 @@ import {
   type Database,
   type NewMessage,
 } from "@/lib/db";
+import { publishAppended, publishBranchCreated } from "@/lib/live";
 import { parseConversationsAsync, type ImportedConversation, type ImportFormat, type ImportWarning, type OffloadMarker } from "@/lib/import";
 import { DEFAULT_SETTINGS, mergeSettings, resolveSettings, type Settings } from "@/lib/settings";
 import { loadCatalogue } from "@/lib/models/server";
 import type { ModelEntry } from "@/lib/models";
 import { HttpError } from "./errors";
+import {
+  appendToSession,
+  claimSubagents,
+  factsMetadata,
+  findSession,
+  linkToParent,
+  originOf,
+  positionsOf,
+  saveCompactions,
+  sessionKeyOf,
+  type SubagentParent,
+} from "./import-session";
 import { findLoneSurrogate } from "./json-input";
 
 /** Messages written per transaction while an import is staged (one INSERT): other requests run between slices. */
@@ -50,6 +66,10 @@ export interface ImportedConversationResult {
   conversation: ConversationRecord;
   branch: BranchRecord;
   messageCount: number;
+  /** Set when the session was imported before: the messages this import appended to it (SF3). */
+  appended?: number;
+  /** The agent's compactions saved as checkpoints (I11). */
+  compactions: number;
   /** `messageIndex` refers to the imported messages, before repairs; `position` to the stored ones. */
   warnings: StoredImportWarning[];
   /** What `sanitizeHistory` changed so every tool result answers a call; indices as in `warnings`. */
@@ -69,18 +89,14 @@ interface PreparedConversation {
   /** What the settings count with. */
   encoding: EncodingName;
   history: Message[];
+  /** Each stored message's imported index. */
+  sources: number[];
+  /** Each imported message's stored position, null when the repair dropped it. */
+  positions: (number | null)[];
   repairs: HistoryRepair[];
   offloadMarkers: StoredOffloadMarker[];
   warnings: StoredImportWarning[];
-}
-
-/** Repairs that remove the message at their index (an unanswered call only loses the call). */
-const DROPPING_REPAIRS: ReadonlySet<HistoryRepair["kind"]> = new Set(["orphan-tool-result", "duplicate-tool-result", "empty-assistant-dropped"]);
-
-function storedPositions(length: number, repairs: readonly HistoryRepair[]): (number | null)[] {
-  const dropped = new Set(repairs.filter((repair) => DROPPING_REPAIRS.has(repair.kind)).map((repair) => repair.index));
-  let position = 0;
-  return Array.from({ length }, (_, index) => (dropped.has(index) ? null : position++));
+  sessionKey: string | null;
 }
 
 /** The stored position of imported message `index`, or of the message now where it was (null when nothing is stored). */
@@ -117,8 +133,8 @@ function prepare(imported: ImportedConversation, title: string, catalogue: reado
   const model = modelOf(imported);
   // The model the input named (a request's `model`) counts its messages and sizes its window.
   const settings = model === undefined ? DEFAULT_SETTINGS : mergeSettings(DEFAULT_SETTINGS, { model });
-  const { history, repairs } = sanitizeHistory(imported.messages);
-  const positions = storedPositions(imported.messages.length, repairs);
+  const { history, repairs, sources = history.map((_, index) => index) } = sanitizeHistory(imported.messages);
+  const positions = positionsOf(imported.messages.length, sources);
   const stored = history.length;
   return {
     imported,
@@ -126,7 +142,10 @@ function prepare(imported: ImportedConversation, title: string, catalogue: reado
     settings,
     encoding: resolveSettings(settings, catalogue).policy.encoding,
     history,
+    sources,
+    positions,
     repairs,
+    sessionKey: sessionKeyOf(imported),
     offloadMarkers: imported.offloadMarkers.map((marker) => ({ ...marker, position: positions[marker.messageIndex] ?? null })),
     warnings: imported.warnings.map((warning) =>
       warning.messageIndex === undefined ? warning : { ...warning, position: placeOf(positions, warning.messageIndex, stored) },
@@ -161,10 +180,11 @@ async function requireWellFormed(item: PreparedConversation, conversationIndex: 
  */
 async function countInSlices(item: PreparedConversation): Promise<NewMessage[]> {
   const counter = sharedCounter(item.encoding);
+  const metadata = factsMetadata(item.imported, item.sources);
   const counted: NewMessage[] = [];
   let sliceStart = performance.now();
-  for (const message of item.history) {
-    counted.push({ message, tokens: counter.countMessage(message) });
+  for (const [position, message] of item.history.entries()) {
+    counted.push({ message, tokens: counter.countMessage(message), metadata: metadata[position] });
     if (performance.now() - sliceStart > COUNT_SLICE_MS) {
       await new Promise((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
@@ -180,14 +200,19 @@ async function writeStaged(db: Database, item: PreparedConversation, messages: N
     source: staging,
     settings: item.settings,
     tools: item.imported.tools ?? null,
+    origin: originOf(item.imported),
+    sessionKey: item.sessionKey,
   });
   for (let start = 0; start < messages.length; start += IMPORT_SLICE_MESSAGES) {
     await appendMessagesBulk(db, branch.id, messages.slice(start, start + IMPORT_SLICE_MESSAGES), { expectedLength: start });
   }
+  const stored = { ...branch, length: messages.length };
+  const compactions = await saveCompactions(db, stored, item.imported, item.positions, messages, sharedCounter(item.encoding));
   return {
     conversation: { ...conversation, source: `import:${item.imported.format}` },
-    branch: { ...branch, length: messages.length },
+    branch: stored,
     messageCount: messages.length,
+    compactions,
     warnings: item.warnings,
     repairs: item.repairs,
     offloadMarkers: item.offloadMarkers,
@@ -213,16 +238,22 @@ export async function importConversations(db: Database, text: string, options: I
   for (const [index, item] of prepared.entries()) await requireWellFormed(item, index);
   const counted: NewMessage[][] = [];
   for (const item of prepared) counted.push(await countInSlices(item));
+  const earlier = await Promise.all(prepared.map((item) => findSession(db, item.sessionKey)));
   const staging = beginStaging();
   try {
     await deleteStagedConversations(db);
-    const created: ImportedConversationResult[] = [];
-    for (const [index, item] of prepared.entries()) created.push(await writeStaged(db, item, counted[index], staging));
+    const results: ImportedConversationResult[] = [];
+    for (const [index, item] of prepared.entries()) {
+      const stored = earlier[index];
+      results.push(stored === null ? await writeStaged(db, item, counted[index], staging) : await appendSession(db, stored, item, counted[index]));
+    }
+    const created = results.filter((result) => result.appended === undefined);
     await publishStagedConversations(
       db,
       created.map(({ conversation }) => ({ id: conversation.id, source: conversation.source })),
     );
-    return { format: parsed.format, conversations: created };
+    await linkSubagents(db, prepared, results);
+    return { format: parsed.format, conversations: results };
   } catch (error) {
     await deleteStagedConversations(db, staging).catch((cleanup: unknown) => {
       console.error(`[api] import failed and what it staged (${staging}) could not be deleted; the next import deletes it:`, cleanup);
@@ -231,4 +262,71 @@ export async function importConversations(db: Database, text: string, options: I
   } finally {
     endStaging(staging);
   }
+}
+
+/** A session imported before: what is new is appended to its conversation (SF3). */
+async function appendSession(
+  db: Database,
+  stored: ConversationRecord,
+  item: PreparedConversation,
+  messages: NewMessage[],
+): Promise<ImportedConversationResult> {
+  const { branch, appended, forkedAt } = await appendToSession(db, stored, messages);
+  const conversation = await getConversationById(db, stored.id);
+  // An open workspace shows each new turn of a followed session as it is appended.
+  if (appended.length > 0) publishAppended(conversation, branch.id, appended);
+  if (forkedAt !== null) publishBranchCreated(branch);
+  const warnings: StoredImportWarning[] = appended.length === 0 ? [] : item.warnings;
+  if (forkedAt !== null)
+    warnings.push({
+      code: "marker",
+      message: `the file no longer matches the stored session from message ${forkedAt}: the new messages went to branch '${branch.name}'`,
+    });
+  return {
+    conversation,
+    branch,
+    messageCount: branch.length,
+    appended: appended.length,
+    compactions: 0,
+    warnings,
+    repairs: appended.length === 0 ? [] : item.repairs,
+    offloadMarkers: appended.length === 0 ? [] : item.offloadMarkers,
+  };
+}
+
+/**
+ * Links each subagent to its parent (I12): a conversation of this import
+ * (its index, or the one with the parent's session id and no parent of its
+ * own), else one an earlier import stored under the parent's session.
+ */
+async function linkSubagents(db: Database, prepared: readonly PreparedConversation[], results: readonly ImportedConversationResult[]): Promise<void> {
+  for (const [index, item] of prepared.entries()) {
+    if (item.imported.subagentOf === undefined && item.sessionKey !== null && results[index].appended === undefined)
+      await claimSubagents(db, item.sessionKey, await parentInImport(item, results[index]));
+  }
+  for (const [index, item] of prepared.entries()) {
+    const link = item.imported.subagentOf;
+    if (link === undefined || results[index].conversation.parentId !== null) continue;
+    const parentIndex =
+      link.conversationIndex ??
+      prepared.findIndex((other) => other.imported.subagentOf === undefined && other.imported.session?.sessionId === link.parentSessionId);
+    const parent = parentIndex >= 0 && parentIndex !== index ? await parentInImport(prepared[parentIndex], results[parentIndex]) : await storedParent(db, item);
+    if (parent === null) continue;
+    const callId = await linkToParent(db, results[index].conversation.id, item.imported, parent);
+    results[index].conversation = { ...results[index].conversation, parentId: parent.conversationId, parentCallId: callId };
+  }
+}
+
+async function parentInImport(item: PreparedConversation, result: ImportedConversationResult): Promise<SubagentParent> {
+  return { conversationId: result.conversation.id, messages: item.history };
+}
+
+async function storedParent(db: Database, item: PreparedConversation): Promise<SubagentParent | null> {
+  const parentSessionId = item.imported.subagentOf?.parentSessionId;
+  if (parentSessionId === undefined) return null;
+  const parent = await findSession(db, `${item.imported.session?.agent ?? item.imported.format}:${parentSessionId}`);
+  if (parent === null) return null;
+  const root = await getRootBranchByConversationId(db, parent.id);
+  const history = await getHistoryByBranchId(db, root.id, { roles: ["assistant"] });
+  return { conversationId: parent.id, messages: history.map((record) => record.message) };
 }

@@ -167,19 +167,25 @@ describe("sanitizeHistory properties", () => {
   it("[S1][P1] repairs any broken history into one with intact tool pairs, idempotently", () => {
     fc.assert(
       fc.property(brokenHistoryArbitrary, (broken) => {
-        const { history, repairs } = sanitizeHistory(broken);
+        const { history, repairs, sources } = sanitizeHistory(broken);
         expect(hasIntactToolPairs(history)).toBe(true);
         const again = sanitizeHistory(history);
         expect(again.repairs).toEqual([]);
         expect(again.history).toBe(history);
-        // Only drops: every message left is an input message or a trimmed copy of an assistant one.
+        // Only drops and moves: every message left is an input message or a trimmed copy of an assistant one.
         expect(history.length).toBeLessThanOrEqual(broken.length);
+        if (repairs.length > 0) expect(sources?.map((source) => broken[source].role)).toEqual(history.map((message) => message.role));
         for (const message of history) expect(broken.includes(message) || isRepairedCopy(message, broken)).toBe(true);
         for (const repair of repairs) {
           expect(repair.index).toBeGreaterThanOrEqual(0);
           expect(repair.index).toBeLessThan(broken.length);
           expect(repair.message).toMatch(new RegExp(`^message ${repair.index}: `));
-          const role = repair.kind === "orphan-tool-result" || repair.kind === "duplicate-tool-result" ? "tool" : "assistant";
+          const role =
+            repair.kind === "orphan-tool-result" || repair.kind === "duplicate-tool-result"
+              ? "tool"
+              : repair.kind === "interleaved-message-moved"
+                ? "system"
+                : "assistant";
           expect(broken[repair.index].role).toBe(role);
         }
         if (repairs.length === 0) expect(history).toBe(broken);
@@ -187,4 +193,32 @@ describe("sanitizeHistory properties", () => {
       { numRuns: 500 },
     );
   }, 60_000);
+
+  it("[S1.1] moves a system message that stands between calls and their results after the results", () => {
+    const history: Message[] = [
+      user("go"),
+      calls(toolCall("call_1", "read"), toolCall("call_2", "list")),
+      system("memory rebuilt"),
+      result("call_1", "a"),
+      system("developer note"),
+      result("call_2", "b"),
+      answer("done"),
+    ];
+    const { history: repaired, repairs, sources } = sanitizeHistory(deepFreeze(history));
+    expect(repaired.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool", "system", "system", "assistant"]);
+    expect(sources).toEqual([0, 1, 3, 5, 2, 4, 6]);
+    expect(repairs.map((repair) => [repair.kind, repair.index])).toEqual([
+      ["interleaved-message-moved", 2],
+      ["interleaved-message-moved", 4],
+    ]);
+    expect(hasIntactToolPairs(repaired)).toBe(true);
+  });
+
+  it("[S1.1] leaves a message after the results where it is, and still drops an unanswered call", () => {
+    const history: Message[] = [user("go"), calls(toolCall("call_1", "read")), user("next"), answer("done")];
+    const { history: repaired, repairs, sources } = sanitizeHistory(history);
+    expect(repairs.map((repair) => repair.kind)).toEqual(["unanswered-tool-call", "empty-assistant-dropped"]);
+    expect(repaired.map((message) => message.content)).toEqual(["go", "next", "done"]);
+    expect(sources).toEqual([0, 2, 3]);
+  });
 });

@@ -2,7 +2,7 @@ import type { Message, ToolCall } from "./messages";
 
 /** What `sanitizeHistory` changed, with the index in the history it was given. */
 export interface HistoryRepair {
-  kind: "orphan-tool-result" | "duplicate-tool-result" | "unanswered-tool-call" | "empty-assistant-dropped";
+  kind: "orphan-tool-result" | "duplicate-tool-result" | "unanswered-tool-call" | "empty-assistant-dropped" | "interleaved-message-moved";
   index: number;
   toolCallId?: string;
   message: string;
@@ -11,6 +11,8 @@ export interface HistoryRepair {
 export interface SanitizeResult {
   history: Message[];
   repairs: HistoryRepair[];
+  /** When anything was repaired: for each message of `history`, the index it had in the history given (messages can be dropped and moved). */
+  sources?: number[];
 }
 
 export interface SanitizeOptions {
@@ -25,12 +27,20 @@ export interface SanitizeOptions {
  * Repairs a history so every tool result answers a call right before it and
  * every call has its result (P1). Results match the nearest preceding call
  * with their id, positionally, because agents reuse ids (`call_0`) across
- * turns. A valid history comes back unchanged (same array) with no repairs.
+ * turns. A system message standing between a call and its results (a
+ * developer note, a memory rebuild) is moved after them, not taken for
+ * the end of the turn (S1.1). A valid history comes back unchanged (same
+ * array) with no repairs.
  * @example const { history, repairs } = sanitizeHistory(imported)
  */
 export function sanitizeHistory(history: readonly Message[], options: SanitizeOptions = {}): SanitizeResult {
   const repairs: HistoryRepair[] = [];
   const out: Message[] = [];
+  const sources: number[] = [];
+  const keep = (kept: Message, source: number) => {
+    out.push(kept);
+    sources.push(source);
+  };
   let changed = false;
   let index = 0;
   while (index < history.length) {
@@ -47,21 +57,37 @@ export function sanitizeHistory(history: readonly Message[], options: SanitizeOp
       continue;
     }
     if (message.role !== "assistant" || !message.tool_calls?.length) {
-      out.push(message);
+      keep(message, index);
       index += 1;
       continue;
     }
     // Collect the block of tool results that directly follows this call message.
     const callIndex = index;
     const answered = new Array<boolean>(message.tool_calls.length).fill(false);
-    const results: Message[] = [];
+    const results: number[] = [];
+    const moved: number[] = [];
     index += 1;
-    while (index < history.length && history[index].role === "tool") {
+    while (index < history.length) {
+      if (history[index].role !== "tool") {
+        const skip = interleavedBefore(history, index, message.tool_calls, answered);
+        if (skip === 0) break;
+        for (let at = index; at < index + skip; at += 1) {
+          moved.push(at);
+          repairs.push({
+            kind: "interleaved-message-moved",
+            index: at,
+            message: `message ${at}: a ${history[at].role} message stood between the tool calls of message ${callIndex} and their results; moved after the results`,
+          });
+        }
+        changed = true;
+        index += skip;
+        continue;
+      }
       const result = history[index];
       const slot = message.tool_calls.findIndex((call, position) => !answered[position] && call.id === result.tool_call_id);
       if (slot >= 0) {
         answered[slot] = true;
-        results.push(result);
+        results.push(index);
       } else {
         const duplicate = message.tool_calls.some((call) => call.id === result.tool_call_id);
         repairs.push({
@@ -78,8 +104,12 @@ export function sanitizeHistory(history: readonly Message[], options: SanitizeOp
     }
     // Parallel results arrive one by one: calls of the last message may be partly answered and still pending.
     const pending = options.allowPendingToolCalls === true && index === history.length;
+    const keepResults = () => {
+      for (const at of [...results, ...moved]) keep(history[at], at);
+    };
     if (pending || answered.every(Boolean)) {
-      out.push(message, ...results);
+      keep(message, callIndex);
+      keepResults();
       continue;
     }
     changed = true;
@@ -100,10 +130,24 @@ export function sanitizeHistory(history: readonly Message[], options: SanitizeOp
       const repaired: Message = { ...message };
       if (kept.length > 0) repaired.tool_calls = kept;
       else delete repaired.tool_calls;
-      out.push(repaired, ...results);
+      keep(repaired, callIndex);
     }
+    keepResults();
   }
-  return { history: changed ? out : (history as Message[]), repairs };
+  return changed ? { history: out, repairs, sources } : { history: history as Message[], repairs };
+}
+
+/**
+ * How many system messages from `start` stand before tool results
+ * that answer still unanswered calls (S1.1); 0 when what follows is not such
+ * a result (the turn really ended there).
+ */
+function interleavedBefore(history: readonly Message[], start: number, calls: readonly ToolCall[], answered: readonly boolean[]): number {
+  let at = start;
+  while (at < history.length && history[at].role === "system") at += 1;
+  const next = history[at];
+  if (at === start || next?.role !== "tool") return 0;
+  return calls.some((call, position) => !answered[position] && call.id === next.tool_call_id) ? at - start : 0;
 }
 
 /** True when every tool result answers a call right before it and every call is answered (P1). */

@@ -1,5 +1,6 @@
 import "server-only";
 import type { ToolDefinition } from "@/lib/context/messages";
+import type { SessionFacts } from "@/lib/formats";
 import type { Conversation as ConversationRow } from "./generated/sqlite/client";
 import { fromJsonText, fromNullableJsonText, type JsonObject } from "./json";
 
@@ -15,8 +16,21 @@ export interface ConversationRecord {
   tools: ToolDefinition[] | null;
   /** The proxy finds its conversation by this key. */
   recordKey: string | null;
+  /** What the source said of the session (SF3); null for conversations made here. */
+  origin: ConversationOrigin | null;
+  /** "<agent>:<session id>": an import of the same session appends to this conversation. */
+  sessionKey: string | null;
+  /** A subagent's parent conversation, and the parent's tool call that started it. */
+  parentId: string | null;
+  parentCallId: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A session's facts, and for a subagent its own id and its parent's session id. */
+export interface ConversationOrigin extends SessionFacts {
+  subagentId?: string;
+  parentSessionId?: string;
 }
 
 export function toConversationRecord(row: ConversationRow): ConversationRecord {
@@ -27,6 +41,10 @@ export function toConversationRecord(row: ConversationRow): ConversationRecord {
     settings: fromJsonText<JsonObject>(row.settings),
     tools: fromNullableJsonText<ToolDefinition[]>(row.tools),
     recordKey: row.recordKey,
+    origin: fromNullableJsonText<ConversationOrigin>(row.origin),
+    sessionKey: row.sessionKey,
+    parentId: row.parentId,
+    parentCallId: row.parentCallId,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -4,13 +4,13 @@ import { toBranchRecord, type BranchRecord } from "./branches";
 import type { Database } from "./client";
 import { NotFoundError } from "./errors";
 import type { Conversation as ConversationRow } from "./generated/sqlite/client";
-import { toConversationRecord, type ConversationRecord } from "./conversation-record";
+import { toConversationRecord, type ConversationOrigin, type ConversationRecord } from "./conversation-record";
 import { fromJsonText, toJsonObjectText, toNullableJsonText, type JsonObject } from "./json";
 import { insertMessages, type MessageRecord, type NewMessage } from "./messages";
 import { isRecordNotFound, runQuery, runTransaction } from "./run";
 import { PUBLISHED_ONLY } from "./staging";
 
-export { toConversationRecord, type ConversationRecord };
+export { toConversationRecord, type ConversationOrigin, type ConversationRecord };
 
 /** A row of the conversation list. */
 export interface ConversationOverview extends ConversationRecord {
@@ -25,6 +25,12 @@ export interface CreateConversationOptions {
   settings?: Record<string, unknown>;
   tools?: ToolDefinition[] | null;
   recordKey?: string | null;
+  /** What the source said of its session (SF3). */
+  origin?: ConversationOrigin | null;
+  sessionKey?: string | null;
+  /** A subagent's parent conversation and the tool call that started it. */
+  parentId?: string | null;
+  parentCallId?: string | null;
   /** The root branch's name, default "main". */
   branchName?: string;
   /** The root branch's initial history. */
@@ -56,7 +62,17 @@ export async function createConversation(db: Database, options: CreateConversati
   const tools = toNullableJsonText(options.tools, "tools");
   return runTransaction(db, async (tx) => {
     const conversation = await tx.conversation.create({
-      data: { title: options.title, source: options.source, settings, tools, recordKey: options.recordKey ?? null },
+      data: {
+        title: options.title,
+        source: options.source,
+        settings,
+        tools,
+        recordKey: options.recordKey ?? null,
+        origin: toNullableJsonText(options.origin as JsonObject | null | undefined, "origin"),
+        sessionKey: options.sessionKey ?? null,
+        parentId: options.parentId ?? null,
+        parentCallId: options.parentCallId ?? null,
+      },
     });
     const branch = await tx.branch.create({
       data: {
@@ -102,6 +118,40 @@ export async function findConversationByRecordKey(db: Database, recordKey: strin
   return runQuery(db, async () => {
     const row = await db.conversation.findUnique({ where: { recordKey } });
     return row ? toConversationRecord(row) : null;
+  });
+}
+
+/** The published conversation an import of session `sessionKey` made, or null; the newest when several were. */
+export async function findConversationBySessionKey(db: Database, sessionKey: string): Promise<ConversationRecord | null> {
+  return runQuery(db, async () => {
+    const row = await db.conversation.findFirst({ where: { sessionKey, ...PUBLISHED_ONLY }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+    return row ? toConversationRecord(row) : null;
+  });
+}
+
+/** A conversation's subagents, oldest first. */
+export async function getSubagentsByConversationId(db: Database, conversationId: string): Promise<ConversationRecord[]> {
+  return runQuery(db, async () => {
+    const rows = await db.conversation.findMany({ where: { parentId: conversationId, ...PUBLISHED_ONLY }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    return rows.map(toConversationRecord);
+  });
+}
+
+/** Subagents stored under session `sessionKey` (their keys extend it) that no parent has claimed yet. */
+export async function getUnlinkedSubagentsBySessionKey(db: Database, sessionKey: string): Promise<ConversationRecord[]> {
+  return runQuery(db, async () => {
+    const rows = await db.conversation.findMany({
+      where: { sessionKey: { startsWith: `${sessionKey}/` }, parentId: null, ...PUBLISHED_ONLY },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    });
+    return rows.map(toConversationRecord);
+  });
+}
+
+/** Links a subagent's conversation to the conversation and tool call that started it. */
+export async function linkSubagent(db: Database, conversationId: string, parentId: string, parentCallId: string | null): Promise<void> {
+  await runQuery(db, async () => {
+    await db.conversation.update({ where: { id: conversationId }, data: { parentId, parentCallId } });
   });
 }
 

@@ -80,7 +80,12 @@ export async function importSession(db: Database, file: SessionFile): Promise<Im
       select: { id: true },
     });
     if (existing) throw new ConflictError("conversation", `conversation '${existing.id}' is already stored: delete it first to import this session again`);
-    await tx.conversation.create({ data: { ...toDates(file.conversation), updatedAt: new Date(file.conversation.updatedAt) } });
+    // A subagent's parent may not be in this database: the link is then dropped, the call id and origin kept.
+    const parentId = file.conversation.parentId;
+    const parent = parentId === null ? null : await tx.conversation.findUnique({ where: { id: parentId }, select: { id: true } });
+    await tx.conversation.create({
+      data: { ...toDates(file.conversation), parentId: parent?.id ?? null, updatedAt: new Date(file.conversation.updatedAt) },
+    });
     // One at a time: a branch's parent must exist before it.
     for (const branch of parentsFirst(file.branches, (row) => row.parentId)) await tx.branch.create({ data: toDates(branch) });
     if (file.messages.length > 0) await tx.message.createMany({ data: file.messages.map(toDates) });

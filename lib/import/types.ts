@@ -55,6 +55,8 @@ export type ImportWarningCode =
   | "duplicate-tool-result"
   | "unanswered-tool-call"
   | "empty-assistant-dropped"
+  /** A system or user message stood between tool calls and their results: moved after the results. */
+  | "interleaved-message-moved"
   /** Lines of a transcript that are not messages (progress, snapshots, UI events): skipped. */
   | "entry-skipped"
   /** Several lines of one streamed message were merged into one message. */

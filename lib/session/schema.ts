@@ -28,6 +28,11 @@ export const sessionConversationSchema = z.strictObject({
   settings: json,
   tools: json.nullable(),
   recordKey: text.nullable(),
+  // Files written before sessions kept their origin have none of these four.
+  origin: json.nullable().default(null),
+  sessionKey: text.nullable().default(null),
+  parentId: id.nullable().default(null),
+  parentCallId: text.nullable().default(null),
   createdAt: date,
   updatedAt: date,
 });

@@ -22,6 +22,10 @@ const conversation: ConversationRecord = {
   settings: {},
   tools: null,
   recordKey: null,
+  origin: null,
+  sessionKey: null,
+  parentId: null,
+  parentCallId: null,
   createdAt: "2025-01-01T00:00:00.000Z",
   updatedAt: "2025-01-01T00:00:00.000Z",
 };

@@ -21,6 +21,10 @@ export function sampleConversation(tools: ToolDefinition[] | null = null): Conve
     settings: {},
     tools,
     recordKey: null,
+  origin: null,
+  sessionKey: null,
+  parentId: null,
+  parentCallId: null,
     createdAt: "2025-01-01T00:00:00.000Z",
     updatedAt: "2025-01-01T00:00:00.000Z",
   };
