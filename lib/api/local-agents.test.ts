@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as listRoute from "@/app/api/local-agents/route";
 import * as importRoute from "@/app/api/local-agents/import/route";
+import * as dropImportRoute from "@/app/api/conversations/import/route";
 import * as followRoute from "@/app/api/local-agents/follow/route";
 import * as unfollowRoute from "@/app/api/local-agents/unfollow/route";
 import * as messagesRoute from "@/app/api/branches/[branchId]/messages/route";
@@ -72,6 +73,43 @@ describe.each(TEST_PROVIDERS)("/api/local-agents (%s)", (provider) => {
     expect(await historyOf(body.conversationIds[0], test.db)).toHaveLength(2);
     const list = await call<LocalAgentsList>(listRoute.GET);
     expect(list.body.sessions.find((session) => session.path === real(home.codexSession))?.conversationId).toBe(body.conversationIds[0]);
+  });
+
+  it("[LA4] knows a session imported any way, also after a restart, by the session id the conversation stores", async () => {
+    const text = fs.readFileSync(home.claudeSession, "utf8");
+    const dropped = await call(dropImportRoute.POST, {
+      url: "/api/conversations/import?filename=session.jsonl",
+      body: text,
+      headers: { "content-type": "application/x-ndjson" },
+    });
+    expect(dropped.status).toBe(201);
+    clearImportsForTests();
+    const list = await call<LocalAgentsList>(listRoute.GET);
+    const session = list.body.sessions.find((entry) => entry.path === real(home.claudeSession));
+    expect(session?.conversationId).toBe(dropped.body.conversations[0].conversation.id);
+    expect(list.body.sessions.find((entry) => entry.path === real(home.codexSession))?.conversationId).toBeNull();
+  });
+
+  it("[LA4] reads a file as its agent's format: a Claude Code session of one line is not taken for a JSON document", async () => {
+    const [firstPrompt] = fs
+      .readFileSync(home.claudeSession, "utf8")
+      .split("\n")
+      .filter((line) => line.includes('"type":"user"'));
+    fs.writeFileSync(home.claudeSession, `${firstPrompt}\n`);
+    const { status, body } = await post(importRoute.POST, home.claudeSession);
+    expect(status).toBe(201);
+    expect(body).toMatchObject({ format: "claude-code", messageCount: 1 });
+  });
+
+  it("[LA4] imports a Claude Code subagent's file as a conversation of its own, not into its session's", async () => {
+    const main = await post(importRoute.POST, home.claudeSession);
+    const before = (await historyOf(main.body.conversationIds[0], test.db)).length;
+    const subagent = await post(importRoute.POST, home.claudeSubagent);
+    expect(subagent.status).toBe(201);
+    expect(subagent.body.conversationIds[0]).not.toBe(main.body.conversationIds[0]);
+    expect(await historyOf(main.body.conversationIds[0], test.db)).toHaveLength(before);
+    const list = await call<LocalAgentsList>(listRoute.GET);
+    expect(list.body.sessions.find((entry) => entry.path === real(home.claudeSubagent))?.conversationId).toBe(subagent.body.conversationIds[0]);
   });
 
   it("[LA3] refuses paths that are not listed session files: outside the folders 400, a link out 400, gone 404", async () => {

@@ -1,6 +1,6 @@
 import "server-only";
 import { HttpError } from "@/lib/api/errors";
-import { getConversationById, NotFoundError, type Database } from "@/lib/db";
+import { findConversationBySessionKey, getConversationById, NotFoundError, type Database } from "@/lib/db";
 import { localAgentsAccessOf } from "./access";
 import { discoverSessions } from "./discover";
 import { followOfConversation, followerOfPath, startFollowing, stopFollowing } from "./follow";
@@ -18,10 +18,24 @@ export function requireLocalAgents(env: Environment = process.env): void {
   if (!access.enabled) throw new HttpError(403, "forbidden", access.message, { details: { reason: access.reason } });
 }
 
-/** The conversation a session was imported as, when it still exists. */
+/** The key the import service stores a session under (`<agent>:<session id>`, a subagent's id after a `/`). */
+export function sessionKeyOfLocal(session: LocalSession): string {
+  if (session.kind === "subagent" && session.parentSessionId !== null) {
+    const agentId = session.path.replace(/^.*[\\/]agent-/, "").replace(/\.jsonl$/, "");
+    return `${session.agent}:${session.parentSessionId}/${agentId}`;
+  }
+  return `${session.agent}:${session.sessionId}`;
+}
+
+/**
+ * The conversation a session was imported as: the one the import service
+ * stored under the session's key, else the one this process imported the
+ * file as (formats whose files name no session), while it exists.
+ */
 async function conversationOf(db: Database, session: LocalSession): Promise<string | null> {
-  const record = importOfPath(session.path);
-  const id = record?.conversationIds[0];
+  const stored = await findConversationBySessionKey(db, sessionKeyOfLocal(session));
+  if (stored) return stored.id;
+  const id = importOfPath(session.path)?.conversationIds[0];
   if (id === undefined) return null;
   try {
     await getConversationById(db, id);

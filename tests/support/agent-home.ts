@@ -70,11 +70,12 @@ export function createAgentHome(home = fs.mkdtempSync(path.join(os.tmpdir(), "co
   const claudeText = fs.readFileSync(path.join(fixtures, "claude-code-short.jsonl"), "utf8");
   const project = path.join(claudeDir, "projects", CLAUDE_PROJECT_FOLDER);
   const claudeSession = write(path.join(project, `${CLAUDE_SESSION_ID}.jsonl`), claudeText);
+  // A subagent's file: its prompt and first answer, as sidechain lines with the subagent's id.
   const sidechain = claudeText
     .split("\n")
-    .filter((line) => line.includes('"type":"user"'))
-    .slice(0, 1)
-    .map((line) => line.replace('"isSidechain":false', '"isSidechain":true'))
+    .filter((line) => line.includes('"type":"user"') || line.includes('"type":"assistant"'))
+    .slice(0, 2)
+    .map((line) => line.replace('"isSidechain":false', '"isSidechain":true,"agentId":"a1b2c3"'))
     .join("\n");
   const claudeSubagent = write(path.join(project, CLAUDE_SESSION_ID, "subagents", "agent-a1b2c3.jsonl"), `${sidechain}\n`);
   const codexSession = write(
