@@ -11,8 +11,9 @@ export function formatWhen(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
 }
 
-/** The last folder of a project path (`/home/me/app` → `app`). */
+/** The last folder of a project path (`/home/me/app` → `app`); a project hash (Gemini CLI's) shortened. */
 export function projectName(project: string): string {
   const parts = project.split(/[\\/]/).filter(Boolean);
-  return parts.at(-1) ?? project;
+  const name = parts.at(-1) ?? project;
+  return /^[0-9a-f]{40,}$/i.test(name) ? `${name.slice(0, 12)}…` : name;
 }

@@ -5,7 +5,7 @@ import { ApiError } from "@/lib/client";
 import { localAgentsClient, type LocalAgentsClient } from "@/lib/local-agents/client";
 import type { FollowStatus } from "@/lib/local-agents/types";
 import ui from "@/components/ui/ui.module.css";
-import styles from "./workspace.module.css";
+import styles from "./follow-indicator.module.css";
 
 export interface FollowIndicatorProps {
   conversationId: string;
@@ -55,9 +55,9 @@ export function FollowIndicator({ conversationId, client = localAgentsClient, po
   }
 
   return (
-    <span className={styles.muted} role="status" aria-label="Following a session file" title={follow.lastError ?? follow.path}>
-      Following {fileName(follow.path)}
-      {follow.lastError ? <span className={styles.danger}> · the last import failed</span> : null}{" "}
+    <span className={styles.following} role="status" aria-label="Following a session file" title={follow.lastError ?? follow.path}>
+      <span className={styles.file}>Following {fileName(follow.path)}</span>
+      {follow.lastError ? <span className={styles.danger}>the last import failed</span> : null}
       <button type="button" className={ui.button} disabled={stopping} onClick={() => void stop()}>
         Stop
       </button>

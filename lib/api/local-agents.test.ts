@@ -150,4 +150,14 @@ describe.each(TEST_PROVIDERS)("/api/local-agents (%s)", (provider) => {
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect(await historyOf(conversationId, test.db)).toHaveLength(before + 2);
   });
+
+  it("[LA5] DELETE /api/local-agents/follow stops a file's follow; a body naming nothing is refused", async () => {
+    const followed = await post(followRoute.POST, home.codexSession);
+    expect(followed.status).toBe(201);
+    expect((await call(followRoute.GET)).body.follows).toHaveLength(1);
+    expect((await call(followRoute.DELETE, { method: "DELETE", body: {} })).status).toBe(400);
+    const stopped = await call(followRoute.DELETE, { method: "DELETE", body: { path: real(home.codexSession) } });
+    expect(stopped.body.stopped.map((follow: { path: string }) => follow.path)).toEqual([real(home.codexSession)]);
+    expect((await call(followRoute.GET)).body.follows).toEqual([]);
+  });
 });
