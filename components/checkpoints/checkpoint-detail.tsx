@@ -7,6 +7,32 @@ export interface CheckpointDetailProps {
   onClose?: () => void;
 }
 
+const REASON_LABELS: Readonly<Record<string, string>> = { "agent-compaction": "compacted by the agent" };
+
+/** A compaction the agent made (an imported session's): what it replaced, the tokens before and after, and the summary. */
+function AgentCompaction({ metadata }: { metadata: Readonly<Record<string, unknown>> }) {
+  const replaced = metadata.replaced as { toPosition?: number } | undefined;
+  const before = typeof metadata.tokensBefore === "number" ? metadata.tokensBefore : null;
+  const after = typeof metadata.tokensAfter === "number" ? metadata.tokensAfter : null;
+  const replacement = Array.isArray(metadata.replacement) ? metadata.replacement.length : 0;
+  return (
+    <>
+      <h4>Compaction</h4>
+      <p className={styles.facts}>
+        {typeof metadata.agent === "string" ? metadata.agent : "The agent"}
+        {typeof metadata.trigger === "string" ? ` (${metadata.trigger})` : ""} replaced messages 0–{formatNumber((replaced?.toPosition ?? 1) - 1)}
+        {before !== null && after !== null ? `: ${formatNumber(before)} → ${formatNumber(after)} tokens` : ""}
+        {replacement > 0 ? ` · the model received ${formatNumber(replacement)} messages in their place` : ""}
+      </p>
+      {typeof metadata.summary === "string" && metadata.summary !== "" ? (
+        <pre className={styles.summaryText} aria-label="Compaction summary">
+          {metadata.summary}
+        </pre>
+      ) : null}
+    </>
+  );
+}
+
 /** One checkpoint: its token usage, artifact refs and values as an expandable JSON tree. */
 export function CheckpointDetail({ checkpoint, onClose }: CheckpointDetailProps) {
   const name = checkpointName(checkpoint);
@@ -25,8 +51,9 @@ export function CheckpointDetail({ checkpoint, onClose }: CheckpointDetailProps)
       <p className={styles.facts}>
         {checkpoint.inherited ? "Inherited from an ancestor" : "Written on this branch"} · covers {formatNumber(checkpoint.messageCount)} messages ·{" "}
         {formatTime(checkpoint.createdAt)}
-        {reason ? ` · ${reason}` : ""}
+        {reason ? ` · ${REASON_LABELS[reason] ?? reason}` : ""}
       </p>
+      {reason === "agent-compaction" && checkpoint.metadata ? <AgentCompaction metadata={checkpoint.metadata} /> : null}
       <h4>Token usage</h4>
       {usage.length === 0 ? (
         <p className={styles.muted}>No token usage recorded.</p>

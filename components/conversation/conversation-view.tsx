@@ -3,10 +3,12 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { CallSummary } from "@/lib/calls/types";
+import type { CompactionSummary, SubagentSummary } from "@/lib/client/types";
 import type { Message } from "@/lib/context";
 import { FailedCallMarkers } from "./failed-call-marker";
 import { MessageRow } from "./message-row";
 import type { RowEffect } from "./row-marks";
+import type { RowFacts } from "./row-facts";
 import { layoutRows } from "./row-layout";
 import { linkToolCalls } from "./tool-links";
 import styles from "./conversation-view.module.css";
@@ -27,6 +29,12 @@ export interface ConversationViewProps {
   /** Failed model calls by the history position they were made at: shown before that message (after the last one at the history's length). */
   failedCalls?: ReadonlyMap<number, readonly CallSummary[]>;
   onOpenCalls?: () => void;
+  /** Per message: its time, the pause before it, its call's model and reported usage. */
+  facts?: readonly (RowFacts | undefined)[];
+  /** The agent's compactions by the index of the first message after each. */
+  compactions?: ReadonlyMap<number, CompactionSummary>;
+  /** Subagents by the id of the call that started them. */
+  subagents?: ReadonlyMap<string, SubagentSummary>;
 }
 
 const NO_KEYS: readonly string[] = [];
@@ -63,6 +71,9 @@ export function ConversationView({
   onFork,
   failedCalls,
   onOpenCalls,
+  facts,
+  compactions,
+  subagents,
 }: ConversationViewProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const layout = useMemo(() => layoutRows(messages), [messages]);
@@ -148,6 +159,9 @@ export function ConversationView({
               onJump={jump}
               onOpenHandle={onOpenHandle}
               onFork={onFork}
+              facts={facts?.[item.index]}
+              compaction={compactions?.get(item.index)}
+              subagents={subagents}
             />
           </div>
         ))}

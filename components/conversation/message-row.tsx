@@ -1,8 +1,10 @@
 import { memo } from "react";
+import type { CompactionSummary, SubagentSummary } from "@/lib/client/types";
 import { contentText, type MediaRule, type Message } from "@/lib/context/light";
 import { MessageContent } from "./message-content";
 import { CacheMark, LeadingParts, TrailingParts } from "./message-parts";
 import { MARK_LABELS, type RowEffect } from "./row-marks";
+import { gapText, NOTABLE_GAP_MS, usageText, type RowFacts } from "./row-facts";
 import type { RowLayout } from "./row-layout";
 import styles from "./conversation-view.module.css";
 import { SafeText } from "@/components/ui/safe-text";
@@ -30,9 +32,41 @@ export interface MessageRowProps {
   mediaRule?: MediaRule;
   /** Forks a branch right after this message; the button shows on hover and on the selected row. */
   onFork?: (index: number) => void;
+  /** The message's time, the pause before it, the model and the usage its call reported. */
+  facts?: RowFacts;
+  /** The agent's compaction that ends right before this message. */
+  compaction?: CompactionSummary;
+  /** Subagents by the id of the tool call that started them. */
+  subagents?: ReadonlyMap<string, SubagentSummary>;
 }
 
 const number = (value: number) => value.toLocaleString("en");
+
+function timeOf(at: string): string {
+  const date = new Date(at);
+  return date.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+function SubagentLink({ subagent }: { subagent: SubagentSummary }) {
+  return (
+    <a className={styles.subagent} href={`/c/${encodeURIComponent(subagent.conversationId)}`} onClick={(event) => event.stopPropagation()}>
+      subagent: {number(subagent.messages)} messages, {number(subagent.tokens)} tokens →
+    </a>
+  );
+}
+
+function CompactionNote({ compaction }: { compaction: CompactionSummary }) {
+  const tokens =
+    compaction.tokensBefore !== null && compaction.tokensAfter !== null
+      ? ` · ${number(compaction.tokensBefore)} → ${number(compaction.tokensAfter)} tokens`
+      : "";
+  return (
+    <div className={styles.compaction} role="note">
+      Compacted by the agent{compaction.trigger ? ` (${compaction.trigger})` : ""}
+      {tokens}: what came before was replaced for the model by its summary (checkpoint v{compaction.version})
+    </div>
+  );
+}
 
 function ToolCallLine({
   messageIndex,
@@ -41,6 +75,7 @@ function ToolCallLine({
   linkKey,
   hovered,
   target,
+  subagent,
   onHoverCall,
   onJump,
 }: {
@@ -50,6 +85,7 @@ function ToolCallLine({
   linkKey: string;
   hovered: boolean;
   target: number;
+  subagent?: SubagentSummary;
   onHoverCall: (key: string | null) => void;
   onJump: (index: number) => void;
 }) {
@@ -79,6 +115,7 @@ function ToolCallLine({
           no result
         </span>
       )}
+      {subagent ? <SubagentLink subagent={subagent} /> : null}
     </div>
   );
 }
@@ -101,7 +138,8 @@ function sameRowProps(previous: MessageRowProps, next: MessageRowProps): boolean
 
 /** One message of the conversation view: round header, role, token count, pipeline marks, content and tool calls. */
 export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
-  const { index, message, tokens, layout, callKeys, resultKey, otherEnd, effect, selected, hoveredCall, expanded } = props;
+  const { index, message, tokens, layout, callKeys, resultKey, otherEnd, effect, selected, hoveredCall, expanded, facts } = props;
+  const usage = facts === undefined ? null : usageText(facts);
   const linked = hoveredCall !== null && (hoveredCall === resultKey || callKeys.includes(hoveredCall));
   const text = contentText(message);
   const callOf = resultKey === undefined ? -1 : otherEnd(resultKey, index);
@@ -120,6 +158,8 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
       onMouseEnter={resultKey ? () => props.onHoverCall(resultKey) : undefined}
       onMouseLeave={resultKey ? () => props.onHoverCall(null) : undefined}
     >
+      {props.compaction ? <CompactionNote compaction={props.compaction} /> : null}
+      {facts?.gapMs !== undefined && facts.gapMs >= NOTABLE_GAP_MS ? <div className={styles.gap}>{gapText(facts.gapMs)}</div> : null}
       {layout.roundStart ? <div className={styles.roundHeader}>Round {layout.round + 1}</div> : null}
       {layout.chainStart ? (
         <div className={styles.chainHeader}>
@@ -132,6 +172,16 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
         {message.name ? (
           <span className={styles.name}>
             <SafeText text={message.name} />
+          </span>
+        ) : null}
+        {facts?.at ? (
+          <time className={styles.time} dateTime={facts.at} title={new Date(facts.at).toLocaleString("en-GB")}>
+            {timeOf(facts.at)}
+          </time>
+        ) : null}
+        {facts?.model && message.role === "assistant" ? (
+          <span className={styles.model}>
+            <SafeText text={facts.model} />
           </span>
         ) : null}
         {message.cache_control ? <CacheMark mark={message.cache_control} where="this message" /> : null}
@@ -204,10 +254,17 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
           linkKey={callKeys[position]}
           hovered={hoveredCall === callKeys[position]}
           target={otherEnd(callKeys[position], index)}
+          subagent={props.subagents?.get(call.id)}
           onHoverCall={props.onHoverCall}
           onJump={props.onJump}
         />
       ))}
+      {usage ? (
+        <p className={styles.usage} title="What the provider reported this call used">
+          {usage}
+          {facts?.latencyMs !== undefined ? ` · ${number(facts.latencyMs)} ms` : ""}
+        </p>
+      ) : null}
     </div>
   );
 }, sameRowProps);

@@ -12,6 +12,9 @@ import { ConversationView } from "@/components/conversation/conversation-view";
 import { ConversationSearch } from "@/components/conversation/conversation-search";
 import { MarkLegend } from "@/components/conversation/mark-legend";
 import { effectsAfter, effectsBefore } from "@/components/conversation/row-marks";
+import { rowFactsOf } from "@/components/conversation/row-facts";
+import { useSessionOverview } from "@/components/conversation/use-session-overview";
+import { SessionLine } from "./session-line";
 import styles from "./workspace.module.css";
 import ui from "@/components/ui/ui.module.css";
 
@@ -63,6 +66,23 @@ export function ConversationPanel({ footer, callsClient }: { footer?: ReactNode;
   const callsRevision = usePlaygroundStore((state) => state.callsRevision);
   const setTab = usePlaygroundStore((state) => state.setTab);
   const failed = useCalls(callsClient ?? null, callsClient ? conversationId : null, callsRevision, true).calls;
+  const records = usePlaygroundStore((state) => state.records);
+  const positions = usePlaygroundStore((state) => state.positions);
+  const overview = useSessionOverview(callsClient ?? null, conversationId, branchId, records.length + callsRevision);
+  const facts = useMemo(() => rowFactsOf(records, positions), [records, positions]);
+  // Compactions and subagents are placed by stored position and call id: shown on the conversation as loaded.
+  const compactions = useMemo(() => {
+    if (!overview || overview.compactions.length === 0) return undefined;
+    const byPosition = new Map(overview.compactions.map((compaction) => [compaction.position, compaction]));
+    return new Map(positions.flatMap((position, index) => (byPosition.has(position) ? [[index, byPosition.get(position)!] as const] : [])));
+  }, [overview, positions]);
+  const subagents = useMemo(
+    () =>
+      overview && overview.subagents.length > 0
+        ? new Map(overview.subagents.flatMap((subagent) => (subagent.callId ? [[subagent.callId, subagent] as const] : [])))
+        : undefined,
+    [overview],
+  );
   const failedCalls = useMemo(
     () => (branchId === null || failed.length === 0 ? undefined : failedCallsByPosition(failed, branchId, tree)),
     [failed, branchId, tree],
@@ -111,6 +131,7 @@ export function ConversationPanel({ footer, callsClient }: { footer?: ReactNode;
           </span>
         </p>
         <ConversationSearch messages={shown} selected={selected} onSelect={selectMessage} />
+        {overview ? <SessionLine overview={overview} /> : null}
         <MarkLegend />
       </div>
       {loadError ? (
@@ -146,6 +167,9 @@ export function ConversationPanel({ footer, callsClient }: { footer?: ReactNode;
             onFork={canFork ? fork : undefined}
             failedCalls={after ? undefined : failedCalls}
             onOpenCalls={() => setTab("calls")}
+            facts={after ? undefined : facts}
+            compactions={after ? undefined : compactions}
+            subagents={subagents}
           />
         )}
       </div>

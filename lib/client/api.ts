@@ -40,6 +40,7 @@ import type {
   SavePolicyInput,
   RecordMessagesResult,
   SearchResult,
+  SessionOverview,
   SummaryEntry,
   UpdateConversationInput,
 } from "./types";
@@ -97,6 +98,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** One call: the body the agent sent, the body forwarded, the answer, and the previous call's messages. */
     getCall: (callId: string, request?: RequestOptions) => get<CallDetail>(apiPath`/api/calls/${callId}`, request),
 
+    /** The conversation as an agent's session: origin, parent, subagents, compactions and reported usage. */
+    getSessionOverview: (conversationId: string, branchId?: string, request: RequestOptions = {}) =>
+      get<SessionOverview>(apiPath`/api/conversations/${conversationId}/overview`, { query: { branch: branchId }, ...request }),
     getBranch: (branchId: string, request?: RequestOptions) => get<BranchDetail>(apiPath`/api/branches/${branchId}`, request),
     /** What the workspace opens a branch with: the branch, its conversation, its first screen and the server's first result. */
     openBranch: (branchId: string, request?: RequestOptions) => get<BranchOpening>(apiPath`/api/branches/${branchId}/opening`, request),

@@ -66,7 +66,8 @@ function has(object: Record<string, unknown>, ...keys: string[]): boolean {
 /**
  * Reads a provider's usage object into `ReportedUsage` (SF1): Anthropic
  * Messages (`cache_creation.ephemeral_5m/1h_input_tokens`), OpenAI Chat and
- * Responses (cached tokens are part of the input there), Gemini
+ * Responses (cached tokens are part of the input there), LiteLLM's chat
+ * usage with Anthropic's cache fields, OpenHands' `TokenUsage`, Gemini
  * `usageMetadata`, Codex `token_count` info and the AI SDK's usage. Returns
  * undefined for anything else; never throws, since a log's usage is
  * informative, not required.
@@ -76,8 +77,9 @@ export function readReportedUsage(raw: unknown): ReportedUsage | undefined {
   if (!isObject(raw)) return undefined;
   if (isObject(raw.raw) && has(raw, "input", "output")) return raw as unknown as ReportedUsage;
   if (
-    has(raw, "cache_read_input_tokens", "cache_creation_input_tokens", "cache_creation") ||
-    (has(raw, "input_tokens") && !has(raw, "input_tokens_details", "cached_input_tokens", "total_tokens"))
+    !has(raw, "prompt_tokens") &&
+    (has(raw, "cache_read_input_tokens", "cache_creation_input_tokens", "cache_creation") ||
+      (has(raw, "input_tokens") && !has(raw, "input_tokens_details", "cached_input_tokens", "total_tokens")))
   ) {
     // Anthropic: input_tokens leaves out cache reads and writes; the write is split by TTL when cache_creation is given.
     const written = count(raw.cache_creation_input_tokens);
@@ -90,8 +92,9 @@ export function readReportedUsage(raw: unknown): ReportedUsage | undefined {
   if (has(raw, "prompt_tokens", "completion_tokens")) {
     const details = isObject(raw.prompt_tokens_details) ? raw.prompt_tokens_details : {};
     const output = isObject(raw.completion_tokens_details) ? raw.completion_tokens_details : {};
-    const cached = count(details.cached_tokens);
-    const written = count(details.cache_write_tokens);
+    // LiteLLM answering for Anthropic adds its cache fields and counts them in prompt_tokens; OpenHands' TokenUsage names them cache_read/write_tokens.
+    const cached = count(details.cached_tokens) || count(raw.cache_read_input_tokens) || count(raw.cache_read_tokens);
+    const written = count(details.cache_write_tokens) || count(raw.cache_creation_input_tokens) || count(raw.cache_write_tokens);
     return usage(
       raw,
       Math.max(0, count(raw.prompt_tokens) - cached - written),

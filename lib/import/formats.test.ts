@@ -72,6 +72,12 @@ const samples: Sample[] = [
   { file: "langfuse-trace.json", format: "langfuse", warnings: ["part-approximated"] },
   { file: "otel-genai-otlp.json", format: "otel", warnings: [] },
   { file: "otel-genai-legacy-attributes.json", format: "otel", warnings: [] },
+  { file: "openhands-trajectory-gui-mode.json", format: "openhands", warnings: ["entry-skipped"] },
+  { file: "openhands-events-condensation.jsonl", format: "openhands", warnings: ["marker", "entry-skipped", "unanswered-tool-call"] },
+  { file: "swe-agent-function-calling-marshmallow-1867.traj.json", format: "swe-agent", warnings: [] },
+  { file: "swe-agent-0.x-gpt4-test-repo.traj.json", format: "swe-agent", warnings: [] },
+  { file: "mini-swe-agent-1.15-gemini-django-11099.traj.json", format: "mini-swe-agent", warnings: [] },
+  { file: "mini-swe-agent-2-toolcall-exit.traj.json", format: "mini-swe-agent", warnings: ["marker", "unanswered-tool-call"] },
 ];
 
 describe("import formats", () => {

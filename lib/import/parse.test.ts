@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { importErrorOf, readFixture } from "@/tests/fixtures/import/load";
-import { DEFAULT_MAX_IMPORT_BYTES, ImportError, UNKNOWN_FORMAT_MESSAGE, parseConversations, type ImportFormat } from "./index";
+import { DEFAULT_MAX_IMPORT_BYTES, IMPORT_FORMAT_LABELS, ImportError, UNKNOWN_FORMAT_MESSAGE, parseConversations, type ImportFormat } from "./index";
 
 const user = { role: "user", content: "hi" };
 const assistant = { role: "assistant", content: "hello" };
@@ -75,9 +75,13 @@ describe("parseConversations refusals", () => {
   ])("refuses an unknown format: %s", (text, found) => {
     const error = importErrorOf(() => parseConversations(text));
     expect(error.issues).toEqual([{ message: `${UNKNOWN_FORMAT_MESSAGE}; found ${found}`, path: "" }]);
-    expect(error.message).toBe(
-      `could not import: could not recognise the format: expected an array of messages, {messages}, JSONL, Anthropic {messages with content blocks} or tau-bench {traj}; found ${found}`,
-    );
+    expect(error.message).toBe(`could not import: ${UNKNOWN_FORMAT_MESSAGE}; found ${found}`);
+  });
+
+  it("[I8] the refusal of an unknown format names every format the importer reads", () => {
+    for (const label of Object.values(IMPORT_FORMAT_LABELS)) expect(UNKNOWN_FORMAT_MESSAGE).toContain(label);
+    expect(UNKNOWN_FORMAT_MESSAGE).toContain("Claude Code session (JSONL)");
+    expect(UNKNOWN_FORMAT_MESSAGE).toContain("tau-bench trajectories");
   });
 
   it("refuses text that is neither JSON nor JSONL with a syntax error", () => {

@@ -22,8 +22,8 @@ const LEGACY_FORMATS: ReadonlySet<ImportFormat> = new Set(["openai", "jsonl", "a
 export const DEFAULT_MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 
 /** The message of an input whose shape matches no format. */
-export const UNKNOWN_FORMAT_MESSAGE =
-  "could not recognise the format: expected an array of messages, {messages}, JSONL, Anthropic {messages with content blocks} or tau-bench {traj}";
+/** The refusal of an input no reader recognises: it names every format the importer reads (I8). */
+export const UNKNOWN_FORMAT_MESSAGE = `could not recognise the format: expected one of ${Object.values(IMPORT_FORMAT_LABELS).join(", ")}`;
 
 const EMPTY_MESSAGE = "the input is empty: paste or drop a conversation (JSON or JSONL)";
 

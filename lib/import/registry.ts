@@ -17,10 +17,13 @@ import { geminiImporter } from "./formats/gemini";
 import { langchainImporter } from "./formats/langchain";
 import { langfuseImporter } from "./formats/langfuse";
 import { litellmImporter } from "./formats/litellm";
+import { miniSweAgentImporter } from "./formats/mini-swe-agent";
 import { openaiBatchImporter } from "./formats/openai-batch";
+import { openhandsImporter, openhandsLinesImporter } from "./formats/openhands";
 import { otelImporter } from "./formats/otel";
 import { responsesImporter } from "./formats/responses";
 import { sharegptImporter } from "./formats/sharegpt";
+import { sweAgentImporter } from "./formats/swe-agent";
 
 /** What an importer is given besides the value: where issues go and the dropped file's name. */
 export class ImportContext {
@@ -56,6 +59,9 @@ export interface LinesImporter {
 }
 
 export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
+  openhandsImporter,
+  sweAgentImporter,
+  miniSweAgentImporter,
   openaiBatchImporter,
   litellmImporter,
   langfuseImporter,
@@ -68,7 +74,7 @@ export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   geminiImporter,
 ];
 
-export const LINES_IMPORTERS: readonly LinesImporter[] = [claudeCodeImporter, codexImporter];
+export const LINES_IMPORTERS: readonly LinesImporter[] = [claudeCodeImporter, codexImporter, openhandsLinesImporter];
 
 /** The document importer that recognises `value`, or the one `forced` names. */
 export function findDocumentImporter(value: unknown, forced?: ImportFormat): DocumentImporter | undefined {

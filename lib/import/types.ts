@@ -22,7 +22,10 @@ export type ImportFormat =
   | "openai-batch"
   | "litellm"
   | "langfuse"
-  | "otel";
+  | "otel"
+  | "openhands"
+  | "swe-agent"
+  | "mini-swe-agent";
 
 /** What people call each format: detection names it, refusals say which format the input was read as. */
 export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
@@ -42,6 +45,9 @@ export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
   litellm: "LiteLLM log",
   langfuse: "Langfuse trace",
   otel: "OpenTelemetry GenAI spans",
+  openhands: "OpenHands trajectory / events",
+  "swe-agent": "SWE-agent trajectory (.traj)",
+  "mini-swe-agent": "mini-swe-agent trajectory (.traj.json)",
 };
 
 /** Every import format, e.g. for a format picker beside "auto". */

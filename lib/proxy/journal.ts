@@ -212,14 +212,17 @@ function replyOf(exchangeId: string, outcome: RecordOutcomeOptions): ReplyTurn |
   const completion = outcome.completion;
   if (!completion?.reply) return null;
   const fingerprint = messageFingerprint(completion.reply);
+  // The call's facts under the names imports use (SF2); usage stays as the provider sent it, which callFactsOf reads.
   const metadata: JsonObject = {
     recorder: "proxy",
     exchangeId,
     fingerprint,
+    at: new Date().toISOString(),
     model: completion.model,
     finishReason: completion.finishReason,
     usage: (completion.usage as JsonObject | null) ?? null,
   };
+  if (outcome.durationMs !== null) metadata.latencyMs = Math.round(outcome.durationMs);
   if (outcome.pipeline) metadata.pipeline = outcome.pipeline as unknown as JsonValue;
   if (outcome.reloads?.length) metadata.reloads = outcome.reloads as unknown as JsonValue;
   return { turn: { message: completion.reply, fingerprint }, metadata };
@@ -400,7 +403,7 @@ export class ProxyRecorder {
     let recordingError: string | null = null;
     let repliedOn: string | null = null;
     const place = (withReply: ReplyTurn | undefined) =>
-      placeAndAppend(db, conversation.id, turns, (index) => ({ recorder: "proxy", exchangeId: options.id, fingerprint: turns[index].fingerprint }), {
+      placeAndAppend(db, conversation.id, turns, (index) => ({ recorder: "proxy", exchangeId: options.id, fingerprint: turns[index].fingerprint, at: now() }), {
         reply: withReply,
         beforeAppend: async (first) => {
           opened.exchange ??= await openExchange(db, first.branch, options, this.previous.get(options.key));
