@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { agentsHomeEnv } from "./tests/e2e/support/agents-home";
 import { appPort as port, upstreamBaseUrl, UPSTREAM_KEY } from "./tests/e2e/support/upstream-ports";
 
 const databaseFile = path.join(import.meta.dirname, "tmp", `e2e-${port}.db`);
@@ -43,6 +44,8 @@ export default defineConfig({
       CONTEXT_LAB_UPSTREAM_BASE_URL: upstreamBaseUrl,
       CONTEXT_LAB_UPSTREAM_API_KEY: UPSTREAM_KEY,
       CONTEXT_LAB_UPSTREAM_SETTINGS_FILE: path.join(import.meta.dirname, "tmp", `e2e-upstream-${port}.json`),
+      // The Local agents page reads a home the local-agents spec fills, never the machine's own sessions.
+      ...agentsHomeEnv,
     },
     reuseExistingServer: false,
     timeout: 120_000,

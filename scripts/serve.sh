@@ -30,5 +30,7 @@ if [ -n "$token" ] && [ "${#token}" -lt 16 ]; then
   echo "Context Lab: CONTEXT_LAB_TOKEN is ${#token} characters; use at least 16 (e.g. \$(openssl rand -hex 24))" >&2
   exit 1
 fi
+# The app reads the address it listens on from HOST (the Local agents page is offered on loopback only).
+export HOST="$host"
 if [ "${2:-}" = "--migrate" ]; then bash scripts/prisma.sh migrate; fi
 exec node_modules/.bin/next "$mode" -H "$host" -p "$port"

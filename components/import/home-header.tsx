@@ -24,6 +24,9 @@ export function HomeHeader() {
     <header className={styles.header}>
       <h1 className={styles.brand}>Context Lab</h1>
       <span className={styles.tagline}>the context your agent sends its model, inspected and tuned</span>
+      <Link href="/agents" className={styles.link}>
+        Local agents
+      </Link>
       <Link href="/models" className={styles.link}>
         Models
       </Link>

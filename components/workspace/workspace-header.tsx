@@ -9,6 +9,7 @@ import { forkPositionOfSelection } from "@/lib/store";
 import { usePlaygroundStore } from "@/lib/store/provider";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
 import { flattenBranches } from "./branch-options";
+import { FollowIndicator } from "./follow-indicator";
 import styles from "./workspace.module.css";
 import ui from "@/components/ui/ui.module.css";
 import { SafeText } from "@/components/ui/safe-text";
@@ -101,6 +102,7 @@ export function WorkspaceHeader() {
           </span>
         ) : null}
       </span>
+      {conversation ? <FollowIndicator conversationId={conversation.id} /> : null}
       <ThemeToggle theme={theme} onToggle={toggleTheme} />
       <button type="button" className={ui.iconButton} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => openDialog("shortcuts")}>
         ?

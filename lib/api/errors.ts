@@ -31,6 +31,7 @@ export type ApiErrorCode =
   | "budget_exceeded"
   | "database_unavailable"
   | "unauthorized"
+  | "forbidden"
   | "method_not_allowed"
   | "internal_error";
 

@@ -1,0 +1,4 @@
+import * as z from "zod";
+import { sessionPathSchema } from "@/lib/local-agents/schemas";
+
+export const importLocalSessionSchema = z.object({ path: sessionPathSchema });

@@ -1,0 +1,1 @@
+export { unfollowBodySchema } from "../follow/schema";
