@@ -1,13 +1,17 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CallDetail, CallSummary } from "@/lib/calls/types";
 import { createApiClient } from "@/lib/client";
 import type { Message } from "@/lib/context/light";
 import { CallsPanel } from "./calls-panel";
+import { RETRY_FIRST_MS } from "./use-calls";
 import { callSummary, rateLimitedCall } from "./test-calls";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const SYSTEM: Message = { role: "system", content: "You are a travel agent." };
 const ASK: Message = { role: "user", content: "Where does 8JX2WO go?" };
@@ -125,5 +129,68 @@ describe("CallsPanel", () => {
     const { client } = callsApi([]);
     render(<CallsPanel conversationId="c1" revision={0} client={client} copyText={vi.fn()} />);
     expect(await screen.findByRole("heading", { name: "No model calls recorded" })).toBeTruthy();
+  });
+
+  it("[BD9] draws bidi overrides in the model cell and in an opened call's bodies as code points", async () => {
+    const spoofed = callSummary("spoofed", { model: "gpt\u202Eo4" });
+    DETAILS.spoofed = {
+      ...DETAILS.next,
+      call: spoofed,
+      request: { model: "gpt-4o", messages: [{ role: "user", content: "see photo_\u202Egnp.exe" }] },
+      previous: null,
+    };
+    const { client } = callsApi([spoofed]);
+    render(<CallsPanel conversationId="c1" revision={0} client={client} copyText={vi.fn()} />);
+    const table = await screen.findByRole("table", { name: "Model calls" });
+    const cells = within(within(table).getAllByRole("row")[1]).getAllByRole("cell");
+    expect(cells[3].textContent).toBe("gptU+202Eo4");
+    await userEvent.click(screen.getByRole("button", { name: "Open call 1" }));
+    const detail = await screen.findByRole("region", { name: "Call 1 details" });
+    await userEvent.click(within(detail).getByText("Request as the agent sent it"));
+    const body = within(detail).getByLabelText("Request as the agent sent it");
+    expect(body.textContent).toContain("photo_U+202Egnp.exe");
+    expect(body.textContent).not.toContain("\u202E");
+    delete DETAILS.spoofed;
+  });
+
+  it("[BD10] recovers by itself after an outage: retries with growing waits, then lists the calls without being reopened", async () => {
+    vi.useFakeTimers();
+    let down = 3;
+    const attempts: number[] = [];
+    const fetch = vi.fn(async () => {
+      attempts.push(Date.now());
+      if (down > 0) {
+        down -= 1;
+        return Response.json({ error: { code: "database_unavailable", message: "PostgreSQL database is unavailable" } }, { status: 503 });
+      }
+      return Response.json({ calls: CALLS, nextCursor: null });
+    });
+    const client = createApiClient({ fetch: fetch as typeof globalThis.fetch });
+    render(<CallsPanel conversationId="c1" revision={0} client={client} copyText={vi.fn()} />);
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(screen.getByRole("alert").textContent).toBe("Could not load the calls: PostgreSQL database is unavailable (trying again…)");
+    await act(() => vi.advanceTimersByTimeAsync(RETRY_FIRST_MS - 1));
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(fetch).toHaveBeenCalledTimes(2);
+    await act(() => vi.advanceTimersByTimeAsync(RETRY_FIRST_MS * 2));
+    expect(fetch).toHaveBeenCalledTimes(3);
+    await act(() => vi.advanceTimersByTimeAsync(RETRY_FIRST_MS * 4));
+    expect(fetch).toHaveBeenCalledTimes(4);
+    expect(attempts.slice(1).map((at, index) => at - attempts[index])).toEqual([RETRY_FIRST_MS, RETRY_FIRST_MS * 2, RETRY_FIRST_MS * 4]);
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(within(screen.getByRole("table", { name: "Model calls" })).getAllByRole("row")).toHaveLength(CALLS.length + 1);
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(fetch).toHaveBeenCalledTimes(4);
+  });
+
+  it("[BD10] does not retry a refusal that cannot pass by itself", async () => {
+    vi.useFakeTimers();
+    const fetch = vi.fn(async () => Response.json({ error: { code: "not_found", message: "conversation 'c1' does not exist" } }, { status: 404 }));
+    const client = createApiClient({ fetch: fetch as typeof globalThis.fetch });
+    render(<CallsPanel conversationId="c1" revision={0} client={client} copyText={vi.fn()} />);
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(screen.getByRole("alert").textContent).toBe("Could not load the calls: conversation 'c1' does not exist");
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 });

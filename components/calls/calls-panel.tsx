@@ -23,7 +23,7 @@ const defaultCopy = (text: string) => navigator.clipboard.writeText(text);
 
 /** The Calls tab: every model call the proxy made for this conversation, a chart of their input tokens, each call's bodies and diff. */
 export function CallsPanel({ conversationId, revision, client = apiClient, copyText = defaultCopy }: CallsPanelProps) {
-  const { calls, more, loading, error, loadMore } = useCalls(client, conversationId, revision);
+  const { calls, more, loading, error, retrying, loadMore } = useCalls(client, conversationId, revision);
   const [openId, setOpenId] = useState<string | null>(null);
   const numbers = useMemo(() => new Map(calls.map((call, index) => [call.id, index + 1])), [calls]);
   const numberOf = useCallback((callId: string) => numbers.get(callId) ?? null, [numbers]);
@@ -38,6 +38,7 @@ export function CallsPanel({ conversationId, revision, client = apiClient, copyT
     return (
       <p role="alert" className={styles.muted}>
         Could not load the calls: {error}
+        {retrying ? " (trying again…)" : ""}
       </p>
     );
   }

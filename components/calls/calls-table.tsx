@@ -2,6 +2,8 @@
 
 import { Fragment, type ReactNode } from "react";
 import type { CallSummary } from "@/lib/calls/types";
+import { safeLabel } from "@/components/ui/reveal-invisible";
+import { SafeText } from "@/components/ui/safe-text";
 import { describeCall, errorText, formatCost, formatLatency, formatTime, protocolLabel, retriesText, statusText, usageCells } from "./call-format";
 import styles from "./calls.module.css";
 
@@ -50,10 +52,10 @@ export function CallsTable({ calls, openId, onToggle, detail }: CallsTableProps)
                   </td>
                   <td title={call.createdAt}>{formatTime(call.createdAt)}</td>
                   <td>{protocolLabel(call.protocol)}</td>
-                  <td>{call.model ?? "—"}</td>
+                  <td>{call.model === null ? "—" : <SafeText text={call.model} />}</td>
                   <td className={styles.status}>{statusText(call)}</td>
-                  <td className={styles.error} title={errorText(call)}>
-                    {errorText(call)}
+                  <td className={styles.error} title={safeLabel(errorText(call))}>
+                    <SafeText text={errorText(call)} />
                   </td>
                   <td>{retriesText(call)}</td>
                   <td data-numeric>{formatLatency(call.latencyMs)}</td>

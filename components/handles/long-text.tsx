@@ -1,18 +1,22 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { SafeText } from "@/components/ui/safe-text";
 import styles from "./handles.module.css";
 
 const LIMIT = 20_000;
 
-/** Preformatted text cut at 20,000 characters, with a button for the rest (offloaded content can be megabytes). */
+/**
+ * Preformatted text cut at 20,000 characters, with a button for the rest (offloaded content can be megabytes);
+ * bidi controls and other invisible characters are drawn as their code points (BD9).
+ */
 export function LongText({ text, label }: { text: string; label: string }) {
   const [full, setFull] = useState(false);
   const cut = !full && text.length > LIMIT;
   return (
     <div>
       <pre className={styles.code} aria-label={label}>
-        {cut ? `${text.slice(0, LIMIT)}…` : text}
+        <SafeText text={cut ? `${text.slice(0, LIMIT)}…` : text} />
       </pre>
       {text.length > LIMIT ? (
         <button type="button" className={styles.linkButton} onClick={() => setFull(!full)}>

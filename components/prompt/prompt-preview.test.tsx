@@ -68,6 +68,20 @@ describe("PromptPreview", () => {
     // Engine marks stay home: the wire gets role and content only.
     expect(body.messages[1]).toEqual({ role: "system", content: OK_PROMPT.messages[1].content });
   });
+
+  it("[BD9] draws a bidi override in the request JSON as its code point, and copies the body as it is", async () => {
+    const writeText = vi.fn(async (_text: string) => undefined);
+    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+    const view = { ...OK_PROMPT, messages: [...OK_PROMPT.messages.slice(0, 6), { role: "user" as const, content: "open photo_\u202Egnp.exe" }] };
+    render(<PromptPreview view={view} />);
+    await userEvent.click(screen.getByRole("button", { name: /Request body \(JSON/ }));
+    const shown = screen.getByLabelText("Request body JSON");
+    expect(shown.textContent).toContain("photo_U+202Egnp.exe");
+    expect(shown.textContent).not.toContain("\u202E");
+    expect(shown.querySelectorAll('[data-invisible="U+202E"]')).toHaveLength(1);
+    await userEvent.click(screen.getByRole("button", { name: "Copy" }));
+    expect(writeText.mock.calls[0][0]).toContain("photo_\u202Egnp.exe");
+  });
 });
 
 describe("PromptPanel", () => {

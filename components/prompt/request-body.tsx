@@ -3,6 +3,7 @@
 import { useMemo, useState } from "react";
 import { viewBody, type RequestView } from "@/lib/request";
 import { downloadText } from "@/components/ui/download";
+import { SafeText } from "@/components/ui/safe-text";
 import ui from "@/components/ui/ui.module.css";
 import styles from "./prompt-preview.module.css";
 
@@ -10,7 +11,7 @@ export interface RequestBodyProps {
   view: Pick<RequestView, "model" | "maxTokens" | "messages" | "tools">;
 }
 
-/** The exact JSON body the next call sends (OpenAI Chat Completions), to read, copy or download. */
+/** The exact JSON body the next call sends (OpenAI Chat Completions), to read, copy or download; shown with invisible characters drawn (BD9), copied as it is. */
 export function RequestBody({ view }: RequestBodyProps) {
   const [open, setOpen] = useState(false);
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
@@ -41,7 +42,7 @@ export function RequestBody({ view }: RequestBodyProps) {
       </div>
       {open ? (
         <pre className={styles.json} aria-label="Request body JSON">
-          {text}
+          <SafeText text={text} />
         </pre>
       ) : null}
     </section>

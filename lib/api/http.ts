@@ -4,7 +4,7 @@ import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/import";
 // Not re-exported by lib/import's index; a pure, isomorphic function, so reused rather than copied.
 import { findSyntaxError, offsetFromEngineMessage } from "@/lib/import/syntax";
 import { HttpError, errorResponse, issuesOfZodError, describeIssues, validationError } from "./errors";
-import { findExcessiveNesting, findLoneSurrogate } from "./json-input";
+import { findExcessiveNesting, findJsonProblem, type JsonProblem } from "./json-input";
 
 /** Import bodies (pasted or dropped text) over this many bytes are refused with 413: 20 MB, the import parser's own limit. */
 export const MAX_IMPORT_BODY_BYTES = DEFAULT_MAX_IMPORT_BYTES;
@@ -133,10 +133,17 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line, column: Math.min(offset, text.length) - lineStart + 1 };
 }
 
+/** BD3: a 400 naming where a JSON input breaks a limit (`findJsonProblem`). */
+export function jsonProblemError(problem: JsonProblem, what = "request body"): HttpError {
+  const where = problem.path === "" ? `the ${what}` : problem.path;
+  return new HttpError(400, "invalid_request", `${where} ${problem.message}`, { issues: [{ path: problem.path, message: problem.message }] });
+}
+
 /**
  * Parses JSON text, or throws a 400 naming what broke and where: a syntax
  * error's line and column, nesting past MAX_JSON_DEPTH (checked before
- * parsing), a lone surrogate's field.
+ * parsing), and the field breaking any other limit of `findJsonProblem`
+ * (BD3: string and array length, lone surrogates, U+0000, numbers).
  */
 export function parseJsonText(text: string, what = "request body"): unknown {
   const nesting = findExcessiveNesting(text);
@@ -156,11 +163,8 @@ export function parseJsonText(text: string, what = "request body"): unknown {
     const message = `the ${what} is not valid JSON: ${problem.message} (line ${line}, column ${column})`;
     throw new HttpError(400, "invalid_json", message, { issues: [{ path: "", message: problem.message, line, column }] });
   }
-  const surrogate = findLoneSurrogate(value);
-  if (surrogate) {
-    const where = surrogate.path === "" ? `the ${what}` : `${surrogate.path}`;
-    throw new HttpError(400, "invalid_request", `${where} ${surrogate.message}`, { issues: [{ path: surrogate.path, message: surrogate.message }] });
-  }
+  const problem = findJsonProblem(value);
+  if (problem) throw jsonProblemError(problem, what);
   return value;
 }
 
@@ -176,9 +180,20 @@ export async function readJsonBody<Schema extends z.ZodType>(request: Request, s
   return result.data;
 }
 
-/** Validates the query string; repeated parameters keep their last value. */
+/**
+ * Validates the query string; repeated parameters keep their last value.
+ * Each value passes the limits of any JSON string first (BD3): `?title=%00`
+ * decodes to U+0000, which PostgreSQL cannot store or compare.
+ */
 export function readQuery<Schema extends z.ZodType>(request: Request, schema: Schema): z.output<Schema> {
   const query = Object.fromEntries(new URL(request.url).searchParams.entries());
+  for (const [key, value] of Object.entries(query)) {
+    const problem = findJsonProblem(value);
+    if (problem) {
+      const message = `query parameter ${key} ${problem.message}`;
+      throw new HttpError(400, "invalid_request", message, { issues: [{ path: key, message: problem.message }] });
+    }
+  }
   const result = schema.safeParse(query);
   if (!result.success) {
     const issues = issuesOfZodError(result.error);

@@ -33,7 +33,7 @@ import {
   sessionKeyOf,
   type SubagentParent,
 } from "./import-session";
-import { findLoneSurrogate } from "./json-input";
+import { requireShallowImport, requireStorableImport } from "./import-limits";
 
 /** Messages written per transaction while an import is staged (one INSERT): other requests run between slices. */
 export const IMPORT_SLICE_MESSAGES = 500;
@@ -154,26 +154,6 @@ function prepare(imported: ImportedConversation, title: string, catalogue: reado
 }
 
 /**
- * Lone surrogates cannot be stored or counted: refused with the conversation,
- * message and field named. Checked message by message, yielding like the count.
- */
-async function requireWellFormed(item: PreparedConversation, conversationIndex: number): Promise<void> {
-  let sliceStart = performance.now();
-  for (const [messageIndex, checked] of item.history.entries()) {
-    const problem = findLoneSurrogate([checked]);
-    if (problem) {
-      const path = `messages${problem.path.replace(/^\[0\]/, `[${messageIndex}]`)}`;
-      const message = `conversation ${conversationIndex}, ${path}: ${problem.message}`;
-      throw new HttpError(400, "import_failed", message, { issues: [{ path, message: problem.message, messageIndex, conversationIndex }] });
-    }
-    if (performance.now() - sliceStart > COUNT_SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
-  }
-}
-
-/**
  * Counts tokens (imports are raw history: counted, stored as they are, never
  * compacted on the way in) in slices of about 15 ms, yielding between them
  * so a 100,000-message import never holds up other requests.
@@ -228,6 +208,7 @@ async function writeStaged(db: Database, item: PreparedConversation, messages: N
  * staged is deleted by the next import.
  */
 export async function importConversations(db: Database, text: string, options: ImportConversationsOptions = {}): Promise<ImportConversationsResult> {
+  requireShallowImport(text);
   const parsed = await parseConversationsAsync(text, { filename: options.filename, format: options.format });
   const selected = selectConversations(parsed.conversations, options.conversation);
   const catalogue = await loadCatalogue(db);
@@ -235,7 +216,7 @@ export async function importConversations(db: Database, text: string, options: I
     const title = options.title === undefined ? imported.title : selected.length > 1 ? `${options.title} #${index + 1}` : options.title;
     return prepare(imported, title, catalogue);
   });
-  for (const [index, item] of prepared.entries()) await requireWellFormed(item, index);
+  for (const [index, item] of prepared.entries()) await requireStorableImport(item.imported, item.title, index);
   const counted: NewMessage[][] = [];
   for (const item of prepared) counted.push(await countInSlices(item));
   const earlier = await Promise.all(prepared.map((item) => findSession(db, item.sessionKey)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findExcessiveNesting, findLoneSurrogate, isWellFormedText, MAX_JSON_DEPTH } from "./json-input";
+import { findExcessiveNesting, findJsonProblem, isWellFormedText, MAX_ARRAY_LENGTH, MAX_JSON_DEPTH, MAX_STRING_LENGTH } from "./json-input";
 
 describe("findExcessiveNesting", () => {
   it("[S7] finds nesting past the limit before anything parses it, at its offset", () => {
@@ -15,19 +15,54 @@ describe("findExcessiveNesting", () => {
   it("[S7] scans 300,000 levels without recursion", () => {
     expect(findExcessiveNesting('{"a":'.repeat(300_000))).not.toBeNull();
   });
+
+  it("[BD3] ends a string at a raw line break, so a broken JSONL line cannot hide a deep one after it", () => {
+    const text = `"unterminated\n${"[".repeat(MAX_JSON_DEPTH + 1)}${"]".repeat(MAX_JSON_DEPTH + 1)}`;
+    expect(findExcessiveNesting(text)).toMatchObject({ offset: text.indexOf("\n") + 1 + MAX_JSON_DEPTH });
+  });
 });
 
-describe("findLoneSurrogate", () => {
+describe("findJsonProblem", () => {
   it("[S7] names the field holding a lone surrogate", () => {
     const value = JSON.parse('{"messages":[{"role":"user","content":"ok"},{"role":"user","content":"bad \\ud83d"}]}');
-    expect(findLoneSurrogate(value)).toMatchObject({ path: "messages[1].content" });
+    expect(findJsonProblem(value)).toMatchObject({ path: "messages[1].content" });
   });
 
   it("[S7] accepts whole astral characters and finds a lone low surrogate and one in a key", () => {
-    expect(findLoneSurrogate({ text: "emoji 😀 ok" })).toBeNull();
-    expect(findLoneSurrogate(["\udc00x"])).toMatchObject({ path: "[0]" });
-    expect(findLoneSurrogate({ metadata: { "k\ud800": 1 } })).toMatchObject({ path: "metadata" });
+    expect(findJsonProblem({ text: "emoji 😀 ok" })).toBeNull();
+    expect(findJsonProblem(["\udc00x"])).toMatchObject({ path: "[0]" });
+    expect(findJsonProblem({ metadata: { "k\ud800": 1 } })).toMatchObject({ path: "metadata" });
     expect(isWellFormedText("a\ud83d\ude00b")).toBe(true);
     expect(isWellFormedText("\ude00\ud83d")).toBe(false);
+  });
+});
+
+describe("findJsonProblem: the limits of every JSON input", () => {
+  it("[BD3] refuses U+0000 in a string or a key, naming where", () => {
+    expect(findJsonProblem({ messages: [{ role: "user", content: "a\u0000b" }] })).toMatchObject({
+      path: "messages[0].content",
+      message: expect.stringContaining("U+0000"),
+    });
+    expect(findJsonProblem({ metadata: { "k\u0000": 1 } })).toMatchObject({ path: "metadata", message: expect.stringContaining("has a key that") });
+    expect(findJsonProblem({ text: "tab\tand newline\n are fine" })).toBeNull();
+  });
+
+  it("[BD3] refuses strings and arrays past their limits and numbers that are not finite", () => {
+    expect(findJsonProblem({ big: "x".repeat(MAX_STRING_LENGTH + 1) })).toMatchObject({ path: "big", message: expect.stringContaining("character limit") });
+    expect(findJsonProblem({ list: new Array(MAX_ARRAY_LENGTH + 1).fill(0) })).toMatchObject({
+      path: "list",
+      message: expect.stringContaining("element limit"),
+    });
+    expect(findJsonProblem({ list: new Array(MAX_ARRAY_LENGTH).fill(0) })).toBeNull();
+    expect(findJsonProblem(JSON.parse('{"n":[1e999]}'))).toMatchObject({ path: "n[0]" });
+  });
+
+  it("[BD3] refuses a value nested past the depth limit without recursion, at any depth", () => {
+    let deep: unknown = "bottom";
+    for (let level = 0; level < 50_000; level += 1) deep = { a: deep };
+    expect(findJsonProblem(deep)).toMatchObject({ message: expect.stringContaining(`deeper than ${MAX_JSON_DEPTH}`) });
+    let shallow: unknown = 1;
+    for (let level = 0; level < MAX_JSON_DEPTH; level += 1) shallow = [shallow];
+    expect(findJsonProblem(shallow)).toBeNull();
   });
 });

@@ -2,6 +2,12 @@ import { formatIssuePath } from "./errors";
 
 /** JSON bodies may nest arrays and objects this deep; deeper gets 400 before anything walks them. */
 export const MAX_JSON_DEPTH = 100;
+/** BD3: no string (or key) of a JSON input is longer than this many UTF-16 code units: 10 million, room for a base64 screenshot. */
+export const MAX_STRING_LENGTH = 10_000_000;
+/** BD3: no array of a JSON input has more elements than this: 200,000, twice the longest transcript the importer is measured with. */
+export const MAX_ARRAY_LENGTH = 200_000;
+/** BD4: the largest whole number an `Int` column holds on both databases (PostgreSQL's `integer`): 2^31 - 1. */
+export const MAX_STORED_INTEGER = 2 ** 31 - 1;
 
 /** Where parsed JSON holds something the API refuses. */
 export interface JsonProblem {
@@ -16,7 +22,8 @@ export interface JsonProblem {
  * The first place `text` nests deeper than `limit`, scanning once and
  * skipping strings; null when it does not. Runs before `JSON.parse`, whose
  * recursion (and every recursive walk after it) a 100,000-deep body would
- * exhaust.
+ * exhaust. A raw line break ends a string (JSON forbids one inside it), so
+ * a broken line of a JSONL file cannot hide the lines after it.
  */
 export function findExcessiveNesting(text: string, limit = MAX_JSON_DEPTH): JsonProblem | null {
   let depth = 0;
@@ -25,7 +32,7 @@ export function findExcessiveNesting(text: string, limit = MAX_JSON_DEPTH): Json
     const code = text.charCodeAt(index);
     if (inString) {
       if (code === 92) index += 1;
-      else if (code === 34) inString = false;
+      else if (code === 34 || code === 10) inString = false;
     } else if (code === 34) inString = true;
     else if (code === 123 || code === 91) {
       depth += 1;
@@ -39,6 +46,7 @@ interface Frame {
   value: unknown;
   parent: Frame | null;
   key: string | number | null;
+  depth: number;
 }
 
 function pathOf(frame: Frame): string {
@@ -55,26 +63,60 @@ export function isWellFormedText(text: string): boolean {
 }
 
 const LONE_SURROGATE = "holds a lone UTF-16 surrogate (half of an emoji or other astral character): send the whole character, or remove it";
+const NUL_CHARACTER = "holds the character U+0000 (\\u0000), which PostgreSQL cannot store in text: remove it or write it another way";
+
+/** What is wrong with one string of an input, or null. */
+function textProblem(text: string, limits: JsonLimits): string | null {
+  if (text.length > limits.stringLength) return `is ${text.length} characters long, over the ${limits.stringLength}-character limit`;
+  if (!isWellFormedText(text)) return LONE_SURROGATE;
+  if (limits.nul && text.includes("\u0000")) return NUL_CHARACTER;
+  return null;
+}
+
+/** The limits `findJsonProblem` checks. */
+export interface JsonLimits {
+  depth: number;
+  stringLength: number;
+  arrayLength: number;
+  /** Whether U+0000 is refused (it is wherever the value may reach the database). */
+  nul: boolean;
+}
+
+/** BD3: every JSON input's limits. */
+export const JSON_LIMITS: JsonLimits = { depth: MAX_JSON_DEPTH, stringLength: MAX_STRING_LENGTH, arrayLength: MAX_ARRAY_LENGTH, nul: true };
 
 /**
- * The first string (or key) in a parsed JSON value that is not well-formed
- * Unicode, named by its path; null when every string is. Lone surrogates
- * cannot be stored as UTF-8 (PostgreSQL refuses them) nor counted as tokens,
- * so they are refused where they enter. Iterative, so any depth is safe.
+ * The first thing in a parsed JSON value (or a value about to be stored as
+ * JSON) the API refuses, named by its path; null when there is none:
+ * nesting past `limits.depth`, a string or key past `limits.stringLength`,
+ * an array past `limits.arrayLength`, a number that is not finite (`1e999`
+ * parses as Infinity), a lone surrogate (neither database can store it as
+ * UTF-8, nor can it be counted as tokens), U+0000 (PostgreSQL refuses it in
+ * text and JSON alike). Iterative, so any depth is safe.
  */
-export function findLoneSurrogate(value: unknown): JsonProblem | null {
-  const stack: Frame[] = [{ value, parent: null, key: null }];
+export function findJsonProblem(value: unknown, limits: JsonLimits = JSON_LIMITS): JsonProblem | null {
+  const stack: Frame[] = [{ value, parent: null, key: null, depth: 0 }];
   while (stack.length > 0) {
     const frame = stack.pop() as Frame;
     const current = frame.value;
     if (typeof current === "string") {
-      if (!isWellFormedText(current)) return { path: pathOf(frame), message: LONE_SURROGATE };
-    } else if (Array.isArray(current)) {
-      for (let index = current.length - 1; index >= 0; index -= 1) stack.push({ value: current[index], parent: frame, key: index });
+      const problem = textProblem(current, limits);
+      if (problem) return { path: pathOf(frame), message: problem };
+    } else if (typeof current === "number") {
+      if (!Number.isFinite(current)) return { path: pathOf(frame), message: "is a number too large to represent: send a finite number" };
     } else if (current !== null && typeof current === "object") {
-      for (const [key, item] of Object.entries(current)) {
-        if (!isWellFormedText(key)) return { path: pathOf(frame), message: `a key ${LONE_SURROGATE}` };
-        stack.push({ value: item, parent: frame, key });
+      const depth = frame.depth + 1;
+      if (depth > limits.depth) return { path: pathOf(frame), message: `nests deeper than ${limits.depth} levels of arrays and objects` };
+      if (Array.isArray(current)) {
+        if (current.length > limits.arrayLength)
+          return { path: pathOf(frame), message: `has ${current.length} elements, over the ${limits.arrayLength}-element limit` };
+        for (let index = current.length - 1; index >= 0; index -= 1) stack.push({ value: current[index], parent: frame, key: index, depth });
+      } else {
+        for (const [key, item] of Object.entries(current)) {
+          const problem = textProblem(key, limits);
+          if (problem) return { path: pathOf(frame), message: `has a key that ${problem}` };
+          stack.push({ value: item, parent: frame, key, depth });
+        }
       }
     }
   }

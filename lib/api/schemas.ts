@@ -1,6 +1,7 @@
 import "server-only";
 import * as z from "zod";
 import type { Message, ToolDefinition } from "@/lib/context";
+import { findExcessiveNesting, MAX_JSON_DEPTH, MAX_STORED_INTEGER } from "./json-input";
 
 // Shared pieces of the routes' schema.ts files: canonical messages and tool
 // definitions, checked field by field so an error names its path
@@ -11,7 +12,10 @@ const toolCallSchema = z.strictObject({
   type: z.literal("function"),
   function: z.strictObject({
     name: z.string().min(1, "a tool call needs a function name"),
-    arguments: z.string({ error: "arguments must be a JSON string, as OpenAI sends them" }),
+    // BD3: the JSON inside the string nests no deeper than any other JSON input; exports and the proxy parse it.
+    arguments: z
+      .string({ error: "arguments must be a JSON string, as OpenAI sends them" })
+      .refine((text) => findExcessiveNesting(text) === null, `arguments nest deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`),
   }),
 });
 
@@ -132,5 +136,16 @@ export const toolDefinitionSchema: z.ZodType<ToolDefinition> = z.strictObject({
 
 export const toolsSchema = z.array(toolDefinitionSchema);
 
-/** A non-negative integer in a query string (`?offset=20`). */
-export const queryInteger = z.coerce.number({ error: "expected a whole number" }).int("expected a whole number").nonnegative("must not be negative");
+/** BD4: a count or position the databases store in an `Int` column, or compare with one: 0 to 2^31 - 1. */
+export const storedCount = z
+  .number({ error: "expected a whole number" })
+  .int("expected a whole number")
+  .nonnegative("must not be negative")
+  .max(MAX_STORED_INTEGER, `must be at most ${MAX_STORED_INTEGER}`);
+
+/** A non-negative integer in a query string (`?offset=20`), within what an `Int` column holds (BD4). */
+export const queryInteger = z.coerce
+  .number({ error: "expected a whole number" })
+  .int("expected a whole number")
+  .nonnegative("must not be negative")
+  .max(MAX_STORED_INTEGER, `must be at most ${MAX_STORED_INTEGER}`);

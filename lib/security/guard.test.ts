@@ -176,3 +176,55 @@ describe("safeReturnPath", () => {
     expect(safeReturnPath(null)).toBe("/");
   });
 });
+
+describe("request guard: paths (BD1)", () => {
+  it("[BD1] refuses a broken percent-encoding with a JSON 400, pages, API and the recording proxy alike", () => {
+    for (const path of ["/c/%", "/api/conversations/%", "/api/%zz", "/c/%E0%A4%A", "/%"]) {
+      const decision = guardRequest(request("GET", path), open);
+      expect(decision).toMatchObject({ action: "refuse", status: 400, code: "invalid_path", body: { error: { code: "invalid_path" } } });
+    }
+    const proxied = guardRequest(request("POST", "/api/v1/%ff", json), open);
+    expect(proxied).toMatchObject({ status: 400, body: { error: { code: "invalid_path", type: "invalid_request_error" } } });
+    const anthropic = guardRequest(request("POST", "/api/v1/messages/%ff", json), open);
+    expect(anthropic).toMatchObject({ status: 400, body: { type: "error", error: { type: "invalid_request_error" } } });
+  });
+
+  it("[BD1] refuses an escaped control character and lets well-formed escapes through", () => {
+    expect(guardRequest(request("GET", "/api/conversations/%00"), open)).toMatchObject({ status: 400, code: "invalid_path" });
+    expect(guardRequest(request("GET", "/api/conversations/a%0Ab"), open)).toMatchObject({ status: 400, code: "invalid_path" });
+    for (const path of ["/api/models/openai%2Fgpt-4o", "/api/models/%25", "/c/%E6%96%87"]) expect(guardRequest(request("GET", path), open).action).toBe("pass");
+  });
+
+  it("[BD1] refuses a broken path before asking for the token", () => {
+    expect(guardRequest(request("GET", "/c/%"), locked)).toMatchObject({ status: 400, code: "invalid_path" });
+  });
+});
+
+describe("request guard: bracketed hosts (BD8)", () => {
+  it("[BD8] reads a bracketed host whole: nothing but a port may follow the bracket", () => {
+    for (const host of ["[::1]evil.example", "[::1]evil.example:3000", "[::1].evil.example", "[::1]@evil.example", "[::1", "[evil.example]"]) {
+      expect(guardRequest(request("GET", "/api/conversations", { host }), open), host).toMatchObject({ status: 403, code: "forbidden_host" });
+    }
+    for (const host of ["[::1]", "[::1]:3000", "[::1]:"]) expect(guardRequest(request("GET", "/", { host }), open).action, host).toBe("pass");
+  });
+});
+
+describe("safeReturnPath after sign-in (BD7)", () => {
+  it("[BD7] never leaves the app: tabs and line breaks a browser drops, backslashes it reads as slashes", () => {
+    const decoded = (query: string) => new URLSearchParams(query).get("next");
+    for (const query of [
+      "next=/%09/evil.example/",
+      "next=/%0a/evil.example/",
+      "next=/%0d/evil.example/",
+      "next=//evil",
+      "next=/\\evil",
+      "next=/%5Cevil",
+      "next=%2F%2Fevil",
+    ]) {
+      expect(safeReturnPath(decoded(query)), query).toBe("/");
+    }
+    expect(safeReturnPath("/\t/evil.example/")).toBe("/");
+    expect(safeReturnPath("/c/x/../y?branch=b#m3")).toBe("/c/y?branch=b#m3");
+    expect(safeReturnPath("/login?next=%2Fc%2Fa")).toBe("/login?next=%2Fc%2Fa");
+  });
+});

@@ -1,5 +1,6 @@
 import { credentialOf, withoutToken } from "./access";
 import { allowedHostsOf, isAllowedHost } from "./hosts";
+import { findMalformedPath } from "./path";
 import { hasBody, isAcceptedContentType, isSameOrigin, MAX_REQUEST_BYTES, mediaTypeOf, STATE_CHANGING_METHODS } from "./origin";
 import { REFUSAL_STATUS, refusalBodyOf, type RefusalCode } from "./refusal";
 
@@ -49,9 +50,26 @@ function isApiPath(pathname: string): boolean {
   return pathname === "/api" || pathname.startsWith("/api/");
 }
 
-/** Where the login page sends the browser back to; only a path on this site. */
+const RETURN_BASE = "http://context-lab.invalid";
+
+/**
+ * BD7: where the login page sends the browser back to: a path of this app,
+ * or `/`. Browsers drop tabs and line breaks from a URL and read `\` as `/`,
+ * so `/%09/evil.example/` (decoded to a tab) would land on `//evil.example/`:
+ * those characters are refused outright, and what is left must resolve to
+ * this app's own origin.
+ */
 export function safeReturnPath(value: string | null): string {
-  return value?.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/";
+  if (!value?.startsWith("/")) return "/";
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses.
+  if (/[\u0000-\u001F\u007F\\]/.test(value)) return "/";
+  let url: URL;
+  try {
+    url = new URL(value, RETURN_BASE);
+  } catch {
+    return "/";
+  }
+  return url.origin === RETURN_BASE ? `${url.pathname}${url.search}${url.hash}` : "/";
 }
 
 /** A cross-site page loading our responses as a subresource (script, image, no-cors fetch): never a user's own navigation. */
@@ -108,6 +126,9 @@ export function guardRequest(request: GuardedRequest, config: SecurityConfig): G
       `requests addressed to ${named} are refused; allowed names: ${config.allowedHosts.join(", ")} (add one with CONTEXT_LAB_ALLOWED_HOSTS)`,
     );
   }
+  const malformed = findMalformedPath(pathname);
+  // The path is not echoed: it is what could not be read.
+  if (malformed) return refuse(pathname, "invalid_path", `the request's path cannot be read: ${malformed}`);
   const refused = checkOrigin(request) ?? checkBody(request);
   if (refused) return refused;
   if (config.token === null) return { action: "pass", requestHeaders: headers };

@@ -1,11 +1,18 @@
 /** Names a request's `Host` may carry when nothing else is configured: this machine only. */
 export const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "::1"];
 
-/** `HOST:PORT`, `[::1]:3000`, `Example.COM.` → the bare, lower-case name (`::1`, `example.com`). */
+/**
+ * `HOST:PORT`, `[::1]:3000`, `Example.COM.` → the bare, lower-case name
+ * (`::1`, `example.com`). BD8: a bracketed host is read whole: after `]`
+ * only a port may follow, so `[::1]evil.example` has no name ("").
+ */
 export function hostNameOf(host: string): string {
   const trimmed = host.trim().toLowerCase();
-  const name = trimmed.startsWith("[") ? trimmed.slice(1, trimmed.indexOf("]") >>> 0) : trimmed.replace(/:\d*$/, "");
-  return name.replace(/\.$/, "");
+  if (trimmed.startsWith("[")) {
+    const match = /^\[([0-9a-f:.]+)\](?::\d*)?$/.exec(trimmed);
+    return match ? match[1] : "";
+  }
+  return trimmed.replace(/:\d*$/, "").replace(/\.$/, "");
 }
 
 /**

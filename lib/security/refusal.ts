@@ -1,8 +1,16 @@
 /** Why the request guard refused a request. */
-export type RefusalCode = "forbidden_host" | "forbidden_origin" | "unsupported_media_type" | "length_required" | "payload_too_large" | "unauthorized";
+export type RefusalCode =
+  | "invalid_path"
+  | "forbidden_host"
+  | "forbidden_origin"
+  | "unsupported_media_type"
+  | "length_required"
+  | "payload_too_large"
+  | "unauthorized";
 
 /** Status of each refusal. */
 export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = {
+  invalid_path: 400,
   forbidden_host: 403,
   forbidden_origin: 403,
   unsupported_media_type: 415,
@@ -12,6 +20,7 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = {
 };
 
 const ANTHROPIC_TYPES: Readonly<Record<RefusalCode, string>> = {
+  invalid_path: "invalid_request_error",
   forbidden_host: "permission_error",
   forbidden_origin: "permission_error",
   unsupported_media_type: "invalid_request_error",

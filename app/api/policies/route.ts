@@ -21,4 +21,4 @@ export const POST = route(async (request) => {
   return json({ policy }, 201);
 });
 
-export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

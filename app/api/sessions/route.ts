@@ -19,4 +19,4 @@ export const POST = route(async (request) => {
   return json(await importSession(database(), parsed.data), 201);
 });
 
-export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

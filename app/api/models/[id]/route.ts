@@ -1,6 +1,6 @@
 import { HttpError } from "@/lib/api/errors";
 import { database } from "@/lib/api/database";
-import { json, noContent, readJsonBody, route } from "@/lib/api/http";
+import { json, noContent, otherMethods, readJsonBody, route } from "@/lib/api/http";
 import { deleteCustomModelById, putCustomModel } from "@/lib/db";
 import { customEntry, modelIdSchema } from "@/lib/models";
 import { forgetCatalogue } from "@/lib/models/server";
@@ -11,8 +11,9 @@ export const dynamic = "force-dynamic";
 
 type Params = { id: string };
 
+// Next hands the id decoded already (`%2F` is `/`): decoding it again would turn `%25` into a broken escape (BD2).
 function modelId(raw: string): string {
-  const parsed = modelIdSchema.safeParse(decodeURIComponent(raw));
+  const parsed = modelIdSchema.safeParse(raw);
   if (!parsed.success)
     throw new HttpError(400, "invalid_request", `model id: ${parsed.error.issues[0].message}`, {
       issues: [{ path: "id", message: parsed.error.issues[0].message }],
@@ -39,3 +40,5 @@ export const DELETE = route<Params>(async (_request, params) => {
   forgetCatalogue(db);
   return noContent();
 });
+
+export const { GET, POST, PATCH, OPTIONS } = otherMethods("PUT", "DELETE");

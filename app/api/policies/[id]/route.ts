@@ -25,4 +25,4 @@ export const DELETE = route<Params>(async (_request, { id }) => {
   return noContent();
 });
 
-export const { POST, PUT } = otherMethods("GET", "PATCH", "DELETE");
+export const { POST, PUT, OPTIONS } = otherMethods("GET", "PATCH", "DELETE");

@@ -15,4 +15,4 @@ export const GET = route(async (request) => {
   return json({ from: from.id, to: to.id, differences: diffPolicies(readStoredPolicy(from.policy), readStoredPolicy(to.policy)) });
 });
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

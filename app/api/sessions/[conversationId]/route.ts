@@ -13,4 +13,4 @@ export const GET = route<{ conversationId: string }>(async (_request, { conversa
   return Response.json(file, { headers: { "content-disposition": `attachment; filename="${name}.session.json"` } });
 });
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

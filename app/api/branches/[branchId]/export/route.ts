@@ -1,5 +1,5 @@
 import { database } from "@/lib/api/database";
-import { json, readQuery, route } from "@/lib/api/http";
+import { json, otherMethods, readQuery, route } from "@/lib/api/http";
 import { getBranchById, getConversationById, getHistoryByBranchId, type Database, type MessageRecord } from "@/lib/db";
 import { callFactsOf } from "@/lib/formats";
 import { serializeConversation, type SerializeFormat } from "@/lib/import";
@@ -66,3 +66,5 @@ export const GET = route<{ branchId: string }>(async (request, { branchId }) => 
     return new Response(text, { headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="${filename}"` } });
   return json({ format, filename, text, warnings });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,5 +1,5 @@
 import { database } from "@/lib/api/database";
-import { json, route } from "@/lib/api/http";
+import { json, otherMethods, route } from "@/lib/api/http";
 import { getBranchScope } from "@/lib/db";
 import { loadMemorySnapshot } from "@/lib/request/server";
 
@@ -14,3 +14,5 @@ export const GET = route<Params>(async (_request, { branchId }) => {
   const scope = await getBranchScope(db, branchId);
   return json(await loadMemorySnapshot(db, scope, scope.branch.length));
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,5 +1,6 @@
 import { database } from "@/lib/api/database";
 import { json, readJsonBody, readQuery, route, otherMethods } from "@/lib/api/http";
+import { MAX_STORED_INTEGER } from "@/lib/api/json-input";
 import { getBranchById, getConversationById, getHistoryByBranchId, type JsonObject } from "@/lib/db";
 import { publishAppended } from "@/lib/live";
 import { recordMessages } from "@/lib/memory";
@@ -17,8 +18,8 @@ type Params = { branchId: string };
  */
 export const GET = route<Params>(async (request, { branchId }) => {
   const { from = 0, to, limit = MESSAGE_PAGE_LIMIT } = readQuery(request, historyQuerySchema);
-  // One more than the page: whether another page follows, without counting the branch.
-  const end = Math.min(to ?? Number.POSITIVE_INFINITY, from + limit + 1);
+  // One more than the page: whether another page follows, without counting the branch; never past what a position column holds (BD4).
+  const end = Math.min(to ?? Number.POSITIVE_INFINITY, from + limit + 1, MAX_STORED_INTEGER);
   const read = await getHistoryByBranchId(database(), branchId, { fromPosition: from, toPosition: end });
   const messages = read.slice(0, limit);
   return json({ messages, next: read.length > limit ? from + limit : null });

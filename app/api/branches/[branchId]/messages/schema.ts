@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { messagesSchema, queryInteger } from "@/lib/api/schemas";
+import { messagesSchema, queryInteger, storedCount } from "@/lib/api/schemas";
 
 /** Messages one read returns at most: a longer history comes in pages, each naming where the next starts. */
 export const MESSAGE_PAGE_LIMIT = 1_000;
@@ -19,7 +19,7 @@ export const recordMessagesSchema = z
   .strictObject({
     messages: messagesSchema.min(1, "messages must hold at least one message"),
     /** Optimistic append: 409 unless the branch holds exactly this many messages. */
-    expectedLength: z.number().int().nonnegative().optional(),
+    expectedLength: storedCount.optional(),
     /** One object per message, stored with it (recorded-request info, what the client did). */
     metadata: z.array(z.record(z.string(), z.json())).optional(),
   })

@@ -16,4 +16,4 @@ export const GET = route<{ id: string }>(async (request, { id }) => {
   return json({ format, ...exportPolicy(record.name, readStoredPolicy(record.policy), format, await loadCatalogue(db)) });
 });
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");
