@@ -86,12 +86,37 @@ describe("guardRoute: the guard run by a route the request hook skips", () => {
     const agent = new AbortController();
     let aborted = false;
     const answering = guardRoute(async (request) => {
-      await new Promise<void>((resolve) => request.signal.addEventListener("abort", () => resolve(), { once: true }));
+      // The guard reads a copy of the body first: the agent may have hung up before the route starts.
+      if (!request.signal.aborted) await new Promise<void>((resolve) => request.signal.addEventListener("abort", () => resolve(), { once: true }));
       aborted = request.signal.aborted;
       return new Response(null, { status: 499 });
     }, open)(post("/api/v1/chat/completions", {}, "{}", agent.signal));
     agent.abort();
     expect((await answering).status).toBe(499);
     expect(aborted).toBe(true);
+  });
+});
+
+describe("guardRoute: bodies (BD3)", () => {
+  it("[BD3] refuses a body nesting past the limit in the protocol's shape, before the route reads it", async () => {
+    const handler = vi.fn(() => new Response("never"));
+    const deep = `{"model":"m","messages":[{"role":"user","content":"q","x":${"[".repeat(5_000)}${"]".repeat(5_000)}}]}`;
+    const openai = await guardRoute(handler, open)(post("/api/v1/responses", {}, deep));
+    expect(openai.status).toBe(400);
+    expect(await openai.json()).toMatchObject({ error: { code: "invalid_json", type: "invalid_request_error", message: expect.stringContaining("line 1") } });
+    const anthropic = await guardRoute(handler, open)(post("/api/v1/messages", {}, "[".repeat(20_000)));
+    expect(await anthropic.json()).toMatchObject({ type: "error", error: { type: "invalid_request_error" } });
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("[BD3] hands a body within the limit on byte for byte, a byte-order mark included", async () => {
+    let seen: Uint8Array | undefined;
+    const route = guardRoute(async (request) => {
+      seen = new Uint8Array(await request.arrayBuffer());
+      return Response.json({ ok: true });
+    }, open);
+    const body = `\uFEFF{"messages":[{"role":"user","content":"hé"}]}`;
+    expect((await route(post("/api/v1/chat/completions", {}, body))).status).toBe(200);
+    expect(seen).toEqual(new TextEncoder().encode(body));
   });
 });
