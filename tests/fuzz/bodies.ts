@@ -1,19 +1,22 @@
 import fc from "fast-check";
 
 /**
- * Random request bodies for the fuzz suite: text that is not JSON, JSON of
- * every type, bodies shaped like a route's schema with wrong or extreme
- * values, lone surrogates, nesting past the limit, giant strings within the
- * body limit and unknown fields.
+ * Random request bodies for the fuzz suite (BD11): text that is not JSON,
+ * JSON of every type, bodies shaped like a route's schema with wrong or
+ * extreme values, valid bodies mutated character by character, lone
+ * surrogates, U+0000, integers past what an `Int` column holds, nesting
+ * past the limit (tool arguments included), giant strings within the body
+ * limit and unknown fields; hostile query values.
  */
 
 const LONE_SURROGATES = ["\ud83d", "\udc00", "a\ud800b", "\udfff\ud800"];
-const HUGE_NUMBERS = [1e308, -1e308, 2 ** 53 + 1, -(2 ** 63), 1e-320, -0, 0.5, -1, 4294967296];
+const HUGE_NUMBERS = [1e308, -1e308, 2 ** 53 + 1, -(2 ** 63), 1e-320, -0, 0.5, -1, 4294967296, 2 ** 31, 2 ** 31 - 1, -(2 ** 31) - 1, 1e21];
 
-const nasty: fc.Arbitrary<unknown> = fc.oneof(
+/** A value that is wrong, extreme or hostile wherever it is put. */
+export const nasty: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(...LONE_SURROGATES),
   fc.constantFrom(...HUGE_NUMBERS),
-  fc.constantFrom(null, true, false, "", " ", "\u0000", "\u202Egnp.exe", "<|endoftext|>", "__proto__", "constructor"),
+  fc.constantFrom(null, true, false, "", " ", "\u0000", "a\u0000b", "\u202Egnp.exe", "<|endoftext|>", "__proto__", "constructor"),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: "grapheme", maxLength: 20 }),
   fc.integer(),
@@ -45,6 +48,19 @@ function deeplyNested(depth: number): string {
     close.push(level % 2 === 0 ? "]" : "}");
   }
   return `${open.join("")}"bottom"${close.reverse().join("")}`;
+}
+
+/** A create or append body whose one tool call's arguments (JSON in a string) nest `depth` deep. */
+function deepToolArguments(depth: number): string {
+  const argumentsText = `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+  const call = { id: "call_deep", type: "function", function: { name: "lookup", arguments: argumentsText } };
+  return JSON.stringify({
+    title: "deep",
+    messages: [
+      { role: "user", content: "q" },
+      { role: "assistant", content: null, tool_calls: [call] },
+    ],
+  });
 }
 
 const message: fc.Arbitrary<unknown> = fc.record(
@@ -104,7 +120,24 @@ export const ROUTE_FIELDS: Record<string, Record<string, fc.Arbitrary<unknown>>>
   fork: { position: fc.oneof(fc.integer({ min: -3, max: 100 }), nasty), name: fc.string({ maxLength: 40 }) },
   compact: { force: fc.boolean(), settings: shaped(SETTINGS_FIELDS) },
   prompt: { userTurn: fc.oneof(fc.string({ maxLength: 100 }), message), settings: shaped(SETTINGS_FIELDS), compact: fc.boolean() },
-  chat: { content: fc.string({ maxLength: 100 }), toolResults: nasty, model: fc.string({ maxLength: 20 }), stream: fc.boolean() },
+  chat: { userTurn: fc.string({ maxLength: 100 }), toolResults: nasty, stream: fc.boolean() },
+  proxyChat: {
+    model: fc.constantFrom("gpt-4o", "", "x"),
+    messages: fc.array(message, { maxLength: 4 }),
+    stream: fc.boolean(),
+    tools: nasty,
+    max_tokens: fc.integer(),
+  },
+  proxyMessages: {
+    model: fc.constantFrom("claude-sonnet-4-5", ""),
+    max_tokens: fc.oneof(fc.integer(), fc.constantFrom(2 ** 31, 1e300)),
+    messages: fc.array(fc.record({ role: fc.constantFrom("user", "assistant", "x"), content: fc.oneof(fc.string({ maxLength: 60 }), nasty) }), {
+      maxLength: 3,
+    }),
+    system: nasty,
+    stream: fc.boolean(),
+  },
+  proxyResponses: { model: fc.constantFrom("gpt-4o", ""), input: fc.oneof(fc.string({ maxLength: 60 }), nasty), instructions: nasty, stream: fc.boolean() },
   upstream: {
     baseUrl: fc.oneof(fc.webUrl(), fc.string({ maxLength: 30 })),
     apiKey: fc.oneof(fc.string({ maxLength: 40 }), fc.constant(null)),
@@ -129,17 +162,85 @@ export const VALID_BODIES: Record<string, fc.Arbitrary<unknown>> = {
   createConversation: fc.record({ title: validText.filter((text) => text.trim() !== ""), messages: validMessages }),
   appendMessages: fc.record({ messages: validMessages }),
   fork: fc.record({ position: fc.integer({ min: 0, max: 3 }), name: fc.string({ minLength: 1, maxLength: 20 }).filter((text) => text.trim() !== "") }),
+  chat: fc.record({ userTurn: validText.filter((text) => text.trim() !== ""), stream: fc.boolean() }),
+  proxyChat: fc.record({ model: fc.constant("gpt-4o"), messages: validMessages, stream: fc.boolean() }),
+  proxyResponses: fc.record({ model: fc.constant("gpt-4o"), input: validText.filter((text) => text.trim() !== ""), stream: fc.boolean() }),
+  proxyMessages: fc.record({
+    model: fc.constant("claude-sonnet-4-5"),
+    max_tokens: fc.integer({ min: 1, max: 1_000 }),
+    messages: fc.array(fc.record({ role: fc.constant("user"), content: validText.filter((text) => text.trim() !== "") }), { minLength: 1, maxLength: 1 }),
+    stream: fc.boolean(),
+  }),
 };
 
-/** One body: the text sent, whatever it holds. */
-export function bodyText(fields: Record<string, fc.Arbitrary<unknown>>, valid?: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
+const MUTATIONS = ["{", "}", "[", "]", '"', ",", ":", "\\", "\\u0000", "\\ud800", "1e999", "2147483648", "99999999999999999999", "null", " ", "\u0000"];
+
+/**
+ * A text mutated once or twice where it stands: a slice deleted, a token
+ * inserted, a number swapped for one no column holds, the end cut off.
+ */
+export function mutatedJson(base: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  const mutation = fc.tuple(fc.constantFrom("delete", "insert", "number", "cut"), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(...MUTATIONS));
+  return fc.tuple(base, fc.array(mutation, { minLength: 1, maxLength: 2 })).map(([text, mutations]) =>
+    mutations.reduce((current, [kind, where, token]) => {
+      const at = Math.floor(where * current.length);
+      if (kind === "delete") return current.slice(0, at) + current.slice(at + 1 + (at % 7));
+      if (kind === "insert") return current.slice(0, at) + token + current.slice(at);
+      if (kind === "number") return current.replace(/\d+/, token === "1e999" || token === "99999999999999999999" ? token : "2147483648");
+      return current.slice(0, at);
+    }, text),
+  );
+}
+
+const RAW_QUERY_VALUES = [
+  "",
+  "0",
+  "1",
+  "-1",
+  "2147483647",
+  "2147483648",
+  "9007199254740993",
+  "1e999",
+  "NaN",
+  "Infinity",
+  "0x10",
+  "1.5",
+  "true",
+  "%00",
+  "a%00b",
+  "%ED%A0%80",
+  "%",
+  "%zz",
+  "%FF",
+  "%0A",
+  "+",
+  "%E2%80%AEgnp.exe",
+];
+
+/** A query value as it appears in the URL (escaped): one of the real ones, a number no column holds, an escape that hides U+0000, random text. */
+export function queryValue(real: readonly string[], options: { long?: boolean } = {}): fc.Arbitrary<string> {
   return fc.oneof(
-    { weight: valid ? 4 : 0, arbitrary: (valid ?? fc.constant({})).map((value) => JSON.stringify(value)) },
+    ...(real.length > 0 ? [{ weight: 3, arbitrary: fc.constantFrom(...real).map(encodeURIComponent) }] : []),
+    { weight: 3, arbitrary: fc.constantFrom(...RAW_QUERY_VALUES) },
+    { weight: 2, arbitrary: fc.string({ unit: "grapheme", maxLength: 30 }).map(encodeURIComponent) },
+    ...(options.long === false ? [] : [{ weight: 1, arbitrary: fc.constantFrom("x".repeat(10_000), encodeURIComponent("文".repeat(3_000))) }]),
+  );
+}
+
+/** One body: the text sent, whatever it holds; `validWeight` of about 20 are valid (fewer where each one calls the upstream). */
+export function bodyText(fields: Record<string, fc.Arbitrary<unknown>>, valid?: fc.Arbitrary<unknown>, validWeight = 4): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: valid ? validWeight : 0, arbitrary: (valid ?? fc.constant({})).map((value) => JSON.stringify(value)) },
     { weight: 6, arbitrary: shaped(fields).map((value) => JSON.stringify(value)) },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)) },
     { weight: 2, arbitrary: fc.string({ maxLength: 120 }) },
     { weight: 1, arbitrary: fc.constantFrom("", "{", "[1,", '{"a":}', "null", "1e999", '"\\ud83d"', "\u0000", '{"title":"x",}') },
     { weight: 1, arbitrary: fc.integer({ min: 90, max: 5_000 }).map((depth) => `{"title":"deep","metadata":${deeplyNested(depth)}}`) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom("[".repeat(20_000), `${"[".repeat(20_000)}${"]".repeat(20_000)}`, deepToolArguments(5_000), deepToolArguments(101)),
+    },
+    { weight: 2, arbitrary: mutatedJson((valid ?? shaped(fields)).map((value) => JSON.stringify(value))) },
     {
       weight: 1,
       arbitrary: fc
@@ -155,8 +256,11 @@ export function bodyText(fields: Record<string, fc.Arbitrary<unknown>>, valid?: 
   );
 }
 
-/** Import bodies: pasted transcripts, broken in every way. */
+/** Import bodies: pasted transcripts, whole or broken in every way. */
 export const importText: fc.Arbitrary<string> = fc.oneof(
+  validMessages.map((messages) => JSON.stringify({ messages })),
+  validMessages.map((messages) => messages.map((entry) => JSON.stringify(entry)).join("\n")),
+  mutatedJson(validMessages.map((messages) => JSON.stringify({ messages }))),
   bodyText(ROUTE_FIELDS.createConversation),
   fc.array(message, { maxLength: 5 }).map((messages) => JSON.stringify(messages)),
   fc.array(message, { maxLength: 5 }).map((messages) => messages.map((entry) => JSON.stringify(entry)).join("\n")),
