@@ -49,12 +49,12 @@ describe("model catalogue", () => {
 
   it("[MC4] prices input, cache reads, cache writes and output separately; no prices, no cost", () => {
     const sonnet = findModel("claude-sonnet-4-5").entry;
-    const cost = costOfCall({ input: 1_000_000, cachedInput: 400_000, cacheWrite: 100_000, output: 10_000 }, sonnet)!;
-    expect(cost.input).toBeCloseTo(0.5 * 3);
-    expect(cost.cachedInput).toBeCloseTo(0.4 * 0.3);
-    expect(cost.cacheWrite).toBeCloseTo(0.1 * 3.75);
+    const cost = costOfCall({ input: 100_000, cachedInput: 40_000, cacheWrite: 10_000, output: 10_000 }, sonnet)!;
+    expect(cost.input).toBeCloseTo(0.05 * 3);
+    expect(cost.cachedInput).toBeCloseTo(0.04 * 0.3);
+    expect(cost.cacheWrite).toBeCloseTo(0.01 * 3.75);
     expect(cost.output).toBeCloseTo(0.01 * 15);
-    expect(cost.total).toBeCloseTo(1.5 + 0.12 + 0.375 + 0.15);
+    expect(cost.total).toBeCloseTo(0.15 + 0.012 + 0.0375 + 0.15);
     expect(costOfCall({ input: 10, output: 10 }, findModel("unknown-model").entry)).toBeNull();
   });
 });

@@ -7,16 +7,10 @@ import type { RequestPolicy } from "../request/policy";
 import type { BudgetVerdict } from "../request/verdict";
 import type { Summarizer } from "../summarizer";
 import type { EncodingName } from "../tokens/encoding-names";
+import type { TokenPrices } from "../cost/types";
 
-/** US dollars per million tokens: a model's prices as plain data (the app reads them from its catalogue). */
-export interface TokenPrices {
-  input: number;
-  output: number;
-  /** Input tokens read from the provider's prompt cache; the input price when absent. */
-  cachedInput?: number;
-  /** Input tokens written to the prompt cache; the input price when absent. */
-  cacheWrite?: number;
-}
+/** US dollars per million tokens: a model's prices as plain data (the app reads them from its catalogue; CC1–CC3). */
+export type { TokenPrices } from "../cost/types";
 
 /** Tokens of one call as a provider bills them. */
 export interface BilledTokens {
