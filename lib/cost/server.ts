@@ -6,6 +6,7 @@ import {
   getBranchesByConversationId,
   getCheckpointOutlinesByBranchId,
   getConversationById,
+  getConversationsByRecordKeyFamily,
   getExchangesByConversationId,
   getHistoryByBranchId,
   getSubagentsByConversationId,
@@ -24,6 +25,9 @@ const MAX_SUBAGENT_DEPTH = 4;
 const EXCHANGE_PAGE = 500;
 /** Claude Code writes local answers (an interrupted turn, a slash command) as from this model: no API call made them. */
 const NOT_A_MODEL = "<synthetic>";
+
+/** Whose calls these are: a subagent's, and whether they are listed or only share the provider's cache (P-S2). */
+type Role = Pick<SessionCall, "subagent" | "listed">;
 
 /** An answer message with where it is stored. */
 interface Answer {
@@ -95,7 +99,7 @@ function historyRequest(history: readonly MessageRecord[], position: number, com
  * none): a Claude Code call written as several lines is one call; a response
  * id seen before is the same call again (a re-import's fork).
  */
-function logCalls(answers: readonly Answer[], compactions: Map<string, Compaction[]>, conversation: ConversationRecord, subagent: boolean): SessionCall[] {
+function logCalls(answers: readonly Answer[], compactions: Map<string, Compaction[]>, conversation: ConversationRecord, role: Role): SessionCall[] {
   const calls: SessionCall[] = [];
   const responses = new Set<string>();
   let previousPosition: number | null = null;
@@ -125,7 +129,7 @@ function logCalls(answers: readonly Answer[], compactions: Map<string, Compactio
     reply = [record.message];
     calls.push({
       conversationId: conversation.id,
-      subagent,
+      ...role,
       at,
       startedAt: started === null ? null : started - (facts?.latencyMs ?? 0),
       model: facts?.model ?? (typeof conversation.settings.model === "string" ? conversation.settings.model : null),
@@ -144,7 +148,7 @@ function logCalls(answers: readonly Answer[], compactions: Map<string, Compactio
 }
 
 /** CC10: a recorded call: the body as forwarded (marks included), its answer's usage, its time from the reply's facts. */
-function exchangeCall(exchange: ExchangeRecord, reply: Answer | undefined, conversation: ConversationRecord, subagent: boolean): SessionCall | null {
+function exchangeCall(exchange: ExchangeRecord, reply: Answer | undefined, conversation: ConversationRecord, role: Role): SessionCall | null {
   const protocol = protocolOfCall(exchange.request, exchange.response);
   if (protocol === null || exchange.response === null || (exchange.status ?? 0) >= 400) return null;
   let read: { messages: Message[]; tools: ToolDefinition[] };
@@ -160,10 +164,12 @@ function exchangeCall(exchange: ExchangeRecord, reply: Answer | undefined, conve
   const at = reply?.facts?.at ?? exchange.createdAt;
   const started = timeOf(at);
   const latency = reply?.facts?.latencyMs ?? exchange.durationMs ?? 0;
-  const model = typeof response.model === "string" ? response.model : (reply?.facts?.model ?? null);
+  // As the calls view prices them (C5): the model asked for, else the one that answered.
+  const asked = (exchange.request as Record<string, unknown> | null)?.model;
+  const model = typeof asked === "string" ? asked : typeof response.model === "string" ? response.model : (reply?.facts?.model ?? null);
   return {
     conversationId: conversation.id,
-    subagent,
+    ...role,
     at,
     startedAt: started === null ? null : started - (reply?.facts?.at === undefined ? 0 : latency),
     model,
@@ -180,7 +186,7 @@ function exchangeCall(exchange: ExchangeRecord, reply: Answer | undefined, conve
 }
 
 /** One conversation's calls in order: its recorded exchanges, then the answers no exchange made (an imported log). */
-async function callsOf(db: Database, conversation: ConversationRecord, subagent: boolean): Promise<SessionCall[]> {
+async function callsOf(db: Database, conversation: ConversationRecord, role: Role): Promise<SessionCall[]> {
   const { answers, compactions } = await answersOf(db, conversation.id);
   const exchanges = await allExchanges(db, conversation.id);
   const byExchange = new Map<string, Answer>();
@@ -189,7 +195,7 @@ async function callsOf(db: Database, conversation: ConversationRecord, subagent:
     if (typeof exchangeId === "string" && !byExchange.has(exchangeId)) byExchange.set(exchangeId, answer);
   }
   const known = new Set(exchanges.map((exchange) => exchange.id));
-  const recorded = exchanges.flatMap((exchange) => exchangeCall(exchange, byExchange.get(exchange.id), conversation, subagent) ?? []);
+  const recorded = exchanges.flatMap((exchange) => exchangeCall(exchange, byExchange.get(exchange.id), conversation, role) ?? []);
   const logged = logCalls(
     answers.filter((answer) => {
       const exchangeId = answer.record.metadata?.exchangeId;
@@ -197,7 +203,7 @@ async function callsOf(db: Database, conversation: ConversationRecord, subagent:
     }),
     compactions,
     conversation,
-    subagent,
+    role,
   );
   return [...recorded, ...logged];
 }
@@ -209,11 +215,26 @@ async function subagentsOf(db: Database, conversationId: string, depth: number):
   return [...children, ...nested.flat()];
 }
 
+/**
+ * CC10: a conversation's calls with those of the other conversations
+ * recorded under its agent key (P-S2 splits one agent's calls by system
+ * prompt), in time order: they share the provider's cache.
+ */
+async function chainOf(db: Database, conversation: ConversationRecord, subagent: boolean): Promise<SessionCall[]> {
+  const own = await callsOf(db, conversation, { subagent, listed: true });
+  if (conversation.recordKey === null) return own;
+  const family = await getConversationsByRecordKeyFamily(db, conversation.recordKey.replace(/#[0-9a-f]{8}$/, ""));
+  const others: SessionCall[] = [];
+  for (const sibling of family) if (sibling.id !== conversation.id) others.push(...(await callsOf(db, sibling, { subagent, listed: false })));
+  if (others.length === 0) return own;
+  return [...own, ...others].sort((a, b) => (a.startedAt ?? 0) - (b.startedAt ?? 0));
+}
+
 /** `GET /api/conversations/[id]/cost`: every API call of the conversation and its subagents, priced (CC10–CC12). */
 export async function getConversationCost(db: Database, conversationId: string, options: { subagents?: boolean } = {}): Promise<ConversationCost> {
   const conversation = await getConversationById(db, conversationId);
   const subagents = options.subagents === false ? [] : await subagentsOf(db, conversationId, 0);
-  const chains = [await callsOf(db, conversation, false)];
-  for (const subagent of subagents) chains.push(await callsOf(db, subagent, true));
+  const chains = [await chainOf(db, conversation, false)];
+  for (const subagent of subagents) chains.push(await chainOf(db, subagent, true));
   return priceSession(conversationId, chains, await loadCatalogue(db));
 }

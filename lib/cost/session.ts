@@ -108,9 +108,12 @@ function priceChain(calls: readonly SessionCall[], catalogue: readonly ModelEntr
   const state = createCacheState();
   const counts = new Map<string, number>();
   const priced: Priced[] = [];
-  let previous: Previous | null = null;
-  let lastTtl: CacheTtl | null = null;
+  const lastOf = new Map<string, Previous>();
+  const lastTtlOf = new Map<string, CacheTtl | null>();
+  let last: Previous | null = null;
   for (const call of calls) {
+    // CC9: a call is weighed against its own conversation's call before it, or, first in its conversation, the key's last call.
+    const previous = lastOf.get(call.conversationId) ?? last;
     const entry = findModel(call.model ?? "", catalogue).entry;
     const rules = cachingOf(entry);
     const cacheCall: CacheCall = { segments: segmentsOf(call, entry, rules, counts), at: call.startedAt, rules, compacted: call.compacted };
@@ -152,31 +155,34 @@ function priceChain(calls: readonly SessionCall[], catalogue: readonly ModelEntr
             },
           }),
     };
-    priced.push({
-      call,
-      cost,
-      predictedUsd: predictedCost?.total ?? null,
-      timeline: {
-        at: call.at,
-        conversationId: call.conversationId,
-        subagent: call.subagent,
-        cacheRead: read,
-        cacheWrite: usage.cacheWrite5m + usage.cacheWrite1h,
-        miss: usage.input,
-        lost: previous === null ? 0 : Math.max(0, previous.cached - read),
-        gapSeconds: gap === null ? null : Math.round(gap / 1000),
-        ttlSeconds,
-        expired: gap !== null && ttlSeconds !== null && gap > ttlSeconds * 1000,
-        cacheBreak: cacheBreak?.reason ?? null,
-      },
-    });
-    if (call.usage !== null) lastTtl = ttlOfReport(call.usage, rules, lastTtl);
-    previous = {
+    if (call.listed)
+      priced.push({
+        call,
+        cost,
+        predictedUsd: predictedCost?.total ?? null,
+        timeline: {
+          at: call.at,
+          conversationId: call.conversationId,
+          subagent: call.subagent,
+          cacheRead: read,
+          cacheWrite: usage.cacheWrite5m + usage.cacheWrite1h,
+          miss: usage.input,
+          lost: previous === null ? 0 : Math.max(0, previous.cached - read),
+          gapSeconds: gap === null ? null : Math.round(gap / 1000),
+          ttlSeconds,
+          expired: gap !== null && ttlSeconds !== null && gap > ttlSeconds * 1000,
+          cacheBreak: cacheBreak?.reason ?? null,
+        },
+      });
+    const lastTtl = call.usage === null ? null : ttlOfReport(call.usage, rules, lastTtlOf.get(call.conversationId) ?? null);
+    lastTtlOf.set(call.conversationId, lastTtl);
+    last = {
       cacheCall,
       cached: call.usage === null ? prediction.cachedAfter : cachedAfterReport(call.usage, rules),
       ttl: call.usage === null ? prediction.ttl : lastTtl,
       startedAt: call.startedAt,
     };
+    lastOf.set(call.conversationId, last);
   }
   return priced;
 }

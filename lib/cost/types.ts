@@ -6,6 +6,12 @@ export interface SessionCall {
   conversationId: string;
   /** Set on a subagent's calls. */
   subagent: boolean;
+  /**
+   * False for a call of another conversation under the same agent key (P-S2:
+   * the agent changed its system prompt): it shares the provider's cache, so
+   * it is modelled, but it is not this conversation's to list or total (CC10).
+   */
+  listed: boolean;
   /** When the answer was written (ISO 8601); null when the source does not say. */
   at: string | null;
   /** When the request was made, epoch milliseconds: `at` less the call's latency (CC7). */
