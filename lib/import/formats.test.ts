@@ -53,6 +53,7 @@ const samples: Sample[] = [
   { file: "langfuse-trace.json", format: "langfuse", warnings: ["part-approximated"] },
   { file: "otel-genai-otlp.json", format: "otel", warnings: [] },
   { file: "otel-genai-legacy-attributes.json", format: "otel", warnings: [] },
+  { file: "otel-openllmetry-anthropic-spans.json", format: "otel", warnings: ["lines-merged", "entry-skipped"] },
 ];
 
 const allMessages = (result: ImportResult): Message[] => result.conversations.flatMap((conversation) => conversation.messages);

@@ -18,7 +18,7 @@ import { langchainImporter } from "./formats/langchain";
 import { langfuseImporter } from "./formats/langfuse";
 import { litellmImporter } from "./formats/litellm";
 import { openaiBatchImporter } from "./formats/openai-batch";
-import { otelImporter } from "./formats/otel";
+import { otelImporter, otelLinesImporter } from "./formats/otel";
 import { responsesImporter } from "./formats/responses";
 import { sharegptImporter } from "./formats/sharegpt";
 
@@ -68,7 +68,7 @@ export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   geminiImporter,
 ];
 
-export const LINES_IMPORTERS: readonly LinesImporter[] = [claudeCodeImporter, codexImporter];
+export const LINES_IMPORTERS: readonly LinesImporter[] = [claudeCodeImporter, codexImporter, otelLinesImporter];
 
 /** The document importer that recognises `value`, or the one `forced` names. */
 export function findDocumentImporter(value: unknown, forced?: ImportFormat): DocumentImporter | undefined {

@@ -20,6 +20,7 @@ const files = [
   "langfuse-trace.json",
   "otel-genai-otlp.json",
   "otel-genai-legacy-attributes.json",
+  "otel-openllmetry-anthropic-spans.json",
 ];
 
 /** Every path to a value inside `value`. */
