@@ -54,6 +54,7 @@ const samples: Sample[] = [
   { file: "otel-genai-otlp.json", format: "otel", warnings: [] },
   { file: "otel-genai-legacy-attributes.json", format: "otel", warnings: [] },
   { file: "otel-openllmetry-anthropic-spans.json", format: "otel", warnings: ["lines-merged", "entry-skipped"] },
+  { file: "helicone-query-rows.json", format: "helicone", warnings: ["lines-merged"] },
 ];
 
 const allMessages = (result: ImportResult): Message[] => result.conversations.flatMap((conversation) => conversation.messages);

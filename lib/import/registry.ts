@@ -14,6 +14,7 @@ import { aiSdkUiImporter } from "./formats/ai-sdk-ui";
 import { claudeCodeImporter } from "./formats/claude-code";
 import { codexImporter } from "./formats/codex";
 import { geminiImporter } from "./formats/gemini";
+import { heliconeImporter, heliconeLinesImporter } from "./formats/helicone";
 import { langchainImporter } from "./formats/langchain";
 import { langfuseImporter } from "./formats/langfuse";
 import { litellmImporter } from "./formats/litellm";
@@ -57,6 +58,7 @@ export interface LinesImporter {
 
 export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   openaiBatchImporter,
+  heliconeImporter,
   litellmImporter,
   langfuseImporter,
   otelImporter,
@@ -68,7 +70,7 @@ export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   geminiImporter,
 ];
 
-export const LINES_IMPORTERS: readonly LinesImporter[] = [claudeCodeImporter, codexImporter, otelLinesImporter];
+export const LINES_IMPORTERS: readonly LinesImporter[] = [claudeCodeImporter, codexImporter, heliconeLinesImporter, otelLinesImporter];
 
 /** The document importer that recognises `value`, or the one `forced` names. */
 export function findDocumentImporter(value: unknown, forced?: ImportFormat): DocumentImporter | undefined {

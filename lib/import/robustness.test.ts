@@ -21,6 +21,7 @@ const files = [
   "otel-genai-otlp.json",
   "otel-genai-legacy-attributes.json",
   "otel-openllmetry-anthropic-spans.json",
+  "helicone-query-rows.json",
 ];
 
 /** Every path to a value inside `value`. */

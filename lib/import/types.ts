@@ -22,7 +22,8 @@ export type ImportFormat =
   | "openai-batch"
   | "litellm"
   | "langfuse"
-  | "otel";
+  | "otel"
+  | "helicone";
 
 /** What people call each format: detection names it, refusals say which format the input was read as. */
 export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
@@ -42,6 +43,7 @@ export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
   litellm: "LiteLLM log",
   langfuse: "Langfuse trace",
   otel: "OpenTelemetry GenAI spans",
+  helicone: "Helicone request rows",
 };
 
 /** Every import format, e.g. for a format picker beside "auto". */
