@@ -55,6 +55,7 @@ const samples: Sample[] = [
   { file: "otel-genai-legacy-attributes.json", format: "otel", warnings: [] },
   { file: "otel-openllmetry-anthropic-spans.json", format: "otel", warnings: ["lines-merged", "entry-skipped"] },
   { file: "helicone-query-rows.json", format: "helicone", warnings: ["lines-merged"] },
+  { file: "mcp-jsonrpc-session.jsonl", format: "mcp", warnings: ["entry-skipped", "part-dropped"] },
 ];
 
 const allMessages = (result: ImportResult): Message[] => result.conversations.flatMap((conversation) => conversation.messages);

@@ -18,6 +18,7 @@ import { heliconeImporter, heliconeLinesImporter } from "./formats/helicone";
 import { langchainImporter } from "./formats/langchain";
 import { langfuseImporter } from "./formats/langfuse";
 import { litellmImporter } from "./formats/litellm";
+import { mcpImporter, mcpLinesImporter } from "./formats/mcp";
 import { openaiBatchImporter } from "./formats/openai-batch";
 import { otelImporter, otelLinesImporter } from "./formats/otel";
 import { responsesImporter } from "./formats/responses";
@@ -59,6 +60,7 @@ export interface LinesImporter {
 export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   openaiBatchImporter,
   heliconeImporter,
+  mcpImporter,
   litellmImporter,
   langfuseImporter,
   otelImporter,
@@ -70,7 +72,7 @@ export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   geminiImporter,
 ];
 
-export const LINES_IMPORTERS: readonly LinesImporter[] = [claudeCodeImporter, codexImporter, heliconeLinesImporter, otelLinesImporter];
+export const LINES_IMPORTERS: readonly LinesImporter[] = [claudeCodeImporter, codexImporter, heliconeLinesImporter, mcpLinesImporter, otelLinesImporter];
 
 /** The document importer that recognises `value`, or the one `forced` names. */
 export function findDocumentImporter(value: unknown, forced?: ImportFormat): DocumentImporter | undefined {

@@ -22,6 +22,7 @@ const files = [
   "otel-genai-legacy-attributes.json",
   "otel-openllmetry-anthropic-spans.json",
   "helicone-query-rows.json",
+  "mcp-jsonrpc-session.jsonl",
 ];
 
 /** Every path to a value inside `value`. */

@@ -23,7 +23,8 @@ export type ImportFormat =
   | "litellm"
   | "langfuse"
   | "otel"
-  | "helicone";
+  | "helicone"
+  | "mcp";
 
 /** What people call each format: detection names it, refusals say which format the input was read as. */
 export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
@@ -44,6 +45,7 @@ export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
   langfuse: "Langfuse trace",
   otel: "OpenTelemetry GenAI spans",
   helicone: "Helicone request rows",
+  mcp: "MCP JSON-RPC log",
 };
 
 /** Every import format, e.g. for a format picker beside "auto". */
