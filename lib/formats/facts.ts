@@ -69,8 +69,9 @@ function has(object: Record<string, unknown>, ...keys: string[]): boolean {
  * Responses (cached tokens are part of the input there), LiteLLM's chat
  * usage with Anthropic's cache fields, OpenHands' `TokenUsage`, Gemini
  * `usageMetadata`, Codex `token_count` info, the AI SDK's usage, Cline's
- * `api_req_started` and message metrics, Gemini CLI's token summary and
- * Pydantic AI's `RequestUsage` (and its older `request_tokens` shape). Returns
+ * `api_req_started` and message metrics, Gemini CLI's token summary,
+ * Pydantic AI's `RequestUsage` (and its older `request_tokens` shape),
+ * OpenTelemetry `gen_ai.usage.*` span attributes and Helicone's row counts. Returns
  * undefined for anything else; never throws, since a log's usage is
  * informative, not required.
  * @example readReportedUsage({ input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 900 })
@@ -80,6 +81,12 @@ export function readReportedUsage(raw: unknown): ReportedUsage | undefined {
   if (isObject(raw.raw) && has(raw, "input", "output")) return raw as unknown as ReportedUsage;
   const pydantic = readPydanticUsage(raw);
   if (pydantic !== undefined) return pydantic;
+  const attributes = usageAttributes(raw);
+  if (attributes !== undefined) return attributes;
+  if (has(raw, "prompt_cache_read_tokens", "prompt_cache_write_tokens")) {
+    // Helicone's request rows bill prompt, cache-write and cache-read tokens at their own rates: its prompt_tokens holds neither.
+    return usage(raw, count(raw.prompt_tokens), count(raw.prompt_cache_read_tokens), count(raw.prompt_cache_write_tokens), 0, count(raw.completion_tokens), 0);
+  }
   if (
     !has(raw, "prompt_tokens") &&
     (has(raw, "cache_read_input_tokens", "cache_creation_input_tokens", "cache_creation") ||
@@ -161,6 +168,24 @@ function readPydanticUsage(raw: Record<string, unknown>): ReportedUsage | undefi
   const input = current ? count(raw.input_tokens) : count(raw.request_tokens);
   const output = current ? count(raw.output_tokens) : count(raw.response_tokens);
   return usage(raw, Math.max(0, input - cached - written), cached, written, 0, output, count(details.reasoning_tokens));
+}
+
+/**
+ * OpenTelemetry span attributes (`gen_ai.usage.input_tokens` or the older
+ * `gen_ai.usage.prompt_tokens`, `.output_tokens` / `.completion_tokens`,
+ * OpenLLMetry's `.cache_read_input_tokens` / `.cache_creation_input_tokens`
+ * and the conventions' `.cache_read.input_tokens` / `.cache_creation.input_tokens`).
+ * The input count holds the cached tokens, unless they outnumber it.
+ */
+function usageAttributes(raw: Record<string, unknown>): ReportedUsage | undefined {
+  const number = (...keys: string[]) => count(raw[keys.find((key) => has(raw, key)) ?? ""]);
+  const prefix = "gen_ai.usage.";
+  if (!has(raw, `${prefix}input_tokens`, `${prefix}prompt_tokens`, `${prefix}output_tokens`, `${prefix}completion_tokens`)) return undefined;
+  const input = number(`${prefix}input_tokens`, `${prefix}prompt_tokens`);
+  const read = number(`${prefix}cache_read_input_tokens`, `${prefix}cache_read.input_tokens`);
+  const written = number(`${prefix}cache_creation_input_tokens`, `${prefix}cache_creation.input_tokens`);
+  const uncached = read + written > input ? input : input - read - written;
+  return usage(raw, uncached, read, written, 0, number(`${prefix}output_tokens`, `${prefix}completion_tokens`), number(`${prefix}reasoning_tokens`));
 }
 
 function usage(

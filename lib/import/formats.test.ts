@@ -113,6 +113,9 @@ const samples: Sample[] = [
     warnings: ["entry-skipped", "unanswered-tool-call", "unanswered-tool-call", "unanswered-tool-call", "empty-assistant-dropped"],
   },
   { file: "openai-agents-js-history.json", format: "openai-agents", warnings: [] },
+  { file: "otel-openllmetry-anthropic-spans.json", format: "otel", warnings: ["lines-merged", "entry-skipped"] },
+  { file: "helicone-query-rows.json", format: "helicone", warnings: ["lines-merged"] },
+  { file: "mcp-jsonrpc-session.jsonl", format: "mcp", warnings: ["entry-skipped", "part-dropped"] },
 ];
 
 describe("import formats", () => {
