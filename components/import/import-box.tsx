@@ -82,8 +82,8 @@ export const ImportBox = forwardRef<ImportBoxHandle, ImportBoxProps>(function Im
       <div className={styles.boxHeader}>
         <label htmlFor="conversation-text">
           Conversation (chat messages, agent sessions, transcripts or traces: OpenAI, Anthropic, Gemini, Claude Code, Codex, Gemini CLI, Cline, OpenHands,
-          SWE-agent, Letta, Pydantic AI, AI SDK, LangChain, ShareGPT, LiteLLM, Langfuse, Helicone, MCP, OpenTelemetry, tau-bench; several files at once
-          for a session and its subagents)
+          SWE-agent, Letta, Pydantic AI, AI SDK, LangChain, ShareGPT, LiteLLM, Langfuse, Helicone, MCP, OpenTelemetry, tau-bench; several files at once for a
+          session and its subagents)
         </label>
         <span className={styles.hint}>
           {filename ? <span className={styles.filename}>{filename} · </span> : null}

@@ -82,7 +82,12 @@ export function useImportAndOpen(): ImportAndOpen {
           const result = await apiClient.importConversations(file.text, { filename: file.filename });
           format ??= result.format;
           for (const conversation of result.conversations)
-            created.push({ id: conversation.conversation.id, title: conversation.conversation.title, messageCount: conversation.messageCount, warnings: conversation.warnings });
+            created.push({
+              id: conversation.conversation.id,
+              title: conversation.conversation.title,
+              messageCount: conversation.messageCount,
+              warnings: conversation.warnings,
+            });
         }
         if (format !== undefined) setReport({ format, conversations: created });
       } catch (error) {
