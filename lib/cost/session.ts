@@ -8,10 +8,12 @@ import {
   sharedCounter,
   TTL_SECONDS,
   withUnseenPrefix,
+  type CacheBreak,
   type CacheCall,
   type CachePrediction,
   type CacheRules,
   type CacheSegment,
+  type CacheState,
   type CacheTtl,
   type UsageTokens,
 } from "@/lib/context";
@@ -103,7 +105,81 @@ function predictedUsage(prediction: CachePrediction, call: SessionCall, entry: M
   };
 }
 
-/** Prices one conversation's calls in order against its own prompt cache (CC7–CC11). */
+/** A call as predicted and as billed, before it is set beside the call before it. */
+interface Modelled {
+  cacheCall: CacheCall;
+  prediction: CachePrediction;
+  usage: CostUsage;
+  predicted: CostUsage;
+  rules: CacheRules;
+  entry: ModelEntry;
+}
+
+/** CC11: the call's entry of the API: as billed, its prediction and the difference when reported, why the cache broke. */
+function costEntry(call: SessionCall, modelled: Modelled, cacheBreak: CacheBreak | null): Omit<CostCall, "index"> {
+  const { usage, predicted, entry } = modelled;
+  const breakdown = costOfUsage(usage, entry);
+  const predictedCost = costOfUsage(predicted, entry);
+  const reported =
+    call.usage === null
+      ? {}
+      : {
+          predicted: { usage: predicted, costUsd: predictedCost?.total ?? null },
+          difference: {
+            cacheRead: usage.cacheRead - predicted.cacheRead,
+            cacheWrite: usage.cacheWrite5m + usage.cacheWrite1h - predicted.cacheWrite5m - predicted.cacheWrite1h,
+            input: usage.input - predicted.input,
+            costUsd: breakdown !== null && predictedCost !== null ? breakdown.total - predictedCost.total : null,
+          },
+        };
+  return {
+    at: call.at,
+    model: call.model,
+    conversationId: call.conversationId,
+    source: call.usage === null ? "predicted" : "reported",
+    usage,
+    costUsd: breakdown?.total ?? null,
+    breakdown,
+    cacheBreak,
+    responseId: call.responseId,
+    exchangeId: call.exchangeId,
+    branchId: call.branchId,
+    position: call.position,
+    ...(call.subagent ? { subagent: { conversationId: call.conversationId } } : {}),
+    ...reported,
+  };
+}
+
+/** CC12: the call's point on the timeline, against the call before it. */
+function timelinePoint(call: SessionCall, usage: CostUsage, previous: Previous | null, cacheBreak: CacheBreak | null): Omit<CostTimelinePoint, "index"> {
+  const gap = previous !== null && previous.startedAt !== null && call.startedAt !== null ? call.startedAt - previous.startedAt : null;
+  const ttlSeconds = previous?.ttl ? TTL_SECONDS[previous.ttl] : null;
+  return {
+    at: call.at,
+    conversationId: call.conversationId,
+    subagent: call.subagent,
+    cacheRead: usage.cacheRead,
+    cacheWrite: usage.cacheWrite5m + usage.cacheWrite1h,
+    miss: usage.input,
+    lost: previous === null ? 0 : Math.max(0, previous.cached - usage.cacheRead),
+    gapSeconds: gap === null ? null : Math.round(gap / 1000),
+    ttlSeconds,
+    expired: gap !== null && ttlSeconds !== null && gap > ttlSeconds * 1000,
+    cacheBreak: cacheBreak?.reason ?? null,
+  };
+}
+
+/** CC6–CC8: the call's request against the session's cache, and its usage as billed (reported, else predicted). */
+function modelCall(call: SessionCall, catalogue: readonly ModelEntry[], state: CacheState, counts: Map<string, number>): Modelled {
+  const entry = findModel(call.model ?? "", catalogue).entry;
+  const rules = cachingOf(entry);
+  const cacheCall: CacheCall = { segments: segmentsOf(call, entry, rules, counts), at: call.startedAt, rules, compacted: call.compacted };
+  const prediction = predictCall(cacheCall, state);
+  const predicted = predictedUsage(prediction, call, entry);
+  return { cacheCall, prediction, predicted, usage: call.usage === null ? predicted : plainUsage(call.usage), rules, entry };
+}
+
+/** Prices one chain of calls in order against its prompt cache (CC7–CC12); only listed calls are returned. */
 function priceChain(calls: readonly SessionCall[], catalogue: readonly ModelEntry[]): Priced[] {
   const state = createCacheState();
   const counts = new Map<string, number>();
@@ -114,72 +190,28 @@ function priceChain(calls: readonly SessionCall[], catalogue: readonly ModelEntr
   for (const call of calls) {
     // CC9: a call is weighed against its own conversation's call before it, or, first in its conversation, the key's last call.
     const previous = lastOf.get(call.conversationId) ?? last;
-    const entry = findModel(call.model ?? "", catalogue).entry;
-    const rules = cachingOf(entry);
-    const cacheCall: CacheCall = { segments: segmentsOf(call, entry, rules, counts), at: call.startedAt, rules, compacted: call.compacted };
-    const prediction = predictCall(cacheCall, state);
-    const predicted = predictedUsage(prediction, call, entry);
-    const usage = call.usage === null ? predicted : plainUsage(call.usage);
-    const breakdown = costOfUsage(usage, entry);
-    const predictedCost = costOfUsage(predicted, entry);
-    const read = usage.cacheRead;
+    const modelled = modelCall(call, catalogue, state, counts);
+    const { cacheCall, prediction, usage, rules } = modelled;
     const cacheBreak =
       previous === null
         ? null
-        : explainCacheBreak({ previous: previous.cacheCall, current: cacheCall, previousCached: previous.cached, previousTtl: previous.ttl, read });
-    const gap = previous?.startedAt != null && call.startedAt !== null ? call.startedAt - previous.startedAt : null;
-    const ttlSeconds = previous?.ttl ? TTL_SECONDS[previous.ttl] : null;
-    const cost: Omit<CostCall, "index"> = {
-      at: call.at,
-      model: call.model,
-      conversationId: call.conversationId,
-      source: call.usage === null ? "predicted" : "reported",
-      usage,
-      costUsd: breakdown?.total ?? null,
-      breakdown,
-      cacheBreak,
-      responseId: call.responseId,
-      exchangeId: call.exchangeId,
-      branchId: call.branchId,
-      position: call.position,
-      ...(call.subagent ? { subagent: { conversationId: call.conversationId } } : {}),
-      ...(call.usage === null
-        ? {}
-        : {
-            predicted: { usage: predicted, costUsd: predictedCost?.total ?? null },
-            difference: {
-              cacheRead: usage.cacheRead - predicted.cacheRead,
-              cacheWrite: usage.cacheWrite5m + usage.cacheWrite1h - predicted.cacheWrite5m - predicted.cacheWrite1h,
-              input: usage.input - predicted.input,
-              costUsd: breakdown !== null && predictedCost !== null ? breakdown.total - predictedCost.total : null,
-            },
-          }),
-    };
-    if (call.listed)
-      priced.push({
-        call,
-        cost,
-        predictedUsd: predictedCost?.total ?? null,
-        timeline: {
-          at: call.at,
-          conversationId: call.conversationId,
-          subagent: call.subagent,
-          cacheRead: read,
-          cacheWrite: usage.cacheWrite5m + usage.cacheWrite1h,
-          miss: usage.input,
-          lost: previous === null ? 0 : Math.max(0, previous.cached - read),
-          gapSeconds: gap === null ? null : Math.round(gap / 1000),
-          ttlSeconds,
-          expired: gap !== null && ttlSeconds !== null && gap > ttlSeconds * 1000,
-          cacheBreak: cacheBreak?.reason ?? null,
-        },
-      });
-    const lastTtl = call.usage === null ? null : ttlOfReport(call.usage, rules, lastTtlOf.get(call.conversationId) ?? null);
-    lastTtlOf.set(call.conversationId, lastTtl);
+        : explainCacheBreak({
+            previous: previous.cacheCall,
+            current: cacheCall,
+            previousCached: previous.cached,
+            previousTtl: previous.ttl,
+            read: usage.cacheRead,
+          });
+    if (call.listed) {
+      const cost = costEntry(call, modelled, cacheBreak);
+      priced.push({ call, cost, predictedUsd: cost.predicted?.costUsd ?? cost.costUsd, timeline: timelinePoint(call, usage, previous, cacheBreak) });
+    }
+    const reportedTtl = call.usage === null ? null : ttlOfReport(call.usage, rules, lastTtlOf.get(call.conversationId) ?? null);
+    lastTtlOf.set(call.conversationId, reportedTtl);
     last = {
       cacheCall,
       cached: call.usage === null ? prediction.cachedAfter : cachedAfterReport(call.usage, rules),
-      ttl: call.usage === null ? prediction.ttl : lastTtl,
+      ttl: call.usage === null ? prediction.ttl : reportedTtl,
       startedAt: call.startedAt,
     };
     lastOf.set(call.conversationId, last);

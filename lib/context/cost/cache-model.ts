@@ -11,6 +11,7 @@ interface CacheEntry {
 /** What a provider's cache holds for one session: cached prefixes by the hash of their segments (CC7). */
 export type CacheState = Map<string, CacheEntry>;
 
+/** An empty cache: where a session's first call starts. */
 export function createCacheState(): CacheState {
   return new Map();
 }
