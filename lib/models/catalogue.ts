@@ -107,15 +107,16 @@ function hosted(provider: ModelProvider): Family {
 
 /** The models Context Lab knows out of the box, with window, output limit, tokenizer, prices (USD per million tokens) and cache rules. */
 export const BUILT_IN_MODELS: readonly ModelEntry[] = Object.freeze([
+  // Extended (24-hour) retention is offered on GPT-5, GPT-5.1, GPT-5 Codex and GPT-4.1.
   ...family({ provider: "openai", tokenizer: OPENAI_O200K, caching: openaiCaching(false), sources: OPENAI_SOURCES }, [
     ["gpt-5", "GPT-5", 400_000, 128_000, { input: 1.25, output: 10, cachedInput: 0.125 }, { caching: openaiCaching(true), aliases: ["gpt-5-chat-latest"] }],
-    ["gpt-5-mini", "GPT-5 mini", 400_000, 128_000, { input: 0.25, output: 2, cachedInput: 0.025 }, { caching: openaiCaching(true) }],
-    ["gpt-5-nano", "GPT-5 nano", 400_000, 128_000, { input: 0.05, output: 0.4, cachedInput: 0.005 }, { caching: openaiCaching(true) }],
+    ["gpt-5-mini", "GPT-5 mini", 400_000, 128_000, { input: 0.25, output: 2, cachedInput: 0.025 }],
+    ["gpt-5-nano", "GPT-5 nano", 400_000, 128_000, { input: 0.05, output: 0.4, cachedInput: 0.005 }],
     ["gpt-5.1", "GPT-5.1", 400_000, 128_000, { input: 1.25, output: 10, cachedInput: 0.125 }, { caching: openaiCaching(true) }],
     ["gpt-5-codex", "GPT-5 Codex", 400_000, 128_000, { input: 1.25, output: 10, cachedInput: 0.125 }, { caching: openaiCaching(true) }],
     ["gpt-4.1", "GPT-4.1", 1_047_576, 32_768, { input: 2, output: 8, cachedInput: 0.5 }, { caching: openaiCaching(true) }],
-    ["gpt-4.1-mini", "GPT-4.1 mini", 1_047_576, 32_768, { input: 0.4, output: 1.6, cachedInput: 0.1 }, { caching: openaiCaching(true) }],
-    ["gpt-4.1-nano", "GPT-4.1 nano", 1_047_576, 32_768, { input: 0.1, output: 0.4, cachedInput: 0.025 }, { caching: openaiCaching(true) }],
+    ["gpt-4.1-mini", "GPT-4.1 mini", 1_047_576, 32_768, { input: 0.4, output: 1.6, cachedInput: 0.1 }],
+    ["gpt-4.1-nano", "GPT-4.1 nano", 1_047_576, 32_768, { input: 0.1, output: 0.4, cachedInput: 0.025 }],
     ["gpt-4o", "GPT-4o", 128_000, 16_384, { input: 2.5, output: 10, cachedInput: 1.25 }, { aliases: ["chatgpt-4o-latest"] }],
     ["gpt-4o-mini", "GPT-4o mini", 128_000, 16_384, { input: 0.15, output: 0.6, cachedInput: 0.075 }],
     ["o3", "o3", 200_000, 100_000, { input: 2, output: 8, cachedInput: 0.5 }],
