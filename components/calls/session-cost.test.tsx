@@ -98,9 +98,12 @@ describe("SessionCost", () => {
     expect(summary.textContent).toContain("total $0.42");
     expect(summary.textContent).toContain("1 cache break");
     const rows = within(screen.getByRole("table", { name: "Cost per call" })).getAllByRole("row");
-    expect(rows).toHaveLength(3);
-    expect(rows[2].textContent).toContain("idle past the cache's lifetime: 7 min 52 s after the call before");
-    expect(rows[2].textContent).toContain("$0.27");
+    // A header, two calls, and the line under the second saying why its cache broke.
+    expect(rows).toHaveLength(4);
+    expect(rows[2].textContent).toContain("20,512");
+    expect(rows[2].textContent).toContain("20,500 written · 12 new");
+    expect(rows[2].textContent).toContain("predicted $0.27");
+    expect(rows[3].textContent).toContain("Cache broke: idle past the cache's lifetime. 7 min 52 s after the call before");
     const bars = within(screen.getByRole("figure", { name: "Session timeline" })).getAllByRole("button");
     expect(bars[1].getAttribute("aria-label")).toContain("past the cache's lifetime; cache broke: idle past the cache's lifetime");
   });

@@ -65,3 +65,36 @@ test("[I11] the agent's compaction is marked where it replaced the history, and 
   await expect(detail.getByLabel("Compaction summary")).toContainText("This session is being continued");
   await page.screenshot({ path: test.info().outputPath("compaction.png") });
 });
+
+test("[CC11][CC12] the Calls tab prices every call of an imported session and says why its cache broke, readable at 1280×720", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const [{ conversation }] = await importSession(request, "claude-code-2.0.76-compaction.jsonl");
+  const workspace = new WorkspacePage(page);
+  await page.goto(`/c/${conversation.id}?tab=calls`);
+  await workspace.ready();
+
+  const summary = page.getByLabel("Cost summary");
+  await expect(summary).toContainText("12 API calls, 12 with reported usage");
+  await expect(summary).toContainText(/total \$\d/);
+  const timeline = page.getByRole("figure", { name: "Session timeline" });
+  await expect(timeline).toBeVisible();
+  const table = page.getByRole("table", { name: "Cost per call" });
+  // A header, twelve calls and a line under each call whose cache broke.
+  await expect(table.getByRole("rowheader")).toHaveCount(12);
+  await expect(table).toContainText("Cache broke: idle past the cache's lifetime.");
+  // The cost column is in view without scrolling sideways.
+  const cost = table.getByRole("columnheader", { name: "Cost" });
+  expect(((await cost.boundingBox())?.x ?? 9_999) + ((await cost.boundingBox())?.width ?? 0)).toBeLessThanOrEqual(1280);
+
+  // Readable: the panel does not scroll sideways, and each call's number stays in view while its row scrolls.
+  const panel = page.getByRole("region", { name: "Cost and cache" });
+  const box = (await panel.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(1280);
+  const number = table.getByRole("rowheader").first();
+  const cell = (await number.boundingBox())!;
+  expect(cell.x).toBeGreaterThanOrEqual(box.x);
+  expect(cell.x + cell.width).toBeLessThanOrEqual(box.x + box.width);
+  await page.screenshot({ path: test.info().outputPath("calls-cost-1280x720.png") });
+  await timeline.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath("session-timeline-1280x720.png") });
+});
