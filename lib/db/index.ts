@@ -13,6 +13,7 @@ export {
   type DatabaseDescription,
 } from "./errors";
 export type { JsonValue, JsonObject } from "./json";
+export { findUnstorableText, requireStorableText, unstorableTextProblem, type UnstorableText } from "./text";
 export {
   beginStaging,
   publishStagedConversations,

@@ -1,11 +1,12 @@
 import "server-only";
 import type { Message, Role, ToolCall } from "@/lib/context/messages";
 import type { Database, Transaction } from "./client";
-import { ConflictError, InvalidArgumentError } from "./errors";
+import { ConflictError, InvalidArgumentError, type DatabaseDescription } from "./errors";
 import type { Message as MessageRow } from "./generated/sqlite/client";
 import { fromJsonText, fromNullableJsonText, toJsonText, toNullableJsonText, type JsonObject } from "./json";
 import type { Lineage } from "./lineage";
-import { lockBranch, newRowId, parameterMark, runQuery, runTransaction, touchConversation } from "./run";
+import { lockBranch, newRowId, parameterMark, providerOf, runQuery, runTransaction, touchConversation } from "./run";
+import { requireStorableText } from "./text";
 import { lineageOf, type BranchRef } from "./scope";
 
 /** One stored history message: the engine's message plus where and when it was stored. */
@@ -92,8 +93,12 @@ export function toMessageRecord(row: MessageRow): MessageRecord {
   };
 }
 
-function toMessageRow(branchId: string, position: number, input: NewMessage, argument: string) {
+function toMessageRow(branchId: string, position: number, input: NewMessage, argument: string, provider: DatabaseDescription["provider"]) {
   const { message } = input;
+  // IN-3: the columns that hold text as it is (the JSON ones hold escapes).
+  requireStorableText(message.content, `${argument}.content`, provider);
+  requireStorableText(message.tool_call_id, `${argument}.tool_call_id`, provider);
+  requireStorableText(message.name, `${argument}.name`, provider);
   if (!ROLES.has(message.role)) {
     throw new InvalidArgumentError(argument, `${argument}: role '${String(message.role)}' is not system, user, assistant or tool`);
   }
@@ -120,7 +125,8 @@ function toMessageRow(branchId: string, position: number, input: NewMessage, arg
  */
 export async function insertMessages(tx: Transaction, branchId: string, start: number, messages: NewMessage[]): Promise<MessageRecord[]> {
   if (messages.length === 0) return [];
-  const data = messages.map((input, index) => toMessageRow(branchId, start + index, input, `messages[${index}]`));
+  const provider = providerOf(tx);
+  const data = messages.map((input, index) => toMessageRow(branchId, start + index, input, `messages[${index}]`, provider));
   const rows = await tx.message.createManyAndReturn({ data });
   return rows.sort((left, right) => left.position - right.position).map(toMessageRecord);
 }
@@ -138,7 +144,12 @@ const BULK_ROWS = 500;
 export async function insertMessagesBulk(tx: Transaction, branchId: string, start: number, messages: NewMessage[]): Promise<void> {
   if (messages.length === 0) return;
   const createdAt = new Date();
-  const rows = messages.map((input, index) => ({ id: newRowId("m"), ...toMessageRow(branchId, start + index, input, `messages[${index}]`), createdAt }));
+  const provider = providerOf(tx);
+  const rows = messages.map((input, index) => ({
+    id: newRowId("m"),
+    ...toMessageRow(branchId, start + index, input, `messages[${index}]`, provider),
+    createdAt,
+  }));
   const columns = Object.keys(rows[0]) as (keyof (typeof rows)[number])[];
   for (let offset = 0; offset < rows.length; offset += BULK_ROWS) {
     const batch = rows.slice(offset, offset + BULK_ROWS);
