@@ -3,7 +3,8 @@ import type { Message, Role, ToolCall } from "@/lib/context/messages";
 import type { Database, Transaction } from "./client";
 import { ConflictError, InvalidArgumentError, type DatabaseDescription } from "./errors";
 import type { Message as MessageRow } from "./generated/sqlite/client";
-import { fromJsonText, fromNullableJsonText, toJsonText, toNullableJsonText, type JsonObject } from "./json";
+import { toJsonText, toNullableJsonText, type JsonObject } from "./json";
+import { extensionProblem, objectProblem, readJsonColumn, toolCallsProblem } from "./stored-shapes";
 import type { Lineage } from "./lineage";
 import { lockBranch, newRowId, parameterMark, providerOf, runQuery, runTransaction, touchConversation } from "./run";
 import { requireStorableText } from "./text";
@@ -20,6 +21,8 @@ export interface MessageRecord {
   createdAt: string;
   metadata: JsonObject | null;
   message: Message;
+  /** What of the stored row could not be read (IN-6): each left out of `message` or `metadata`. Absent on sound rows. */
+  damaged?: string[];
 }
 
 /** A message to append; `tokens` is counted by the caller (the engine's counter). */
@@ -75,22 +78,35 @@ function extensionOf(message: Message): MessageExtension | undefined {
   return Object.keys(extension).length > 0 ? (extension as MessageExtension) : undefined;
 }
 
+/**
+ * A row as a record. IN-6: a JSON column that does not hold what readers
+ * rely on (written by hand, or by a version that checked less) is left out
+ * of the message and named in `damaged`; an unknown role reads as "user".
+ * The row is shown, marked, instead of failing every read of its branch.
+ */
 export function toMessageRecord(row: MessageRow): MessageRecord {
-  const message: Message = { role: row.role as Role, content: row.content };
-  if (row.toolCalls !== null) message.tool_calls = fromJsonText<ToolCall[]>(row.toolCalls);
+  const damaged: string[] = [];
+  const role = ROLES.has(row.role) ? (row.role as Role) : "user";
+  if (role !== row.role) damaged.push(`role '${row.role}' is not system, user, assistant or tool`);
+  const message: Message = { role, content: row.content };
+  const toolCalls = readJsonColumn<ToolCall[] | undefined>("toolCalls", row.toolCalls, toolCallsProblem, undefined, damaged);
+  if (toolCalls !== undefined) message.tool_calls = toolCalls;
   if (row.toolCallId !== null) message.tool_call_id = row.toolCallId;
   if (row.name !== null) message.name = row.name;
   // Rows stored before the column existed, and plain messages, have none.
-  if (row.extension !== null) Object.assign(message, fromJsonText<MessageExtension>(row.extension));
-  return {
+  const extension = readJsonColumn<MessageExtension | undefined>("extension", row.extension, extensionProblem, undefined, damaged);
+  if (extension !== undefined) Object.assign(message, extension);
+  const record: MessageRecord = {
     id: row.id,
     branchId: row.branchId,
     position: row.position,
     tokens: row.tokens,
     createdAt: row.createdAt.toISOString(),
-    metadata: fromNullableJsonText<JsonObject>(row.metadata),
+    metadata: readJsonColumn<JsonObject | null>("metadata", row.metadata, objectProblem, null, damaged),
     message,
   };
+  if (damaged.length > 0) record.damaged = damaged;
+  return record;
 }
 
 function toMessageRow(branchId: string, position: number, input: NewMessage, argument: string, provider: DatabaseDescription["provider"]) {
