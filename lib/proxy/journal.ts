@@ -244,6 +244,9 @@ function replyOf(exchangeId: string, outcome: RecordOutcomeOptions): ReplyTurn |
     usage: (completion.usage as JsonObject | null) ?? null,
   };
   if (outcome.durationMs !== null) metadata.latencyMs = Math.round(outcome.durationMs);
+  // The provider's id of the answer (chatcmpl-…, resp_…, msg_…), whole or assembled from a stream.
+  const responseId = typeof outcome.response === "object" && outcome.response !== null ? (outcome.response as { id?: unknown }).id : undefined;
+  if (typeof responseId === "string") metadata.responseId = responseId;
   if (outcome.pipeline) metadata.pipeline = outcome.pipeline as unknown as JsonValue;
   if (outcome.reloads?.length) metadata.reloads = outcome.reloads as unknown as JsonValue;
   return { turn: { message: completion.reply, fingerprint }, metadata };
