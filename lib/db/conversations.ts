@@ -218,10 +218,17 @@ export async function updateConversationWithSettings(
   });
 }
 
-/** Deletes a conversation and, by cascade, its branches, messages, summaries, checkpoints, content and exchanges. */
+/**
+ * Deletes a conversation and, by cascade, its branches, messages, summaries,
+ * checkpoints, content and exchanges. IN-2: it takes the locks in the order
+ * every writer does (its branches, then the conversation), so a write racing
+ * it either commits before it or finds its branch gone (NotFoundError), and a
+ * deadlock runs the delete again instead of leaving the conversation behind.
+ */
 export async function deleteConversationById(db: Database, conversationId: string): Promise<void> {
-  return runQuery(db, async () => {
-    const { count } = await db.conversation.deleteMany({ where: { id: conversationId } });
+  await runTransaction(db, async (tx) => {
+    await tx.branch.updateMany({ where: { conversationId }, data: { revision: { increment: 0 } } });
+    const { count } = await tx.conversation.deleteMany({ where: { id: conversationId } });
     if (count === 0) throw new NotFoundError("conversation", conversationId);
   });
 }
