@@ -51,7 +51,7 @@ describe.each(TEST_PROVIDERS)("AI SDK adapters (%s)", (provider) => {
   const test = useTestDatabase(provider);
   const harness = useProxyHarness(test);
 
-  async function runLoop(model: LanguageModel, callId: string, prepareStep?: PrepareStepFunction) {
+  async function runLoop(model: LanguageModel, callId: string, prepareStep?: PrepareStepFunction<ReturnType<typeof tools>>) {
     harness.fake.enqueue(...bookingScript(callId));
     const result = await generateText({
       model,

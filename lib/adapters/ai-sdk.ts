@@ -1,6 +1,6 @@
 // The Vercel AI SDK (AD3): a language-model middleware, which sees every call's
 // prompt and tools, and a prepareStep helper, which sees a step's messages.
-import type { LanguageModelMiddleware, ModelMessage, PrepareStepFunction, SystemModelMessage } from "ai";
+import type { LanguageModelMiddleware, ModelMessage, PrepareStepFunction, SystemModelMessage, ToolSet } from "ai";
 import type { JsonSchema, Message, ToolDefinition } from "@/lib/context";
 import { readSdkMessages, writeSdkMessages, type SdkMessage } from "./ai-sdk/messages";
 import { createContextPolicy, type ContextPolicyOptions, type PolicyInput } from "./policy";
@@ -73,7 +73,10 @@ export interface ContextPolicyPrepareStepOptions extends ContextPolicyOptions {
  * call's `system` nor its tools: pass them in `options` to have them counted.
  * @example generateText({ model, system, messages, tools, prepareStep: contextPolicyPrepareStep(policy, { system }) })
  */
-export function contextPolicyPrepareStep(policy: PolicyInput, options: ContextPolicyPrepareStepOptions = {}): PrepareStepFunction {
+export function contextPolicyPrepareStep<TOOLS extends ToolSet = ToolSet>(
+  policy: PolicyInput,
+  options: ContextPolicyPrepareStepOptions = {},
+): PrepareStepFunction<TOOLS> {
   const applied = createContextPolicy(policy, options);
   return async ({ messages }) => {
     const system: ModelMessage[] = options.system === undefined ? [] : [{ role: "system", content: options.system }];
