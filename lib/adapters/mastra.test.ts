@@ -24,11 +24,12 @@ import {
 
 /** What `generate` takes. */
 type GenerateInput = Parameters<Agent["generate"]>[0];
+type InputMessage = Exclude<Extract<GenerateInput, readonly unknown[]>[number], string>;
 
 /** The scenario's history as the messages a Mastra app passes to `generate` (AI SDK core messages). */
 function inputMessages(): GenerateInput {
   return [
-    ...ROUNDS.flatMap((round) => [
+    ...ROUNDS.flatMap((round): InputMessage[] => [
       { role: "user", content: round.question },
       { role: "assistant", content: [{ type: "tool-call", toolCallId: round.callId, toolName: "search_flights", args: { to: round.city } }] },
       { role: "tool", content: [{ type: "tool-result", toolCallId: round.callId, toolName: "search_flights", result: round.result }] },
