@@ -302,7 +302,7 @@ async function appendSession(
 async function linkSubagents(db: Database, prepared: readonly PreparedConversation[], results: readonly ImportedConversationResult[]): Promise<void> {
   for (const [index, item] of prepared.entries()) {
     if (item.imported.subagentOf === undefined && item.sessionKey !== null && results[index].appended === undefined)
-      await claimSubagents(db, item.sessionKey, await parentInImport(item, results[index]));
+      await claimSubagents(db, item.sessionKey, parentInImport(item, results[index]));
   }
   for (const [index, item] of prepared.entries()) {
     const link = item.imported.subagentOf;
@@ -310,14 +310,14 @@ async function linkSubagents(db: Database, prepared: readonly PreparedConversati
     const parentIndex =
       link.conversationIndex ??
       prepared.findIndex((other) => other.imported.subagentOf === undefined && other.imported.session?.sessionId === link.parentSessionId);
-    const parent = parentIndex >= 0 && parentIndex !== index ? await parentInImport(prepared[parentIndex], results[parentIndex]) : await storedParent(db, item);
+    const parent = parentIndex >= 0 && parentIndex !== index ? parentInImport(prepared[parentIndex], results[parentIndex]) : await storedParent(db, item);
     if (parent === null) continue;
     const callId = await linkToParent(db, results[index].conversation.id, item.imported, parent);
     results[index].conversation = { ...results[index].conversation, parentId: parent.conversationId, parentCallId: callId };
   }
 }
 
-async function parentInImport(item: PreparedConversation, result: ImportedConversationResult): Promise<SubagentParent> {
+function parentInImport(item: PreparedConversation, result: ImportedConversationResult): SubagentParent {
   return { conversationId: result.conversation.id, messages: item.history };
 }
 
