@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { buildRequest, callPoints, policySnippet, presetPolicy, PROCESSOR_KINDS, type Message, type RequestPolicy, type ToolDefinition } from "@/lib/context";
 import { sampleTrajectories } from "@/lib/context/test-support/tau-bench";
 import { contextPolicyMessagesRequest } from "@/lib/adapters/anthropic";
+import { ADAPTER_NAMES } from "@/lib/adapters/entries";
 import { contextPolicyChatRequest } from "@/lib/adapters/openai";
 import { writeAnthropicRequest, writeChatRequest } from "@/lib/formats";
 import { packEngine } from "./pack-engine";
@@ -124,7 +125,7 @@ process.stdout.write(JSON.stringify({ messages: request.messages, tools: request
   it("[AD7] ships each adapter as a subpath; only LangChain's needs its framework installed, and the SDK adapters give the in-repo request", async () => {
     const { directory, tarball } = await packEngine({ outDir: path.join(work, "adapters-dist") });
     const manifest = JSON.parse(fs.readFileSync(path.join(directory, "package.json"), "utf8"));
-    const adapters = ["ai-sdk", "langchain", "openai-agents", "mastra", "openai", "anthropic"];
+    const adapters = ADAPTER_NAMES;
     for (const name of adapters) {
       expect(manifest.exports[`./${name}`]).toEqual({ types: `./types/adapters/${name}.d.ts`, import: `./${name}.js` });
       expect(fs.existsSync(path.join(directory, "types", "adapters", `${name}.d.ts`))).toBe(true);

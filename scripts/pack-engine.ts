@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
+import { ADAPTER_NAMES } from "../lib/adapters/entries";
 
 const ROOT = path.join(import.meta.dirname, "..");
 const LIB = path.join(ROOT, "lib");
@@ -23,7 +24,7 @@ interface Entry {
 const ENTRIES: readonly Entry[] = [
   { subpath: ".", source: "context/index.ts", name: "index" },
   { subpath: "./light", source: "context/light.ts", name: "light" },
-  ...["ai-sdk", "langchain", "openai-agents", "mastra", "openai", "anthropic"].map((name) => ({ subpath: `./${name}`, source: `adapters/${name}.ts`, name })),
+  ...ADAPTER_NAMES.map((name) => ({ subpath: `./${name}`, source: `adapters/${name}.ts`, name })),
 ];
 
 /** The frameworks the adapters are written against: never bundled, optional for whoever does not use that adapter. */
