@@ -121,6 +121,20 @@ export async function findConversationByRecordKey(db: Database, recordKey: strin
   });
 }
 
+/**
+ * The conversations recorded under one agent key (P-S2): `recordKey` itself
+ * and the `<recordKey>#<hash>` conversations of its other system prompts, oldest first.
+ */
+export async function getConversationsByRecordKeyFamily(db: Database, recordKey: string): Promise<ConversationRecord[]> {
+  return runQuery(db, async () => {
+    const rows = await db.conversation.findMany({
+      where: { OR: [{ recordKey }, { recordKey: { startsWith: `${recordKey}#` } }], ...PUBLISHED_ONLY },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    });
+    return rows.map(toConversationRecord);
+  });
+}
+
 /** The published conversation an import of session `sessionKey` made, or null; the newest when several were. */
 export async function findConversationBySessionKey(db: Database, sessionKey: string): Promise<ConversationRecord | null> {
   return runQuery(db, async () => {

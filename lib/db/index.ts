@@ -22,6 +22,7 @@ export {
   getConversationById,
   findConversationByRecordKey,
   findConversationBySessionKey,
+  getConversationsByRecordKeyFamily,
   getSubagentsByConversationId,
   getUnlinkedSubagentsBySessionKey,
   linkSubagent,
