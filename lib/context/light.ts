@@ -93,5 +93,5 @@ export { positionsLabel, type PersistedMemory, type PersistedSummary, type Retri
 export { PRESETS, PRESET_IDS, PRESET_MODEL, presetPolicy, withModel, rawPolicy } from "./replay/presets";
 export { costOfTokens, addCosts, ZERO_COST } from "./replay/cost";
 export * from "./cost";
-export { policySnippet, ENGINE_PACKAGE_NAME } from "./replay/snippet";
+export { policySnippet, policyLiteral, ENGINE_PACKAGE_NAME } from "./replay/snippet";
 export type * from "./replay/types";
