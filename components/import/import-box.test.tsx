@@ -14,6 +14,23 @@ describe("ImportBox", () => {
     await waitFor(() => expect(onFile).toHaveBeenCalledWith('[{"role":"user","content":"hi"}]', "chat.json"));
   });
 
+  it("[I12] hands several dropped files over together (a session and its subagents' files), each with its name", async () => {
+    const onFile = vi.fn();
+    const onFiles = vi.fn();
+    render(<ImportBox text="" onTextChange={() => undefined} onFile={onFile} onFiles={onFiles} />);
+    const session = new File(['{"type":"user"}'], "s.jsonl");
+    const subagent = new File(['{"type":"user","isSidechain":true}'], "agent-a1.jsonl");
+    const box = screen.getByLabelText(/^Conversation \(/).parentElement!;
+    fireEvent.drop(box, { dataTransfer: { files: [subagent, session], types: ["Files"] } });
+    await waitFor(() =>
+      expect(onFiles).toHaveBeenCalledWith([
+        { text: '{"type":"user","isSidechain":true}', filename: "agent-a1.jsonl" },
+        { text: '{"type":"user"}', filename: "s.jsonl" },
+      ]),
+    );
+    expect(onFile).not.toHaveBeenCalled();
+  });
+
   it("lists every issue with its place and selects the line an issue points at", () => {
     const text = '[\n {"role": "user"},\n {"role": "tool"}\n]';
     render(

@@ -14,6 +14,8 @@ export interface ImportBoxProps {
   onTextChange: (text: string) => void;
   /** A file was dropped or picked; its text replaces the box's. */
   onFile: (text: string, filename: string) => void;
+  /** Several files were dropped or picked at once (a session and its subagents' files): imported together. */
+  onFiles?: (files: { text: string; filename: string }[]) => void;
   filename?: string;
   failure?: ImportFailure;
   /** The buttons under the box. */
@@ -32,7 +34,10 @@ export function lineOffset(text: string, line: number): number {
 }
 
 /** Paste or drop a conversation in any import format (the detection registry of lib/import names the one it recognised). */
-export const ImportBox = forwardRef<ImportBoxHandle, ImportBoxProps>(function ImportBox({ text, onTextChange, onFile, filename, failure, children }, ref) {
+export const ImportBox = forwardRef<ImportBoxHandle, ImportBoxProps>(function ImportBox(
+  { text, onTextChange, onFile, onFiles, filename, failure, children },
+  ref,
+) {
   const area = useRef<HTMLTextAreaElement>(null);
   const [dragging, setDragging] = useState(false);
 
@@ -48,9 +53,13 @@ export const ImportBox = forwardRef<ImportBoxHandle, ImportBoxProps>(function Im
   };
   useImperativeHandle(ref, () => ({ showLine }));
 
-  const readFile = async (file: File | undefined) => {
-    if (!file) return;
-    onFile(await file.text(), file.name);
+  const readFiles = async (files: FileList | null | undefined) => {
+    if (!files || files.length === 0) return;
+    if (files.length > 1 && onFiles) {
+      onFiles(await Promise.all([...files].map(async (file) => ({ text: await file.text(), filename: file.name }))));
+      return;
+    }
+    onFile(await files[0].text(), files[0].name);
   };
 
   return (
@@ -67,13 +76,14 @@ export const ImportBox = forwardRef<ImportBoxHandle, ImportBoxProps>(function Im
         if (event.dataTransfer.files.length === 0) return;
         event.preventDefault();
         setDragging(false);
-        void readFile(event.dataTransfer.files[0]);
+        void readFiles(event.dataTransfer.files);
       }}
     >
       <div className={styles.boxHeader}>
         <label htmlFor="conversation-text">
-          Conversation (chat messages, transcripts or traces: OpenAI, Anthropic, Gemini, Claude Code, Codex, AI SDK, LangChain, ShareGPT, LiteLLM, Langfuse,
-          OpenTelemetry, tau-bench)
+          Conversation (chat messages, agent sessions, transcripts or traces: OpenAI, Anthropic, Gemini, Claude Code, Codex, Gemini CLI, Cline, OpenHands,
+          SWE-agent, Letta, Pydantic AI, AI SDK, LangChain, ShareGPT, LiteLLM, Langfuse, Helicone, MCP, OpenTelemetry, tau-bench; several files at once for a
+          session and its subagents)
         </label>
         <span className={styles.hint}>
           {filename ? <span className={styles.filename}>{filename} · </span> : null}
@@ -84,7 +94,8 @@ export const ImportBox = forwardRef<ImportBoxHandle, ImportBoxProps>(function Im
               type="file"
               accept=".json,.jsonl,.txt,application/json"
               className={styles.fileInput}
-              onChange={(event) => void readFile(event.target.files?.[0])}
+              multiple={onFiles !== undefined}
+              onChange={(event) => void readFiles(event.target.files)}
               aria-label="Open a conversation file"
             />
           </label>

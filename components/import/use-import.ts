@@ -17,7 +17,15 @@ export interface ImportAndOpen {
    * On an error keeps everything and reports where.
    */
   importText(text: string, filename?: string): Promise<void>;
+  /** Imports several files one after the other, a session's own files before its subagents' (so each links to its parent), and reports them together. */
+  importFiles(files: readonly { text: string; filename: string }[]): Promise<void>;
   clear(): void;
+}
+
+/** Subagents' files (`agent-*.jsonl`) after the others: the parent is then stored when a subagent arrives. */
+function parentsFirst<T extends { filename: string }>(files: readonly T[]): T[] {
+  const isSubagent = (file: T) => /(^|[\\/])agent-[^\\/]*\.jsonl$/i.test(file.filename);
+  return [...files.filter((file) => !isSubagent(file)), ...files.filter(isSubagent)];
 }
 
 export function useImportAndOpen(): ImportAndOpen {
@@ -60,9 +68,39 @@ export function useImportAndOpen(): ImportAndOpen {
         router.refresh();
       } catch (error) {
         setBusy(false);
-        if (ApiError.isInstance(error)) setFailure({ message: error.message, issues: error.issues.map((issue) => ({ ...issue })) });
-        else setFailure({ message: error instanceof Error ? error.message : String(error), issues: [] });
+        setFailure(failureOf(error));
+      }
+    },
+    async importFiles(files) {
+      setBusy(true);
+      setFailure(undefined);
+      setReport(undefined);
+      const created: NonNullable<ImportReportProps["conversations"]>[number][] = [];
+      let format: ImportReportProps["format"] | undefined;
+      try {
+        for (const file of parentsFirst(files)) {
+          const result = await apiClient.importConversations(file.text, { filename: file.filename });
+          format ??= result.format;
+          for (const conversation of result.conversations)
+            created.push({
+              id: conversation.conversation.id,
+              title: conversation.conversation.title,
+              messageCount: conversation.messageCount,
+              warnings: conversation.warnings,
+            });
+        }
+        if (format !== undefined) setReport({ format, conversations: created });
+      } catch (error) {
+        setFailure(failureOf(error));
+      } finally {
+        setBusy(false);
+        router.refresh();
       }
     },
   };
+}
+
+function failureOf(error: unknown): ImportFailure {
+  if (ApiError.isInstance(error)) return { message: error.message, issues: error.issues.map((issue) => ({ ...issue })) };
+  return { message: error instanceof Error ? error.message : String(error), issues: [] };
 }

@@ -87,6 +87,10 @@ export function PasteInspector() {
             setRunFailure(undefined);
             importer.clear();
           }}
+          onFiles={(files) => {
+            setRunFailure(undefined);
+            void importer.importFiles(files);
+          }}
         >
           <button
             type="button"

@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
 import { ApiError } from "@/lib/client";
@@ -9,6 +8,7 @@ import type { LocalAgentsList, LocalSessionEntry } from "@/lib/local-agents/type
 import ui from "@/components/ui/ui.module.css";
 import { SessionTable } from "./data-table";
 import { SearchedFolders } from "./searched-folders";
+import { PageShell } from "@/components/ui/page-shell";
 import styles from "./local-agents.module.css";
 
 export interface LocalAgentsPageProps {
@@ -75,62 +75,50 @@ export function LocalAgentsPage({ initial, client = localAgentsClient, refreshMs
   );
 
   return (
-    <div className={styles.page}>
-      <header className={styles.header}>
-        <Link href="/" className={styles.brand}>
-          Context Lab
-        </Link>
-        <h1>Local agents</h1>
-      </header>
-      <main className={styles.main}>
-        <p className={styles.lead}>
+    <PageShell
+      title="Local agents"
+      lead={
+        <>
           The sessions Claude Code, Codex and Gemini CLI have written on this machine. Import one to inspect it, or follow it: it is imported and every turn the
           agent writes afterwards appears in the conversation as it happens. The files are only read, never changed.
+        </>
+      }
+    >
+      {error ? (
+        <p role="alert" className={ui.notice} data-tone="danger">
+          {error}
         </p>
-        {error ? (
-          <p role="alert" className={ui.notice} data-tone="danger">
-            {error}
-          </p>
-        ) : null}
-        {list.sessions.length === 0 ? (
-          <section aria-label="No sessions found">
-            <p>No session files were found in these folders:</p>
+      ) : null}
+      {list.sessions.length === 0 ? (
+        <section aria-label="No sessions found">
+          <p>No session files were found in these folders:</p>
+          <SearchedFolders roots={list.roots} />
+        </section>
+      ) : (
+        <>
+          <SessionTable
+            sessions={list.sessions}
+            busyPath={busyPath}
+            onImport={(session) => void onImport(session)}
+            onFollow={(session) => void onFollow(session)}
+          />
+          <details>
+            <summary className={styles.muted}>Folders searched</summary>
             <SearchedFolders roots={list.roots} />
-          </section>
-        ) : (
-          <>
-            <SessionTable
-              sessions={list.sessions}
-              busyPath={busyPath}
-              onImport={(session) => void onImport(session)}
-              onFollow={(session) => void onFollow(session)}
-            />
-            <details>
-              <summary className={styles.muted}>Folders searched</summary>
-              <SearchedFolders roots={list.roots} />
-            </details>
-          </>
-        )}
-      </main>
-    </div>
+          </details>
+        </>
+      )}
+    </PageShell>
   );
 }
 
 /** What the page says when this server does not offer the sessions of this machine. */
 export function LocalAgentsOff({ message }: { message: string }) {
   return (
-    <div className={styles.page}>
-      <header className={styles.header}>
-        <Link href="/" className={styles.brand}>
-          Context Lab
-        </Link>
-        <h1>Local agents</h1>
-      </header>
-      <main className={styles.main}>
-        <p role="status" className={ui.notice} data-tone="warning">
-          {message}
-        </p>
-      </main>
-    </div>
+    <PageShell title="Local agents">
+      <p role="status" className={ui.notice} data-tone="warning">
+        {message}
+      </p>
+    </PageShell>
   );
 }

@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import { useMemo, useState } from "react";
 import { apiClient, ApiError, type ApiClient } from "@/lib/client";
 import { BUILT_IN_MODELS, type ModelEntry, type ModelEntryInput } from "@/lib/models";
@@ -8,6 +7,7 @@ import { Dialog } from "@/components/ui/dialog";
 import ui from "@/components/ui/ui.module.css";
 import { ModelForm } from "./model-form";
 import { ModelTable } from "./model-table";
+import { PageShell } from "@/components/ui/page-shell";
 import styles from "./models.module.css";
 
 export interface ModelsPageProps {
@@ -67,35 +67,31 @@ export function ModelsPage({ models: initial, takenAt, client = apiClient }: Mod
   }
 
   return (
-    <div className={styles.page}>
-      <header className={styles.header}>
-        <Link href="/" className={styles.brand}>
-          Context Lab
-        </Link>
-        <h1>Models</h1>
-      </header>
-      <main className={styles.main}>
-        <p className={styles.lead}>
+    <PageShell
+      title="Models"
+      lead={
+        <>
           Each model&apos;s context window, output limit, tokenizer and prices decide how requests are budgeted, counted and priced. Built-in figures were taken
           from the providers&apos; pages on {takenAt}; prices move, so correct an entry or add a model your agents use. Models counted with another
           provider&apos;s encoding show approximate counts wherever a number appears.
+        </>
+      }
+    >
+      <div className={styles.toolbar}>
+        <label className={styles.search}>
+          <span className={styles.hidden}>Find a model</span>
+          <input type="search" placeholder="Find a model" value={filter} onChange={(event) => setFilter(event.target.value)} />
+        </label>
+        <button type="button" className={ui.button} data-variant="primary" onClick={() => setEditing("new")}>
+          Add a model
+        </button>
+      </div>
+      {error && editing === null ? (
+        <p role="alert" className={ui.notice} data-tone="danger">
+          {error}
         </p>
-        <div className={styles.toolbar}>
-          <label className={styles.search}>
-            <span className={styles.hidden}>Find a model</span>
-            <input type="search" placeholder="Find a model" value={filter} onChange={(event) => setFilter(event.target.value)} />
-          </label>
-          <button type="button" className={ui.button} data-variant="primary" onClick={() => setEditing("new")}>
-            Add a model
-          </button>
-        </div>
-        {error && editing === null ? (
-          <p role="alert" className={ui.notice} data-tone="danger">
-            {error}
-          </p>
-        ) : null}
-        <ModelTable models={shown} builtIn={BUILT_IN_IDS} busy={busy} onEdit={setEditing} onRemove={(entry) => void remove(entry)} />
-      </main>
+      ) : null}
+      <ModelTable models={shown} builtIn={BUILT_IN_IDS} busy={busy} onEdit={setEditing} onRemove={(entry) => void remove(entry)} />
       <Dialog title={editing === "new" ? "Add a model" : editing ? `Edit ${editing.id}` : ""} open={editing !== null} onClose={() => setEditing(null)}>
         {editing !== null ? (
           <ModelForm
@@ -107,6 +103,6 @@ export function ModelsPage({ models: initial, takenAt, client = apiClient }: Mod
           />
         ) : null}
       </Dialog>
-    </div>
+    </PageShell>
   );
 }

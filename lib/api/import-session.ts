@@ -100,7 +100,7 @@ export async function saveCompactions(
     };
     await createCheckpoint(db, branch.id, {
       values: { compaction: compaction.summary ?? "" },
-      tokenUsage: { before: compaction.tokensBefore ?? counted, counted, after },
+      tokenUsage: { context: after, before: compaction.tokensBefore ?? counted, counted },
       metadata,
       messageCount: at,
     });

@@ -16,16 +16,8 @@ export { FormatError, MAX_FORMAT_ISSUES, formatDisplayName, formatPath, type For
 export { ConversionContext } from "./context";
 export { PART_SEPARATOR, nameToolResults, parseDataUrl, partsToWrite, textOfParts } from "./canonical";
 export { messageFingerprint, messageKey, sameMessage } from "./fingerprint";
-export {
-  callFactsMetadata,
-  callFactsOf,
-  isoTime,
-  promptTokensOf,
-  readReportedUsage,
-  type CallFacts,
-  type ReportedUsage,
-  type SessionFacts,
-} from "./facts";
+export { callFactsMetadata, callFactsOf, isoTime, type CallFacts, type SessionFacts } from "./facts";
+export { promptTokensOf, readReportedUsage, type ReportedUsage } from "./reported-usage";
 
 export { readChatMessages, readChatMessageList, readChatMessage } from "./openai-chat/read";
 export { readChatRequest, readChatResponse } from "./openai-chat/request";

@@ -53,6 +53,7 @@ const samples: Sample[] = [
     messages: (result) => result.conversations[0].messages.filter((message) => message.role === "tool" || message.content !== null).length,
     warnings: ["marker", "entry-skipped", "interleaved-message-moved", "interleaved-message-moved", "interleaved-message-moved"],
   },
+  { file: "exo-offload-markers.json", format: "openai", warnings: [] },
   {
     file: "openai-responses-request.json",
     format: "openai-responses",
@@ -112,6 +113,9 @@ const samples: Sample[] = [
     warnings: ["entry-skipped", "unanswered-tool-call", "unanswered-tool-call", "unanswered-tool-call", "empty-assistant-dropped"],
   },
   { file: "openai-agents-js-history.json", format: "openai-agents", warnings: [] },
+  { file: "otel-openllmetry-anthropic-spans.json", format: "otel", warnings: ["lines-merged", "entry-skipped"] },
+  { file: "helicone-query-rows.json", format: "helicone", warnings: ["lines-merged"] },
+  { file: "mcp-jsonrpc-session.jsonl", format: "mcp", warnings: ["entry-skipped", "part-dropped"] },
 ];
 
 describe("import formats", () => {
@@ -157,6 +161,17 @@ describe("import formats", () => {
       }
     });
   }
+});
+
+describe("offload markers", () => {
+  it("[I2] keeps the three offload markers the manifest counts, of both engines", () => {
+    const [conversation] = parseConversations(readFixture("formats/exo-offload-markers.json")).conversations;
+    expect(conversation.offloadMarkers.map((marker) => [marker.messageIndex, marker.engine])).toEqual([
+      [3, "exo"],
+      [4, "exo"],
+      [5, "context-lab"],
+    ]);
+  });
 });
 
 describe("Claude Code sessions", () => {

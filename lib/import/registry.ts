@@ -17,16 +17,18 @@ import { clineUiImporter } from "./formats/cline/ui-messages";
 import { codexImporter } from "./formats/codex";
 import { geminiImporter } from "./formats/gemini";
 import { geminiCliImporter } from "./formats/gemini-cli/importer";
+import { heliconeImporter, heliconeLinesImporter } from "./formats/helicone";
 import { langchainImporter } from "./formats/langchain";
 import { langfuseImporter } from "./formats/langfuse";
 import { lettaImporter } from "./formats/letta";
 import { litellmImporter } from "./formats/litellm";
 import { miniSweAgentImporter } from "./formats/mini-swe-agent";
 import { openaiAgentsImporter } from "./formats/openai-agents";
-import { openaiBatchImporter } from "./formats/openai-batch";
 import { openhandsImporter, openhandsLinesImporter } from "./formats/openhands";
-import { otelImporter } from "./formats/otel";
 import { pydanticAiImporter } from "./formats/pydantic-ai";
+import { mcpImporter, mcpLinesImporter } from "./formats/mcp";
+import { openaiBatchImporter } from "./formats/openai-batch";
+import { otelImporter, otelLinesImporter } from "./formats/otel";
 import { responsesImporter } from "./formats/responses";
 import { sharegptImporter } from "./formats/sharegpt";
 import { sweAgentImporter } from "./formats/swe-agent";
@@ -72,6 +74,8 @@ export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   clineUiImporter,
   geminiCliImporter,
   openaiBatchImporter,
+  heliconeImporter,
+  mcpImporter,
   litellmImporter,
   langfuseImporter,
   otelImporter,
@@ -86,7 +90,14 @@ export const DOCUMENT_IMPORTERS: readonly DocumentImporter[] = [
   geminiImporter,
 ];
 
-export const LINES_IMPORTERS: readonly LinesImporter[] = [claudeCodeImporter, codexImporter, openhandsLinesImporter];
+export const LINES_IMPORTERS: readonly LinesImporter[] = [
+  claudeCodeImporter,
+  codexImporter,
+  openhandsLinesImporter,
+  heliconeLinesImporter,
+  mcpLinesImporter,
+  otelLinesImporter,
+];
 
 /** The document importer that recognises `value`, or the one `forced` names. */
 export function findDocumentImporter(value: unknown, forced?: ImportFormat): DocumentImporter | undefined {

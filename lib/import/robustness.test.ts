@@ -25,6 +25,9 @@ const files = [
   "cline-ui-messages.json",
   "gemini-cli-session.json",
   "gemini-cli-chat-share.json",
+  "otel-openllmetry-anthropic-spans.json",
+  "helicone-query-rows.json",
+  "mcp-jsonrpc-session.jsonl",
 ];
 
 /** Every path to a value inside `value`. */

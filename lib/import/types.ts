@@ -31,7 +31,9 @@ export type ImportFormat =
   | "gemini-cli"
   | "pydantic-ai"
   | "letta"
-  | "openai-agents";
+  | "openai-agents"
+  | "helicone"
+  | "mcp";
 
 /** What people call each format: detection names it, refusals say which format the input was read as. */
 export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
@@ -60,6 +62,8 @@ export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
   "pydantic-ai": "Pydantic AI message history",
   letta: "Letta agent file (.af)",
   "openai-agents": "OpenAI Agents SDK items (JS)",
+  helicone: "Helicone request rows",
+  mcp: "MCP JSON-RPC log",
 };
 
 /** Every import format, e.g. for a format picker beside "auto". */

@@ -128,6 +128,7 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   },
   "conversations/[id]/branches": { params: { id: "conversation" } },
   "conversations/[id]/calls": { params: { id: "conversation" }, query: { after: ids("call"), limit: numbers, failed: oneOf("true", "false") } },
+  "conversations/[id]/cost": { params: { id: "conversation" }, query: { subagents: oneOf("true", "false") } },
   "conversations/[id]/overview": { params: { id: "conversation" }, query: { branch: ids("branch") } },
   "conversations/import": {
     query: {

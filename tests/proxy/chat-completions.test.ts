@@ -1,6 +1,7 @@
 import type OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { createConversation } from "@/lib/db";
+import { callFactsOf } from "@/lib/formats";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { recordedFor, useProxyHarness, UPSTREAM_KEY } from "./support/harness";
 
@@ -24,6 +25,7 @@ describe.each(TEST_PROVIDERS)("proxy: chat completions (%s)", (provider) => {
   const harness = useProxyHarness(test);
 
   it("forwards a non-streaming completion and records the conversation, its turns and the exchange", async () => {
+    const started = Date.now();
     const messages: ChatMessage[] = [SYSTEM, { role: "user", content: "Book me a flight to Lisbon." }];
     const completion = await harness.agent("planner").chat.completions.create({ model: "fake-gpt", messages });
     expect(completion.choices[0].message.content).toBe("echo: Book me a flight to Lisbon.");
@@ -49,6 +51,13 @@ describe.each(TEST_PROVIDERS)("proxy: chat completions (%s)", (provider) => {
     expect(stored.map((record) => record.metadata?.exchangeId)).toEqual([exchange.id, exchange.id, exchange.id]);
     expect(stored[2].metadata).toMatchObject({ recorder: "proxy", model: "fake-gpt", finishReason: "stop", usage: completion.usage });
     expect(stored.every((record) => record.tokens > 0)).toBe(true);
+    // SF2: the reply carries its call's facts under the names imports use.
+    const facts = callFactsOf(stored[2].metadata);
+    expect(facts).toMatchObject({ model: "fake-gpt", stopReason: "stop", responseId: "chatcmpl-fake-1", latencyMs: exchange.durationMs });
+    expect(facts?.usage?.output).toBe(completion.usage?.completion_tokens);
+    expect(Date.parse(facts?.at ?? "")).toBeGreaterThanOrEqual(started);
+    expect(Date.parse(facts?.at ?? "")).toBeLessThanOrEqual(Date.now());
+    expect(callFactsOf(stored[1].metadata)?.at).toEqual(expect.any(String));
   });
 
   it("streams chunk by chunk and records the reply assembled from the deltas, with usage", async () => {
