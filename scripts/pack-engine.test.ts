@@ -9,6 +9,10 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildRequest, callPoints, policySnippet, presetPolicy, PROCESSOR_KINDS, type Message, type RequestPolicy, type ToolDefinition } from "@/lib/context";
 import { sampleTrajectories } from "@/lib/context/test-support/tau-bench";
+import { contextPolicyMessagesRequest } from "@/lib/adapters/anthropic";
+import { ADAPTER_NAMES } from "@/lib/adapters/entries";
+import { contextPolicyChatRequest } from "@/lib/adapters/openai";
+import { writeAnthropicRequest, writeChatRequest } from "@/lib/formats";
 import { packEngine } from "./pack-engine";
 
 const ROOT = path.join(import.meta.dirname, "..");
@@ -49,14 +53,15 @@ describe("npm run pack:engine", () => {
   it("[RP11] installs offline into an empty project, where the generated policy snippet compiles under strict and builds the same request as the in-repo engine", async () => {
     const { directory, tarball } = await packEngine({ outDir: path.join(work, "dist") });
     const manifest = JSON.parse(fs.readFileSync(path.join(directory, "package.json"), "utf8"));
-    expect(manifest).toMatchObject({ name: "@context-lab/engine", type: "module", exports: { ".": { types: "./types/index.d.ts", import: "./index.js" } } });
+    expect(manifest).toMatchObject({
+      name: "@context-lab/engine",
+      type: "module",
+      exports: { ".": { types: "./types/context/index.d.ts", import: "./index.js" } },
+    });
     expect(manifest.dependencies).toBeUndefined();
     // No Next, no Prisma, no Node built-ins in what ships (I1).
-    const shipped = fs
-      .readdirSync(directory)
-      .filter((file) => file.endsWith(".js"))
-      .map((file) => fs.readFileSync(path.join(directory, file), "utf8"))
-      .join("\n");
+    const files = fs.readdirSync(directory).filter((file) => file.endsWith(".js"));
+    const shipped = files.map((file) => fs.readFileSync(path.join(directory, file), "utf8")).join("\n");
     expect(shipped).not.toMatch(/from ["'](next|@prisma\/client|node:[a-z]+)["']/);
 
     const project = path.join(work, "project");
@@ -115,5 +120,77 @@ process.stdout.write(JSON.stringify({ messages: request.messages, tools: request
     expect(packed.tokens).toEqual(expected.verdict.tokens);
     // The policy did something: the request is not the history.
     expect(expected.messages.length).toBeLessThan(history.length);
+  }, 180_000);
+
+  it("[AD7] ships each adapter as a subpath; only LangChain's needs its framework installed, and the SDK adapters give the in-repo request", async () => {
+    const { directory, tarball } = await packEngine({ outDir: path.join(work, "adapters-dist") });
+    const manifest = JSON.parse(fs.readFileSync(path.join(directory, "package.json"), "utf8"));
+    const adapters = ADAPTER_NAMES;
+    for (const name of adapters) {
+      expect(manifest.exports[`./${name}`]).toEqual({ types: `./types/adapters/${name}.d.ts`, import: `./${name}.js` });
+      expect(fs.existsSync(path.join(directory, "types", "adapters", `${name}.d.ts`))).toBe(true);
+    }
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(["@langchain/core", "@mastra/core", "@openai/agents", "ai"]);
+    expect(Object.values(manifest.peerDependenciesMeta)).toEqual([{ optional: true }, { optional: true }, { optional: true }, { optional: true }]);
+    // No framework is bundled: LangChain's entry imports it, no other file names one.
+    const importers = fs
+      .readdirSync(directory)
+      .filter(
+        (file) =>
+          file.endsWith(".js") &&
+          /from ["'](ai|@langchain\/[^"']+|@openai\/agents|@mastra\/[^"']+)["']/.test(fs.readFileSync(path.join(directory, file), "utf8")),
+      );
+    expect(importers).toEqual(["langchain.js"]);
+    expect(fs.readdirSync(path.join(directory, "types"), { recursive: true }).filter((file) => /\.d\.ts$/.test(String(file))).length).toBeGreaterThan(20);
+    expect(
+      fs
+        .readdirSync(path.join(directory, "types"), { recursive: true })
+        .map((file) => path.join(directory, "types", String(file)))
+        .filter((file) => file.endsWith(".d.ts") && fs.readFileSync(file, "utf8").includes('"@/')),
+    ).toEqual([]);
+
+    const project = path.join(work, "adapters-project");
+    fs.mkdirSync(project);
+    fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+    run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", tarball], project);
+    const chat = { model: "gpt-4o", ...(writeChatRequest({ messages: history, tools }).value as { messages: object[] }) };
+    const anthropic = {
+      model: "claude-sonnet-4-5",
+      max_tokens: 1024,
+      ...(writeAnthropicRequest({ messages: history, tools }).value as { messages: object[] }),
+    };
+    // The window of a model the request fits, the strategies' own limits still at work.
+    const roomy: RequestPolicy = { ...policy, contextWindow: 64_000, maxOutputTokens: 4_000 };
+    fs.writeFileSync(path.join(project, "input.json"), JSON.stringify({ policy: roomy, chat, anthropic }));
+    fs.writeFileSync(
+      path.join(project, "adapters.mjs"),
+      `import { readFileSync } from "node:fs";
+import { contextPolicyChatRequest } from "@context-lab/engine/openai";
+import { contextPolicyMessagesRequest } from "@context-lab/engine/anthropic";
+const { policy, chat, anthropic } = JSON.parse(readFileSync("input.json", "utf8"));
+const loaded = {};
+for (const name of ${JSON.stringify(adapters)}) {
+  try {
+    loaded[name] = Object.keys(await import("@context-lab/engine/" + name)).sort();
+  } catch (error) {
+    loaded[name] = error.code;
+  }
+}
+const result = { chat: await contextPolicyChatRequest(policy)(chat), anthropic: await contextPolicyMessagesRequest(policy)(anthropic), loaded };
+process.stdout.write(JSON.stringify(result));
+`,
+    );
+    const packed = JSON.parse(run(process.execPath, ["adapters.mjs"], project));
+    expect(packed.chat).toEqual(JSON.parse(JSON.stringify(await contextPolicyChatRequest(roomy)(chat))));
+    expect(packed.anthropic).toEqual(JSON.parse(JSON.stringify(await contextPolicyMessagesRequest(roomy)(anthropic))));
+    expect(packed.chat.messages.length).toBeLessThan(chat.messages.length);
+    expect(packed.loaded).toEqual({
+      "ai-sdk": ["contextPolicyMiddleware", "contextPolicyPrepareStep", "createContextPolicy"],
+      langchain: "ERR_MODULE_NOT_FOUND",
+      "openai-agents": ["contextPolicyInputFilter", "createContextPolicy"],
+      mastra: ["contextPolicyProcessor", "createContextPolicy"],
+      openai: ["contextPolicyChatRequest", "contextPolicyResponsesRequest", "createContextPolicy"],
+      anthropic: ["contextPolicyMessagesRequest", "createContextPolicy"],
+    });
   }, 180_000);
 });

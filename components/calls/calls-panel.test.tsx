@@ -124,6 +124,6 @@ describe("CallsPanel", () => {
   it("explains an empty list", async () => {
     const { client } = callsApi([]);
     render(<CallsPanel conversationId="c1" revision={0} client={client} copyText={vi.fn()} />);
-    expect(await screen.findByRole("heading", { name: "No model calls recorded" })).toBeTruthy();
+    expect(await screen.findByRole("heading", { name: "No model calls recorded through the proxy" })).toBeTruthy();
   });
 });

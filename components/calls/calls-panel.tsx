@@ -6,6 +6,7 @@ import { formatNumber } from "@/components/pipeline/format";
 import { CallDetail } from "./call-detail";
 import { formatCost } from "./call-format";
 import { CallsTable } from "./calls-table";
+import { SessionCost } from "./session-cost";
 import { TokenChart } from "./token-chart";
 import { useCalls } from "./use-calls";
 import styles from "./calls.module.css";
@@ -21,7 +22,11 @@ export interface CallsPanelProps {
 
 const defaultCopy = (text: string) => navigator.clipboard.writeText(text);
 
-/** The Calls tab: every model call the proxy made for this conversation, a chart of their input tokens, each call's bodies and diff. */
+/**
+ * The Calls tab: what every API call of the session cost and why its cache
+ * broke (imported or recorded), then every model call the proxy made for this
+ * conversation, a chart of their input tokens, each call's bodies and diff.
+ */
 export function CallsPanel({ conversationId, revision, client = apiClient, copyText = defaultCopy }: CallsPanelProps) {
   const { calls, more, loading, error, loadMore } = useCalls(client, conversationId, revision);
   const [openId, setOpenId] = useState<string | null>(null);
@@ -41,25 +46,31 @@ export function CallsPanel({ conversationId, revision, client = apiClient, copyT
       </p>
     );
   }
+  const cost = <SessionCost client={client} conversationId={conversationId} revision={revision} />;
   if (calls.length === 0) {
     return (
-      <div className={styles.empty}>
-        {loading ? (
-          <p className={styles.muted}>Loading the calls…</p>
-        ) : (
-          <>
-            <h3>No model calls recorded</h3>
-            <p>
-              Point an agent at this app&apos;s OpenAI base URL with this conversation&apos;s key: every call it makes, failed ones included, is listed here.
-            </p>
-          </>
-        )}
+      <div className={styles.panel}>
+        {cost}
+        <div className={styles.empty}>
+          {loading ? (
+            <p className={styles.muted}>Loading the calls…</p>
+          ) : (
+            <>
+              <h3>No model calls recorded through the proxy</h3>
+              <p>
+                Point an agent at this app&apos;s OpenAI base URL with this conversation&apos;s key: every call it makes, failed ones included, is listed here
+                with its bodies.
+              </p>
+            </>
+          )}
+        </div>
       </div>
     );
   }
   const openNumber = openId ? numberOf(openId) : null;
   return (
     <div className={styles.panel}>
+      {cost}
       <p className={styles.summary} aria-label="Calls summary">
         <span>
           {formatNumber(calls.length)} calls{more ? "+" : ""}

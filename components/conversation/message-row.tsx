@@ -159,6 +159,14 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
       onMouseLeave={resultKey ? () => props.onHoverCall(null) : undefined}
     >
       {props.compaction ? <CompactionNote compaction={props.compaction} /> : null}
+      {facts?.damaged ? (
+        <p className={styles.failedCall} role="note" aria-label={`Message ${index} is damaged`}>
+          <strong>Damaged row</strong>
+          <span>
+            <SafeText text={`stored data that could not be read is left out: ${facts.damaged.join("; ")}`} />
+          </span>
+        </p>
+      ) : null}
       {facts?.gapMs !== undefined && facts.gapMs >= NOTABLE_GAP_MS ? <div className={styles.gap}>{gapText(facts.gapMs)}</div> : null}
       {layout.roundStart ? <div className={styles.roundHeader}>Round {layout.round + 1}</div> : null}
       {layout.chainStart ? (

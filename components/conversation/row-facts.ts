@@ -5,6 +5,8 @@ import type { MessageRecord } from "@/lib/db";
 export interface RowFacts extends CallFacts {
   /** Milliseconds since the previous message with a time, when this one has one. */
   gapMs?: number;
+  /** What of the stored row could not be read and is left out (IN-6). */
+  damaged?: readonly string[];
 }
 
 /** A pause worth a line of its own between two messages. */
@@ -20,7 +22,8 @@ export function rowFactsOf(records: readonly MessageRecord[], positions: readonl
   return positions.map((position) => {
     const record = records[position];
     if (record === undefined) return undefined;
-    const facts: RowFacts | undefined = callFactsOf(record.metadata) ?? (record.metadata?.recorder ? { at: record.createdAt } : undefined);
+    let facts: RowFacts | undefined = callFactsOf(record.metadata) ?? (record.metadata?.recorder ? { at: record.createdAt } : undefined);
+    if (record.damaged) facts = { ...facts, damaged: record.damaged };
     if (facts?.at === undefined) return facts;
     const time = Date.parse(facts.at);
     if (previous !== undefined && Number.isFinite(time)) facts.gapMs = Math.max(0, time - previous);

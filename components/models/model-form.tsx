@@ -32,6 +32,9 @@ interface Draft {
   output: string;
   cachedInput: string;
   cacheWrite: string;
+  cacheWrite1h: string;
+  /** What the form does not edit, kept as the entry had it: reasoning and long-context prices, cache rules, sources. */
+  kept: Pick<ModelEntryInput, "caching" | "sources"> & Pick<NonNullable<ModelEntryInput["prices"]>, "reasoning" | "longContext">;
 }
 
 function draftOf(entry: ModelEntry | null): Draft {
@@ -50,6 +53,13 @@ function draftOf(entry: ModelEntry | null): Draft {
     output: price(entry?.prices?.output),
     cachedInput: price(entry?.prices?.cachedInput),
     cacheWrite: price(entry?.prices?.cacheWrite),
+    cacheWrite1h: price(entry?.prices?.cacheWrite1h),
+    kept: {
+      ...(entry?.caching ? { caching: entry.caching } : {}),
+      ...(entry?.sources ? { sources: entry.sources } : {}),
+      ...(entry?.prices?.reasoning !== undefined ? { reasoning: entry.prices.reasoning } : {}),
+      ...(entry?.prices?.longContext ? { longContext: entry.prices.longContext } : {}),
+    },
   };
 }
 
@@ -57,6 +67,7 @@ function draftOf(entry: ModelEntry | null): Draft {
 function inputOf(draft: Draft): ModelEntryInput {
   const optional = (text: string) => (text.trim() === "" ? undefined : Number(text));
   const hasPrices = draft.input.trim() !== "" || draft.output.trim() !== "";
+  const { caching, sources, reasoning, longContext } = draft.kept;
   return {
     label: draft.label.trim() || draft.id.trim(),
     provider: draft.provider,
@@ -71,9 +82,14 @@ function inputOf(draft: Draft): ModelEntryInput {
             output: Number(draft.output || 0),
             ...(optional(draft.cachedInput) !== undefined ? { cachedInput: optional(draft.cachedInput) } : {}),
             ...(optional(draft.cacheWrite) !== undefined ? { cacheWrite: optional(draft.cacheWrite) } : {}),
+            ...(optional(draft.cacheWrite1h) !== undefined ? { cacheWrite1h: optional(draft.cacheWrite1h) } : {}),
+            ...(reasoning !== undefined ? { reasoning } : {}),
+            ...(longContext ? { longContext } : {}),
           },
         }
       : {}),
+    ...(caching ? { caching } : {}),
+    ...(sources ? { sources } : {}),
   };
 }
 
@@ -83,7 +99,7 @@ export function ModelForm({ entry, busy, error, onSave, onCancel }: ModelFormPro
   const [draft, setDraft] = useState(() => draftOf(entry));
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
   const text = (
-    key: "id" | "label" | "contextWindow" | "maxOutputTokens" | "note" | "input" | "output" | "cachedInput" | "cacheWrite",
+    key: "id" | "label" | "contextWindow" | "maxOutputTokens" | "note" | "input" | "output" | "cachedInput" | "cacheWrite" | "cacheWrite1h",
     label: string,
     type = "text",
   ) => (
@@ -93,6 +109,8 @@ export function ModelForm({ entry, busy, error, onSave, onCancel }: ModelFormPro
         id={`${id}-${key}`}
         type={type}
         inputMode={type === "number" ? "decimal" : undefined}
+        // Prices have cents and fractions of them: without it the browser refuses 3.75 as off its default step of 1.
+        step={type === "number" ? "any" : undefined}
         value={draft[key]}
         disabled={key === "id" && entry !== null}
         onChange={(event) => set(key, event.target.value)}
@@ -143,7 +161,8 @@ export function ModelForm({ entry, busy, error, onSave, onCancel }: ModelFormPro
         {text("input", "Input", "number")}
         {text("output", "Output", "number")}
         {text("cachedInput", "Cached input", "number")}
-        {text("cacheWrite", "Cache write", "number")}
+        {text("cacheWrite", "Cache write, 5 minutes", "number")}
+        {text("cacheWrite1h", "Cache write, 1 hour", "number")}
       </fieldset>
       {error ? (
         <p role="alert" className={ui.notice} data-tone="danger">

@@ -47,4 +47,30 @@ describe("ModelsPage", () => {
     expect(requests).toEqual(["PUT /api/models/acme-7b", "PUT /api/models/acme-7b", "GET /api/models"]);
     expect(screen.getByRole("button", { name: "Delete acme-7b" })).toBeTruthy();
   });
+
+  it("[CC4] editing a built-in model sends its 1-hour write price, and keeps its cache rules, long-context tier and sources", async () => {
+    const bodies: unknown[] = [];
+    const fetch = vi.fn(async (_url: RequestInfo | URL, init: RequestInit = {}) => {
+      if (init.method === "PUT") {
+        bodies.push(await new Response(init.body).json());
+        return Response.json({ model: { ...BUILT_IN_MODELS[0], origin: "custom" } });
+      }
+      return Response.json({ models: models(), takenAt: "2026-06-15" });
+    });
+    render(<ModelsPage models={models()} takenAt="2026-06-15" client={createApiClient({ fetch: fetch as typeof globalThis.fetch })} />);
+    await userEvent.click(screen.getByRole("button", { name: "Edit claude-sonnet-4-5" }));
+    const form = screen.getByRole("form", { name: "Edit claude-sonnet-4-5" });
+    const hour = within(form).getByLabelText("Cache write, 1 hour");
+    expect((hour as HTMLInputElement).value).toBe("6");
+    await userEvent.clear(hour);
+    await userEvent.type(hour, "6.5");
+    await userEvent.click(within(form).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    const sonnet = BUILT_IN_MODELS.find((entry) => entry.id === "claude-sonnet-4-5")!;
+    expect(bodies[0]).toMatchObject({
+      prices: { input: 3, cacheWrite: 3.75, cacheWrite1h: 6.5, longContext: sonnet.prices?.longContext },
+      caching: sonnet.caching,
+      sources: sonnet.sources,
+    });
+  });
 });

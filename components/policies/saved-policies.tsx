@@ -7,6 +7,7 @@ import { diffPolicies, exportPolicy, policyOfPreset, policyOfSettings, settingsW
 import { usePlaygroundStore } from "@/lib/store/provider";
 import { downloadText } from "@/components/ui/download";
 import ui from "@/components/ui/ui.module.css";
+import { PolicyCode } from "./policy-code";
 import { PolicyDiff } from "./policy-diff";
 import styles from "./policies.module.css";
 
@@ -29,6 +30,7 @@ export function SavedPolicies() {
   const [from, setFrom] = useState(CURRENT);
   const [to, setTo] = useState(CURRENT);
   const [preset, setPreset] = useState<PresetId>("observation_masking");
+  const [codeFor, setCodeFor] = useState<string | null>(null);
   const current = useMemo(() => policyOfSettings(settings), [settings]);
 
   const refresh = useCallback(async () => {
@@ -73,6 +75,7 @@ export function SavedPolicies() {
   const fromPolicy = policyFor(from);
   const toPolicy = policyFor(to);
   const options = [{ id: CURRENT, name: "Current settings" }, ...policies];
+  const codePolicy = codeFor === null ? undefined : policyFor(codeFor);
 
   return (
     <section className={styles.section} aria-label="Saved policies">
@@ -119,7 +122,13 @@ export function SavedPolicies() {
         <button type="button" className={ui.button} onClick={() => download("Current settings", current, "typescript")}>
           Export TypeScript
         </button>
+        <button type="button" className={ui.button} onClick={() => setCodeFor(CURRENT)}>
+          Export as code…
+        </button>
       </form>
+      {codePolicy && codeFor ? (
+        <PolicyCode name={labelOf(codeFor)} policy={codePolicy} catalogue={catalogue} base={settings} onClose={() => setCodeFor(null)} />
+      ) : null}
       {error ? (
         <p className={styles.danger} role="alert">
           {error}
@@ -156,6 +165,9 @@ export function SavedPolicies() {
                 aria-label={`Export ${entry.name} as TypeScript`}
               >
                 TS
+              </button>
+              <button type="button" className={ui.button} onClick={() => setCodeFor(entry.id)} aria-label={`Export ${entry.name} as code`}>
+                Code
               </button>
               <button type="button" className={ui.button} data-variant="danger" onClick={() => void remove(entry.id)} aria-label={`Delete ${entry.name}`}>
                 Delete

@@ -29,6 +29,7 @@ export type ApiErrorCode =
   | "tool_pairing"
   | "context_error"
   | "budget_exceeded"
+  | "replay_timeout"
   | "database_unavailable"
   | "unauthorized"
   | "forbidden"

@@ -7,8 +7,8 @@ import {
   getHistoryByBranchId,
   getRootBranchByConversationId,
   createConversation,
+  deleteAbandonedStagedConversations,
   deleteStagedConversations,
-  endStaging,
   publishStagedConversations,
   type BranchRecord,
   type ConversationRecord,
@@ -225,7 +225,7 @@ async function writeStaged(db: Database, item: PreparedConversation, messages: N
  * parsed, checked and counted before the first write; the conversations are
  * written staged (invisible) in short transactions and published together
  * in one; a failed import deletes what it staged, and what a killed server
- * staged is deleted by the next import.
+ * staged is deleted by a later import once its lease ran out (IN-1).
  */
 export async function importConversations(db: Database, text: string, options: ImportConversationsOptions = {}): Promise<ImportConversationsResult> {
   const parsed = await parseConversationsAsync(text, { filename: options.filename, format: options.format });
@@ -239,29 +239,40 @@ export async function importConversations(db: Database, text: string, options: I
   const counted: NewMessage[][] = [];
   for (const item of prepared) counted.push(await countInSlices(item));
   const earlier = await Promise.all(prepared.map((item) => findSession(db, item.sessionKey)));
-  const staging = beginStaging();
+  await deleteAbandoned(db);
+  const staging = beginStaging(db);
   try {
-    await deleteStagedConversations(db);
     const results: ImportedConversationResult[] = [];
     for (const [index, item] of prepared.entries()) {
       const stored = earlier[index];
-      results.push(stored === null ? await writeStaged(db, item, counted[index], staging) : await appendSession(db, stored, item, counted[index]));
+      results.push(stored === null ? await writeStaged(db, item, counted[index], staging.source) : await appendSession(db, stored, item, counted[index]));
     }
     const created = results.filter((result) => result.appended === undefined);
     await publishStagedConversations(
       db,
+      staging.source,
       created.map(({ conversation }) => ({ id: conversation.id, source: conversation.source })),
     );
     await linkSubagents(db, prepared, results);
     return { format: parsed.format, conversations: results };
   } catch (error) {
-    await deleteStagedConversations(db, staging).catch((cleanup: unknown) => {
-      console.error(`[api] import failed and what it staged (${staging}) could not be deleted; the next import deletes it:`, cleanup);
+    await deleteStagedConversations(db, staging.source).catch((cleanup: unknown) => {
+      console.error(
+        `[api] import failed and what it staged (${staging.source}) could not be deleted; a later import deletes it once its lease runs out:`,
+        cleanup,
+      );
     });
     throw error;
   } finally {
-    endStaging(staging);
+    staging.end();
   }
+}
+
+/** IN-1: what crashed imports staged is deleted once its lease ran out; a failure to do so never fails this import. */
+async function deleteAbandoned(db: Database): Promise<void> {
+  await deleteAbandonedStagedConversations(db).catch((error: unknown) => {
+    console.error("[api] what crashed imports staged could not be deleted; the next import tries again:", error);
+  });
 }
 
 /** A session imported before: what is new is appended to its conversation (SF3). */
@@ -302,7 +313,7 @@ async function appendSession(
 async function linkSubagents(db: Database, prepared: readonly PreparedConversation[], results: readonly ImportedConversationResult[]): Promise<void> {
   for (const [index, item] of prepared.entries()) {
     if (item.imported.subagentOf === undefined && item.sessionKey !== null && results[index].appended === undefined)
-      await claimSubagents(db, item.sessionKey, await parentInImport(item, results[index]));
+      await claimSubagents(db, item.sessionKey, parentInImport(item, results[index]));
   }
   for (const [index, item] of prepared.entries()) {
     const link = item.imported.subagentOf;
@@ -310,14 +321,14 @@ async function linkSubagents(db: Database, prepared: readonly PreparedConversati
     const parentIndex =
       link.conversationIndex ??
       prepared.findIndex((other) => other.imported.subagentOf === undefined && other.imported.session?.sessionId === link.parentSessionId);
-    const parent = parentIndex >= 0 && parentIndex !== index ? await parentInImport(prepared[parentIndex], results[parentIndex]) : await storedParent(db, item);
+    const parent = parentIndex >= 0 && parentIndex !== index ? parentInImport(prepared[parentIndex], results[parentIndex]) : await storedParent(db, item);
     if (parent === null) continue;
     const callId = await linkToParent(db, results[index].conversation.id, item.imported, parent);
     results[index].conversation = { ...results[index].conversation, parentId: parent.conversationId, parentCallId: callId };
   }
 }
 
-async function parentInImport(item: PreparedConversation, result: ImportedConversationResult): Promise<SubagentParent> {
+function parentInImport(item: PreparedConversation, result: ImportedConversationResult): SubagentParent {
   return { conversationId: result.conversation.id, messages: item.history };
 }
 

@@ -1,7 +1,7 @@
 import { sharedCounter, toUsage, type Message, type ToolDefinition } from "@/lib/context";
-import { messageKey, readRequest } from "@/lib/formats";
+import { messageKey, readReportedUsage, readRequest } from "@/lib/formats";
 import type { WireFormat } from "@/lib/formats/types";
-import { BUILT_IN_MODELS, costOfCall, findModel, type ModelEntry } from "@/lib/models";
+import { BUILT_IN_MODELS, costOfUsage, findModel, type ModelEntry, type UsageTokens } from "@/lib/models";
 import { protocolOfCall } from "./protocol";
 import type { CallError, CallSummary, CallTokens, CallUsage } from "./types";
 
@@ -68,6 +68,20 @@ function usageOf(response: unknown): CallUsage | null {
     // A usage object of a shape the engine does not know is shown as unknown, never as zero.
     return null;
   }
+}
+
+/** C5: the usage as billed, by the reader every cost uses (SF1), else from the engine's reading of it. */
+function billedTokens(response: unknown, usage: CallUsage): UsageTokens {
+  const reported = isBody(response) ? readReportedUsage(response.usage) : undefined;
+  if (reported !== undefined) return reported;
+  return {
+    input: usage.input - usage.cached - usage.cacheWrite,
+    cacheRead: usage.cached,
+    cacheWrite5m: usage.cacheWrite,
+    cacheWrite1h: 0,
+    output: usage.output,
+    reasoning: 0,
+  };
 }
 
 function outcomeOf(call: StoredCall): CallSummary["outcome"] {
@@ -143,9 +157,7 @@ export function describeCalls(
       const { asked: askedModel, answered } = modelOf(call);
       const entry = findModel(askedModel ?? answered ?? "", catalogue).entry;
       const usage = usageOf(call.response);
-      const cost = usage
-        ? (costOfCall({ input: usage.input, output: usage.output, cachedInput: usage.cached, cacheWrite: usage.cacheWrite }, entry)?.total ?? null)
-        : null;
+      const cost = usage ? (costOfUsage(billedTokens(call.response, usage), entry)?.total ?? null) : null;
       const outcome = outcomeOf(call);
       summaries.push({
         id: call.id,

@@ -41,6 +41,7 @@ import type {
   RecordMessagesResult,
   SearchResult,
   SessionOverview,
+  ConversationCost,
   SummaryEntry,
   UpdateConversationInput,
 } from "./types";
@@ -101,6 +102,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** The conversation as an agent's session: origin, parent, subagents, compactions and reported usage. */
     getSessionOverview: (conversationId: string, branchId?: string, request: RequestOptions = {}) =>
       get<SessionOverview>(apiPath`/api/conversations/${conversationId}/overview`, { query: { branch: branchId }, ...request }),
+    /** Every API call of the conversation and its subagents, priced as reported or as the cache model predicts, with why the cache broke and the timeline. */
+    getConversationCost: (conversationId: string, options: { subagents?: boolean } = {}, request: RequestOptions = {}) =>
+      get<ConversationCost>(apiPath`/api/conversations/${conversationId}/cost`, { query: { subagents: options.subagents }, ...request }),
     getBranch: (branchId: string, request?: RequestOptions) => get<BranchDetail>(apiPath`/api/branches/${branchId}`, request),
     /** What the workspace opens a branch with: the branch, its conversation, its first screen and the server's first result. */
     openBranch: (branchId: string, request?: RequestOptions) => get<BranchOpening>(apiPath`/api/branches/${branchId}/opening`, request),

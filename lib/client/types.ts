@@ -29,6 +29,7 @@ import type { Settings, SettingsChanges } from "@/lib/settings";
 export type { ValuesDiff, DiffValue } from "@/lib/api/diff";
 export type { ImportConversationsResult, ImportedConversationResult, StoredOffloadMarker } from "@/lib/api/import";
 export type { CompactionSummary, SessionOverview, SubagentSummary, UsageTotals } from "@/lib/api/session-overview";
+export type { ConversationCost, CostCall, CostDifference, CostPrediction, CostTimelinePoint, CostUsage } from "@/lib/cost/types";
 
 /** A row the branch sees, marked `inherited` when an ancestor wrote it (visible at the fork). */
 export type Visible<T> = T & { inherited: boolean };

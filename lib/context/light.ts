@@ -92,5 +92,6 @@ export type { RequestSection, RequestSectionKind } from "./request/sections";
 export { positionsLabel, type PersistedMemory, type PersistedSummary, type RetrievedMemory } from "./request/memory";
 export { PRESETS, PRESET_IDS, PRESET_MODEL, presetPolicy, withModel, rawPolicy } from "./replay/presets";
 export { costOfTokens, addCosts, ZERO_COST } from "./replay/cost";
-export { policySnippet, ENGINE_PACKAGE_NAME } from "./replay/snippet";
+export * from "./cost";
+export { policySnippet, policyLiteral, ENGINE_PACKAGE_NAME } from "./replay/snippet";
 export type * from "./replay/types";

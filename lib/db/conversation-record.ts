@@ -2,7 +2,8 @@ import "server-only";
 import type { ToolDefinition } from "@/lib/context/messages";
 import type { SessionFacts } from "@/lib/formats";
 import type { Conversation as ConversationRow } from "./generated/sqlite/client";
-import { fromJsonText, fromNullableJsonText, type JsonObject } from "./json";
+import type { JsonObject } from "./json";
+import { objectProblem, readJsonColumn, toolsProblem } from "./stored-shapes";
 
 /** A conversation as route handlers return it. */
 export interface ConversationRecord {
@@ -25,6 +26,8 @@ export interface ConversationRecord {
   parentCallId: string | null;
   createdAt: string;
   updatedAt: string;
+  /** What of the stored row could not be read (IN-6), each left empty. Absent on sound rows. */
+  damaged?: string[];
 }
 
 /** A session's facts, and for a subagent its own id and its parent's session id. */
@@ -33,19 +36,23 @@ export interface ConversationOrigin extends SessionFacts {
   parentSessionId?: string;
 }
 
+/** A row as a record; IN-6: a JSON column of the wrong shape reads as empty and is named in `damaged`. */
 export function toConversationRecord(row: ConversationRow): ConversationRecord {
-  return {
+  const damaged: string[] = [];
+  const record: ConversationRecord = {
     id: row.id,
     title: row.title,
     source: row.source,
-    settings: fromJsonText<JsonObject>(row.settings),
-    tools: fromNullableJsonText<ToolDefinition[]>(row.tools),
+    settings: readJsonColumn<JsonObject>("settings", row.settings, objectProblem, {}, damaged),
+    tools: readJsonColumn<ToolDefinition[] | null>("tools", row.tools, toolsProblem, null, damaged),
     recordKey: row.recordKey,
-    origin: fromNullableJsonText<ConversationOrigin>(row.origin),
+    origin: readJsonColumn<ConversationOrigin | null>("origin", row.origin, objectProblem, null, damaged),
     sessionKey: row.sessionKey,
     parentId: row.parentId,
     parentCallId: row.parentCallId,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+  if (damaged.length > 0) record.damaged = damaged;
+  return record;
 }

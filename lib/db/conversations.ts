@@ -121,6 +121,20 @@ export async function findConversationByRecordKey(db: Database, recordKey: strin
   });
 }
 
+/**
+ * The conversations recorded under one agent key (P-S2): `recordKey` itself
+ * and the `<recordKey>#<hash>` conversations of its other system prompts, oldest first.
+ */
+export async function getConversationsByRecordKeyFamily(db: Database, recordKey: string): Promise<ConversationRecord[]> {
+  return runQuery(db, async () => {
+    const rows = await db.conversation.findMany({
+      where: { OR: [{ recordKey }, { recordKey: { startsWith: `${recordKey}#` } }], ...PUBLISHED_ONLY },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    });
+    return rows.map(toConversationRecord);
+  });
+}
+
 /** The published conversation an import of session `sessionKey` made, or null; the newest when several were. */
 export async function findConversationBySessionKey(db: Database, sessionKey: string): Promise<ConversationRecord | null> {
   return runQuery(db, async () => {
@@ -204,10 +218,17 @@ export async function updateConversationWithSettings(
   });
 }
 
-/** Deletes a conversation and, by cascade, its branches, messages, summaries, checkpoints, content and exchanges. */
+/**
+ * Deletes a conversation and, by cascade, its branches, messages, summaries,
+ * checkpoints, content and exchanges. IN-2: it takes the locks in the order
+ * every writer does (its branches, then the conversation), so a write racing
+ * it either commits before it or finds its branch gone (NotFoundError), and a
+ * deadlock runs the delete again instead of leaving the conversation behind.
+ */
 export async function deleteConversationById(db: Database, conversationId: string): Promise<void> {
-  return runQuery(db, async () => {
-    const { count } = await db.conversation.deleteMany({ where: { id: conversationId } });
+  await runTransaction(db, async (tx) => {
+    await tx.branch.updateMany({ where: { conversationId }, data: { revision: { increment: 0 } } });
+    const { count } = await tx.conversation.deleteMany({ where: { id: conversationId } });
     if (count === 0) throw new NotFoundError("conversation", conversationId);
   });
 }

@@ -13,7 +13,17 @@ export {
   type DatabaseDescription,
 } from "./errors";
 export type { JsonValue, JsonObject } from "./json";
-export { beginStaging, endStaging, publishStagedConversations, deleteStagedConversations, STAGING_SOURCE_PREFIX } from "./staging";
+export { findUnstorableText, requireStorableText, unstorableTextProblem, type UnstorableText } from "./text";
+export {
+  beginStaging,
+  publishStagedConversations,
+  deleteStagedConversations,
+  deleteAbandonedStagedConversations,
+  renewStaging,
+  stagingLeaseMs,
+  STAGING_SOURCE_PREFIX,
+  type Staging,
+} from "./staging";
 export type { ListOptions } from "./lineage";
 export { branchRevision, getBranchScope, getConversationView, type ConversationView, type BranchScope, type BranchScopeOptions, type BranchRef } from "./scope";
 export {
@@ -22,6 +32,7 @@ export {
   getConversationById,
   findConversationByRecordKey,
   findConversationBySessionKey,
+  getConversationsByRecordKeyFamily,
   getSubagentsByConversationId,
   getUnlinkedSubagentsBySessionKey,
   linkSubagent,

@@ -1,11 +1,13 @@
 import "server-only";
 import type { Message, Role, ToolCall } from "@/lib/context/messages";
 import type { Database, Transaction } from "./client";
-import { ConflictError, InvalidArgumentError } from "./errors";
+import { ConflictError, InvalidArgumentError, type DatabaseDescription } from "./errors";
 import type { Message as MessageRow } from "./generated/sqlite/client";
-import { fromJsonText, fromNullableJsonText, toJsonText, toNullableJsonText, type JsonObject } from "./json";
+import { toJsonText, toNullableJsonText, type JsonObject } from "./json";
+import { extensionProblem, objectProblem, readJsonColumn, toolCallsProblem } from "./stored-shapes";
 import type { Lineage } from "./lineage";
-import { lockBranch, newRowId, parameterMark, runQuery, runTransaction, touchConversation } from "./run";
+import { lockBranch, newRowId, parameterMark, providerOf, runQuery, runTransaction, touchConversation } from "./run";
+import { requireStorableText } from "./text";
 import { lineageOf, type BranchRef } from "./scope";
 
 /** One stored history message: the engine's message plus where and when it was stored. */
@@ -19,6 +21,8 @@ export interface MessageRecord {
   createdAt: string;
   metadata: JsonObject | null;
   message: Message;
+  /** What of the stored row could not be read (IN-6): each left out of `message` or `metadata`. Absent on sound rows. */
+  damaged?: string[];
 }
 
 /** A message to append; `tokens` is counted by the caller (the engine's counter). */
@@ -74,26 +78,43 @@ function extensionOf(message: Message): MessageExtension | undefined {
   return Object.keys(extension).length > 0 ? (extension as MessageExtension) : undefined;
 }
 
+/**
+ * A row as a record. IN-6: a JSON column that does not hold what readers
+ * rely on (written by hand, or by a version that checked less) is left out
+ * of the message and named in `damaged`; an unknown role reads as "user".
+ * The row is shown, marked, instead of failing every read of its branch.
+ */
 export function toMessageRecord(row: MessageRow): MessageRecord {
-  const message: Message = { role: row.role as Role, content: row.content };
-  if (row.toolCalls !== null) message.tool_calls = fromJsonText<ToolCall[]>(row.toolCalls);
+  const damaged: string[] = [];
+  const role = ROLES.has(row.role) ? (row.role as Role) : "user";
+  if (role !== row.role) damaged.push(`role '${row.role}' is not system, user, assistant or tool`);
+  const message: Message = { role, content: row.content };
+  const toolCalls = readJsonColumn<ToolCall[] | undefined>("toolCalls", row.toolCalls, toolCallsProblem, undefined, damaged);
+  if (toolCalls !== undefined) message.tool_calls = toolCalls;
   if (row.toolCallId !== null) message.tool_call_id = row.toolCallId;
   if (row.name !== null) message.name = row.name;
   // Rows stored before the column existed, and plain messages, have none.
-  if (row.extension !== null) Object.assign(message, fromJsonText<MessageExtension>(row.extension));
-  return {
+  const extension = readJsonColumn<MessageExtension | undefined>("extension", row.extension, extensionProblem, undefined, damaged);
+  if (extension !== undefined) Object.assign(message, extension);
+  const record: MessageRecord = {
     id: row.id,
     branchId: row.branchId,
     position: row.position,
     tokens: row.tokens,
     createdAt: row.createdAt.toISOString(),
-    metadata: fromNullableJsonText<JsonObject>(row.metadata),
+    metadata: readJsonColumn<JsonObject | null>("metadata", row.metadata, objectProblem, null, damaged),
     message,
   };
+  if (damaged.length > 0) record.damaged = damaged;
+  return record;
 }
 
-function toMessageRow(branchId: string, position: number, input: NewMessage, argument: string) {
+function toMessageRow(branchId: string, position: number, input: NewMessage, argument: string, provider: DatabaseDescription["provider"]) {
   const { message } = input;
+  // IN-3: the columns that hold text as it is (the JSON ones hold escapes).
+  requireStorableText(message.content, `${argument}.content`, provider);
+  requireStorableText(message.tool_call_id, `${argument}.tool_call_id`, provider);
+  requireStorableText(message.name, `${argument}.name`, provider);
   if (!ROLES.has(message.role)) {
     throw new InvalidArgumentError(argument, `${argument}: role '${String(message.role)}' is not system, user, assistant or tool`);
   }
@@ -120,7 +141,8 @@ function toMessageRow(branchId: string, position: number, input: NewMessage, arg
  */
 export async function insertMessages(tx: Transaction, branchId: string, start: number, messages: NewMessage[]): Promise<MessageRecord[]> {
   if (messages.length === 0) return [];
-  const data = messages.map((input, index) => toMessageRow(branchId, start + index, input, `messages[${index}]`));
+  const provider = providerOf(tx);
+  const data = messages.map((input, index) => toMessageRow(branchId, start + index, input, `messages[${index}]`, provider));
   const rows = await tx.message.createManyAndReturn({ data });
   return rows.sort((left, right) => left.position - right.position).map(toMessageRecord);
 }
@@ -138,7 +160,12 @@ const BULK_ROWS = 500;
 export async function insertMessagesBulk(tx: Transaction, branchId: string, start: number, messages: NewMessage[]): Promise<void> {
   if (messages.length === 0) return;
   const createdAt = new Date();
-  const rows = messages.map((input, index) => ({ id: newRowId("m"), ...toMessageRow(branchId, start + index, input, `messages[${index}]`), createdAt }));
+  const provider = providerOf(tx);
+  const rows = messages.map((input, index) => ({
+    id: newRowId("m"),
+    ...toMessageRow(branchId, start + index, input, `messages[${index}]`, provider),
+    createdAt,
+  }));
   const columns = Object.keys(rows[0]) as (keyof (typeof rows)[number])[];
   for (let offset = 0; offset < rows.length; offset += BULK_ROWS) {
     const batch = rows.slice(offset, offset + BULK_ROWS);

@@ -1,6 +1,6 @@
 import "server-only";
 import { describeDatabase, type Database, type Transaction } from "./client";
-import { ConflictError, mapDatabaseError, NotFoundError } from "./errors";
+import { ConflictError, mapDatabaseError, NotFoundError, type DatabaseDescription } from "./errors";
 
 /**
  * Interactive transaction limits. Fifty writers queued on one branch wait for
@@ -61,9 +61,14 @@ export function newRowId(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${rowIds.toString(36).padStart(6, "0")}${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
 }
 
+/** Which database a client or transaction talks to. */
+export function providerOf(db: Database | Transaction): DatabaseDescription["provider"] {
+  return (db as unknown as { _activeProvider?: string })._activeProvider === "postgresql" ? "postgres" : "sqlite";
+}
+
 /** A raw statement's mark for its `index`-th parameter (from 1): `$1`, `$2`... on PostgreSQL, `?` on SQLite. */
 export function parameterMark(db: Database | Transaction, index: number): string {
-  return (db as unknown as { _activeProvider?: string })._activeProvider === "postgresql" ? `$${index}` : "?";
+  return providerOf(db) === "postgres" ? `$${index}` : "?";
 }
 
 /**

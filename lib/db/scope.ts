@@ -37,7 +37,8 @@ export async function getBranchScope(db: Database, branchId: string, options: Br
   return runQuery(db, async () => {
     if (!options.conversation) return scopeOf(await loadLineage(db, branchId));
     const row = await db.branch.findUnique({ where: { id: branchId }, include: { conversation: true } });
-    if (!row) throw new NotFoundError("branch", branchId);
+    // IN-2: the include is a second query; a conversation deleted between the two leaves the branch without it.
+    if (!row?.conversation) throw new NotFoundError("branch", branchId);
     const { conversation, ...branch } = row;
     return { ...scopeOf(await lineageFrom(db, branch)), conversation: toConversationRecord(conversation) };
   });

@@ -1,9 +1,10 @@
 import "server-only";
 import { findSessionIssues, parentsFirst, SESSION_KIND, SESSION_VERSION, type SessionFile } from "@/lib/session/schema";
-import type { Database } from "./client";
+import { describeDatabase, type Database } from "./client";
 import { ConflictError, InvalidArgumentError, NotFoundError } from "./errors";
 import { toExchangeRecords } from "./exchanges";
 import { runTransaction } from "./run";
+import { findUnstorableText } from "./text";
 
 type Dated = { createdAt: Date };
 
@@ -73,6 +74,9 @@ export async function importSession(db: Database, file: SessionFile): Promise<Im
   const issues = findSessionIssues(file);
   if (issues.length > 0)
     throw new InvalidArgumentError(issues[0].path, `${issues[0].path}: ${issues[0].message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""}`);
+  // IN-3: text the database cannot store is refused with its path, before anything is written.
+  const unstorable = findUnstorableText(file, describeDatabase(db).provider);
+  if (unstorable) throw new InvalidArgumentError(unstorable.path, `${unstorable.path} ${unstorable.message}`);
   const conversationId = file.conversation.id;
   return runTransaction(db, async (tx) => {
     const existing = await tx.conversation.findFirst({

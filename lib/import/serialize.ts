@@ -35,7 +35,32 @@ export interface SerializeResult {
   warnings: FormatWarning[];
 }
 
-/** Serializes messages (and tools) in `format`: pretty-printed JSON, or one message a line for JSONL. */
+/**
+ * Levels of a request body written one value a line; deeper values are
+ * written compact. Deep enough for a tool call's input and its keys (body,
+ * messages, a message, its content, a block, `input`, a key's value).
+ */
+export const INDENTED_LEVELS = 6;
+
+/**
+ * `JSON.stringify(value, null, 2)` down to `levels` levels, compact below
+ * them. IN-7: indenting every level makes a value nested n deep cost n²
+ * characters (a 20 KB tool input nested 3,900 deep was 30 MB); bounded, an
+ * export stays within a small multiple of what is stored.
+ */
+export function indentedJson(value: unknown, levels = INDENTED_LEVELS, prefix = ""): string {
+  if (levels === 0 || value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  const inner = `${prefix}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    return `[\n${value.map((item) => inner + indentedJson(item, levels - 1, inner)).join(",\n")}\n${prefix}]`;
+  }
+  const entries = Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== "function");
+  if (entries.length === 0) return "{}";
+  return `{\n${entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${indentedJson(item, levels - 1, inner)}`).join(",\n")}\n${prefix}}`;
+}
+
+/** Serializes messages (and tools) in `format`: pretty-printed JSON (IN-7: deep values compact), or one message a line for JSONL. */
 export function serializeConversation(messages: readonly Message[], format: SerializeFormat, options: SerializeConversationOptions = {}): SerializeResult {
   if (format === "jsonl") {
     const written = writeChatMessages(messages);
@@ -48,5 +73,5 @@ export function serializeConversation(messages: readonly Message[], format: Seri
   }
   const tools = options.tools !== undefined && options.tools.length > 0 ? options.tools : undefined;
   const written = writeRequest(format === "openai" ? "openai-chat" : format, { messages, tools });
-  return { text: `${JSON.stringify(written.value, null, 2)}\n`, warnings: written.warnings };
+  return { text: `${indentedJson(written.value)}\n`, warnings: written.warnings };
 }

@@ -3,6 +3,7 @@
 // functions: the page, the Web Worker and the server all read it.
 export { BUILT_IN_MODELS, CATALOGUE_TAKEN_AT, FALLBACK_MODEL } from "./catalogue";
 export { findModel, mergeCatalogue, normalizeModelName } from "./lookup";
-export { costOfCall, type BilledTokens, type CallCost } from "./cost";
-export type { MediaRule, ModelEntry, ModelMatch, ModelPrices, ModelProvider, ModelTokenizer } from "./types";
+export { costOfCall, costOfUsage, pricesOf, type BilledTokens, type CallCost, type UsageCost, type UsageTokens } from "./cost";
+export { cachingOf, providerCaching, anthropicCaching, openaiCaching, geminiCaching, CACHING_CHECKED_AT, SOURCES } from "./caching";
+export type { FigureSource, MediaRule, ModelCaching, ModelEntry, ModelFigure, ModelMatch, ModelPrices, ModelProvider, ModelTokenizer } from "./types";
 export { customEntry, modelEntryInputSchema, modelIdSchema, readCustomEntry, type ModelEntryInput } from "./schema";

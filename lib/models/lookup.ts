@@ -16,12 +16,17 @@ export function normalizeModelName(name: string): string {
 
 /**
  * The catalogue: user entries over the built-in ones, one per id. A user
- * entry with a built-in id replaces it; a new id adds a model.
+ * entry with a built-in id replaces it (keeping the built-in cache rules
+ * when it names none); a new id adds a model.
  */
 export function mergeCatalogue(custom: readonly ModelEntry[], builtIn: readonly ModelEntry[] = BUILT_IN_MODELS): ModelEntry[] {
   const byId = new Map<string, ModelEntry>();
   for (const entry of builtIn) byId.set(entry.id, entry);
-  for (const entry of custom) byId.set(entry.id, entry);
+  for (const entry of custom) {
+    const builtInEntry = byId.get(entry.id);
+    // CC4: an entry saved before cache rules existed keeps the built-in model's rules rather than its provider's defaults.
+    byId.set(entry.id, entry.caching === undefined && builtInEntry?.caching !== undefined ? { ...entry, caching: builtInEntry.caching } : entry);
+  }
   return [...byId.values()];
 }
 

@@ -6,6 +6,22 @@ const price = z
   .number({ error: "expected US dollars per million tokens" })
   .nonnegative("a price cannot be negative")
   .max(10_000, "more than $10,000 per million tokens: check the unit");
+const tierPrices = {
+  input: price,
+  output: price,
+  cachedInput: price.optional(),
+  cacheWrite: price.optional(),
+  cacheWrite1h: price.optional(),
+  reasoning: price.optional(),
+};
+const ttl = z.enum(["5m", "1h", "24h"], { error: 'a TTL is "5m", "1h" or "24h"' });
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date as YYYY-MM-DD");
+const source = z.strictObject({
+  url: z.string().trim().url("expected the address of the page").max(500),
+  takenAt: isoDate,
+  note: z.string().trim().max(300).optional(),
+});
+const figure = z.enum(["input", "output", "cachedInput", "cacheWrite", "cacheWrite1h", "reasoning", "longContext", "caching"]);
 const tokens = z.number({ error: "expected a whole number of tokens" }).int("expected a whole number of tokens").positive("must be at least 1");
 
 /** A catalogue entry as a user saves it (the id comes from the URL; origin and date are set on save). */
@@ -20,7 +36,24 @@ export const modelEntryInputSchema = z.strictObject({
     note: z.string().trim().max(200).optional(),
   }),
   mediaRule: z.enum(["openai", "anthropic", "gemini"]),
-  prices: z.strictObject({ input: price, output: price, cachedInput: price.optional(), cacheWrite: price.optional() }).optional(),
+  // CC4: every figure added since the first catalogue is optional, so entries saved before read as they did.
+  prices: z
+    .strictObject({
+      ...tierPrices,
+      longContext: z.strictObject({ above: tokens.max(100_000_000), ...tierPrices }).optional(),
+    })
+    .optional(),
+  caching: z
+    .strictObject({
+      mode: z.enum(["breakpoints", "automatic", "none"]),
+      minimumTokens: z.number().int("expected a whole number of tokens").nonnegative().max(1_000_000),
+      increment: tokens.max(1_000_000),
+      ttls: z.array(ttl).min(1, "name at least one TTL").max(3),
+      billsWrites: z.boolean(),
+      lookback: tokens.max(1_000).optional(),
+    })
+    .optional(),
+  sources: z.partialRecord(figure, source).optional(),
   aliases: z.array(z.string().trim().min(1).max(120)).max(20).optional(),
 });
 

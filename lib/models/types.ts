@@ -1,4 +1,4 @@
-import type { EncodingName, MediaRule } from "@/lib/context/light";
+import type { CacheRules, EncodingName, MediaRule, TokenPrices } from "@/lib/context/light";
 
 /** Who serves a model: decides how media are counted and which wire format it speaks natively. */
 export type ModelProvider = "openai" | "anthropic" | "google" | "deepseek" | "meta" | "mistral" | "qwen" | "other";
@@ -16,14 +16,26 @@ export interface ModelTokenizer {
   note?: string;
 }
 
-/** US dollars per million tokens. */
-export interface ModelPrices {
-  input: number;
-  output: number;
-  /** Input tokens read from the provider's prompt cache. */
-  cachedInput?: number;
-  /** Input tokens written to the prompt cache (Anthropic charges these above the input price). */
-  cacheWrite?: number;
+/**
+ * US dollars per million tokens (CC1–CC3): input, output, cache reads, cache
+ * writes by TTL (`cacheWrite` is the 5-minute write), reasoning where it is
+ * priced apart, and a long-context tier where the provider has one.
+ */
+export type ModelPrices = TokenPrices;
+
+/** A model's prompt-cache rules (CC5): how it caches, the minimum prefix, the increment, the TTLs offered. */
+export type ModelCaching = CacheRules;
+
+/** The figures of an entry a source is given for. */
+export type ModelFigure = "input" | "output" | "cachedInput" | "cacheWrite" | "cacheWrite1h" | "reasoning" | "longContext" | "caching";
+
+/** Where a figure was read, and when. */
+export interface FigureSource {
+  /** The provider's page. */
+  url: string;
+  /** ISO date the figure was read there. */
+  takenAt: string;
+  note?: string;
 }
 
 /** One model of the catalogue. */
@@ -38,6 +50,10 @@ export interface ModelEntry {
   mediaRule: MediaRule;
   /** Absent when not known (a model added without prices, the fallback): costs then show as unknown. */
   prices?: ModelPrices;
+  /** Absent: the provider's usual rules apply (`cachingOf`). */
+  caching?: ModelCaching;
+  /** Where each figure comes from and when it was read (CC4). */
+  sources?: Partial<Record<ModelFigure, FigureSource>>;
   /** Other names that mean this model exactly (`claude-3-5-sonnet-latest`). */
   aliases?: string[];
   /** When the figures were taken (ISO date). */

@@ -217,7 +217,16 @@ export class PipelineHost {
   async compare(input: CompareInput, options: { signal?: AbortSignal; onProgress?: (progress: CompareProgress) => void } = {}): Promise<CompareResult> {
     const { messages, tools } = this.requireConversation();
     await Promise.all([...new Set(input.policies.map((entry) => entry.policy.encoding))].map((encoding) => this.prepare(encoding)));
-    return comparePolicies({ messages, tools, policies: input.policies, prices: input.prices, signal: options.signal, onProgress: options.onProgress });
+    return comparePolicies({
+      messages,
+      tools,
+      policies: input.policies,
+      prices: input.prices,
+      cache: input.cache,
+      cacheTtl: input.cacheTtl,
+      signal: options.signal,
+      onProgress: options.onProgress,
+    });
   }
 
   /** The history a step received and the one it returned (for the diff view). */

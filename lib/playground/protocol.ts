@@ -1,4 +1,6 @@
 import type {
+  CacheRules,
+  CacheTtl,
   ComparedPolicy,
   CompareProgress,
   CompareResult,
@@ -126,6 +128,10 @@ export interface CompareInput {
   policies: ComparedPolicy[];
   /** The prices every run is costed with; null: no costs. */
   prices: TokenPrices | null;
+  /** The model's prompt-cache rules: runs are costed with the cache model's reads and writes (CC7, CC8); absent: the shared prefix is read. */
+  cache?: CacheRules | null;
+  /** The TTL cache writes get in the runs (a what-if of 5 minutes against an hour). */
+  cacheTtl?: CacheTtl;
 }
 
 export type WorkerResponse =

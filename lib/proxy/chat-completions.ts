@@ -15,6 +15,7 @@ import { identifyAgent, type AgentIdentity } from "./identify";
 import { buildProxiedRequest, wantsPipeline, type PipelineOutcome } from "./proxied-request";
 import { answerReloads, MAX_RELOAD_ROUNDS, RELOAD_TOOL_NAME, reloadCallsOf, type ReloadRound, type ReloadSource } from "./reload";
 import { conversationKeyOf } from "./protocols/session";
+import { requireStorableRequest } from "./storable";
 import { passStream, type StreamReloads } from "./stream";
 import { awaitUpstream, fetchUpstream } from "./timing";
 import { resolveUpstream, type UpstreamConfig } from "./upstream-settings";
@@ -22,13 +23,14 @@ import { resolveUpstream, type UpstreamConfig } from "./upstream-settings";
 /** Status recorded when the agent hung up before the answer (nginx's convention; never sent). */
 const CLIENT_CLOSED_REQUEST = 499;
 
-function parseBody(text: string): ChatCompletionRequest {
+function parseBody(db: Database, text: string): ChatCompletionRequest {
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (error) {
     throw new ProxyRequestError(`the request body is not valid JSON: ${(error as Error).message}`);
   }
+  requireStorableRequest(db, body);
   return readChatCompletionRequest(body);
 }
 
@@ -50,8 +52,8 @@ interface Prepared {
 /** Reads the body (size-limited before it is parsed) and finds the agent's conversation. */
 async function prepare(request: Request, identity: AgentIdentity): Promise<Prepared> {
   const text = await readBodyText(request, MAX_REQUEST_BYTES);
-  const parsed = parseBody(text);
   const db = database();
+  const parsed = parseBody(db, text);
   const key = await conversationKeyOf(db, identity, parsed.messages);
   return { db, text, parsed, key, conversation: await lookupConversation(db, key) };
 }

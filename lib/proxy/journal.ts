@@ -9,7 +9,9 @@ import {
   getExchangeById,
   getUnplacedProxyCalls,
   removePlacedProxyCall,
-  InvalidArgumentError,
+  DatabaseError,
+  DatabaseUnavailableError,
+  NotFoundError,
   updateConversationById,
   writeExchangeById,
   type BranchRecord,
@@ -169,6 +171,25 @@ function sameJson(left: unknown, right: unknown): boolean {
 
 function now(): string {
   return new Date().toISOString();
+}
+
+/**
+ * IN-5: a failure that placing the call again would meet again: the data
+ * itself cannot be stored (text the database refuses, turns the memory
+ * layer refuses, a bug). The call is then recorded as failed, with the
+ * reason, instead of being placed again at every start; outages, races and
+ * a conversation deleted meanwhile are retried (D5.4).
+ */
+function isLastingFailure(error: unknown): boolean {
+  return !(DatabaseUnavailableError.isInstance(error) || ConflictError.isInstance(error) || NotFoundError.isInstance(error));
+}
+
+/** A failure's reason in one line: storage and engine errors as they are; a driver's long report by its last line, where it names the cause. */
+function reasonOf(error: unknown): string {
+  if (ContextError.isInstance(error) || DatabaseError.isInstance(error)) return error.message;
+  const text = error instanceof Error ? error.message : String(error);
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  return (lines.at(-1) ?? text).trim().slice(0, 500);
 }
 
 /** A reply to append right after a request's new turns, with the metadata it is stored with. */
@@ -418,17 +439,17 @@ export class ProxyRecorder {
       try {
         placed = await place(reply);
       } catch (error) {
-        // A reply the memory layer refuses must not cost the request its turns: they are recorded alone, the reply after.
-        if (!reply || !(ContextError.isInstance(error) || InvalidArgumentError.isInstance(error))) throw error;
+        // A reply that cannot be stored must not cost the request its turns: they are recorded alone, the reply after.
+        if (!reply || !isLastingFailure(error)) throw error;
         placed = await place(undefined);
       }
       const { placement, appended, replied } = placed;
       if (replied) repliedOn = placement.branch.id;
       if (changed || appended.length > 0) publishAppended(conversation, placement.branch.id, appended, { created });
     } catch (error) {
-      // Turns the memory layer refuses (a history that breaks tool pairing) still leave the exchange to say what happened.
-      if (!opened.exchange || !(ContextError.isInstance(error) || InvalidArgumentError.isInstance(error))) throw error;
-      recordingError = `the request's messages were not recorded: ${error.message}`;
+      // Turns that cannot be stored (a history that breaks tool pairing, text the database refuses) still leave the exchange to say what happened.
+      if (!opened.exchange || !isLastingFailure(error)) throw error;
+      recordingError = `the request's messages were not recorded: ${reasonOf(error)}`;
       if (changed) publishAppended(conversation, opened.exchange.branchId, [], { created });
     }
     const exchange = opened.exchange;
@@ -447,19 +468,24 @@ export class ProxyRecorder {
     const { conversation } = recorded;
     const completion = outcome.completion;
     let replyBranchId: string | null = recorded.repliedOn;
-    const reply = replyBranchId === null && recorded.recordingError === null ? replyOf(recorded.exchange.id, outcome) : null;
+    let recordingError = recorded.recordingError;
+    const reply = replyBranchId === null && recordingError === null ? replyOf(recorded.exchange.id, outcome) : null;
     if (reply) {
-      const { placement, appended } = await placeAndAppend(db, conversation.id, [...recorded.turns, reply.turn], () => reply.metadata, {
-        preferred: recorded.branchId,
-      });
-      replyBranchId = placement.branch.id;
-      if (appended.length > 0) publishAppended(conversation, placement.branch.id, appended);
+      try {
+        const { placement, appended } = await placeAndAppend(db, conversation.id, [...recorded.turns, reply.turn], () => reply.metadata, {
+          preferred: recorded.branchId,
+        });
+        replyBranchId = placement.branch.id;
+        if (appended.length > 0) publishAppended(conversation, placement.branch.id, appended);
+      } catch (error) {
+        if (!isLastingFailure(error)) throw error;
+        recordingError = `the reply was not recorded: ${reasonOf(error)}`;
+      }
     }
     const ended = {
       response: (outcome.response ?? null) as JsonValue,
       status: outcome.status,
-      error: (outcome.error ??
-        (recorded.recordingError ? { source: "recorder", type: "recording_failed", message: recorded.recordingError } : null)) as JsonValue,
+      error: (outcome.error ?? (recordingError ? { source: "recorder", type: "recording_failed", message: recordingError } : null)) as JsonValue,
       durationMs: outcome.durationMs === null ? null : Math.round(outcome.durationMs),
     };
     await writeExchangeById(db, recorded.exchange.id, ended);

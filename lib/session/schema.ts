@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { extensionProblem, jsonColumnProblem, MAX_STORED_INTEGER, objectProblem, toolCallsProblem, toolsProblem } from "@/lib/db/stored-shapes";
 
 // A session file: one conversation with everything stored for it, row by row,
 // as the database holds it (ids, revisions, JSON columns as their stored text),
@@ -9,27 +10,34 @@ export const SESSION_VERSION = 1;
 
 const id = z.string().min(1, "an id is needed");
 const text = z.string();
-const json = z.string().refine((value) => {
-  try {
-    JSON.parse(value);
-    return true;
-  } catch {
-    return false;
-  }
-}, "not JSON text");
+
+/** A JSON column: JSON text nested no deeper than any input, whose value passes `check` (IN-6). */
+function jsonOf(check: (value: unknown) => string | null = () => null) {
+  return z.string().superRefine((value, context) => {
+    const problem = jsonColumnProblem(value, check);
+    if (problem) context.addIssue({ code: "custom", message: problem === "is not JSON text" ? "not JSON text" : problem });
+  });
+}
+
+const json = jsonOf();
 const date = z.iso.datetime({ error: "expected an ISO date-time" });
-const int = z.number().int("expected a whole number");
+// IN-6: whole numbers an Int column holds on both databases.
+const int = z
+  .number()
+  .int("expected a whole number")
+  .min(-MAX_STORED_INTEGER, `must be at least ${-MAX_STORED_INTEGER}`)
+  .max(MAX_STORED_INTEGER, `must be at most ${MAX_STORED_INTEGER}`);
 const count = int.min(0, "must not be negative");
 
 export const sessionConversationSchema = z.strictObject({
   id,
   title: text,
   source: text,
-  settings: json,
-  tools: json.nullable(),
+  settings: jsonOf(objectProblem),
+  tools: jsonOf(toolsProblem).nullable(),
   recordKey: text.nullable(),
   // Files written before sessions kept their origin have none of these four.
-  origin: json.nullable().default(null),
+  origin: jsonOf(objectProblem).nullable().default(null),
   sessionKey: text.nullable().default(null),
   parentId: id.nullable().default(null),
   parentCallId: text.nullable().default(null),
@@ -54,14 +62,14 @@ export const sessionMessageSchema = z.strictObject({
   id,
   branchId: id,
   position: count,
-  role: text,
+  role: text.refine((role) => ["system", "user", "assistant", "tool"].includes(role), "role must be system, user, assistant or tool"),
   content: text.nullable(),
-  toolCalls: json.nullable(),
+  toolCalls: jsonOf(toolCallsProblem).nullable(),
   toolCallId: text.nullable(),
   name: text.nullable(),
-  extension: json.nullable(),
+  extension: jsonOf(extensionProblem).nullable(),
   tokens: count,
-  metadata: json.nullable(),
+  metadata: jsonOf(objectProblem).nullable(),
   createdAt: date,
 });
 

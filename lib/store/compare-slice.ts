@@ -1,6 +1,6 @@
 import type { StateCreator } from "zustand/vanilla";
 import { ReplayCancelledError, type ComparedPolicy } from "@/lib/context/light";
-import { findModel } from "@/lib/models";
+import { cachingOf, findModel, pricesOf } from "@/lib/models";
 import { errorText, type PlaygroundRuntime } from "./runtime";
 import type { CompareSlice, PlaygroundState } from "./types";
 
@@ -25,10 +25,12 @@ export function createCompareSlice(runtime: PlaygroundRuntime): StateCreator<Pla
       }
       runtime.cancelCompare?.();
       const token = ++runtime.compareToken;
-      // RP9: every run is costed with the prices of the model raw runs on (the first policy's).
-      const prices = policies[0] ? (findModel(policies[0].policy.model, get().catalogue).entry.prices ?? null) : null;
+      // RP9: every run is costed with the prices and cache rules of the model raw runs on (the first policy's).
+      const entry = policies[0] ? findModel(policies[0].policy.model, get().catalogue).entry : null;
+      const prices = entry ? pricesOf(entry) : null;
+      const cache = entry ? cachingOf(entry) : null;
       set({ comparing: true, compareError: null, compareProgress: null });
-      const job = pipeline.compare({ policies, prices }, (progress) => {
+      const job = pipeline.compare({ policies, prices, cache }, (progress) => {
         if (token === runtime.compareToken) set({ compareProgress: progress });
       });
       runtime.cancelCompare = job.cancel;

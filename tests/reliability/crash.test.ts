@@ -141,7 +141,8 @@ runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
     const { branch } = await createConversation(database.db, { title: "crash target", source: "api" });
     const acknowledged: string[] = [];
     const calls: AcknowledgedCall[] = [];
-    const env = { CONTEXT_LAB_UPSTREAM_BASE_URL: fake.baseUrl, CONTEXT_LAB_UPSTREAM_API_KEY: "sk-crash-test" };
+    // IN-1: what a killed import staged is deleted by an import once its lease (5 s here) ran out.
+    const env = { CONTEXT_LAB_UPSTREAM_BASE_URL: fake.baseUrl, CONTEXT_LAB_UPSTREAM_API_KEY: "sk-crash-test", CONTEXT_LAB_STAGING_LEASE_MS: "5000" };
     for (let round = 1; round <= ROUNDS; round += 1) {
       const server = (running = await startNextServer({ databaseUrl: database.url, env }));
       // Warm: the first request loads the routes and token ranks; the burst must meet a running server.
@@ -201,11 +202,17 @@ runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
       const health = await rawRequest(server.url, { path: "/api/health" });
       expect(health.status).toBe(200);
       const small = JSON.stringify([{ role: "user", content: "after the crashes" }]);
-      expect(
-        (await rawRequest(server.url, { method: "POST", path: "/api/conversations/import", body: small, headers: { "content-type": "application/json" } }))
-          .status,
-      ).toBe(201);
-      expect(await database.db.conversation.count({ where: { source: { startsWith: STAGING_SOURCE_PREFIX } } })).toBe(0);
+      const importSmall = async () => {
+        const response = await rawRequest(server.url, {
+          method: "POST",
+          path: "/api/conversations/import",
+          body: small,
+          headers: { "content-type": "application/json" },
+        });
+        expect(response.status).toBe(201);
+        return database.db.conversation.count({ where: { source: { startsWith: STAGING_SOURCE_PREFIX } } });
+      };
+      await expect.poll(importSmall, { timeout: 60_000, interval: 1_000 }).toBe(0);
     } finally {
       await server.stop();
     }

@@ -18,6 +18,7 @@ import {
   responsesStreamPayloads,
   type ResponseStore,
 } from "./fake-upstream/responses";
+import { FakePromptCache, type FakeCacheUsage, type FakePromptCacheOptions } from "./fake-upstream/prompt-cache";
 import { pieces } from "./fake-upstream/text";
 import { listenOnLoopback } from "./loopback";
 
@@ -57,6 +58,8 @@ export interface FakeReply {
   chunkSize?: number;
   /** Reasoning before the answer: a Responses reasoning summary, an Anthropic thinking block (chat has no field for it). */
   reasoning?: string;
+  /** Set by the fake when its prompt cache is on: what the request read from and wrote to it. */
+  cache?: FakeCacheUsage;
 }
 
 export type FakeScript =
@@ -126,6 +129,8 @@ export interface FakeOpenAIOptions {
   /** Answers 401 unless `x-api-key: <anthropicApiKey>` (Anthropic paths). */
   anthropicApiKey?: string;
   responder?: FakeResponder;
+  /** Reports prompt-cache reads and writes on chat completions and Messages as the providers do, on the test's clock. */
+  promptCache?: FakePromptCacheOptions;
 }
 
 const MODEL = "fake-gpt";
@@ -144,6 +149,15 @@ export const echoReply: FakeResponder = (request) => ({ content: `echo: ${lastUs
 
 function usageOf(reply: FakeReply, request: FakeRequest) {
   if (reply.usage) return reply.usage;
+  if (reply.cache) {
+    const completion = (reply.content ?? "").length;
+    return {
+      prompt_tokens: reply.cache.prompt,
+      completion_tokens: completion,
+      total_tokens: reply.cache.prompt + completion,
+      prompt_tokens_details: { cached_tokens: reply.cache.read },
+    };
+  }
   const prompt = JSON.stringify(request.body?.messages ?? []).length;
   const completion = (reply.content ?? "").length + (reply.toolCalls ?? []).reduce((total, call) => total + call.arguments.length, 0);
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
@@ -273,6 +287,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const store: ResponseStore = new Map();
   let responder = options.responder ?? echoReply;
   let serial = 0;
+  const promptCache = options.promptCache === undefined ? null : new FakePromptCache(options.promptCache);
 
   const server = http.createServer(async (incoming, response) => {
     const path = (incoming.url ?? "/").replace(/\?.*$/, "");
@@ -338,7 +353,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       sendJson(response, script.status, body, { "x-request-id": `req_fake_${number}`, ...script.headers });
       return;
     }
-    const reply: FakeReply = script.kind === "drop" || script.kind === "stall" ? (script.reply ?? { content: "a reply that will not arrive whole" }) : script;
+    const scripted: FakeReply =
+      script.kind === "drop" || script.kind === "stall" ? (script.reply ?? { content: "a reply that will not arrive whole" }) : script;
+    const reply: FakeReply =
+      promptCache !== null && (protocol === "chat" || protocol === "anthropic")
+        ? { ...scripted, cache: promptCache.account(protocol, request.body) }
+        : scripted;
     if (protocol === "responses") remember(reply, request, number);
     if (request.body?.stream === true) {
       const payloads =

@@ -1,24 +1,20 @@
+import { priceUsage } from "../cost/price";
 import type { BilledTokens, CallCost, TokenPrices } from "./types";
 
-const PER_TOKEN = 1 / 1_000_000;
-
 /**
- * What a call costs (RP6): uncached input at the input price, cache reads at
- * the cached price (the input price when there is none), cache writes at the
- * write price (likewise), output at the output price.
+ * What a call costs (RP6), priced by the one price computation (CC1):
+ * uncached input at the input price, cache reads at the cached price, cache
+ * writes at the 5-minute write price, output at the output price.
  * @example costOfTokens({ input: 1_000, cachedInput: 800, output: 50 }, { input: 2.5, cachedInput: 1.25, output: 10 })
  */
 export function costOfTokens(tokens: BilledTokens, prices: TokenPrices): CallCost {
   const cached = Math.max(0, Math.min(tokens.cachedInput ?? 0, tokens.input));
   const written = Math.max(0, Math.min(tokens.cacheWrite ?? 0, tokens.input - cached));
-  const fresh = tokens.input - cached - written;
-  const cost = {
-    input: fresh * prices.input * PER_TOKEN,
-    cachedInput: cached * (prices.cachedInput ?? prices.input) * PER_TOKEN,
-    cacheWrite: written * (prices.cacheWrite ?? prices.input) * PER_TOKEN,
-    output: tokens.output * prices.output * PER_TOKEN,
-  };
-  return { ...cost, total: cost.input + cost.cachedInput + cost.cacheWrite + cost.output };
+  const cost = priceUsage(
+    { input: tokens.input - cached - written, cacheRead: cached, cacheWrite5m: written, cacheWrite1h: 0, output: tokens.output, reasoning: 0 },
+    prices,
+  );
+  return { input: cost.input, cachedInput: cost.cacheRead, cacheWrite: cost.cacheWrite5m, output: cost.output, total: cost.total };
 }
 
 /** The sum of costs, part by part. */

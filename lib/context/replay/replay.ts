@@ -9,6 +9,7 @@ import { isUserSystemMessage } from "../request/verdict";
 import { STATE_KEYS } from "../state";
 import { sharedCounter, TOKENS_PER_MESSAGE, type TiktokenCounter } from "../tokens/counter";
 import { loadEncoding } from "../tokens/encodings";
+import { costOfPrediction, predictReplayCall, replayCache } from "./cache-cost";
 import { addCosts, costOfTokens, ZERO_COST } from "./cost";
 import { mentionsOf, occurrencesOf, searchableText } from "./mentions";
 import type { CallCache, CallTokens, ProcessorTouch, RecallRisk, ReplayCall, ReplayOptions, ReplayResult, ReplayStep, ReplayTotals } from "./types";
@@ -67,6 +68,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
   let previous: SentRequest | null = null;
   // RP2: what the agent offloaded on earlier calls stays in its store: later requests carry the markers, and the reload tool with them (RB5).
   const store = new Context("replay");
+  const modelCache = replayCache(options.cache, options.cacheTtl);
   options.onProgress?.({ done: 0, total: points.length });
   for (const [call, at] of points.entries()) {
     if (signal?.aborted) throw new ReplayCancelledError(call, signal.reason);
@@ -91,9 +93,19 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
     const touched = touchedBy(built.trace.steps, conversationIndex);
     recordFates(fates, touched);
     const tokens = tokensOf(built.messages, built.verdict.tokens, newTurns, tokensAt);
-    const cache = cacheOf(previous, built.messages, built.tools, built.trace.steps, tokensBefore, counter);
+    const shared = cacheOf(previous, built.messages, built.tools, built.trace.steps, tokensBefore, counter);
     const reply = messages[at];
     const outputTokens = replyTokens(reply, counter);
+    // RP5: a request that is not sent leaves the cache as it was.
+    const prediction = modelCache && built.verdict.ok ? predictReplayCall(modelCache, built.messages, built.tools, counter) : null;
+    const cache = prediction
+      ? { ...shared, predicted: { cacheRead: prediction.cacheRead, cacheWrite: prediction.cacheWrite5m + prediction.cacheWrite1h } }
+      : shared;
+    const cost = !options.prices
+      ? null
+      : prediction
+        ? costOfPrediction(prediction, tokens.total, outputTokens, options.prices)
+        : costOfTokens({ input: tokens.total, cachedInput: shared.cachedTokens, output: outputTokens }, options.prices);
     calls.push({
       call,
       at,
@@ -107,7 +119,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
       stopped: !built.verdict.ok,
       cache,
       outputTokens,
-      cost: options.prices ? costOfTokens({ input: tokens.total, cachedInput: cache.cachedTokens, output: outputTokens }, options.prices) : null,
+      cost,
       recallRisks: recall ? recallRisks(messages, firstNew, at, built.messages, fates) : [],
     });
     carried = [...processed, reply];

@@ -16,13 +16,22 @@ export function policySnippet(policy: RequestPolicy, options: PolicySnippetOptio
   return `// A context policy exported from Context Lab: every model call sends what prepareRequest returns.
 import { buildRequest, type BuiltRequest, type Message, type RequestPolicy, type ToolDefinition } from ${JSON.stringify(packageName)};
 
-export const policy: RequestPolicy = ${literal(policy, "")};
+export const policy: RequestPolicy = ${policyLiteral(policy)};
 
 /** The request this policy makes of the conversation so far: send its \`messages\` and \`tools\`; \`verdict.ok\` false means it does not fit. */
 export function prepareRequest(history: readonly Message[], tools: readonly ToolDefinition[] = []): Promise<BuiltRequest> {
   return buildRequest({ history, policy, tools });
 }
 `;
+}
+
+/**
+ * A policy as a TypeScript object literal (unquoted keys, short objects on one
+ * line), the form every exported snippet writes it in.
+ * @example `const policy: RequestPolicy = ${policyLiteral(policy)};`
+ */
+export function policyLiteral(policy: RequestPolicy): string {
+  return literal(policy, "");
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;

@@ -7,16 +7,10 @@ import type { RequestPolicy } from "../request/policy";
 import type { BudgetVerdict } from "../request/verdict";
 import type { Summarizer } from "../summarizer";
 import type { EncodingName } from "../tokens/encoding-names";
+import type { CacheRules, CacheTtl, TokenPrices } from "../cost/types";
 
-/** US dollars per million tokens: a model's prices as plain data (the app reads them from its catalogue). */
-export interface TokenPrices {
-  input: number;
-  output: number;
-  /** Input tokens read from the provider's prompt cache; the input price when absent. */
-  cachedInput?: number;
-  /** Input tokens written to the prompt cache; the input price when absent. */
-  cacheWrite?: number;
-}
+/** US dollars per million tokens: a model's prices as plain data (the app reads them from its catalogue; CC1–CC3). */
+export type { TokenPrices } from "../cost/types";
 
 /** Tokens of one call as a provider bills them. */
 export interface BilledTokens {
@@ -55,6 +49,15 @@ export interface ReplayOptions {
   policy: RequestPolicy;
   /** Prices to cost each call with; absent or null: costs are null. */
   prices?: TokenPrices | null;
+  /**
+   * The model's prompt-cache rules: with them each call's cache read and
+   * writes are the cache model's prediction (minimum, increment, write
+   * prices: CC7, CC8) and its cost prices them; without, the prefix shared
+   * with the previous request is read (RP5).
+   */
+  cache?: CacheRules | null;
+  /** The TTL a replay's cache writes get (default the rules' first): what-ifs of 5 minutes against an hour. */
+  cacheTtl?: CacheTtl;
   /** For the summarising processors; default: the engine's extractive summarizer. */
   summarizer?: Summarizer;
   /** Cancels the replay: it rejects with `ReplayCancelledError` at the next call. */
@@ -94,6 +97,8 @@ export interface CallCache {
   brokenAt?: number;
   /** The processors that changed what was cached, in pipeline order (when broken). */
   brokenBy?: string[];
+  /** With cache rules: what the cache model predicts this call reads and writes (CC7, CC8). */
+  predicted?: { cacheRead: number; cacheWrite: number };
 }
 
 /** One processor's step of a call, in short (PL2). */

@@ -7,6 +7,7 @@ import { describeProxyError, openAIErrorBody, ProxyRequestError } from "../error
 import { CallWatch, describeUpstreamError, networkErrorOf, parseMaybeJson, passthroughHeaders } from "../forward";
 import { identifyAgent, type AgentIdentity } from "../identify";
 import { buildProxiedRequest, wantsPipeline } from "../proxied-request";
+import { requireStorableRequest } from "../storable";
 import { passStream, type StreamAssembler } from "../stream";
 import { awaitUpstream, fetchUpstream } from "../timing";
 import type { UpstreamConfig } from "../upstream-settings";
@@ -36,8 +37,9 @@ async function prepare(protocol: Protocol, request: Request, identity: AgentIden
   } catch (error) {
     throw new ProxyRequestError(`the request body is not valid JSON: ${(error as Error).message}`);
   }
-  const read = protocol.readRequest(body);
   const db = database();
+  requireStorableRequest(db, body);
+  const read = protocol.readRequest(body);
   const key = await conversationKeyOf(db, identity, read.messages);
   const conversation = await lookupConversation(db, key);
   const continued = (await protocol.continued?.(db, conversation, read.body)) ?? null;

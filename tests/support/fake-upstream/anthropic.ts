@@ -86,6 +86,17 @@ export function lastAnthropicUserText(request: FakeRequest): string {
 }
 
 function usage(reply: FakeReply, request: FakeRequest) {
+  const output = reply.usage?.completion_tokens ?? (reply.content ?? "").length + (reply.reasoning ?? "").length;
+  if (reply.cache) {
+    const { prompt, read, write5m, write1h } = reply.cache;
+    return {
+      input_tokens: prompt - read - write5m - write1h,
+      output_tokens: output,
+      cache_creation_input_tokens: write5m + write1h,
+      cache_read_input_tokens: read,
+      cache_creation: { ephemeral_5m_input_tokens: write5m, ephemeral_1h_input_tokens: write1h },
+    };
+  }
   return {
     input_tokens: reply.usage?.prompt_tokens ?? JSON.stringify(request.body?.messages ?? []).length,
     output_tokens: reply.usage?.completion_tokens ?? (reply.content ?? "").length + (reply.reasoning ?? "").length,

@@ -1,0 +1,6 @@
+export { priceUsage, promptTokensOfUsage, addUsageTokens, ZERO_USAGE_TOKENS } from "./price";
+export { requestSegments, withUnseenPrefix, type SegmentOptions } from "./segments";
+export { createCacheState, predictCall, predictSession, prefixHashes, prefixTokens, cacheableTokens, type CacheState } from "./cache-model";
+export { explainCacheBreak, formatGap, systemDiff, type CacheBreakInput } from "./cache-break";
+export { TTL_SECONDS } from "./types";
+export type * from "./types";
