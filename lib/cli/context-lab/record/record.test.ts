@@ -23,7 +23,8 @@ import Anthropic from "@anthropic-ai/sdk";
 
 // Configured by the environment alone, as agents usually are.
 const openai = new OpenAI({ maxRetries: 0 });
-const history = [{ role: "system", content: "You plan trips." }, { role: "user", content: "plan a day in Lyon" }];
+// A system prompt past OpenAI's 1,024-token caching minimum: the second call reads it from the cache.
+const history = [{ role: "system", content: "You plan trips. ".repeat(400) }, { role: "user", content: "plan a day in Lyon" }];
 const first = await openai.chat.completions.create({ model: "gpt-4o-mini", messages: history });
 history.push(first.choices[0].message, { role: "user", content: "and the evening?" });
 const second = await openai.chat.completions.create({ model: "gpt-4o-mini", messages: history });
@@ -71,7 +72,7 @@ runs("context-lab record", () => {
     // The agent's project: its script beside a node_modules holding the official clients.
     fs.writeFileSync(path.join(work, "agent.mjs"), AGENT);
     fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(work, "node_modules"));
-    upstream = await startFakeOpenAI({ apiKey: OPENAI_KEY, anthropicApiKey: ANTHROPIC_KEY });
+    upstream = await startFakeOpenAI({ apiKey: OPENAI_KEY, anthropicApiKey: ANTHROPIC_KEY, promptCache: { now: () => Date.now() } });
     port = await closedLoopbackPort();
     env = { ...process.env, CONTEXT_LAB_HOME: path.join(work, "home"), NEXT_DIST_DIR: distDir, PORT: String(port) };
     for (const name of ["DATABASE_URL", "CONTEXT_LAB_TOKEN", "HOST", "CONTEXT_LAB_UPSTREAM_SETTINGS_FILE", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_BASE"])
@@ -129,13 +130,14 @@ runs("context-lab record", () => {
     const calls = [...plannerCalls.calls, ...reviewerCalls.calls];
     const inputTokens = calls.reduce((sum, call) => sum + (call.usage?.input ?? 0), 0);
     const outputTokens = calls.reduce((sum, call) => sum + (call.usage?.output ?? 0), 0);
-    expect(inputTokens).toBeGreaterThan(0);
+    const cachedTokens = calls.reduce((sum, call) => sum + (call.usage?.cached ?? 0), 0);
+    expect(cachedTokens).toBeGreaterThan(0);
     expect(lines.slice(summary + 1, summary + 7)).toEqual([
       `  ${url}/c/${planner?.id}  2 calls  (agent)`,
       `  ${url}/c/${reviewer?.id}  1 call  (${reviewer?.recordKey})`,
       "  calls        3: 3 ok, 0 failed",
       `  tokens       ${inputTokens.toLocaleString("en-US")} in, ${outputTokens.toLocaleString("en-US")} out`,
-      "  cache hits   0.0% of input tokens (0 read from the cache)",
+      `  cache hits   ${((100 * cachedTokens) / inputTokens).toFixed(1)}% of input tokens (${cachedTokens.toLocaleString("en-US")} read from the cache)`,
       expect.stringMatching(/^ {2}cost {9}\$\d+\.\d{4}$/),
     ]);
     expect(lines[summary + 7]).toBe(`context-lab: the app keeps running at ${url}; context-lab stop ends it`);
