@@ -18,6 +18,8 @@ export interface CallsPanelProps {
   client?: ApiClient;
   /** Clipboard writer; defaults to `navigator.clipboard.writeText`. */
   copyText?(text: string): Promise<void>;
+  /** Shows a stored message (by its position on the branch) in the conversation: where a call's cache broke. */
+  onShowMessage?(position: number): void;
 }
 
 const defaultCopy = (text: string) => navigator.clipboard.writeText(text);
@@ -27,7 +29,7 @@ const defaultCopy = (text: string) => navigator.clipboard.writeText(text);
  * broke (imported or recorded), then every model call the proxy made for this
  * conversation, a chart of their input tokens, each call's bodies and diff.
  */
-export function CallsPanel({ conversationId, revision, client = apiClient, copyText = defaultCopy }: CallsPanelProps) {
+export function CallsPanel({ conversationId, revision, client = apiClient, copyText = defaultCopy, onShowMessage }: CallsPanelProps) {
   const { calls, more, loading, error, loadMore } = useCalls(client, conversationId, revision);
   const [openId, setOpenId] = useState<string | null>(null);
   const numbers = useMemo(() => new Map(calls.map((call, index) => [call.id, index + 1])), [calls]);
@@ -46,7 +48,9 @@ export function CallsPanel({ conversationId, revision, client = apiClient, copyT
       </p>
     );
   }
-  const cost = <SessionCost client={client} conversationId={conversationId} revision={revision} />;
+  const cost = (
+    <SessionCost client={client} conversationId={conversationId} revision={revision} onShowMessage={onShowMessage} onOpenCall={(callId) => setOpenId(callId)} />
+  );
   if (calls.length === 0) {
     return (
       <div className={styles.panel}>

@@ -33,7 +33,36 @@ function predictedText(call: CostCall): string | null {
  * reported, else predicted), its output and cost with the cache model's
  * prediction under it, and, on a line of its own, why its cache broke.
  */
-export function CostTable({ calls }: { calls: readonly CostCall[] }) {
+export interface CostTableProps {
+  calls: readonly CostCall[];
+  /** The open conversation: a break's message is shown only for its own calls. */
+  conversationId: string;
+  onShowMessage?(position: number): void;
+  onOpenCall?(exchangeId: string): void;
+}
+
+/** Where a call's request first differed: its message in the conversation, else the recorded call's request diff. */
+function BreakLink({ call, conversationId, onShowMessage, onOpenCall }: Omit<CostTableProps, "calls"> & { call: CostCall }) {
+  const position = call.cacheBreak?.position;
+  if (position?.section === "messages" && call.conversationId === conversationId && onShowMessage) {
+    return (
+      <button type="button" className={styles.linkButton} onClick={() => onShowMessage(position.index)}>
+        show message #{position.index}
+      </button>
+    );
+  }
+  if (call.exchangeId !== null && onOpenCall) {
+    const callId = call.exchangeId;
+    return (
+      <button type="button" className={styles.linkButton} onClick={() => onOpenCall(callId)}>
+        open the request diff
+      </button>
+    );
+  }
+  return null;
+}
+
+export function CostTable({ calls, conversationId, onShowMessage, onOpenCall }: CostTableProps) {
   const models = new Set(calls.map((call) => call.model));
   return (
     <div className={styles.scroller}>
@@ -85,7 +114,8 @@ export function CostTable({ calls }: { calls: readonly CostCall[] }) {
                     <td />
                     <td colSpan={4}>
                       <span className={styles.cacheBreak}>Cache broke: {CACHE_BREAK_LABELS[call.cacheBreak.reason]}.</span>{" "}
-                      <SafeText text={call.cacheBreak.detail} />
+                      <SafeText text={call.cacheBreak.detail} />{" "}
+                      <BreakLink call={call} conversationId={conversationId} onShowMessage={onShowMessage} onOpenCall={onOpenCall} />
                     </td>
                   </tr>
                 ) : null}

@@ -1,5 +1,5 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApiClient } from "@/lib/client";
 import type { ConversationCost } from "@/lib/client/types";
 import { SessionCost } from "./session-cost";
@@ -106,6 +106,24 @@ describe("SessionCost", () => {
     expect(rows[3].textContent).toContain("Cache broke: idle past the cache's lifetime. 7 min 52 s after the call before");
     const bars = within(screen.getByRole("figure", { name: "Session timeline" })).getAllByRole("button");
     expect(bars[1].getAttribute("aria-label")).toContain("past the cache's lifetime; cache broke: idle past the cache's lifetime");
+  });
+
+  it("[CC9] links a break to the message where the request first differed, or to a recorded call's request diff", async () => {
+    const onShowMessage = vi.fn();
+    const onOpenCall = vi.fn();
+    const [first, second] = COST.calls;
+    const calls = [
+      { ...first, exchangeId: "x1", cacheBreak: { reason: "system-changed" as const, detail: "changed at character 40", position: null } },
+      {
+        ...second,
+        cacheBreak: { reason: "message-edited" as const, detail: "message 5 changed", position: { section: "messages" as const, index: 5, tokens: 900 } },
+      },
+    ];
+    render(<SessionCost client={clientAnswering({ ...COST, calls })} conversationId="c1" revision={0} onShowMessage={onShowMessage} onOpenCall={onOpenCall} />);
+    fireEvent.click(await screen.findByRole("button", { name: "show message #5" }));
+    expect(onShowMessage).toHaveBeenCalledWith(5);
+    fireEvent.click(screen.getByRole("button", { name: "open the request diff" }));
+    expect(onOpenCall).toHaveBeenCalledWith("x1");
   });
 
   it("shows nothing for a conversation without calls", async () => {

@@ -14,7 +14,17 @@ import styles from "./calls.module.css";
  * timeline of cache reads, writes and misses; and every call with why its
  * cache broke.
  */
-export function SessionCost({ client, conversationId, revision }: { client: ApiClient; conversationId: string; revision: number }) {
+export interface SessionCostProps {
+  client: ApiClient;
+  conversationId: string;
+  revision: number;
+  /** Shows the stored message where a call's request first differed from the call before. */
+  onShowMessage?(position: number): void;
+  /** Opens a recorded call's bodies and its diff against the call before. */
+  onOpenCall?(exchangeId: string): void;
+}
+
+export function SessionCost({ client, conversationId, revision, onShowMessage, onOpenCall }: SessionCostProps) {
   const { cost, error } = useSessionCost(client, conversationId, revision);
   // The recorded calls below still show when pricing fails: the reason is a note, not an alert.
   if (error) return <p className={styles.muted}>Could not price the calls: {error}</p>;
@@ -35,7 +45,7 @@ export function SessionCost({ client, conversationId, revision }: { client: ApiC
         {cost.unpricedCalls > 0 ? <span>{formatNumber(cost.unpricedCalls)} calls of models without prices</span> : null}
       </p>
       <CostTimeline points={cost.timeline} />
-      <CostTable calls={cost.calls} />
+      <CostTable calls={cost.calls} conversationId={conversationId} onShowMessage={onShowMessage} onOpenCall={onOpenCall} />
     </section>
   );
 }

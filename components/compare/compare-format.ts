@@ -14,6 +14,8 @@ export interface CompareRow {
   /** Dollars; null without prices. */
   cost: number | null;
   cacheHitShare: number;
+  /** Calls whose request rewrote what the cache held: the input after the change is paid again. */
+  cacheBreaks: number;
   budgetStops: number;
   risks: number;
   cheapest: boolean;
@@ -32,6 +34,7 @@ export function compareRows(result: CompareResult): CompareRow[] {
       ratio: raw === 0 ? 1 : totals.inputTokens / raw,
       cost: totals.cost?.total ?? null,
       cacheHitShare: totals.cacheHitShare,
+      cacheBreaks: totals.cacheBreaks,
       budgetStops: totals.budgetStops,
       risks: run.replay.calls.reduce((sum, call) => sum + call.recallRisks.length, 0),
       cheapest: false,

@@ -1,7 +1,8 @@
 "use client";
 
 import { useEffect, useMemo, useState } from "react";
-import { policySnippet } from "@/lib/context/light";
+import { policySnippet, type CacheTtl } from "@/lib/context/light";
+import { cachingOf, findModel } from "@/lib/models";
 import { apiClient, type SavedPolicy } from "@/lib/client";
 import { policyOfPreset, settingsWithPolicy, type Policy } from "@/lib/policies";
 import { usePlaygroundStore } from "@/lib/store/provider";
@@ -18,6 +19,7 @@ import styles from "./compare.module.css";
 // Three slots: the engine compares raw and at most three policies.
 const DEFAULT_SLOTS = ["current", "preset:observation_masking", ""];
 const tokens = (value: number) => `${formatNumber(value)} tokens`;
+const TTL_NAMES: Readonly<Record<CacheTtl, string>> = { "5m": "5 minutes", "1h": "1 hour", "24h": "24 hours" };
 
 /** The Compare tab: raw and up to three policies replayed over the conversation in the worker, side by side. */
 export function ComparePanel() {
@@ -43,6 +45,7 @@ export function ComparePanel() {
   // The compared runs as settings policies, as they were when Compare was pressed: what Apply and Save write.
   const [ranWith, setRanWith] = useState<ReadonlyMap<string, Policy>>(new Map());
   const [notice, setNotice] = useState<string | null>(null);
+  const [cacheTtl, setCacheTtl] = useState<CacheTtl | "">("");
 
   useEffect(() => {
     if (!conversationId) return;
@@ -51,6 +54,8 @@ export function ComparePanel() {
 
   const choices = useMemo(() => policyChoices(settings, saved, catalogue), [settings, saved, catalogue]);
   const policies = comparedPolicies(slots, choices);
+  // The lifetimes the compared model's cache offers: with more than one, Compare prices every write at the one chosen.
+  const ttls = policies[0] ? cachingOf(findModel(policies[0].policy.model, catalogue).entry).ttls : [];
   const rows = useMemo(() => (comparison ? compareRows(comparison) : []), [comparison]);
   const risks = useMemo(() => {
     const run = comparison?.runs.find((entry) => entry.id === riskRun);
@@ -64,7 +69,7 @@ export function ComparePanel() {
     setNotice(null);
     const byId = new Map(choices.map((choice) => [choice.id, choice.saved]));
     setRanWith(new Map([["raw", policyOfPreset("raw", settings)], ...policies.map((entry): [string, Policy] => [entry.id, byId.get(entry.id)!])]));
-    void startCompare(policies);
+    void startCompare(policies, cacheTtl === "" ? undefined : cacheTtl);
   };
 
   const saveRun = async (label: string, policy: Policy) => {
@@ -112,6 +117,19 @@ export function ComparePanel() {
             </select>
           </label>
         ))}
+        {ttls.length > 1 ? (
+          <label className={styles.row}>
+            Cache writes live
+            <select aria-label="Cache writes live" value={cacheTtl} onChange={(event) => setCacheTtl(event.target.value as CacheTtl | "")}>
+              <option value="">as the model writes them ({TTL_NAMES[ttls[0]]})</option>
+              {ttls.map((ttl) => (
+                <option key={ttl} value={ttl}>
+                  {TTL_NAMES[ttl]}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <div className={styles.row}>
           <button
             type="button"

@@ -15,7 +15,7 @@ export function formatDollars(value: number | null): string {
   return value === null ? "no prices" : dollars.format(value);
 }
 
-const NUMERIC = new Set(["inputTokens", "ratio", "cost", "cacheHitShare", "budgetStops", "risks"]);
+const NUMERIC = new Set(["inputTokens", "ratio", "cost", "cacheHitShare", "cacheBreaks", "budgetStops", "risks"]);
 const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
 
 export interface CompareTableProps {
@@ -42,6 +42,12 @@ export function CompareTable({ rows, riskRun, onShowRisks }: CompareTableProps) 
     column.accessor("ratio", { header: "vs raw", cell: (info) => percent.format(info.getValue()) }),
     column.accessor("cost", { header: "Cost", cell: (info) => formatDollars(info.getValue()), sortUndefined: "last" }),
     column.accessor("cacheHitShare", { header: "Cache hits", cell: (info) => percent.format(info.getValue()) }),
+    column.accessor("cacheBreaks", {
+      header: "Cache breaks",
+      cell: (info) => (
+        <span title="Calls whose request rewrote what the cache held: what follows the change is paid again">{formatNumber(info.getValue())}</span>
+      ),
+    }),
     column.accessor("budgetStops", { header: "Budget stops", cell: (info) => formatNumber(info.getValue()) }),
     column.accessor("risks", {
       header: "Recall risks",

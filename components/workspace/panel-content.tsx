@@ -103,7 +103,20 @@ function PromptTab() {
 function CallsTab() {
   const conversationId = usePlaygroundStore((state) => state.conversation?.id ?? null);
   const revision = usePlaygroundStore((state) => state.callsRevision);
-  return <CallsPanel conversationId={conversationId} revision={revision} />;
+  const positions = usePlaygroundStore((state) => state.positions);
+  const selectMessage = usePlaygroundStore((state) => state.selectMessage);
+  const setView = usePlaygroundStore((state) => state.setView);
+  // A stored position as the conversation view's row: the view shows the branch's messages, repaired pairs left out.
+  const showMessage = useCallback(
+    (position: number) => {
+      const index = positions.indexOf(position);
+      if (index < 0) return;
+      setView("before");
+      selectMessage(index);
+    },
+    [positions, selectMessage, setView],
+  );
+  return <CallsPanel conversationId={conversationId} revision={revision} onShowMessage={showMessage} />;
 }
 
 /** The open inspector panel, wired to the store. */

@@ -1,5 +1,5 @@
 import type { StateCreator } from "zustand/vanilla";
-import { ReplayCancelledError, type ComparedPolicy } from "@/lib/context/light";
+import { ReplayCancelledError, type CacheTtl, type ComparedPolicy } from "@/lib/context/light";
 import { cachingOf, findModel, pricesOf } from "@/lib/models";
 import { errorText, type PlaygroundRuntime } from "./runtime";
 import type { CompareSlice, PlaygroundState } from "./types";
@@ -17,7 +17,7 @@ export function createCompareSlice(runtime: PlaygroundRuntime): StateCreator<Pla
     comparing: false,
     compareError: null,
 
-    async startCompare(policies: ComparedPolicy[]) {
+    async startCompare(policies: ComparedPolicy[], cacheTtl?: CacheTtl) {
       const { pipeline } = runtime;
       if (!pipeline?.compare) {
         set({ compareError: "comparisons need the pipeline worker, which has not started" });
@@ -30,7 +30,9 @@ export function createCompareSlice(runtime: PlaygroundRuntime): StateCreator<Pla
       const prices = entry ? pricesOf(entry) : null;
       const cache = entry ? cachingOf(entry) : null;
       set({ comparing: true, compareError: null, compareProgress: null });
-      const job = pipeline.compare({ policies, prices, cache }, (progress) => {
+      // CC13: a TTL the model does not offer is no what-if; the runs keep the model's own.
+      const ttl = cacheTtl !== undefined && cache?.ttls.includes(cacheTtl) ? cacheTtl : undefined;
+      const job = pipeline.compare({ policies, prices, cache, ...(ttl === undefined ? {} : { cacheTtl: ttl }) }, (progress) => {
         if (token === runtime.compareToken) set({ compareProgress: progress });
       });
       runtime.cancelCompare = job.cancel;

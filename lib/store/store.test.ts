@@ -553,6 +553,22 @@ describe("createPlaygroundStore: comparisons", () => {
     expect(store.getState().comparison).toBeNull();
   });
 
+  it("[CC13] prices the runs with a cache lifetime the model offers, and ignores one it does not", async () => {
+    const pipeline = hostPipeline();
+    const seen: (string | undefined)[] = [];
+    const compare = pipeline.compare!;
+    pipeline.compare = (input, onProgress) => {
+      seen.push(input.cacheTtl);
+      return compare(input, onProgress);
+    };
+    const store = createPlaygroundStore({ pipeline });
+    await store.getState().setConversation({ conversation, branch: branch("main", 32), records: records(sample[0].traj) });
+    const sonnet = { ...store.getState().resolved.policy, model: "claude-sonnet-4-5" };
+    await store.getState().startCompare([{ id: "current", label: "Current", policy: sonnet }], "1h");
+    await store.getState().startCompare([{ id: "current", label: "Current", policy: sonnet }], "24h");
+    expect(seen).toEqual(["1h", undefined]);
+  });
+
   it("[RP9] a cancelled comparison is not an error and keeps the last result", async () => {
     const store = createPlaygroundStore({ pipeline: hostPipeline() });
     await store.getState().setConversation({ conversation, branch: branch("main", 32), records: records(sample[0].traj) });

@@ -4,7 +4,7 @@ import type { OffloadMarker } from "@/lib/import";
 import type { ModelEntry } from "@/lib/models";
 import type { RunResult } from "@/lib/playground/protocol";
 import type { ResolvedSettings, Settings } from "@/lib/settings";
-import type { AutomationMode, ComparedPolicy, CompareProgress, CompareResult } from "@/lib/context";
+import type { AutomationMode, CacheTtl, ComparedPolicy, CompareProgress, CompareResult } from "@/lib/context";
 import type { EncodingName } from "@/lib/context";
 import type { PlaygroundPipeline } from "./runtime";
 
@@ -170,7 +170,8 @@ export interface CompareSlice {
   comparing: boolean;
   compareError: string | null;
   /** Replays the loaded conversation under raw and up to 3 policies in the pipeline worker; a new one stops the one under way. */
-  startCompare(policies: ComparedPolicy[]): Promise<void>;
+  /** Replays raw and the policies; `cacheTtl` prices every cache write at that lifetime instead of the model's first (a what-if). */
+  startCompare(policies: ComparedPolicy[], cacheTtl?: CacheTtl): Promise<void>;
   /** Stops the comparison under way; the last finished one stays. */
   cancelCompare(): void;
 }
