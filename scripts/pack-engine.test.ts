@@ -130,17 +130,25 @@ process.stdout.write(JSON.stringify({ messages: request.messages, tools: request
       expect(manifest.exports[`./${name}`]).toEqual({ types: `./types/adapters/${name}.d.ts`, import: `./${name}.js` });
       expect(fs.existsSync(path.join(directory, "types", "adapters", `${name}.d.ts`))).toBe(true);
     }
-    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(["@langchain/core", "@mastra/core", "@openai/agents", "ai"]);
-    expect(Object.values(manifest.peerDependenciesMeta)).toEqual([{ optional: true }, { optional: true }, { optional: true }, { optional: true }]);
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(["@langchain/core", "@mastra/core", "@openai/agents", "ai", "langchain"]);
+    expect(Object.values(manifest.peerDependenciesMeta)).toEqual(Array.from({ length: 5 }, () => ({ optional: true })));
     // No framework is bundled: LangChain's entry imports it, no other file names one.
-    const importers = fs
-      .readdirSync(directory)
-      .filter(
-        (file) =>
-          file.endsWith(".js") &&
-          /from ["'](ai|@langchain\/[^"']+|@openai\/agents|@mastra\/[^"']+)["']/.test(fs.readFileSync(path.join(directory, file), "utf8")),
-      );
+    const frameworksOf = (file: string) => [
+      ...new Set(
+        [
+          ...fs.readFileSync(path.join(directory, file), "utf8").matchAll(/from ["'](ai|langchain|@langchain\/[^"']+|@openai\/agents|@mastra\/[^"']+)["']/g),
+        ].map((match) => match[1]),
+      ),
+    ];
+    const importers = fs.readdirSync(directory).filter((file) => file.endsWith(".js") && frameworksOf(file).length > 0);
     expect(importers).toEqual(["langchain.js"]);
+    // The runnable's @langchain/core and the agent middleware's langchain, imported, not bundled.
+    expect(frameworksOf("langchain.js").sort()).toEqual([
+      "@langchain/core/messages",
+      "@langchain/core/runnables",
+      "@langchain/core/utils/function_calling",
+      "langchain",
+    ]);
     expect(fs.readdirSync(path.join(directory, "types"), { recursive: true }).filter((file) => /\.d\.ts$/.test(String(file))).length).toBeGreaterThan(20);
     expect(
       fs

@@ -3,8 +3,8 @@
 // subpaths (`@context-lab/engine/ai-sdk`, AD7). ESM bundled by esbuild (the tokenizer and
 // its ranks inside, so the package has no runtime dependency and installs offline), .d.ts
 // by tsc. No Next, no Prisma: the engine imports neither (I1). The adapters import their
-// frameworks' types only, except LangChain's, which makes LangChain messages: those
-// frameworks are optional peer dependencies, never bundled.
+// frameworks' types only, except LangChain's, which makes LangChain messages and an agent
+// middleware: those frameworks are optional peer dependencies, never bundled.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -31,6 +31,8 @@ const ENTRIES: readonly Entry[] = [
 const PEERS: Readonly<Record<string, string>> = {
   ai: ">=6.0.0",
   "@langchain/core": ">=1.0.0",
+  // The LangChain entry builds its agent middleware with langchain's createMiddleware, so loading it needs both.
+  langchain: ">=1.0.0",
   "@openai/agents": ">=0.20.0",
   "@mastra/core": ">=0.24.0 <1.0.0",
 };
@@ -175,7 +177,7 @@ tab previews it and its proxy forwards it. The framework is yours to install.
 | Framework | Import | Use |
 |---|---|---|
 | Vercel AI SDK | \`@context-lab/engine/ai-sdk\` | \`wrapLanguageModel({ model, middleware: contextPolicyMiddleware(policy) })\`, or \`prepareStep: contextPolicyPrepareStep(policy, { system })\` |
-| LangChain.js | \`@context-lab/engine/langchain\` | \`contextPolicyRunnable(policy, { tools }).pipe(model)\` |
+| LangChain.js | \`@context-lab/engine/langchain\` | \`contextPolicyRunnable(policy, { tools }).pipe(model)\`, or \`createAgent({ ..., middleware: [contextPolicyMiddleware(policy)] })\` |
 | OpenAI Agents SDK | \`@context-lab/engine/openai-agents\` | \`new Runner({ callModelInputFilter: contextPolicyInputFilter(policy) })\` |
 | Mastra | \`@context-lab/engine/mastra\` | \`new Agent({ ..., inputProcessors: [contextPolicyProcessor(policy, { instructions })] })\` |
 | OpenAI SDK | \`@context-lab/engine/openai\` | \`client.chat.completions.create(await contextPolicyChatRequest(policy)(params))\` |

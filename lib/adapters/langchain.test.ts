@@ -1,11 +1,17 @@
-// LangChain.js: the runnable piped into ChatOpenAI against the fake upstream, over a tool loop (AD4).
+// LangChain.js against the fake upstream, over a tool loop: the runnable piped
+// into ChatOpenAI (AD4) and the middleware of a createAgent agent (AD9).
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { ChatPromptTemplate, MessagesPlaceholder } from "@langchain/core/prompts";
+import { tool } from "@langchain/core/tools";
 import { ChatOpenAI } from "@langchain/openai";
-import { describe, expect, it } from "vitest";
+import { createAgent } from "langchain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BudgetExceededError } from "@/lib/context";
+import { readChatRequest } from "@/lib/formats";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
+import { startFakeOpenAI, type FakeOpenAI } from "@/tests/support/fake-openai";
 import { useProxyHarness, UPSTREAM_KEY } from "@/tests/proxy/support/harness";
-import { contextPolicyRunnable } from "./langchain";
+import { contextPolicyMiddleware, contextPolicyRunnable, createContextPolicy } from "./langchain";
 import { expectAsContextLab } from "./test-support/reference";
 import {
   ANSWER,
@@ -35,11 +41,20 @@ function langchainMessages(): BaseMessage[] {
   ];
 }
 
-describe.each(TEST_PROVIDERS)("LangChain adapter (%s)", (provider) => {
+/** The scenario's tools as LangChain tools an agent runs (their schemas copies: the engine's development checks freeze the scenario's). */
+function langchainTools() {
+  const [search, book] = structuredClone(TOOLS).map((definition) => definition.function);
+  return [
+    tool(async () => "no flights", { name: search.name, description: search.description, schema: search.parameters ?? {} }),
+    tool(async () => BOOKED, { name: book.name, description: book.description, schema: book.parameters ?? {} }),
+  ];
+}
+
+describe.each(TEST_PROVIDERS)("LangChain adapters (%s)", (provider) => {
   const test = useTestDatabase(provider);
   const harness = useProxyHarness(test);
-  const model = () =>
-    new ChatOpenAI({ model: "fake-gpt", apiKey: UPSTREAM_KEY, configuration: { baseURL: harness.fake.baseUrl }, maxRetries: 0 }).bindTools(TOOLS);
+  const chatModel = () => new ChatOpenAI({ model: "fake-gpt", apiKey: UPSTREAM_KEY, configuration: { baseURL: harness.fake.baseUrl }, maxRetries: 0 });
+  const model = () => chatModel().bindTools(TOOLS);
 
   it("[AD1][AD4] the runnable piped into ChatOpenAI: each call of a tool loop sends what the Prompt tab previews and the proxy forwards", async () => {
     const chain = contextPolicyRunnable(requestPolicy(), { tools: TOOLS }).pipe(model());
@@ -55,6 +70,35 @@ describe.each(TEST_PROVIDERS)("LangChain adapter (%s)", (provider) => {
     await expectAsContextLab(test.db, harness, one, { label: "langchain-1", history: history(), tools: TOOLS, policy });
     const rows = await expectAsContextLab(test.db, harness, two, { label: "langchain-2", history: historyAfterBooking(call.id!), tools: TOOLS, policy });
     expect(rows.at(-1)).toMatchObject({ role: "tool", text: BOOKED });
+  });
+
+  it("[AD1][AD9] the agent middleware in createAgent: each model call of the tool loop sends what the Prompt tab previews and the proxy forwards", async () => {
+    const agent = createAgent({
+      model: chatModel(),
+      tools: langchainTools(),
+      systemPrompt: SYSTEM,
+      middleware: [contextPolicyMiddleware(requestPolicy())],
+    });
+    harness.fake.enqueue(...bookingScript("call_book_langchain_agent"));
+    const messages = langchainMessages().slice(1);
+    const result = await agent.invoke({ messages });
+    expect(result.messages.at(-1)?.text).toBe(ANSWER);
+    // The agent's state keeps the whole history: only what each call sends is shaped.
+    expect(result.messages.slice(0, messages.length)).toEqual(messages);
+    expect(result.messages).toHaveLength(messages.length + 3);
+    expect(harness.fake.requests).toHaveLength(2);
+    const [one, two] = harness.fake.requests;
+    // The agent's tools, counted by the policy, are the ones the model was sent.
+    expect(readChatRequest(one.body).tools).toEqual(TOOLS);
+    const policy = savedPolicy();
+    await expectAsContextLab(test.db, harness, one, { label: "langchain-agent-1", history: history(), tools: TOOLS, policy });
+    const rows = await expectAsContextLab(test.db, harness, two, {
+      label: "langchain-agent-2",
+      history: historyAfterBooking("call_book_langchain_agent"),
+      tools: TOOLS,
+      policy,
+    });
+    expect(rows.at(-1)).toMatchObject({ role: "tool", text: BOOKED, toolCallId: "call_book_langchain_agent" });
   });
 });
 
@@ -74,5 +118,36 @@ describe("contextPolicyRunnable", () => {
       "[earlier tool result omitted]",
       ROUNDS[3].result,
     ]);
+  });
+});
+
+describe("contextPolicyMiddleware", () => {
+  let fake: FakeOpenAI;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI({ apiKey: UPSTREAM_KEY });
+  });
+  afterAll(() => fake.close());
+
+  it("[AD1][AD9] a call over the policy's budget is refused before the model is called (the agent's error has it as its cause), unless asked to send it", async () => {
+    const tight = { ...requestPolicy(), tokenBudget: 10 };
+    const agent = (middleware: ReturnType<typeof contextPolicyMiddleware>) =>
+      createAgent({
+        model: new ChatOpenAI({ model: "fake-gpt", apiKey: UPSTREAM_KEY, configuration: { baseURL: fake.baseUrl }, maxRetries: 0 }),
+        tools: langchainTools(),
+        middleware: [middleware],
+      });
+    // No system prompt: the system message is the first of the agent's messages.
+    const messages = langchainMessages();
+    const refused = agent(contextPolicyMiddleware(tight)).invoke({ messages });
+    await expect(refused).rejects.toSatisfy(
+      (error: Error) => BudgetExceededError.isInstance(error.cause) && error.cause.budget === 10 && error.cause.tokens > 10,
+    );
+    expect(fake.requests).toHaveLength(0);
+    fake.enqueue({ content: ANSWER });
+    const sent = await agent(contextPolicyMiddleware(createContextPolicy(tight, { onExceeded: "send" }))).invoke({ messages });
+    expect(sent.messages.at(-1)?.text).toBe(ANSWER);
+    const body = readChatRequest(fake.requests[0].body);
+    expect(body.messages[0]).toEqual({ role: "system", content: SYSTEM });
+    expect(body.messages.length).toBeLessThan(messages.length);
   });
 });

@@ -91,6 +91,13 @@ describe("policy code", () => {
     }
   });
 
+  it("[PO9] LangChain.js's code applies the policy both ways: a createAgent agent's middleware and a runnable in front of the model", () => {
+    const { code, install } = policyCode("langchain", openaiPolicy);
+    expect(code).toContain("middleware: [contextPolicyMiddleware(policy)]");
+    expect(code).toContain("contextPolicyRunnable(policy).pipe(model)");
+    expect(install).toBe(`npm install ${ENGINE_PACKAGE_NAME} langchain @langchain/core @langchain/openai`);
+  });
+
   it("[PO9] a saved policy's code holds it resolved against the catalogue, as its TypeScript export does", () => {
     const code = exportPolicyCode("Masking, 5 results", saved, "openai");
     expect(code).toEqual(policyCode("openai", openaiPolicy, "Masking, 5 results"));

@@ -14,7 +14,7 @@ export type CodeTarget = (typeof CODE_TARGETS)[number];
 export const CODE_TARGET_INFO: Readonly<Record<CodeTarget, { label: string; packages: readonly string[]; subpath: AdapterName }>> = {
   "ai-sdk-middleware": { label: "Vercel AI SDK (middleware)", packages: ["ai", "@ai-sdk/openai"], subpath: "ai-sdk" },
   "ai-sdk-prepare-step": { label: "Vercel AI SDK (prepareStep)", packages: ["ai", "@ai-sdk/openai"], subpath: "ai-sdk" },
-  langchain: { label: "LangChain.js", packages: ["@langchain/core", "@langchain/openai"], subpath: "langchain" },
+  langchain: { label: "LangChain.js", packages: ["langchain", "@langchain/core", "@langchain/openai"], subpath: "langchain" },
   "openai-agents": { label: "OpenAI Agents SDK", packages: ["@openai/agents"], subpath: "openai-agents" },
   mastra: { label: "Mastra", packages: ["@mastra/core"], subpath: "mastra" },
   openai: { label: "OpenAI SDK", packages: ["openai"], subpath: "openai" },
@@ -36,21 +36,21 @@ function header(target: CodeTarget, policy: RequestPolicy, imports: readonly str
   return `// A context policy exported from Context Lab, applied by ${label} to every model call.
 ${imports.join("\n")}
 import type { RequestPolicy } from "${ENGINE_PACKAGE_NAME}";
-import { ${adapterName(target)} } from "${ENGINE_PACKAGE_NAME}/${subpath}";
+import { ${adapterNames(target).join(", ")} } from "${ENGINE_PACKAGE_NAME}/${subpath}";
 
 const policy: RequestPolicy = ${policyLiteral(policy)};
 `;
 }
 
-function adapterName(target: CodeTarget): string {
-  const names: Record<CodeTarget, string> = {
-    "ai-sdk-middleware": "contextPolicyMiddleware",
-    "ai-sdk-prepare-step": "contextPolicyPrepareStep",
-    langchain: "contextPolicyRunnable",
-    "openai-agents": "contextPolicyInputFilter",
-    mastra: "contextPolicyProcessor",
-    openai: "contextPolicyChatRequest",
-    anthropic: "contextPolicyMessagesRequest",
+function adapterNames(target: CodeTarget): readonly string[] {
+  const names: Record<CodeTarget, readonly string[]> = {
+    "ai-sdk-middleware": ["contextPolicyMiddleware"],
+    "ai-sdk-prepare-step": ["contextPolicyPrepareStep"],
+    langchain: ["contextPolicyMiddleware", "contextPolicyRunnable"],
+    "openai-agents": ["contextPolicyInputFilter"],
+    mastra: ["contextPolicyProcessor"],
+    openai: ["contextPolicyChatRequest"],
+    anthropic: ["contextPolicyMessagesRequest"],
   };
   return names[target];
 }
@@ -92,9 +92,21 @@ console.log(text);`,
       };
     case "langchain":
       return {
-        imports: ['import { HumanMessage, SystemMessage } from "@langchain/core/messages";', 'import { ChatOpenAI } from "@langchain/openai";'],
+        imports: [
+          'import { HumanMessage, SystemMessage } from "@langchain/core/messages";',
+          'import { ChatOpenAI } from "@langchain/openai";',
+          'import { createAgent } from "langchain";',
+        ],
         packages: CODE_TARGET_INFO.langchain.packages,
-        usage: `const chain = contextPolicyRunnable(policy).pipe(new ChatOpenAI({ model: ${model} }));
+        usage: `const model = new ChatOpenAI({ model: ${model} });
+
+// An agent: every model call of its loop sends what the policy makes of its messages, its tools counted.
+const agent = createAgent({ model, tools: [], systemPrompt: ${JSON.stringify(SYSTEM)}, middleware: [contextPolicyMiddleware(policy)] });
+const result = await agent.invoke({ messages: [new HumanMessage(${JSON.stringify(QUESTION)})] });
+console.log(result.messages.at(-1)?.text);
+
+// A chain: the messages trimmed in front of the model.
+const chain = contextPolicyRunnable(policy).pipe(model);
 const reply = await chain.invoke([new SystemMessage(${JSON.stringify(SYSTEM)}), new HumanMessage(${JSON.stringify(QUESTION)})]);
 console.log(reply.text);`,
       };
