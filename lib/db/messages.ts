@@ -198,6 +198,12 @@ function historyWhere(lineage: Lineage, from: number, to: number | undefined) {
 }
 
 /**
+ * ST-4: a history is read at most this many messages a query, so a long one
+ * never holds the connection (SQLite has one) or the thread for the whole read.
+ */
+export const HISTORY_PAGE_MESSAGES = 2_000;
+
+/**
  * A branch's full history: the parent's history up to the fork point, then
  * the branch's own messages, in position order; each record names the
  * branch that owns it. The lineage in one or two queries however deep the
@@ -209,16 +215,22 @@ export async function getHistoryByBranchId(db: Database, branch: BranchRef, opti
   if (options.last !== undefined && options.last <= 0) return [];
   return runQuery(db, async () => {
     const lineage = await lineageOf(db, branch);
-    const where = {
-      ...historyWhere(lineage, from, options.toPosition),
+    const whereFrom = (start: number) => ({
+      ...historyWhere(lineage, start, options.toPosition),
       ...(options.roles ? { role: { in: [...options.roles] } } : {}),
       ...(options.positions ? { position: { in: [...options.positions] } } : {}),
-    };
+    });
     if (options.last === undefined) {
-      const rows = await db.message.findMany({ where, orderBy: { position: "asc" } });
-      return rows.map(toMessageRecord);
+      // ST-4: pages keyed on the position; raw turns are append-only, so the pages join into one prefix of the history.
+      const records: MessageRecord[] = [];
+      for (let start = from; ; ) {
+        const rows = await db.message.findMany({ where: whereFrom(start), orderBy: { position: "asc" }, take: HISTORY_PAGE_MESSAGES });
+        for (const row of rows) records.push(toMessageRecord(row));
+        if (rows.length < HISTORY_PAGE_MESSAGES) return records;
+        start = rows[rows.length - 1].position + 1;
+      }
     }
-    const rows = await db.message.findMany({ where, orderBy: { position: "desc" }, take: options.last });
+    const rows = await db.message.findMany({ where: whereFrom(from), orderBy: { position: "desc" }, take: options.last });
     return rows.reverse().map(toMessageRecord);
   });
 }
