@@ -11,6 +11,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   compare: () => import("./compare").then((module) => module.benchCompare()),
   "replay-browser": () => import("./replay-browser").then((module) => module.benchReplayBrowser()),
   tokenizer: () => import("./tokenizer").then((module) => module.benchTokenizer()),
+  stall: () => import("./stall").then((module) => module.benchStall()),
 };
 
 const wanted = process.argv.slice(2).filter((argument) => !argument.startsWith("-"));

@@ -74,8 +74,8 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
 }
 
 /** Zod's issues as API issues; a path into `messages` also names the message index. */
-export function issuesOfZodError(error: z.ZodError, prefix: readonly PropertyKey[] = []): ApiIssue[] {
-  return error.issues.map((issue) => {
+export function issuesOfZodError(error: z.ZodError, prefix: readonly PropertyKey[] = [], limit = Number.POSITIVE_INFINITY): ApiIssue[] {
+  return error.issues.slice(0, limit).map((issue) => {
     const path = [...prefix, ...issue.path];
     const located: ApiIssue = { path: formatIssuePath(path), message: issue.message };
     const messagesAt = path.indexOf("messages");
@@ -86,16 +86,22 @@ export function issuesOfZodError(error: z.ZodError, prefix: readonly PropertyKey
 }
 
 /** "messages[14].tool_call_id: Invalid input ..." for the first few issues, so the message alone says what to fix. */
-export function describeIssues(what: string, issues: readonly ApiIssue[]): string {
+export function describeIssues(what: string, issues: readonly ApiIssue[], total = issues.length): string {
   const shown = issues.slice(0, 3).map((issue) => (issue.path === "" ? issue.message : `${issue.path}: ${issue.message}`));
-  const more = issues.length > shown.length ? `; and ${issues.length - shown.length} more` : "";
+  const more = total > shown.length ? `; and ${total - shown.length} more` : "";
   return `${what}: ${shown.join("; ")}${more}`;
 }
 
+/**
+ * ST-5: a body can fail its schema in millions of places (a 2.5M-element array of wrong items):
+ * the answer lists the first 100 issues and its message counts them all.
+ */
+export const MAX_REPORTED_ISSUES = 100;
+
 /** A 400 for a request that failed its zod schema. */
 export function validationError(error: z.ZodError, what: string, prefix: readonly PropertyKey[] = []): HttpError {
-  const issues = issuesOfZodError(error, prefix);
-  return new HttpError(400, "invalid_request", describeIssues(what, issues), { issues });
+  const issues = issuesOfZodError(error, prefix, MAX_REPORTED_ISSUES);
+  return new HttpError(400, "invalid_request", describeIssues(what, issues, error.issues.length), { issues });
 }
 
 function importIssue(issue: ImportIssue): ApiIssue {

@@ -28,6 +28,7 @@ import {
   type NewMessage,
 } from "@/lib/db";
 import { runInQueue } from "@/lib/db/queue";
+import { createSlicer } from "./slices";
 import { retryConflicts } from "@/lib/db/run";
 import { carryFacts, compactionFacts, planCompaction, writeCompaction, type CompactionResult } from "./compaction";
 import type { ResolvedSettings } from "@/lib/settings";
@@ -173,7 +174,10 @@ async function prepareMessages(
   const context = new Context(`record:${scope.branch.id}`);
   const seen = [...tail, ...messages];
   const prepared: PreparedMessage[] = [];
+  // ST-3: counting a long append's tokens runs in slices, so other requests are answered meanwhile.
+  const slicer = createSlicer();
   for (const [index, message] of messages.entries()) {
+    await slicer.step();
     const extra = metadata?.[index] ?? null;
     const plain = () => prepared.push({ stored: { message, tokens: counter.countMessage(message), metadata: extra } });
     if (message.role !== "tool" || typeof message.content !== "string") {

@@ -1,0 +1,23 @@
+/** ST-3: a slice of work runs at most this long before other requests get their turn. */
+export const SLICE_MS = 12;
+/** ST-3: and at most this many items, so the yields are counted in items as well as in time. */
+export const SLICE_ITEMS = 200;
+
+/**
+ * A step counter for work proportional to the input: `step()` after each item
+ * lets pending I/O run (setImmediate) once the slice has run SLICE_MS or
+ * SLICE_ITEMS items, whichever comes first.
+ */
+export function createSlicer(): { step: () => Promise<void> } {
+  let started = performance.now();
+  let items = 0;
+  return {
+    async step() {
+      items += 1;
+      if (items < SLICE_ITEMS && performance.now() - started < SLICE_MS) return;
+      await new Promise((resolve) => setImmediate(resolve));
+      items = 0;
+      started = performance.now();
+    },
+  };
+}
