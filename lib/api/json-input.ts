@@ -1,13 +1,14 @@
+import { MAX_STORED_INTEGER, MAX_STORED_JSON_DEPTH } from "@/lib/db/stored-shapes";
 import { formatIssuePath } from "./errors";
 
-/** JSON bodies may nest arrays and objects this deep; deeper gets 400 before anything walks them. */
-export const MAX_JSON_DEPTH = 100;
+/** JSON bodies may nest arrays and objects this deep, as deep as stored values may (IN-6); deeper gets 400 before anything walks them. */
+export const MAX_JSON_DEPTH = MAX_STORED_JSON_DEPTH;
 /** BD3: no string (or key) of a JSON input is longer than this many UTF-16 code units: 10 million, room for a base64 screenshot. */
 export const MAX_STRING_LENGTH = 10_000_000;
 /** BD3: no array of a JSON input has more elements than this: 200,000, twice the longest transcript the importer is measured with. */
 export const MAX_ARRAY_LENGTH = 200_000;
-/** BD4: the largest whole number an `Int` column holds on both databases (PostgreSQL's `integer`): 2^31 - 1. */
-export const MAX_STORED_INTEGER = 2 ** 31 - 1;
+/** BD4: the largest whole number an `Int` column holds on both databases. */
+export { MAX_STORED_INTEGER };
 
 /** Where parsed JSON holds something the API refuses. */
 export interface JsonProblem {
