@@ -1,5 +1,6 @@
 import "server-only";
-import { callFactsOf, type ReportedUsage } from "@/lib/formats";
+import type { UsageTokens } from "@/lib/context/light";
+import { callFactsOf } from "@/lib/formats";
 import {
   getCheckpointOutlinesByBranchId,
   getConversationById,
@@ -11,8 +12,8 @@ import {
   type Database,
 } from "@/lib/db";
 
-/** Reported usage summed over calls, in the shape of one call's (SF1) without the provider's object. */
-export type UsageTotals = Omit<ReportedUsage, "raw"> & { calls: number };
+/** Reported usage summed over calls, in the shape of one call's tokens (SF1). */
+export type UsageTotals = UsageTokens & { calls: number };
 
 /** A subagent as its parent's workspace shows it: beside the call that started it. */
 export interface SubagentSummary {
@@ -54,7 +55,7 @@ export function emptyUsage(): UsageTotals {
   return { calls: 0, input: 0, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 0, reasoning: 0 };
 }
 
-export function addUsage(total: UsageTotals, usage: Omit<ReportedUsage, "raw"> & { calls?: number }): UsageTotals {
+export function addUsage(total: UsageTotals, usage: UsageTokens & { calls?: number }): UsageTotals {
   return {
     calls: total.calls + (usage.calls ?? 1),
     input: total.input + usage.input,

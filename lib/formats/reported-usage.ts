@@ -3,20 +3,14 @@
  * call reported it used, split by what the prompt cache did.
  */
 
-/** Usage as the provider reported it, in one shape, with the object it came in (SF1). */
-export interface ReportedUsage {
-  /** Input tokens neither read from nor written to a prompt cache. */
-  input: number;
-  /** Input tokens read from a prompt cache. */
-  cacheRead: number;
-  /** Input tokens written to a prompt cache that lives 5 minutes (OpenAI's automatic cache writes count here too). */
-  cacheWrite5m: number;
-  /** Input tokens written to a prompt cache that lives 1 hour. */
-  cacheWrite1h: number;
-  /** Every output token, reasoning included. */
-  output: number;
-  /** Of `output`, the tokens spent reasoning (0 when the provider does not say). */
-  reasoning: number;
+import type { UsageTokens } from "@/lib/context/cost/types";
+
+/**
+ * Usage as the provider reported it (SF1): the tokens by how they are billed,
+ * the engine's `UsageTokens` (an automatic cache's writes count as 5-minute
+ * writes; 0 reasoning when the provider does not say), with the object it came in.
+ */
+export interface ReportedUsage extends UsageTokens {
   /** The provider's usage object exactly as it came. */
   raw: Record<string, unknown>;
 }
