@@ -14,3 +14,19 @@ export function cyrb53(text: string, seed: number): number {
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
+
+/**
+ * A JSON value with every object's keys in sorted order, so values that differ
+ * only in the order of their keys compare and hash alike.
+ * @example JSON.stringify(sortKeys({ b: 1, a: [{ d: 2, c: 3 }] })) // '{"a":[{"c":3,"d":2}],"b":1}'
+ */
+export function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value !== "object" || value === null) return value;
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, sortKeys(record[key])]),
+  );
+}

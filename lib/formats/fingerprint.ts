@@ -6,7 +6,7 @@
  * result answers, the name. Not compared: `developer` vs `system`, `null` vs
  * `""` assistant text, cache marks, provider extras, provider item ids.
  */
-import { cyrb53 } from "@/lib/context/hash";
+import { cyrb53, sortKeys } from "@/lib/context/hash";
 import type { ContentPart, Message } from "@/lib/context/messages";
 
 /** Tool arguments compare as JSON values when they parse: `{"a": 1}` and `{"a":1}` are one call. */
@@ -16,17 +16,6 @@ function normalArguments(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value !== "object" || value === null) return value;
-  const record = value as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(record)
-      .sort()
-      .map((key) => [key, sortKeys(record[key])]),
-  );
 }
 
 /** What of a part the model reads. */

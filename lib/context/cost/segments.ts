@@ -1,4 +1,4 @@
-import { cyrb53 } from "../hash";
+import { cyrb53, sortKeys } from "../hash";
 import type { CacheControl, Message, ToolDefinition } from "../messages";
 import type { CacheSegment, CacheTtl } from "./types";
 
@@ -21,17 +21,6 @@ function digest(text: string): string {
 
 function withoutMarks<T extends object>(value: T): T {
   return JSON.parse(JSON.stringify(value, (key, field) => (key === "cache_control" || key === "cacheControl" ? undefined : field))) as T;
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value !== "object" || value === null) return value;
-  const record = value as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(record)
-      .sort()
-      .map((key) => [key, sortKeys(record[key])]),
-  );
 }
 
 function parsedArguments(text: string): unknown {
