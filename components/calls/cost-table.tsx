@@ -2,6 +2,7 @@
 
 import { Fragment } from "react";
 import type { CostCall } from "@/lib/client/types";
+import { promptTokensOfUsage } from "@/lib/context/light";
 import { formatNumber } from "@/components/pipeline/format";
 import { SafeText } from "@/components/ui/safe-text";
 import { CACHE_BREAK_LABELS } from "./cache-break-labels";
@@ -99,7 +100,7 @@ export function CostTable({ calls, conversationId, onShowMessage, onOpenCall }: 
                     ) : null}
                   </td>
                   <td title={call.source === "reported" ? "As the provider reported it" : "Predicted by the cache model: the source kept no usage"}>
-                    {formatNumber(call.usage.input + call.usage.cacheRead + call.usage.cacheWrite5m + call.usage.cacheWrite1h)}
+                    {formatNumber(promptTokensOfUsage(call.usage))}
                     {call.source === "predicted" ? " (predicted)" : ""}
                     <span className={styles.inputParts}>{inputParts(call)}</span>
                   </td>

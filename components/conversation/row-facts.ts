@@ -1,4 +1,5 @@
-import { callFactsOf, promptTokensOf, type CallFacts } from "@/lib/formats";
+import { promptTokensOfUsage } from "@/lib/context/light";
+import { callFactsOf, type CallFacts } from "@/lib/formats";
 import type { MessageRecord } from "@/lib/db";
 
 /** What a row of the conversation shows of its call: the time, the pause before it, and the model and usage where reported. */
@@ -47,7 +48,7 @@ const number = (value: number) => value.toLocaleString("en");
 export function usageText(facts: CallFacts): string | null {
   const usage = facts.usage;
   if (usage === undefined) return null;
-  const parts = [`${number(promptTokensOf(usage))} in`];
+  const parts = [`${number(promptTokensOfUsage(usage))} in`];
   if (usage.cacheRead > 0) parts.push(`${number(usage.cacheRead)} cached`);
   if (usage.cacheWrite5m > 0) parts.push(`${number(usage.cacheWrite5m)} written (5 min)`);
   if (usage.cacheWrite1h > 0) parts.push(`${number(usage.cacheWrite1h)} written (1 h)`);

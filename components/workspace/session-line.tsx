@@ -1,11 +1,12 @@
 import type { SessionOverview, UsageTotals } from "@/lib/client/types";
+import { promptTokensOfUsage } from "@/lib/context/light";
 import { SafeText } from "@/components/ui/safe-text";
 import styles from "./workspace.module.css";
 
 const number = (value: number) => value.toLocaleString("en");
 
 function usageSummary(usage: UsageTotals): string {
-  const input = usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
+  const input = promptTokensOfUsage(usage);
   const cached = input === 0 ? 0 : Math.round((usage.cacheRead / input) * 100);
   return `${number(usage.calls)} call${usage.calls === 1 ? "" : "s"} reported ${number(input)} in (${cached}% from cache) · ${number(usage.output)} out`;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import type { UsageTokens } from "@/lib/context/light";
+import { addUsageTokens, ZERO_USAGE_TOKENS, type UsageTokens } from "@/lib/context/light";
 import { callFactsOf } from "@/lib/formats";
 import {
   getCheckpointOutlinesByBranchId,
@@ -52,19 +52,12 @@ export interface SessionOverview {
 }
 
 export function emptyUsage(): UsageTotals {
-  return { calls: 0, input: 0, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 0, reasoning: 0 };
+  return { ...ZERO_USAGE_TOKENS, calls: 0 };
 }
 
+/** `usage` added to the totals: one call, or `usage.calls` of them when it is a total itself. */
 export function addUsage(total: UsageTotals, usage: UsageTokens & { calls?: number }): UsageTotals {
-  return {
-    calls: total.calls + (usage.calls ?? 1),
-    input: total.input + usage.input,
-    cacheRead: total.cacheRead + usage.cacheRead,
-    cacheWrite5m: total.cacheWrite5m + usage.cacheWrite5m,
-    cacheWrite1h: total.cacheWrite1h + usage.cacheWrite1h,
-    output: total.output + usage.output,
-    reasoning: total.reasoning + usage.reasoning,
-  };
+  return { ...addUsageTokens(total, usage), calls: total.calls + (usage.calls ?? 1) };
 }
 
 /** The reported usage of a branch's assistant messages, each call once (its first message carries it: I10). */

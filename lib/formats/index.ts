@@ -17,7 +17,7 @@ export { ConversionContext } from "./context";
 export { PART_SEPARATOR, nameToolResults, parseDataUrl, partsToWrite, textOfParts } from "./canonical";
 export { messageFingerprint, messageKey, sameMessage } from "./fingerprint";
 export { callFactsMetadata, callFactsOf, isoTime, type CallFacts, type SessionFacts } from "./facts";
-export { promptTokensOf, readReportedUsage, type ReportedUsage } from "./reported-usage";
+export { readReportedUsage, type ReportedUsage } from "./reported-usage";
 
 export { readChatMessages, readChatMessageList, readChatMessage } from "./openai-chat/read";
 export { readChatRequest, readChatResponse } from "./openai-chat/request";

@@ -1,6 +1,7 @@
 // Usage objects of providers, agent frameworks and logs read into one shape (SF1 in SPEC.md).
 import { describe, expect, it } from "vitest";
-import { promptTokensOf, readReportedUsage } from "./reported-usage";
+import { promptTokensOfUsage } from "@/lib/context/cost/price";
+import { readReportedUsage } from "./reported-usage";
 
 describe("readReportedUsage", () => {
   it("[SF1] reads Anthropic usage, splitting cache writes by TTL", () => {
@@ -28,7 +29,7 @@ describe("readReportedUsage", () => {
     };
     const usage = readReportedUsage(raw);
     expect(usage).toMatchObject({ input: 176, cacheRead: 1024, output: 80, reasoning: 64 });
-    expect(promptTokensOf(usage!)).toBe(1200);
+    expect(promptTokensOfUsage(usage!)).toBe(1200);
   });
 
   it("[SF1] reads OpenAI Responses, Codex token counts, Gemini and the AI SDK", () => {

@@ -163,8 +163,3 @@ function usage(
 ): ReportedUsage {
   return { input, cacheRead, cacheWrite5m, cacheWrite1h, output, reasoning, raw };
 }
-
-/** Every input token of a call: uncached, read and written. */
-export function promptTokensOf(usage: ReportedUsage): number {
-  return usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
-}

@@ -112,3 +112,21 @@ export function validate<T>(schema: z.ZodType<T>, value: unknown, report: (path:
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** Where a reader reports what it noticed and what it refuses, by source path. */
+export interface PathNotes {
+  warn(code: ImportWarningCode, message: string, path: JsonPath): void;
+  fail(path: JsonPath, message: string): void;
+}
+
+/** Notes into `scope`: a problem names the message it is in (its index follows the scope's prefix in the path). */
+export function pathNotes(scope: MessageScope): PathNotes {
+  return {
+    warn: (code, message, path) => scope.warn(code, message, { path }),
+    fail: (path, message) => {
+      const index = path[scope.prefix.length];
+      if (typeof index === "number") scope.fail(index, path.slice(scope.prefix.length + 1), message);
+      else scope.failAt(path, message);
+    },
+  };
+}

@@ -7,9 +7,9 @@
  */
 import type { CallFacts } from "@/lib/formats";
 import { isoTime } from "@/lib/formats";
-import { isRecord, type MessageScope } from "../issues";
+import { isRecord, type MessageScope, type PathNotes } from "../issues";
 import type { ImportedCompaction } from "../types";
-import { chatMessagesOf, type LettaNotes } from "./letta-messages";
+import { chatMessagesOf } from "./letta-messages";
 
 type Raw = Record<string, unknown>;
 
@@ -27,7 +27,7 @@ export function lettaTime(value: unknown): string | undefined {
 }
 
 /** The chat messages of an agent's history, system rebuilds moved out from between calls and their results. */
-export function orderHistory(messages: readonly unknown[], scope: MessageScope, notes: LettaNotes, model?: string): LettaEntry[] {
+export function orderHistory(messages: readonly unknown[], scope: MessageScope, notes: PathNotes, model?: string): LettaEntry[] {
   const entries: LettaEntry[] = [];
   let pending = new Set<string>();
   // System messages held back while results are due; `at` is where they stood, to tell whether results came before them.

@@ -4,20 +4,13 @@
  * the tool calls, a tool message becomes one result for each of its
  * `tool_returns`, an approval response (the user's yes or no) is not sent.
  */
-import { isRecord, type JsonPath } from "../issues";
-import type { ImportWarningCode } from "../types";
+import { isRecord, type JsonPath, type PathNotes } from "../issues";
 import { resultText } from "./anthropic-wire";
 
 type Raw = Record<string, unknown>;
 
-/** Where a message's conversion reports what it dropped or could not read. */
-export interface LettaNotes {
-  warn(code: ImportWarningCode, message: string, path: JsonPath): void;
-  fail(path: JsonPath, message: string): void;
-}
-
 /** Chat messages for one Letta message; an empty list for a message Letta does not send. */
-export function chatMessagesOf(message: Raw, path: JsonPath, notes: LettaNotes): Raw[] {
+export function chatMessagesOf(message: Raw, path: JsonPath, notes: PathNotes): Raw[] {
   const role = message.role;
   const parts = contentParts(message.content, [...path, "content"], notes);
   const texts = parts.filter((part) => part.type === "text");
@@ -54,7 +47,7 @@ function isCallList(value: unknown): value is unknown[] {
 }
 
 /** Text and images as chat parts; reasoning is read apart (`reasoningDetails`). */
-function contentParts(content: unknown, path: JsonPath, notes: LettaNotes): Raw[] {
+function contentParts(content: unknown, path: JsonPath, notes: PathNotes): Raw[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
   if (content === null || content === undefined) return [];
   if (!Array.isArray(content)) {
@@ -99,7 +92,7 @@ function imageUrl(source: unknown): string | undefined {
 }
 
 /** Letta's reasoning parts as OpenRouter-style `reasoning_details`, which the chat reader keeps signatures and encrypted content from. */
-function reasoningDetails(content: unknown, notes: LettaNotes, path: JsonPath): Raw[] {
+function reasoningDetails(content: unknown, notes: PathNotes, path: JsonPath): Raw[] {
   if (!Array.isArray(content)) return [];
   const details: Raw[] = [];
   content.forEach((part: unknown, index) => {

@@ -8,12 +8,11 @@
  */
 import type { ToolDefinition } from "@/lib/context/messages";
 import type { CallFacts } from "@/lib/formats";
-import { formatPath, isRecord, type JsonPath, type MessageScope } from "../issues";
+import { formatPath, isRecord, pathNotes, type JsonPath, type MessageScope } from "../issues";
 import type { DocumentImporter, ImportContext } from "../registry";
 import type { ConversationDraft } from "../requests";
 import { readChatWire } from "./chat-wire";
 import { evictionOf, lettaTime, orderHistory } from "./letta-history";
-import type { LettaNotes } from "./letta-messages";
 
 type Raw = Record<string, unknown>;
 
@@ -101,7 +100,7 @@ function agentsOf(file: Raw, path: JsonPath): AgentView[] {
 function convertAgent(view: AgentView, context: ImportContext, conversationIndex?: number): ConversationDraft {
   const { agent } = view;
   const scope = context.scope([...view.path, "messages"], conversationIndex);
-  const notes = lettaNotes(scope);
+  const notes = pathNotes(scope);
   const llm = isRecord(agent.llm_config) ? agent.llm_config : {};
   const entries = orderHistory(agent.messages, scope, notes, typeof llm.model === "string" ? llm.model : undefined);
   const messages = readChatWire(
@@ -124,17 +123,6 @@ function convertAgent(view: AgentView, context: ImportContext, conversationIndex
     scope.warn("marker", eviction.warning, { messageIndex: eviction.messageIndex, path: [...view.path, listed] });
   }
   return draft;
-}
-
-function lettaNotes(scope: MessageScope): LettaNotes {
-  return {
-    warn: (code, message, path) => scope.warn(code, message, { path }),
-    fail: (path, message) => {
-      const index = path[scope.prefix.length];
-      if (typeof index === "number") scope.fail(index, path.slice(scope.prefix.length + 1), message);
-      else scope.failAt(path, message);
-    },
-  };
 }
 
 function sourceOf(agent: Raw, llm: Raw): Record<string, unknown> {

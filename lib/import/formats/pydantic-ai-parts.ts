@@ -4,20 +4,13 @@
  * by URL or base64, cache points as cache_control. What has no such block is
  * approximated and reported through `note`.
  */
-import { isRecord, type JsonPath } from "../issues";
-import type { ImportWarningCode } from "../types";
+import { isRecord, type JsonPath, type PathNotes } from "../issues";
 import { resultText } from "./anthropic-wire";
-
-/** Where a part's conversion reports what it approximated or could not read. */
-export interface PartNotes {
-  warn(code: ImportWarningCode, message: string, path: JsonPath): void;
-  fail(path: JsonPath, message: string): void;
-}
 
 type Block = Record<string, unknown>;
 
 /** A user prompt's content (a string, or a list of strings and media) → blocks. */
-export function userBlocks(content: unknown, path: JsonPath, notes: PartNotes): Block[] {
+export function userBlocks(content: unknown, path: JsonPath, notes: PathNotes): Block[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
   if (!Array.isArray(content)) {
     notes.fail(path, "a user-prompt's content must be a string or a list of strings and media");
@@ -39,7 +32,7 @@ export function userBlocks(content: unknown, path: JsonPath, notes: PartNotes): 
 }
 
 /** One item of user or tool content: text, a URL to a medium, inline bytes (base64) or an uploaded file. */
-function contentBlock(item: unknown, path: JsonPath, notes: PartNotes): Block | undefined {
+function contentBlock(item: unknown, path: JsonPath, notes: PathNotes): Block | undefined {
   if (typeof item === "string") return { type: "text", text: item };
   if (!isRecord(item) || typeof item.kind !== "string") {
     notes.fail(path, "a content item must be a string or an object with a kind (image-url, binary, ...)");
@@ -85,7 +78,7 @@ function contentBlock(item: unknown, path: JsonPath, notes: PartNotes): Block | 
   }
 }
 
-function media(type: "image" | "document", source: Block, kind: string, mediaType: string | undefined, path: JsonPath, notes: PartNotes): Block {
+function media(type: "image" | "document", source: Block, kind: string, mediaType: string | undefined, path: JsonPath, notes: PathNotes): Block {
   // Anthropic blocks have no audio or video: such media are kept as documents, which keep the bytes or the URL.
   if (/^(audio|video)/.test(mediaType ?? kind.replace("-url", "")))
     notes.warn("part-approximated", `${kind} content was kept as a document part: there is no audio or video block to read it into`, path);
@@ -93,7 +86,7 @@ function media(type: "image" | "document", source: Block, kind: string, mediaTyp
 }
 
 /** What a tool returned: text as it is, media as blocks, any other value as the JSON Pydantic AI sends. */
-export function toolResultContent(content: unknown, path: JsonPath, notes: PartNotes): string | Block[] {
+export function toolResultContent(content: unknown, path: JsonPath, notes: PathNotes): string | Block[] {
   if (typeof content === "string") return content;
   const items = Array.isArray(content) ? content : [content];
   if (!items.some((item) => isRecord(item) && MEDIA_KINDS.has(String(item.kind)))) return resultText(content);

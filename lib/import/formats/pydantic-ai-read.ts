@@ -5,9 +5,9 @@
  */
 import type { Message } from "@/lib/context/messages";
 import { type CallFacts, isoTime, readReportedUsage } from "@/lib/formats";
-import { isRecord, type JsonPath, type MessageScope } from "../issues";
+import { isRecord, type JsonPath, type PathNotes } from "../issues";
 import type { WireMessage } from "./anthropic-wire";
-import { callArguments, type PartNotes, retryText, toolResultContent, userBlocks } from "./pydantic-ai-parts";
+import { callArguments, retryText, toolResultContent, userBlocks } from "./pydantic-ai-parts";
 
 type Raw = Record<string, unknown>;
 
@@ -22,19 +22,7 @@ export interface History {
   compactions: { wire: number; summary?: string }[];
   instructions?: string;
   skipped: number;
-  notes: PartNotes;
-}
-
-/** Problems name the message they are in (its index follows the scope's prefix in the path). */
-export function partNotes(scope: MessageScope): PartNotes {
-  return {
-    warn: (code, message, path) => scope.warn(code, message, { path }),
-    fail: (path, message) => {
-      const index = path[scope.prefix.length];
-      if (typeof index === "number") scope.fail(index, path.slice(scope.prefix.length + 1), message);
-      else scope.failAt(path, message);
-    },
-  };
+  notes: PathNotes;
 }
 
 function push(history: History, message: WireMessage, facts: CallFacts | undefined): void {

@@ -6,12 +6,12 @@
  * usage, response id and finish reason, each request part its time.
  */
 import type { CallFacts } from "@/lib/formats";
-import { isRecord } from "../issues";
+import { isRecord, pathNotes } from "../issues";
 import type { DocumentImporter } from "../registry";
 import type { ConversationDraft } from "../requests";
 import type { ImportedCompaction } from "../types";
 import { readAnthropicWire } from "./anthropic-wire";
-import { type History, partNotes, readRequest, readResponse, restoreCallFields } from "./pydantic-ai-read";
+import { type History, readRequest, readResponse, restoreCallFields } from "./pydantic-ai-read";
 
 type Raw = Record<string, unknown>;
 
@@ -27,7 +27,7 @@ export const pydanticAiImporter: DocumentImporter = {
   convert(value, place, context) {
     const raw = value as (Raw & { parts: unknown[] })[];
     const scope = context.scope(place.path, place.conversationIndex);
-    const notes = partNotes(scope);
+    const notes = pathNotes(scope);
     const history: History = { wire: [], facts: [], argumentTexts: new Map(), reasoning: new Map(), compactions: [], skipped: 0, notes };
     raw.forEach((message, index) => {
       const path = scope.pathOf(index);
