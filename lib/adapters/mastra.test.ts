@@ -45,7 +45,8 @@ describe.each(TEST_PROVIDERS)("Mastra adapter (%s)", (provider) => {
 
   it("[AD1][AD6] input processor: the call's model request is what the Prompt tab previews and the proxy forwards; its tool loop adds to it", async () => {
     const agent = new Agent({
-      name: "travel",
+      // A name of its own per run: Mastra keeps state by agent name across the process.
+      name: `travel-${provider}`,
       instructions: SYSTEM,
       model: { providerId: "openai", modelId: "fake-gpt", url: harness.fake.baseUrl, apiKey: UPSTREAM_KEY },
       tools: {
