@@ -73,7 +73,8 @@ export interface ToolDefinition {
     name: string;
     description?: string;
     parameters?: JsonSchema;
-    strict?: boolean;
+    /** OpenAI's strict schema adherence; `null` as an agent sent it (kept, so a tool list is written back as it came). */
+    strict?: boolean | null;
   };
   /** A prompt-cache breakpoint after this tool (Anthropic). */
   cache_control?: CacheControl;

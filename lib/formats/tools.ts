@@ -14,7 +14,7 @@ export interface FunctionFields {
   name: string;
   description?: string;
   parameters?: JsonSchema;
-  strict?: boolean;
+  strict?: boolean | null;
   cacheControl?: CacheControl;
   extras?: ProviderExtras;
 }
@@ -86,7 +86,7 @@ export function readFunctionFields(
     if (!isRecord(schema)) context.fail([...path, schemaField], `a tool's ${schemaField} must be a JSON Schema object`);
     else fields.parameters = schema as JsonSchema;
   }
-  if (typeof tool.strict === "boolean") fields.strict = tool.strict;
+  if (typeof tool.strict === "boolean" || tool.strict === null) fields.strict = tool.strict;
   return fields;
 }
 

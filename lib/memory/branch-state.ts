@@ -1,5 +1,5 @@
 import "server-only";
-import { splitRounds, type Message } from "@/lib/context";
+import { keepsMemory, splitRounds, type Message } from "@/lib/context";
 import {
   appendMessages,
   ConflictError,
@@ -102,7 +102,8 @@ export async function loadRaw(db: Database, state: BranchState): Promise<Message
 /** Stage 1's trigger: more non-system raw messages than `summaryThreshold`; a null threshold is never due. */
 export async function isCompactionDue(db: Database, state: BranchState, settings: ResolvedSettings): Promise<boolean> {
   const threshold = settings.policy.summaryThreshold;
-  if (threshold === null) return false;
+  // RB8: with the summarize processor off, nothing is summarised, whatever the threshold.
+  if (threshold === null || !keepsMemory(settings.policy)) return false;
   const from = coveredUntil(state);
   const recent = state.recent.filter((record) => record.position >= from && record.message.role !== "system").length;
   if (state.rawComplete) return recent > threshold;

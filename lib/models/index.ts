@@ -7,3 +7,4 @@ export { costOfCall, costOfUsage, pricesOf, type BilledTokens, type CallCost, ty
 export { cachingOf, providerCaching, anthropicCaching, openaiCaching, geminiCaching, CACHING_CHECKED_AT, SOURCES } from "./caching";
 export type { FigureSource, MediaRule, ModelCaching, ModelEntry, ModelFigure, ModelMatch, ModelPrices, ModelProvider, ModelTokenizer } from "./types";
 export { customEntry, modelEntryInputSchema, modelIdSchema, readCustomEntry, type ModelEntryInput } from "./schema";
+export { takesMaxCompletionTokens } from "./output-limit";

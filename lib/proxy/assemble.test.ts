@@ -7,6 +7,7 @@ const request = (stream_options?: object): FakeRequest => ({
   path: "/v1/chat/completions",
   headers: {},
   body: { model: "m", stream: true, stream_options, messages: [{ role: "user", content: "hi" }] },
+  text: "",
 });
 
 describe("CompletionAssembler", () => {

@@ -121,12 +121,15 @@ export class CompletionAssembler {
     }
   }
 
-  /** True once choice 0 shows text, a refusal or a call of a tool other than `toolName`: the answer is for the agent. */
+  /** True once choice 0 calls a tool other than `toolName`: the round is the agent's (PX-R3). */
   answersBeyond(toolName: string): boolean {
     const first = this.choices.get(0);
-    if (!first) return false;
-    if (first.content.some((text) => text !== "") || first.refusal.length > 0) return true;
-    return [...first.toolCalls.values()].some((call) => call.name !== "" && call.name !== toolName);
+    return first !== undefined && [...first.toolCalls.values()].some((call) => call.name !== "" && call.name !== toolName);
+  }
+
+  /** `[DONE]` came, or every choice has its finish reason (servers that leave out `[DONE]`). */
+  get complete(): boolean {
+    return this.done || (this.choices.size > 0 && [...this.choices.values()].every((choice) => choice.finishReason !== null));
   }
 
   /** The assembled answer in the non-streaming response's shape. */

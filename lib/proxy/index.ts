@@ -1,9 +1,8 @@
 import "server-only";
 
 // The OpenAI-compatible recording proxy (README.md). Route handlers import from here.
-export { handleChatCompletions } from "./chat-completions";
 export { handleModels } from "./models";
-export { handleResponses, handleMessages, handleCountTokens, handleEmbeddings } from "./protocols";
+export { handleChatCompletions, handleResponses, handleMessages, handleCountTokens, handleEmbeddings } from "./protocols";
 export { proxyRoute, unservedProxyRoute } from "./routes";
 export { getProxyRecorder, ProxyRecorder, type RecordedRequest } from "./journal";
 export { findConversation, lookupConversation, CONVERSATION_CACHE_MS } from "./conversations";

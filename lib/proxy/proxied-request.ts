@@ -1,5 +1,5 @@
 import "server-only";
-import type { Message, ToolDefinition } from "@/lib/context";
+import { keepsMemory, type Message, type ToolDefinition } from "@/lib/context";
 import { getBranchScope, type ConversationRecord, type Database } from "@/lib/db";
 import { emptySnapshot, type MemorySnapshot, type NextRequest } from "@/lib/request";
 import { nextRequest } from "@/lib/request/next";
@@ -26,6 +26,8 @@ export interface PipelineOutcome {
   exceeded: { budget: number; tokens: number; reason: string | null } | null;
   /** What each processor did, for the reply's metadata. */
   steps: PipelineStepSummary[];
+  /** The reply limit the settings set themselves (PX-L1); null when they leave it to the model. */
+  outputLimit: number | null;
 }
 
 /** True when the conversation asks for its outgoing requests to go through the context pipeline. */
@@ -56,7 +58,8 @@ export async function buildProxiedRequest(
     messages.map((message) => ({ message, fingerprint: messageFingerprint(message) })),
   );
   let snapshot: MemorySnapshot = emptySnapshot(branch.id);
-  if (common > 0) {
+  // RB8: the persisted summary and retrieved memories apply only while the summarize processor is on.
+  if (common > 0 && keepsMemory(settings.policy)) {
     const stored = await loadMemorySnapshot(db, await getBranchScope(db, branch.id), common);
     // A summary that covers turns this request does not carry describes another history.
     if (stored.coveredUntil <= common) snapshot = stored;
@@ -65,7 +68,8 @@ export async function buildProxiedRequest(
     records: messages.map((message, position) => ({ position, message })),
     snapshot,
     settings,
-    tools: tools ?? conversation.tools ?? [],
+    // The tools the agent sent with this call: what goes upstream is counted, never the conversation's earlier tools.
+    tools: tools ?? [],
   });
   const { verdict } = request;
   return {
@@ -79,5 +83,6 @@ export async function buildProxiedRequest(
       tokensBefore,
       tokensAfter,
     })),
+    outputLimit: settings.sources.maxOutputTokens === "settings" ? settings.policy.maxOutputTokens : null,
   };
 }

@@ -28,6 +28,16 @@ export interface ReloadSource {
   offloaded: Readonly<Record<string, string>>;
 }
 
+/**
+ * How one call answers the model's `reload_offloaded` calls (PX-R2), for
+ * every protocol: where handles resolve, and the body of the next upstream
+ * call with the answered rounds appended, written in the call's protocol.
+ */
+export interface ReloadLoop {
+  source: ReloadSource;
+  next(answered: Message[]): string;
+}
+
 /** The reply's `reload_offloaded` calls when they are all it asks for; null when it answers or calls the agent's tools too. */
 export function reloadCallsOf(reply: Message | null): ToolCall[] | null {
   const calls = reply?.tool_calls ?? [];

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Message } from "@/lib/context";
 import type { JsonObject, JsonValue } from "@/lib/db";
-import { CompletionAssembler, type CompletionOutcome } from "./assemble";
+import type { CompletionOutcome } from "./assemble";
 import type { RecordedCall } from "./call";
 import { AbortReason, describeUpstreamError, networkErrorOf, parseMaybeJson, passthroughHeaders, type CallWatch } from "./forward";
 import { answerReloads, MAX_RELOAD_ROUNDS, RELOAD_TOOL_NAME, reloadCallsOf, type ReloadRound, type ReloadSource } from "./reload";
@@ -17,21 +17,34 @@ export interface StreamAssembler {
   /** The answer assembled so far, as the upstream would have answered it whole. */
   response(): Record<string, unknown>;
   outcome(): CompletionOutcome;
-  /** Whether the answer so far does more than call `toolName` (decides when a held reload round is passed on). */
-  answersBeyond?(toolName: string): boolean;
+  /** Whether the stream's final event came (chat's `[DONE]`, Responses' `response.completed`..., Anthropic's `message_stop`). */
+  readonly complete: boolean;
+  /** Whether the answer so far calls a tool other than `toolName` (a held reload round is then the agent's: PX-R3). */
+  answersBeyond(toolName: string): boolean;
 }
 
-/** How a stream is read and answered: the protocol's assembler (default OpenAI Chat's) and, for chat, the reload loop. */
+/** How a stream is read and answered: the protocol's assembler and, when the request offers `reload_offloaded`, the reload loop. */
 export interface PassStreamOptions {
-  assembler?: () => StreamAssembler;
-  reloads?: StreamReloads | null;
+  assembler: () => StreamAssembler;
+  reloads: StreamReloads | null;
 }
 
-/** How a streamed call answers the model's `reload_offloaded` calls itself (P4). */
+/** How a streamed call answers the model's `reload_offloaded` calls itself (PX-R2). */
 export interface StreamReloads {
   source: ReloadSource;
   /** Calls the upstream again with the reply and its tool results appended. */
   again(answered: Message[]): Promise<Response>;
+  /** The event that ends the agent's stream when a round after a reload was refused (the protocol's error event). */
+  failedRound(status: number, answer: JsonValue): string;
+}
+
+/** The error of a stream that ended on its own: an error the upstream sent in it, or no final event (PX-F1); null when whole. */
+function streamFault(assembler: StreamAssembler): JsonObject | null {
+  if (assembler.streamError)
+    return { source: "upstream", type: "stream_error", message: "the upstream sent an error inside the stream", body: assembler.streamError as JsonValue };
+  if (!assembler.complete)
+    return { source: "upstream", type: "stream_incomplete", message: "the stream ended without its final event", chunks: assembler.chunks };
+  return null;
 }
 
 const encoder = new TextEncoder();
@@ -105,9 +118,8 @@ function isEventStream(response: Response): boolean {
  * calls `reload_offloaded` is answered by the proxy and the upstream called
  * again (at most MAX_RELOAD_ROUNDS times); the agent gets the final round.
  */
-export function passStream(call: RecordedCall, watch: CallWatch, first: Response, options: PassStreamOptions = {}): Response {
-  const reloads = options.reloads ?? null;
-  const makeAssembler = options.assembler ?? (() => new CompletionAssembler());
+export function passStream(call: RecordedCall, watch: CallWatch, first: Response, options: PassStreamOptions): Response {
+  const { reloads, assembler: makeAssembler } = options;
   let reader = new EagerReader(first.body!.getReader());
   let parser = new SseParser();
   let assembler = makeAssembler();
@@ -123,12 +135,8 @@ export function passStream(call: RecordedCall, watch: CallWatch, first: Response
     settled = call.finish({
       status: first.status,
       response: completion as JsonObject,
-      error:
-        error ??
-        (streamError
-          ? { source: "upstream", type: "stream_error", message: "the upstream sent an error inside the stream", body: streamError as JsonValue }
-          : null),
-      completion: error || streamError ? null : assembler.outcome(),
+      error: error ?? streamFault(assembler),
+      completion: error || streamError || !assembler.complete ? null : assembler.outcome(),
       reloads: rounds,
     });
     return settled;
@@ -141,7 +149,7 @@ export function passStream(call: RecordedCall, watch: CallWatch, first: Response
   };
   /** The next reload round, when this one only called `reload_offloaded`; else null. */
   const nextRound = async (): Promise<Response | null> => {
-    if (!reloads || rounds.length >= MAX_RELOAD_ROUNDS || assembler.streamError) return null;
+    if (!reloads || rounds.length >= MAX_RELOAD_ROUNDS || assembler.streamError || !assembler.complete) return null;
     const reply = assembler.outcome().reply;
     const calls = reloadCallsOf(reply);
     if (!calls || !reply) return null;
@@ -154,9 +162,17 @@ export function passStream(call: RecordedCall, watch: CallWatch, first: Response
     for (const chunk of held ?? []) controller.enqueue(chunk);
     held = null;
   };
+  let started = false;
   const stream = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        if (!started) {
+          // PX-F3: an empty first chunk sends the headers now, as the upstream did: a stream cut before its first event
+          // then reaches the agent as a cut stream, not as a connection that never answered (which SDKs retry).
+          started = true;
+          controller.enqueue(new Uint8Array(0));
+          return;
+        }
         try {
           // Loops while a held reload round produces nothing for the agent yet.
           for (;;) {
@@ -171,14 +187,10 @@ export function passStream(call: RecordedCall, watch: CallWatch, first: Response
                 held = [];
                 continue;
               }
-              if (next) {
-                // The round after a reload failed: the agent's stream ends with the upstream's error, as OpenAI sends errors in streams.
+              if (next && reloads) {
+                // The round after a reload failed: the agent's stream ends with the upstream's error, as its protocol sends errors in streams.
                 const answer = parseMaybeJson(await next.text());
-                const body =
-                  typeof answer === "object" && answer !== null && "error" in answer
-                    ? answer
-                    : { error: { message: `the upstream answered ${next.status}`, type: "upstream_error" } };
-                controller.enqueue(encoder.encode(`data: ${JSON.stringify(body)}\n\n`));
+                controller.enqueue(encoder.encode(reloads.failedRound(next.status, answer)));
                 await settle({ ...describeUpstreamError(next.status, answer, next.headers), round: rounds.length });
                 controller.close();
                 return;
@@ -193,7 +205,7 @@ export function passStream(call: RecordedCall, watch: CallWatch, first: Response
             for (const message of parser.push(value)) assembler.add(message);
             if (held) {
               held.push(value);
-              if (!assembler.answersBeyond?.(RELOAD_TOOL_NAME)) continue;
+              if (!assembler.answersBeyond(RELOAD_TOOL_NAME)) continue;
               flush(controller);
               return;
             }

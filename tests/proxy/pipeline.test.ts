@@ -38,8 +38,8 @@ describe.each(TEST_PROVIDERS)("proxy: the context pipeline on outgoing requests 
     const { branches, histories, exchanges, records } = await recordedFor(test.db, "windowed");
     const [exchange] = exchanges;
     expect(exchange.request).toEqual({ model: "fake-gpt", messages: history, stream: true });
-    // The builder's body (P1): the settings' reply limit added, the agent's own fields kept.
-    expect(exchange.sent).toEqual({ model: "fake-gpt", messages: sentMessages, stream: true, max_tokens: expect.any(Number) });
+    // The builder's body (P1): the agent's own fields kept, and no reply limit it did not send (PX-L1).
+    expect(exchange.sent).toEqual({ model: "fake-gpt", messages: sentMessages, stream: true });
     expect(exchange).toMatchObject({ status: 200, streamed: true, error: null });
 
     // The conversation keeps every raw turn the agent sent, then the reply.

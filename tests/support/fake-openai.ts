@@ -71,7 +71,13 @@ export type FakeScript =
   /** Sends `reply`'s headers and first chunks, then stalls for good. */
   | { kind: "stall"; afterChunks: number; reply?: FakeReply }
   /** Never answers at all. */
-  | { kind: "hang" };
+  | { kind: "hang" }
+  /** Streams `reply`'s first `afterChunks` events, then ends the stream cleanly without its final event. */
+  | { kind: "truncate"; afterChunks: number; reply?: FakeReply }
+  /** Streams `reply`'s first `afterChunks` events, then the protocol's error event, and ends. */
+  | { kind: "stream-error"; afterChunks: number; reply?: FakeReply }
+  /** A whole answer: status 200, its headers with the full `content-length`, half the body, then the socket is destroyed. */
+  | { kind: "cut"; reply?: FakeReply };
 
 /** A request the fake received. */
 export interface FakeRequest {
@@ -81,6 +87,8 @@ export interface FakeRequest {
   search?: string;
   headers: http.IncomingHttpHeaders;
   body: Record<string, unknown> | null;
+  /** The body's bytes as UTF-8 text, as they came. */
+  text: string;
 }
 
 export type FakeResponder = (request: FakeRequest) => FakeScript;
@@ -226,10 +234,13 @@ function errorBody(status: number) {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-async function readBody(request: http.IncomingMessage): Promise<Record<string, unknown> | null> {
+async function readText(request: http.IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseBody(text: string): Record<string, unknown> | null {
   if (text === "") return null;
   try {
     return JSON.parse(text) as Record<string, unknown>;
@@ -251,6 +262,15 @@ async function writeStream(response: http.ServerResponse, payloads: SsePayload[]
   }
   response.end();
   return "done";
+}
+
+/** The error event each protocol sends inside a stream (an overloaded upstream). */
+function streamErrorEvent(protocol: FakeProtocol): string {
+  const message = "Overloaded: the fake upstream has no capacity right now.";
+  if (protocol === "anthropic") return `event: error\ndata: ${JSON.stringify({ type: "error", error: { type: "overloaded_error", message } })}\n\n`;
+  if (protocol === "responses")
+    return `event: error\ndata: ${JSON.stringify({ type: "error", code: "server_error", message, param: null, sequence_number: 99 })}\n\n`;
+  return `data: ${JSON.stringify({ error: { message, type: "server_error", param: null, code: null } })}\n\n`;
 }
 
 function sendJson(response: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -292,7 +312,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const server = http.createServer(async (incoming, response) => {
     const path = (incoming.url ?? "/").replace(/\?.*$/, "");
     const search = (incoming.url ?? "").slice(path.length);
-    const request: FakeRequest = { method: incoming.method ?? "GET", path, search, headers: incoming.headers, body: await readBody(incoming) };
+    const text = await readText(incoming);
+    const request: FakeRequest = { method: incoming.method ?? "GET", path, search, headers: incoming.headers, body: parseBody(text), text };
     let open = true;
     response.on("close", () => (open = false));
     if (!authorized(options, request, response)) return;
@@ -353,8 +374,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       sendJson(response, script.status, body, { "x-request-id": `req_fake_${number}`, ...script.headers });
       return;
     }
-    const scripted: FakeReply =
-      script.kind === "drop" || script.kind === "stall" ? (script.reply ?? { content: "a reply that will not arrive whole" }) : script;
+    const scripted: FakeReply = "afterChunks" in script || script.kind === "cut" ? (script.reply ?? { content: "a reply that will not arrive whole" }) : script;
     const reply: FakeReply =
       promptCache !== null && (protocol === "chat" || protocol === "anthropic")
         ? { ...scripted, cache: promptCache.account(protocol, request.body) }
@@ -367,9 +387,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
           : protocol === "anthropic"
             ? anthropicStreamPayloads(reply, request, number)
             : streamPayloads(reply, request, number).map((data) => ({ data }));
-      const stopAfter = script.kind === "drop" || script.kind === "stall" ? script.afterChunks : null;
+      const stopAfter = "afterChunks" in script ? script.afterChunks : null;
       const result = await writeStream(response, payloads, reply, stopAfter, isOpen);
-      if (result === "stopped" && script.kind === "drop") response.socket?.destroy();
+      if (result !== "stopped") return;
+      if (script.kind === "drop") response.socket?.destroy();
+      else if (script.kind === "truncate") response.end();
+      else if (script.kind === "stream-error") response.end(streamErrorEvent(protocol));
       return;
     }
     if (script.kind === "drop") {
@@ -383,6 +406,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         : protocol === "anthropic"
           ? anthropicMessageBody(reply, request, number)
           : completionBody(reply, request, number);
+    if (script.kind === "cut") {
+      const whole = Buffer.from(JSON.stringify(body));
+      response.writeHead(200, { "content-type": "application/json", "content-length": String(whole.length), "x-request-id": `req_fake_${number}` });
+      response.write(whole.subarray(0, whole.length >> 1), () => response.socket?.destroy());
+      return;
+    }
     sendJson(response, 200, body, { "x-request-id": `req_fake_${number}` });
   }
 

@@ -170,6 +170,22 @@ describe("buildRequest", () => {
     expect(off.tools).toEqual([weather]);
   });
 
+  it("[RB5] offers reload_offloaded for a marker a retrieved memory carries, with every processor off, and counts it in the budget", async () => {
+    const retrieved = {
+      id: "artifact-1",
+      kind: "artifact" as const,
+      label: "search result",
+      content: "search(q) returned [[OFFLOADED: handle=off_0123456789ab]]",
+    };
+    const quiet = policy({ processors: allOff });
+    const built = await buildRequest({ history: [user("q2")], policy: quiet, tools: [weather], memory: { retrieved: [retrieved] } });
+    expect(built.messages.some((message) => message.content?.includes("off_0123456789ab"))).toBe(true);
+    expect(built.tools.map((tool) => tool.function.name)).toEqual(["get_weather", "reload_offloaded"]);
+    const plain = await buildRequest({ history: [user("q2")], policy: quiet, tools: [weather] });
+    expect(plain.tools).toEqual([weather]);
+    expect(built.verdict.tokens.total).toBeGreaterThan(plain.verdict.tokens.total);
+  });
+
   it("[RB6] a 15,000-character tool result in the active round reaches the request whole", async () => {
     const big = longText(15_000);
     const history = [

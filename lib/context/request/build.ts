@@ -78,13 +78,9 @@ function toolList(tools: readonly ToolDefinition[], reload: boolean): ToolDefini
   return lists.withReload;
 }
 
-function carriesMarker(messages: readonly Message[], handles: ReadonlySet<string>): boolean {
-  if (handles.size === 0) return false;
-  return messages.some((message) => {
-    if (message.content === null) return false;
-    for (const match of message.content.matchAll(OFFLOAD_MARKER_PATTERN)) if (handles.has(match[1])) return true;
-    return false;
-  });
+/** Whether any message carries an offload marker: this request's offloads, or one a summary or retrieved memory holds (RB5). */
+function carriesMarker(messages: readonly Message[]): boolean {
+  return messages.some((message) => message.content !== null && message.content.search(OFFLOAD_MARKER_PATTERN) !== -1);
 }
 
 /**
@@ -113,11 +109,11 @@ export async function buildRequest(options: BuildRequestOptions): Promise<BuiltR
   const pipeline = buildPipeline(spec, config, { ...dependencies, summarizer: options.summarizer, createHandle: options.createHandle, now: options.now });
   const baseTools = options.tools ?? NO_TOOLS;
   const mayOffload = spec.some((entry) => entry.enabled && entry.kind === "message_offloader");
-  // RB5: the budget is enforced with the reload tool counted whenever something may be offloaded, so adding it never breaks the fit.
-  const budgetTools = toolList(baseTools, mayOffload);
+  // RB5: the budget is enforced with the reload tool counted whenever a marker may be sent, so adding it never breaks the fit.
+  const budgetTools = toolList(baseTools, mayOffload || carriesMarker(candidate));
   const result = await processHistory(candidate, { config, pipeline, tools: budgetTools, parent: options.parent, taskId: options.taskId });
   const messages = [...result.history];
-  const tools = toolList(baseTools, carriesMarker(messages, new Set(Object.keys(result.offloaded))));
+  const tools = toolList(baseTools, carriesMarker(messages));
   const counter = policyCounter(policy);
   // T6/I3: a message's cached count, else the processed history's index, which has counted what the processors wrote: read, never encode again.
   const index = indexOf(result.history);

@@ -46,6 +46,15 @@ export function policyCounter(policy: Pick<RequestPolicy, "encoding" | "mediaRul
   return sharedCounter(policy.encoding, policy.mediaRule);
 }
 
+/**
+ * RB8: whether the policy keeps a memory beyond the request itself: the
+ * `summarize` processor's switch. Off, no summary is persisted or sent and
+ * nothing is retrieved, so with every processor off the history goes as it is.
+ */
+export function keepsMemory(policy: Pick<RequestPolicy, "processors">): boolean {
+  return policy.processors.some((entry) => entry.kind === "summarize" && entry.enabled);
+}
+
 /** The processors that shape a request: those on `pre_llm_call`. */
 const PRE_CALL: ReadonlySet<ProcessorKind> = new Set([
   "message_offloader",

@@ -48,6 +48,7 @@ export class AnthropicStreamAssembler implements StreamAssembler {
   private message: Record<string, unknown> = { type: "message", role: "assistant", content: [] };
   private readonly blocks = new Map<number, Record<string, unknown>>();
   private readonly inputs = new Map<number, string[]>();
+  private stopped = false;
 
   add(message: SseMessage): void {
     let event: unknown;
@@ -73,10 +74,24 @@ export class AnthropicStreamAssembler implements StreamAssembler {
         if (isRecord(event.delta)) this.message = { ...this.message, ...event.delta };
         if (isRecord(event.usage)) this.message = { ...this.message, usage: { ...(isRecord(this.message.usage) ? this.message.usage : {}), ...event.usage } };
         break;
+      case "message_stop":
+        this.stopped = true;
+        break;
       case "error":
         this.streamError = event.error ?? event;
         break;
     }
+  }
+
+  get complete(): boolean {
+    return this.stopped;
+  }
+
+  /** A `tool_use` block of a tool other than `toolName` (or a server tool's): the round is the agent's (PX-R3). */
+  answersBeyond(toolName: string): boolean {
+    return [...this.blocks.values()].some(
+      (block) => block.type !== "text" && block.type !== "thinking" && block.type !== "redacted_thinking" && block.name !== toolName,
+    );
   }
 
   private addDelta(index: number, delta: Record<string, unknown>): void {
@@ -137,9 +152,12 @@ export const anthropicMessages: Protocol = {
   headers: anthropicHeaders,
   outcome: outcomeOfMessage,
   assembler: () => new AnthropicStreamAssembler(),
-  withMessages(body, messages, tools: ToolDefinition[]) {
-    const written = writeAnthropicRequest({ messages, tools }).value;
-    const { system: _system, tools: _tools, ...rest } = body;
-    return { ...rest, ...written };
+  writeHistory: (_body, messages, tools: ToolDefinition[]) => writeAnthropicRequest({ messages, tools }).value,
+  supersededFields: ["system", "messages", "tools"],
+  outputLimit: { fields: ["max_tokens"], fieldFor: () => "max_tokens" },
+  streamError: (status, answer) => {
+    const inner = isRecord(answer) && isRecord(answer.error) ? answer.error : {};
+    const event = { type: "error", error: { type: inner.type ?? "api_error", message: inner.message ?? `the upstream answered ${status}` } };
+    return `event: error\ndata: ${JSON.stringify(event)}\n\n`;
   },
 };

@@ -1,10 +1,16 @@
 import "server-only";
 import { anthropicMessages } from "./anthropic";
-import { handleProtocol } from "./handle";
+import { handleProtocol } from "../pipeline";
+import { openAIChat } from "./openai-chat";
 import { openAIResponses } from "./openai-responses";
 import { passThrough } from "./passthrough";
 
 export { unsupportedEndpoint, methodNotAllowed } from "./unsupported";
+
+/** `POST /v1/chat/completions` (OpenAI Chat Completions), recorded. */
+export function handleChatCompletions(request: Request): Promise<Response> {
+  return handleProtocol(openAIChat, request);
+}
 
 /** `POST /v1/responses` (OpenAI Responses), recorded. */
 export function handleResponses(request: Request): Promise<Response> {

@@ -92,6 +92,17 @@ export class ResponsesStreamAssembler implements StreamAssembler {
   outcome(): CompletionOutcome {
     return outcomeOfResponse(this.response());
   }
+
+  get complete(): boolean {
+    return this.final;
+  }
+
+  /** An output item calling something other than `toolName` (text and reasoning are not calls): the round is the agent's (PX-R3). */
+  answersBeyond(toolName: string): boolean {
+    return [...this.items.values()].some(
+      (item) => item.type !== "reasoning" && item.type !== "message" && !(item.type === "function_call" && item.name === toolName),
+    );
+  }
 }
 
 export const openAIResponses: Protocol = {
@@ -106,10 +117,13 @@ export const openAIResponses: Protocol = {
   assembler: () => new ResponsesStreamAssembler(),
   continued: continuedMessages,
   answered: rememberResponse,
-  withMessages(body, messages, tools: ToolDefinition[]) {
-    const written = writeResponsesRequest({ messages, tools }).value;
-    // The processed history is whole: continuing a stored response as well would send it twice.
-    const { instructions: _instructions, previous_response_id: _previous, tools: _tools, ...rest } = body;
-    return { ...rest, ...written };
+  writeHistory: (_body, messages, tools: ToolDefinition[]) => writeResponsesRequest({ messages, tools }).value,
+  // The processed history is whole: continuing a stored response as well would send it twice.
+  supersededFields: ["instructions", "input", "tools", "previous_response_id"],
+  outputLimit: { fields: ["max_output_tokens"], fieldFor: () => "max_output_tokens" },
+  streamError: (status, answer) => {
+    const inner = isRecord(answer) && isRecord(answer.error) ? answer.error : {};
+    const event = { type: "error", code: inner.code ?? null, message: inner.message ?? `the upstream answered ${status}`, param: inner.param ?? null };
+    return `event: error\ndata: ${JSON.stringify(event)}\n\n`;
   },
 };

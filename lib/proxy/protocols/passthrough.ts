@@ -5,7 +5,7 @@ import { identifyAgent } from "../identify";
 import { awaitUpstream, fetchUpstream } from "../timing";
 import type { UpstreamConfig } from "../upstream-settings";
 import { errorResponseIn } from "./errors";
-import { callFailure, notConfiguredBody } from "./handle";
+import { callFailure, notConfiguredBody } from "../pipeline";
 import type { Protocol } from "./types";
 
 /**

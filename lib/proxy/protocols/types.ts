@@ -1,5 +1,5 @@
 import type { Message, ToolDefinition } from "@/lib/context";
-import type { ConversationRecord, Database } from "@/lib/db";
+import type { ConversationRecord, Database, JsonValue } from "@/lib/db";
 import type { CompletionOutcome } from "../assemble";
 import type { AgentIdentity } from "../identify";
 import type { StreamAssembler } from "../stream";
@@ -14,14 +14,24 @@ export interface ReadRequest {
   stream: boolean;
 }
 
+/** Where a protocol's request carries the reply's limit (PX-L1). */
+export interface OutputLimit {
+  /** Every field an agent may have set it in. */
+  fields: readonly string[];
+  /** The field the proxy writes it in for `model`. */
+  fieldFor(model: string): string;
+}
+
 /**
  * One wire protocol the proxy speaks (README.md, "Protocols"): how a request
  * reads into canonical messages, where and with which headers it is
- * forwarded, how the answer (whole or streamed) reads back, and the shape of
- * its errors. Everything else, recording above all, is shared.
+ * forwarded, how the answer (whole or streamed) reads back, how a processed
+ * history is written back, and the shape of its errors. The rest (the
+ * pipeline, the reload loop, recording) is one implementation for every
+ * protocol (`lib/proxy/pipeline.ts`).
  */
 export interface Protocol {
-  /** As the README names it: `openai-responses`, `anthropic`. */
+  /** As the README names it: `openai-chat`, `openai-responses`, `anthropic`. */
   name: string;
   errorShape: ErrorShape;
   /** Throws `ProxyRequestError` naming the field at fault. */
@@ -38,6 +48,11 @@ export interface Protocol {
   continued?(db: Database, conversation: ConversationRecord | null, body: Record<string, unknown>): Promise<Message[] | null>;
   /** Called with each successful answer (whole, or completed stream) before the agent can act on it. */
   answered?(db: Database, request: Record<string, unknown>, response: unknown): void;
-  /** The request body with `messages` and `tools` written in the protocol's form (the context pipeline's output). */
-  withMessages(body: Record<string, unknown>, messages: Message[], tools: ToolDefinition[]): Record<string, unknown>;
+  /** The history fields (`messages`, `system`, `input`, `tools`...) written in the protocol's form, to replace the agent's. */
+  writeHistory(body: Record<string, unknown>, messages: Message[], tools: ToolDefinition[]): Record<string, unknown>;
+  /** Fields of the agent's body that the written history supersedes (dropped when it is written). */
+  supersededFields: readonly string[];
+  outputLimit: OutputLimit;
+  /** The server-sent event that ends the agent's stream with an upstream's refusal (a reload round refused: PX-R2). */
+  streamError(status: number, answer: JsonValue): string;
 }

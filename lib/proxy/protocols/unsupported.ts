@@ -18,8 +18,19 @@ export const PROXY_ENDPOINTS: readonly string[] = [
  * Next's HTML page, which an SDK would report as an unreadable body.
  */
 export function unsupportedEndpoint(request: Request): Response {
-  const message = `${request.method} ${new URL(request.url).pathname} is not served by Context Lab's recording proxy; it serves ${PROXY_ENDPOINTS.join(", ")}`;
+  const url = new URL(request.url);
+  const message = `${request.method} ${url.pathname} is not served by Context Lab's recording proxy; it serves ${PROXY_ENDPOINTS.join(", ")}${baseUrlHint(url)}`;
   return errorResponseIn(shapeOf(request), 404, openAIErrorBody("invalid_request_error", message, { code: "unknown_endpoint" }));
+}
+
+/**
+ * PX-E3: a path with `/v1` twice comes from a base URL that already ended in
+ * `/v1` given to a client that appends its own (Anthropic's SDK, Claude
+ * Code): the answer names the base URL each kind of client takes.
+ */
+function baseUrlHint(url: URL): string {
+  if (!url.pathname.startsWith("/api/v1/v1/")) return "";
+  return `. The base URL ends in /v1 and the client added /v1 again: Anthropic clients take ${url.origin}/api (ANTHROPIC_BASE_URL), OpenAI clients ${url.origin}/api/v1`;
 }
 
 function shapeOf(request: Request): "anthropic" | "openai" {
