@@ -8,7 +8,8 @@ export function createPlaygroundServices(client: ApiClient): PlaygroundServices 
       await client.updateConversation(conversationId, { settings });
     },
     openBranch: (branchId) => client.openBranch(branchId),
-    getBranchMessages: (branchId) => client.getMessages(branchId),
+    getBranchMessages: (branchId, range) => client.getMessages(branchId, range),
+    getConversation: (conversationId) => client.getConversation(conversationId),
     getBranchMemory: (branchId) => client.getMemory(branchId),
     getBranchTree: (conversationId) => client.getBranchTree(conversationId),
     forkBranch: (branchId, position, name) => client.forkBranch(branchId, name ? { position, name } : { position }),

@@ -1,10 +1,11 @@
 "use client";
 
 import { useEffect } from "react";
-import type { BranchRecord, MessageRecord } from "@/lib/db";
+import type { BranchRecord, ConversationRecord, MessageRecord } from "@/lib/db";
 import type { PlaygroundStore } from "@/lib/store";
 
 interface ConversationUpdated {
+  conversation: ConversationRecord;
   appended: { branchId: string; branchLength: number; messages: MessageRecord[] } | null;
 }
 
@@ -12,7 +13,13 @@ interface BranchCreated {
   branch: BranchRecord;
 }
 
-/** Follows the recording proxy's live events for the open conversation: new turns on this branch, new branches. */
+const logFailure = (what: string) => (error: unknown) => console.error(`live: could not ${what}`, error);
+
+/**
+ * Follows the recording proxy's live events for the open conversation: new turns on this branch, new branches,
+ * the conversation's tools. It subscribes before it reads (LC1 in lib/live/README.md): once the stream is open,
+ * the store reads what was recorded since the page's own read, and each append is checked against its cursor.
+ */
 export function useLiveUpdates(store: PlaygroundStore, conversationId: string): void {
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
@@ -24,6 +31,8 @@ export function useLiveUpdates(store: PlaygroundStore, conversationId: string): 
         return null;
       }
     };
+    // Every (re)connection: events sent while no stream was open are not replayed, so what they said is read.
+    source.addEventListener("open", () => void store.getState().catchUp().catch(logFailure("read what was recorded before the live stream opened")));
     // Branch lengths in the picker and tree change with every turn on any branch; refresh them at most twice a second.
     let refresh: ReturnType<typeof setTimeout> | undefined;
     const refreshBranchesSoon = () => {
@@ -34,8 +43,11 @@ export function useLiveUpdates(store: PlaygroundStore, conversationId: string): 
     };
     source.addEventListener("conversation-updated", (event) => {
       const update = read<ConversationUpdated>((event as MessageEvent<string>).data);
-      if (!update?.appended) return;
-      void store.getState().appendRecords(update.appended.branchId, update.appended.branchLength, update.appended.messages);
+      if (!update) return;
+      void store.getState().noticeConversation(update.conversation).catch(logFailure("read the conversation's tools"));
+      if (!update.appended) return;
+      const { branchId, branchLength, messages } = update.appended;
+      void store.getState().appendRecords(branchId, branchLength, messages).catch(logFailure("read the turns this page missed"));
       refreshBranchesSoon();
     });
     // A call starting and its outcome (an answer, a 429): the calls view and the failed-call markers reload, at most twice a second.
@@ -55,6 +67,7 @@ export function useLiveUpdates(store: PlaygroundStore, conversationId: string): 
       if (refresh) clearTimeout(refresh);
       if (callsChanged) clearTimeout(callsChanged);
       source.close();
+      store.getState().stopFollowing();
     };
   }, [store, conversationId]);
 }

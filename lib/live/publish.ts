@@ -8,7 +8,7 @@ const now = () => new Date().toISOString();
 
 /** Tells this process's open tabs, and with PostgreSQL every other instance's (L2). */
 export function publishLiveEvent(event: LiveEvent): void {
-  ensureSharedLive();
+  void ensureSharedLive();
   getLiveBus().publish(event);
 }
 

@@ -108,6 +108,20 @@ describe("live events shared through PostgreSQL", () => {
     expect(b.heard).toEqual([event]);
   });
 
+  it("[L6] a new instance's listening promise settles once it listens: an event published right after reaches it", async () => {
+    const c = instance(database);
+    try {
+      await c.shared.listening;
+      expect(c.listening()).toBe(1);
+      const event = updated(conversation);
+      a.bus.publish(event);
+      await eventually("the event on the new instance", () => c.heard.length === 1);
+      expect(c.heard).toEqual([event]);
+    } finally {
+      await c.shared.stop();
+    }
+  });
+
   it("[L5] each schema has its own channel: instances of another database never hear these", () => {
     const url = new URL(database.url);
     expect(liveChannelOf(url.toString())).toBe(`context_lab_live:${url.searchParams.get("schema")}`);

@@ -95,10 +95,14 @@ export class SharedLive {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Events of other instances delivered here. */
   received = 0;
+  /** Settles once the first connection listens, or has failed and is being retried (L6). */
+  readonly listening: Promise<void>;
+  private settleListening: () => void = () => undefined;
 
   constructor(private readonly options: SharedLiveOptions) {
     this.channel = liveChannelOf(options.url);
     this.bus = options.bus ?? getLiveBus();
+    this.listening = new Promise((resolve) => (this.settleListening = resolve));
     this.bus.setRelay((event) => void this.send(event));
     void this.connect();
   }
@@ -141,6 +145,8 @@ export class SharedLive {
     } catch (error) {
       console.error("live: could not listen for the other instances' events; retrying", error);
       this.reconnect(client);
+    } finally {
+      this.settleListening();
     }
   }
 
@@ -180,6 +186,7 @@ export class SharedLive {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.settleListening();
     clearTimeout(this.timer);
     this.bus.setRelay(null);
     const client = this.client;
@@ -194,11 +201,14 @@ const globalForShared = globalThis as typeof globalThis & { [SHARED_KEY]?: Share
 /**
  * Starts sharing live events when the app's database is PostgreSQL (L5): once
  * per process, from the first publisher or the first live stream. SQLite is
- * one process's database: its bus stays in the process.
+ * one process's database: its bus stays in the process. Settles when this
+ * instance hears the others (L6): a live stream waits for it before it opens.
  */
-export function ensureSharedLive(): void {
-  if (globalForShared[SHARED_KEY] !== undefined) return;
-  const db = database();
-  const url = process.env.DATABASE_URL;
-  globalForShared[SHARED_KEY] = describeDatabase(db).provider === "postgres" && url && isPostgresUrl(url) ? new SharedLive({ url, db }) : null;
+export function ensureSharedLive(): Promise<void> {
+  if (globalForShared[SHARED_KEY] === undefined) {
+    const db = database();
+    const url = process.env.DATABASE_URL;
+    globalForShared[SHARED_KEY] = describeDatabase(db).provider === "postgres" && url && isPostgresUrl(url) ? new SharedLive({ url, db }) : null;
+  }
+  return globalForShared[SHARED_KEY]?.listening ?? Promise.resolve();
 }

@@ -1,6 +1,7 @@
 import type { StateCreator } from "zustand/vanilla";
 import type { Message } from "@/lib/context";
 import type { ConversationRecord, MessageRecord } from "@/lib/db";
+import { planAppend, takeContiguous } from "@/lib/live/cursor";
 import { fromPageResult } from "@/lib/playground/page-result";
 import type { LoadedConversation } from "@/lib/playground/protocol";
 // The module, not the entry: the page must not load the parsers (and zod) for the marker scan.
@@ -111,6 +112,13 @@ async function load(runtime: PlaygroundRuntime, set: (partial: Partial<Playgroun
       offloadMarkers: collectOffloadMarkers(loaded.messages),
       loadStatus: "ready",
     });
+    // LC4: live turns that came while the history was read were left to this moment.
+    if (partial && runtime.syncPending) {
+      runtime.syncPending = false;
+      void get()
+        .syncBranch()
+        .catch((error: unknown) => console.error("live: could not read the turns recorded while the branch loaded", error));
+    }
     await acceptRun(runtime, set, get, token, firstRun);
     // Settings or the typed turn changed while loading: run again on the newest.
     if (token === runtime.loadToken && (get().resolved !== input.settings || runInput(get()).userTurn !== input.userTurn)) await get().requestRun();
@@ -175,73 +183,165 @@ export function conversationState(
   };
 }
 
+function sameTools(first: ConversationRecord["tools"], second: ConversationRecord["tools"]): boolean {
+  return JSON.stringify(first ?? null) === JSON.stringify(second ?? null);
+}
+
+/** Runs live changes one after another, each on the state the one before left (LC3). */
+function inTurn<T>(runtime: PlaygroundRuntime, work: () => Promise<T>): Promise<T> {
+  const next = runtime.liveQueue.then(work);
+  runtime.liveQueue = next.catch(() => undefined);
+  return next;
+}
+
 export function createConversationSlice(runtime: PlaygroundRuntime): StateCreator<PlaygroundState, [], [], ConversationSlice> {
-  return (set, get) => ({
-    conversation: null,
-    records: [],
-    partial: false,
-    messages: [],
-    tokens: [],
-    positions: [],
-    tools: undefined,
-    repairs: [],
-    offloadMarkers: [],
-    loadStatus: "empty",
-    loadError: null,
-
-    async setConversation(input: ConversationInput) {
-      runtime.loadToken += 1;
-      if (get().branch?.id !== input.branch.id) {
-        // A comparison replays the branch it started on: another branch drops it.
-        runtime.cancelCompare?.();
-        runtime.compareToken += 1;
-        set({ comparison: null, compareProgress: null, comparing: false, compareError: null });
-      }
-      set(conversationState(input, get().conversation?.id === input.conversation.id, runtime.pipeline !== null, get().catalogue));
-      await loadIntoPipeline(runtime, set, get);
-    },
-
-    async appendRecords(branchId: string, branchLength: number, appended: MessageRecord[]) {
-      if (get().partial) {
-        // The history is being fetched: add to it once it is here. Not loading yet, the fetch to come brings these too.
-        if (runtime.loading) await runtime.loading;
-        if (get().partial) return;
-      }
+  return (set, get) => {
+    /**
+     * Adds messages that continue the shown branch and loads them; the pipeline's
+     * load is returned, not waited for, so the next live change need not wait for a run.
+     */
+    const showRecords = (fresh: MessageRecord[], branchLength: number): { loaded: Promise<void> } | null => {
       const { conversation, branch, records, selectedMessage } = get();
-      if (!conversation || branch?.id !== branchId) return;
-      const fresh = appended.filter((record) => record.position >= records.length);
-      if (fresh.length === 0) return;
-      const next = [...records, ...fresh].sort((first, second) => first.position - second.position);
-      await get().setConversation({ conversation, branch: { ...branch, length: Math.max(branchLength, next.length) }, records: next });
-      // A live turn must not take the reader's place away.
-      if (selectedMessage !== null) get().selectMessage(selectedMessage);
-      get().bumpDataRevision();
-    },
+      if (!conversation || !branch || fresh.length === 0) return null;
+      const next = [...records, ...fresh];
+      const loaded = get()
+        .setConversation({ conversation, branch: { ...branch, length: Math.max(branchLength, branch.length, next.length) }, records: next })
+        .then(() => {
+          // A live turn must not take the reader's place away.
+          if (selectedMessage !== null) get().selectMessage(selectedMessage);
+          get().bumpDataRevision();
+        });
+      return { loaded };
+    };
 
-    async reloadBranch() {
-      const { conversation, branch, records, partial } = get();
-      if (!conversation || !branch) return;
-      // Reloading runs the load again: the branch's persisted memory is read anew, then every view builds again.
-      await get().setConversation({ conversation, branch, records, partial });
-      get().bumpDataRevision();
-    },
+    return {
+      conversation: null,
+      records: [],
+      partial: false,
+      messages: [],
+      tokens: [],
+      positions: [],
+      tools: undefined,
+      repairs: [],
+      offloadMarkers: [],
+      loadStatus: "empty",
+      loadError: null,
 
-    async switchBranch(branchId: string) {
-      const { services } = runtime;
-      const { conversation, branch } = get();
-      if (!services || !conversation || branch?.id === branchId) return;
-      const token = ++runtime.loadToken;
-      set({ loadStatus: "loading", loadError: null });
-      try {
-        // As a page load opens it: the first screen at once, the worker reads the rest; the server's result until the worker's.
-        const opening = await services.openBranch(branchId);
-        if (token !== runtime.loadToken) return;
-        const { branch: next, records } = opening;
-        const result = opening.result && serverResultFits(get(), opening.conversation) ? fromPageResult(opening.result) : undefined;
-        await get().setConversation({ conversation, branch: next, records, partial: records.length < next.length, result });
-      } catch (error) {
-        if (token === runtime.loadToken) set({ loadStatus: "error", loadError: errorText(error) });
-      }
-    },
-  });
+      async setConversation(input: ConversationInput) {
+        runtime.loadToken += 1;
+        if (get().branch?.id !== input.branch.id) {
+          // A comparison replays the branch it started on: another branch drops it.
+          runtime.cancelCompare?.();
+          runtime.compareToken += 1;
+          set({ comparison: null, compareProgress: null, comparing: false, compareError: null });
+        }
+        set(conversationState(input, get().conversation?.id === input.conversation.id, runtime.pipeline !== null, get().catalogue));
+        await loadIntoPipeline(runtime, set, get);
+      },
+
+      async appendRecords(branchId: string, branchLength: number, appended: MessageRecord[]) {
+        const shown = await inTurn(runtime, async () => {
+          if (get().partial) {
+            // The history is being read: add to it once it is here. Not read yet: read past it once it is (LC4).
+            if (runtime.loading) await runtime.loading;
+            if (get().partial) {
+              runtime.syncPending = true;
+              return null;
+            }
+          }
+          if (get().branch?.id !== branchId) return null;
+          const cursor = get().records.length;
+          const { fresh, missing } = planAppend(cursor, appended);
+          // LC3: a gap means events were missed; what they carried is read before the rest is shown.
+          const read = missing && runtime.services ? await runtime.services.getBranchMessages(branchId, missing) : [];
+          if (get().branch?.id !== branchId || get().partial) return null;
+          return showRecords(takeContiguous(get().records.length, [...read, ...fresh]), branchLength);
+        });
+        await shown?.loaded;
+      },
+
+      async syncBranch() {
+        const shown = await inTurn(runtime, async () => {
+          const { branch, partial } = get();
+          if (!branch || !runtime.services) return null;
+          if (partial) {
+            runtime.syncPending = true;
+            return null;
+          }
+          const read = await runtime.services.getBranchMessages(branch.id, { from: get().records.length });
+          if (get().branch?.id !== branch.id || get().partial) return null;
+          return showRecords(takeContiguous(get().records.length, read), branch.length);
+        });
+        await shown?.loaded;
+      },
+
+      async syncConversation() {
+        const conversationId = get().conversation?.id;
+        if (!runtime.services || !conversationId) return;
+        const detail = await runtime.services.getConversation(conversationId);
+        if (get().conversation?.id !== conversationId) return;
+        set({ tree: detail.branches });
+        const shown = await inTurn(runtime, async () => {
+          if (get().partial && runtime.loading) await runtime.loading;
+          const { conversation, branch, records, partial } = get();
+          if (!conversation || !branch || conversation.id !== conversationId || sameTools(conversation.tools, detail.conversation.tools)) return null;
+          const next = { ...conversation, tools: detail.conversation.tools };
+          // Still being read: the load to come takes the tools from here.
+          if (partial) {
+            set({ conversation: next, tools: next.tools ?? undefined });
+            return null;
+          }
+          return { loaded: get().setConversation({ conversation: next, branch, records }) };
+        });
+        await shown?.loaded;
+      },
+
+      async noticeConversation(recorded: ConversationRecord) {
+        const { conversation } = get();
+        if (conversation?.id === recorded.id && !sameTools(conversation.tools, recorded.tools)) await get().syncConversation();
+      },
+
+      async catchUp() {
+        runtime.following = true;
+        get().bumpCallsRevision();
+        await Promise.all([get().syncConversation(), get().syncBranch()]);
+      },
+
+      stopFollowing() {
+        runtime.following = false;
+        runtime.syncPending = false;
+      },
+
+      async reloadBranch() {
+        const { conversation, branch, records, partial } = get();
+        if (!conversation || !branch) return;
+        // Reloading runs the load again: the branch's persisted memory is read anew, then every view builds again.
+        await get().setConversation({ conversation, branch, records, partial });
+        get().bumpDataRevision();
+      },
+
+      async switchBranch(branchId: string) {
+        const { services } = runtime;
+        const { conversation, branch } = get();
+        if (!services || !conversation || branch?.id === branchId) return;
+        const token = ++runtime.loadToken;
+        set({ loadStatus: "loading", loadError: null });
+        try {
+          // As a page load opens it: the first screen at once, the worker reads the rest; the server's result until the worker's.
+          const opening = await services.openBranch(branchId);
+          if (token !== runtime.loadToken) return;
+          const { branch: next, records } = opening;
+          const result = opening.result && serverResultFits(get(), opening.conversation) ? fromPageResult(opening.result) : undefined;
+          await get().setConversation({ conversation, branch: next, records, partial: records.length < next.length, result });
+          // LC4: turns recorded on it between the opening's read and now had no branch shown to go to.
+          if (runtime.following)
+            void get()
+              .syncBranch()
+              .catch((error: unknown) => console.error("live: could not read the turns recorded while the branch opened", error));
+        } catch (error) {
+          if (token === runtime.loadToken) set({ loadStatus: "error", loadError: errorText(error) });
+        }
+      },
+    };
+  };
 }

@@ -1,4 +1,5 @@
 import type { EncodingName, Message, ToolDefinition } from "@/lib/context";
+import type { ConversationDetail, HistoryRange } from "@/lib/client";
 import type { BranchRecord, BranchTreeNode, MessageRecord } from "@/lib/db";
 import type { CompareProgress, CompareResult } from "@/lib/context/light";
 import type { BranchOpening } from "@/lib/playground/page-result";
@@ -27,7 +28,10 @@ export interface PlaygroundServices {
   saveSettings(conversationId: string, settings: Settings): Promise<void>;
   /** What a branch opens with: the branch, its conversation, its first screen and the server's first result. */
   openBranch(branchId: string): Promise<BranchOpening>;
-  getBranchMessages(branchId: string): Promise<MessageRecord[]>;
+  /** The branch's history, or the `[from, to)` slice of it (`to` left out: up to its end). */
+  getBranchMessages(branchId: string, range?: HistoryRange): Promise<MessageRecord[]>;
+  /** The conversation as stored, with its branch tree. */
+  getConversation(conversationId: string): Promise<ConversationDetail>;
   /** The branch's persisted memory (summary chain, covered system messages, artifact outlines). */
   getBranchMemory(branchId: string): Promise<MemorySnapshot>;
   getBranchTree(conversationId: string): Promise<BranchTreeNode[]>;
@@ -55,6 +59,12 @@ export interface PlaygroundRuntime {
   cancelCompare: (() => void) | undefined;
   /** Bumped by every comparison started: an older one's answer is dropped. */
   compareToken: number;
+  /** Live changes to the shown branch and conversation, applied one after another (LC3). */
+  liveQueue: Promise<unknown>;
+  /** A live stream is open: what a branch switch may have missed is read after it (LC4). */
+  following: boolean;
+  /** The shown history is still being read: read past the cursor once it is here (LC4). */
+  syncPending: boolean;
 }
 
 export function createRuntime(options: { pipeline?: PlaygroundPipeline; services?: PlaygroundServices; saveDelayMs?: number }): PlaygroundRuntime {
@@ -71,6 +81,9 @@ export function createRuntime(options: { pipeline?: PlaygroundPipeline; services
     loading: null,
     cancelCompare: undefined,
     compareToken: 0,
+    liveQueue: Promise.resolve(),
+    following: false,
+    syncPending: false,
   };
 }
 

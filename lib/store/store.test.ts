@@ -87,6 +87,7 @@ function fakeServices(overrides: Partial<PlaygroundServices> = {}): PlaygroundSe
     saveSettings: vi.fn(async () => undefined),
     openBranch: vi.fn(async (id: string) => ({ branch: branch(id, 4, "main"), conversation, records: records(sample[0].traj.slice(0, 4), id), result: null })),
     getBranchMessages: vi.fn(async (id: string) => records(sample[0].traj.slice(0, 4), id)),
+    getConversation: vi.fn(async () => ({ conversation, branches: [{ ...branch("main", 32), children: [] }] })),
     getBranchMemory: vi.fn(async (id: string) => emptySnapshot(id)),
     getBranchTree: vi.fn(async (): Promise<BranchTreeNode[]> => [{ ...branch("main", 32), children: [] }]),
     forkBranch: vi.fn(async (_parent: string, position: number) => branch("child", position, "main")),
@@ -423,6 +424,95 @@ describe("createPlaygroundStore: live updates", () => {
     expect(pipeline.runs.length).toBeGreaterThan(runs);
     await store.getState().appendRecords("main", 33, turn);
     expect(store.getState().messages).toHaveLength(33);
+  });
+});
+
+describe("createPlaygroundStore: live updates without gaps", () => {
+  const turns = (from: number, count: number) =>
+    records(Array.from({ length: count }, (_, index) => ({ role: "user" as const, content: `turn ${from + index}` }))).map((record, index) => ({
+      ...record,
+      id: `live${from + index}`,
+      position: from + index,
+    }));
+
+  it("[LC3] reads the turns no event brought before showing a later append, so every turn keeps its number", async () => {
+    const services = fakeServices({ getBranchMessages: vi.fn(async (_id: string, range?: { from?: number; to?: number }) => turns(range?.from ?? 0, 2)) });
+    const { store } = await loadedStore({ services });
+    await store.getState().appendRecords("main", 36, turns(34, 2));
+    expect(services.getBranchMessages).toHaveBeenCalledWith("main", { from: 32, to: 34 });
+    expect(store.getState().records.map((record) => record.position)).toEqual(Array.from({ length: 36 }, (_, index) => index));
+    expect(
+      store
+        .getState()
+        .messages.slice(32)
+        .map((message) => message.content),
+    ).toEqual(["turn 32", "turn 33", "turn 34", "turn 35"]);
+    expect(store.getState().branch?.length).toBe(36);
+  });
+
+  it("[LC2] applies appends one after another: a repeat of a shown turn changes nothing, a continuation reads nothing", async () => {
+    const services = fakeServices();
+    const { store } = await loadedStore({ services });
+    await Promise.all([store.getState().appendRecords("main", 33, turns(32, 1)), store.getState().appendRecords("main", 34, turns(32, 2))]);
+    await store.getState().appendRecords("main", 33, turns(32, 1));
+    expect(
+      store
+        .getState()
+        .records.map((record) => record.position)
+        .slice(30),
+    ).toEqual([30, 31, 32, 33]);
+    expect(services.getBranchMessages).not.toHaveBeenCalled();
+  });
+
+  it("[LC1] [LC4] once the stream is open, reads past the cursor what was recorded before it, the conversation and the calls", async () => {
+    const services = fakeServices({ getBranchMessages: vi.fn(async () => turns(32, 3)) });
+    const { store } = await loadedStore({ services });
+    const calls = store.getState().callsRevision;
+    await store.getState().catchUp();
+    expect(services.getBranchMessages).toHaveBeenCalledWith("main", { from: 32 });
+    expect(services.getConversation).toHaveBeenCalledWith("c1");
+    expect(store.getState().messages).toHaveLength(35);
+    expect(store.getState().callsRevision).toBe(calls + 1);
+  });
+
+  it("[LC4] a turn that came before the first screen's history was read is read once it is here", async () => {
+    const all = records(sample[0].traj);
+    const services = fakeServices({ getBranchMessages: vi.fn(async () => turns(all.length, 1)) });
+    const store = createPlaygroundStore({
+      conversation: { conversation, branch: branch("main", all.length), records: all.slice(0, 5), partial: true },
+      services,
+    });
+    await store.getState().catchUp();
+    await store.getState().appendRecords("main", all.length + 1, turns(all.length, 1));
+    expect(services.getBranchMessages).not.toHaveBeenCalled();
+    store.getState().attachPipeline(hostPipeline(async () => all));
+    await vi.waitFor(() => expect(store.getState().records).toHaveLength(all.length + 1), { timeout: 8_000 });
+    expect(services.getBranchMessages).toHaveBeenCalledWith("main", { from: all.length });
+    expect(store.getState().messages.at(-1)?.content).toBe(`turn ${all.length}`);
+  });
+
+  it("[LC4] while following, a branch switch reads what was recorded on the branch since its opening", async () => {
+    const services = fakeServices({
+      getBranchMessages: vi.fn(async (id: string, range?: { from?: number }) => (range ? turns(4, 1).map((record) => ({ ...record, branchId: id })) : [])),
+    });
+    const { store } = await loadedStore({ services });
+    await store.getState().catchUp();
+    await store.getState().switchBranch("child");
+    await vi.waitFor(() => expect(store.getState().records).toHaveLength(5));
+    expect(services.getBranchMessages).toHaveBeenCalledWith("child", { from: 4 });
+    store.getState().stopFollowing();
+  });
+
+  it("[LC5] takes the conversation's new tools when a live event says they changed, and reads nothing when they did not", async () => {
+    const tools = [{ type: "function" as const, function: { name: "get_reservation_details", parameters: { type: "object", properties: {} } } }];
+    const services = fakeServices({ getConversation: vi.fn(async () => ({ conversation: { ...conversation, tools }, branches: [] })) });
+    const { store } = await loadedStore({ services });
+    await store.getState().noticeConversation(conversation);
+    expect(services.getConversation).not.toHaveBeenCalled();
+    await store.getState().noticeConversation({ ...conversation, tools });
+    expect(store.getState().tools).toEqual(tools);
+    expect(store.getState().conversation?.tools).toEqual(tools);
+    await vi.waitFor(() => expect(store.getState().result?.request.tools).toEqual(tools));
   });
 });
 
