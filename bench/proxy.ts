@@ -153,7 +153,7 @@ parentPort.on("message", async ({ jobs, concurrency }) => {
 });
 `;
 
-function startClient() {
+export function startClient() {
   const worker = new Worker(CLIENT, { eval: true });
   return {
     run(jobs: Job[], concurrency = 1): Promise<Timing[]> {

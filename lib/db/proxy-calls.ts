@@ -3,6 +3,8 @@ import type { Database } from "./client";
 import { NotFoundError } from "./errors";
 import type { ProxyCall as ProxyCallRow } from "./generated/sqlite/client";
 import { fromJsonText, fromNullableJsonText, toJsonText, toNullableJsonText, type JsonValue } from "./json";
+import { getExchangeById } from "./exchanges";
+import { decodeRequest, encodeRequest, type RequestDelta } from "./request-delta";
 import { insertRow, newRowId, runQuery, updateRowById } from "./run";
 
 /**
@@ -38,6 +40,8 @@ export interface CreateProxyCallOptions {
   sent?: unknown;
   details?: unknown;
   streamed?: boolean;
+  /** The same agent's previous call: `request` and `sent` are stored as deltas against its own where they extend them (PX-C1). */
+  previous?: { id: string; request: unknown; sent: unknown } | null;
 }
 
 export interface EndProxyCallOptions {
@@ -48,12 +52,13 @@ export interface EndProxyCallOptions {
   outcome?: unknown;
 }
 
-function toProxyCallRecord(row: ProxyCallRow): ProxyCallRecord {
+/** A row as stored: `request` and `sent` possibly deltas against the call their base ids name. */
+function toProxyCallRecord(row: ProxyCallRow, request: JsonValue, sent: JsonValue | null): ProxyCallRecord {
   return {
     id: row.id,
     key: row.key,
-    request: fromJsonText(row.request),
-    sent: fromNullableJsonText(row.sent),
+    request,
+    sent,
     details: fromNullableJsonText(row.details),
     streamed: row.streamed,
     response: fromNullableJsonText(row.response),
@@ -73,17 +78,23 @@ function toProxyCallRecord(row: ProxyCallRow): ProxyCallRecord {
  * a model query took longer than the write.
  */
 export async function createProxyCall(db: Database, options: CreateProxyCallOptions): Promise<ProxyCallRecord> {
+  const previous = options.previous ?? null;
+  const requestDelta = previous === null ? null : encodeRequest(previous.request, options.request);
+  const sentDelta = previous === null || options.sent == null || previous.sent == null ? null : encodeRequest(previous.sent, options.sent);
   const row = {
     id: newRowId("c"),
     key: options.key,
-    request: toJsonText(options.request, "request"),
-    sent: toNullableJsonText(options.sent, "sent"),
+    request: toJsonText(requestDelta ?? options.request, "request"),
+    requestBaseId: requestDelta === null ? null : previous!.id,
+    sent: toNullableJsonText(sentDelta ?? options.sent, "sent"),
+    sentBaseId: sentDelta === null ? null : previous!.id,
     details: toNullableJsonText(options.details, "details"),
     streamed: options.streamed ?? false,
     createdAt: new Date(),
   };
   await runQuery(db, () => insertRow(db, "ProxyCall", row));
-  return toProxyCallRecord({ ...row, response: null, status: null, error: null, outcome: null, durationMs: null, endedAt: null });
+  const stored = { ...row, response: null, status: null, error: null, outcome: null, durationMs: null, endedAt: null };
+  return toProxyCallRecord(stored, options.request as JsonValue, (options.sent ?? null) as JsonValue | null);
 }
 
 /** Journals how a call ended. */
@@ -114,15 +125,65 @@ export interface UnplacedProxyCallOptions {
   offset?: number;
 }
 
-/** Journaled calls not yet in their conversations, oldest first. */
+/** Journaled calls not yet in their conversations, oldest first, their request and sent body whole. */
 export async function getUnplacedProxyCalls(db: Database, options: UnplacedProxyCallOptions = {}): Promise<ProxyCallRecord[]> {
-  return runQuery(db, async () => {
-    const rows = await db.proxyCall.findMany({
+  const rows = await runQuery(db, () =>
+    db.proxyCall.findMany({
       where: options.before ? { createdAt: { lt: options.before } } : {},
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       take: options.limit ?? 200,
       skip: options.offset ?? 0,
-    });
-    return rows.map(toProxyCallRecord);
-  });
+    }),
+  );
+  const bodies = new BodiesOfCalls(db);
+  return Promise.all(rows.map(async (row) => toProxyCallRecord(row, await bodies.request(row), await bodies.sent(row))));
+}
+
+/** Calls to follow back before a chain of journal deltas is refused as broken. */
+const MAX_DELTA_CHAIN = 10_000;
+
+/**
+ * PX-C1: reads journaled bodies whole. A delta's base is the agent's
+ * previous call: still a journal row (read the same way), or placed, and
+ * then the Exchange with its id (whose request and sent `lib/db` reads
+ * whole). A base that is gone (its conversation deleted) is a NotFoundError.
+ */
+class BodiesOfCalls {
+  private readonly requests = new Map<string, Promise<JsonValue>>();
+  private readonly sents = new Map<string, Promise<JsonValue | null>>();
+  private depth = 0;
+
+  constructor(private readonly db: Database) {}
+
+  request(row: Pick<ProxyCallRow, "id" | "request" | "requestBaseId">): Promise<JsonValue> {
+    let read = this.requests.get(row.id);
+    if (!read) {
+      read = this.decode(row.request, row.requestBaseId, (base) => this.baseBodies(base).then((bodies) => bodies.request));
+      this.requests.set(row.id, read);
+    }
+    return read;
+  }
+
+  sent(row: Pick<ProxyCallRow, "id" | "sent" | "sentBaseId">): Promise<JsonValue | null> {
+    let read = this.sents.get(row.id);
+    if (!read) {
+      read = row.sent === null ? Promise.resolve(null) : this.decode(row.sent, row.sentBaseId, (base) => this.baseBodies(base).then((bodies) => bodies.sent));
+      this.sents.set(row.id, read);
+    }
+    return read;
+  }
+
+  private async decode(text: string, baseId: string | null, base: (id: string) => Promise<JsonValue | null>): Promise<JsonValue> {
+    const stored = fromJsonText(text);
+    if (baseId === null) return stored;
+    if ((this.depth += 1) > MAX_DELTA_CHAIN) throw new Error(`a journal row's chain of deltas is longer than ${MAX_DELTA_CHAIN} calls`);
+    return decodeRequest(await base(baseId), stored as unknown as RequestDelta) as JsonValue;
+  }
+
+  private async baseBodies(id: string): Promise<{ request: JsonValue; sent: JsonValue | null }> {
+    const row = await runQuery(this.db, () => this.db.proxyCall.findUnique({ where: { id } }));
+    if (row) return { request: await this.request(row), sent: await this.sent(row) };
+    const exchange = await getExchangeById(this.db, id);
+    return { request: exchange.request, sent: exchange.sent };
+  }
 }

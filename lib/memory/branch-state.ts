@@ -102,7 +102,7 @@ export async function loadRaw(db: Database, state: BranchState): Promise<Message
 /** Stage 1's trigger: more non-system raw messages than `summaryThreshold`; a null threshold is never due. */
 export async function isCompactionDue(db: Database, state: BranchState, settings: ResolvedSettings): Promise<boolean> {
   const threshold = settings.policy.summaryThreshold;
-  // RB8: with the summarize processor off, nothing is summarised, whatever the threshold.
+  // RB9: with the summarize processor off, nothing is summarised, whatever the threshold.
   if (threshold === null || !keepsMemory(settings.policy)) return false;
   const from = coveredUntil(state);
   const recent = state.recent.filter((record) => record.position >= from && record.message.role !== "system").length;

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Message, ToolDefinition } from "@/lib/context";
+import { BoundedMap } from "@/lib/context/bounded-map";
 import { createProxyCall, endProxyCallById, type Database, type JsonObject } from "@/lib/db";
 import type { CompletionOutcome } from "./assemble";
 import type { PipelineStepSummary } from "./proxied-request";
@@ -20,6 +21,10 @@ export const RECORD_REQUEST_AFTER_MS = 250;
 export interface ProxyCallOptions {
   /** The agent's identity key. */
   key: string;
+  /** The protocol's name (`openai-chat`...): a journaled request is read again with its reader after a restart. */
+  protocol: string;
+  /** The messages came from earlier calls too (a Responses continuation), so the journal keeps them, not only the body. */
+  continued: boolean;
   /** The agent's body as it came. */
   request: unknown;
   /** The request's messages, read by `lib/formats`. */
@@ -45,6 +50,28 @@ export interface CallOutcome {
   reloads?: ReloadRound[];
 }
 
+/** Agents whose last journaled call is kept as the base of their next one's deltas (PX-C1); the least recently seen goes first. */
+const PREVIOUS_CALLS = 1_000;
+const PREVIOUS_KEY = Symbol.for("context-lab.proxy.previous-journaled-calls");
+const globalForCalls = globalThis as typeof globalThis & { [PREVIOUS_KEY]?: WeakMap<object, BoundedMap<string, JournaledBodies>> };
+
+/** A journaled call's bodies as its successor's deltas are made against. */
+interface JournaledBodies {
+  id: string;
+  request: unknown;
+  sent: unknown;
+}
+
+function previousCalls(db: Database): BoundedMap<string, JournaledBodies> {
+  const byDatabase = (globalForCalls[PREVIOUS_KEY] ??= new WeakMap());
+  let calls = byDatabase.get(db);
+  if (!calls) {
+    calls = new BoundedMap(PREVIOUS_CALLS);
+    byDatabase.set(db, calls);
+  }
+  return calls;
+}
+
 /**
  * One proxied call (D5): its request is journaled (`journaled`, committed)
  * before the agent gets any byte, its outcome journaled by `finish` before
@@ -68,10 +95,21 @@ export class RecordedCall {
   ) {
     getProxyRecorder().recoverOnce(db);
     getProxyRecorder().track(new Promise<void>((resolve) => (this.finished = resolve)));
-    const details: JournaledRequest = { messages: options.messages, tools: options.tools, sentMessages: options.sentMessages, pipeline: options.pipeline };
-    this.journaled = createProxyCall(db, { key: options.key, request: options.request, sent: options.sent, streamed: options.streamed, details }).then(
-      (row) => (this.id = row.id),
-    );
+    // PX-C1: what the request's own body says is not journaled twice; a continuation's history is.
+    const details: JournaledRequest = {
+      protocol: options.protocol,
+      ...(options.continued ? { messages: options.messages } : {}),
+      tools: options.tools,
+      sentMessages: options.sentMessages,
+      pipeline: options.pipeline,
+    };
+    const calls = previousCalls(db);
+    const { key, request, sent, streamed } = options;
+    this.journaled = createProxyCall(db, { key, request, sent, streamed, details, previous: calls.get(key) }).then((row) => {
+      calls.set(key, { id: row.id, request, sent });
+      this.id = row.id;
+      return row.id;
+    });
     // A call whose request could not be journaled is refused by its handler; nothing is left to place.
     this.journaled.catch(() => this.finished());
     this.timer = setTimeout(() => void this.journaled.then(() => this.recordRequest()).catch(() => undefined), RECORD_REQUEST_AFTER_MS);

@@ -31,6 +31,7 @@ import { recordTurns } from "./record-turns";
 import type { PipelineStepSummary } from "./proxied-request";
 import type { ReloadRound } from "./reload";
 import { placeTurns, rememberAppended, type Placement, type Turn } from "./placement";
+import { protocolNamed } from "./protocols/registry";
 import { KeyedQueue } from "./queue";
 
 /** Placements redone after a concurrent writer moved a branch, before giving up. */
@@ -129,9 +130,12 @@ const PROCESS_STARTED = new Date();
 const recovered = new WeakSet<object>();
 const INTERRUPTED: JsonObject = { source: "proxy", type: "interrupted", message: "the server stopped before this call ended" };
 
-/** What `RecordedCall` journals with the request besides the wire body: the request in canonical form. */
+/** What `RecordedCall` journals with the request besides the wire body: what reading it in canonical form needs. */
 export interface JournaledRequest {
-  messages: Message[];
+  /** The protocol whose reader reads the body again (absent on rows written before PX-C1, which hold `messages`). */
+  protocol?: string;
+  /** The canonical messages, only when the body alone does not give them (a continuation; rows before PX-C1). */
+  messages?: Message[];
   tools: ToolDefinition[] | null;
   sentMessages: number | null;
   pipeline: PipelineStepSummary[] | null;
@@ -143,11 +147,18 @@ export interface JournaledOutcome {
   reloads: ReloadRound[] | null;
 }
 
-function journaled(entry: ProxyCallRecord): JournaledRequest & JournaledOutcome {
+/** The journaled request's messages: kept ones, else the body read again by its protocol's reader. */
+function messagesOf(entry: ProxyCallRecord, details: Partial<JournaledRequest>): Message[] {
+  if (details.messages) return details.messages;
+  const protocol = details.protocol === undefined ? null : protocolNamed(details.protocol);
+  return protocol ? protocol.readRequest(entry.request).messages : [];
+}
+
+function journaled(entry: ProxyCallRecord): Required<Omit<JournaledRequest, "protocol">> & JournaledOutcome {
   const details = (entry.details ?? {}) as Partial<JournaledRequest>;
   const outcome = (entry.outcome ?? {}) as Partial<JournaledOutcome>;
   return {
-    messages: details.messages ?? [],
+    messages: messagesOf(entry, details),
     tools: details.tools ?? null,
     sentMessages: details.sentMessages ?? null,
     pipeline: details.pipeline ?? null,

@@ -37,6 +37,8 @@ interface Prepared {
   /** The agent's body as it came: forwarded byte for byte unless the pipeline changed it (PX-O1). */
   text: string;
   read: ReadRequest;
+  /** The messages came from earlier calls too (a Responses continuation). */
+  continued: boolean;
   key: string;
   conversation: ConversationRecord | null;
 }
@@ -56,7 +58,7 @@ async function prepare(protocol: Protocol, request: Request, identity: AgentIden
   const key = await conversationKeyOf(db, identity, read.messages);
   const conversation = await lookupConversation(db, key);
   const continued = (await protocol.continued?.(db, conversation, read.body)) ?? null;
-  return { db, text, read: continued ? { ...read, messages: continued } : read, key, conversation };
+  return { db, text, read: continued ? { ...read, messages: continued } : read, continued: continued !== null, key, conversation };
 }
 
 /** What goes upstream. */
@@ -163,6 +165,8 @@ export async function handleProtocol(protocol: Protocol, request: Request): Prom
   const planned = await plan(protocol, prepared);
   const call = new RecordedCall(db, {
     key: prepared.key,
+    protocol: protocol.name,
+    continued: prepared.continued,
     request: read.body,
     messages: read.messages,
     tools: read.tools,

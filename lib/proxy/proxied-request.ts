@@ -58,7 +58,7 @@ export async function buildProxiedRequest(
     messages.map((message) => ({ message, fingerprint: messageFingerprint(message) })),
   );
   let snapshot: MemorySnapshot = emptySnapshot(branch.id);
-  // RB8: the persisted summary and retrieved memories apply only while the summarize processor is on.
+  // RB9: the persisted summary and retrieved memories apply only while the summarize processor is on.
   if (common > 0 && keepsMemory(settings.policy)) {
     const stored = await loadMemorySnapshot(db, await getBranchScope(db, branch.id), common);
     // A summary that covers turns this request does not carry describes another history.

@@ -74,4 +74,40 @@ describe.each(TEST_PROVIDERS)("proxy: the journal (%s)", (provider) => {
     expect(await getExchangesByConversationId(test.db, conversation.id)).toHaveLength(2);
     expect((await recordedFor(test.db, "survivor")).histories.get(branches[0].id)).toEqual(cutMessages);
   });
+
+  it("[PX-C1] journals each call as a delta against the agent's previous one, read whole from the journal or from the exchange it became", async () => {
+    const history = (turns: number) =>
+      Array.from({ length: turns * 2 - 1 }, (_, index) => ({ role: index % 2 === 0 ? "user" : "assistant", content: `turn ${index} ${"x".repeat(2_000)}` }));
+    const details = { protocol: "openai-chat", tools: null, sentMessages: null, pipeline: null };
+    const first = await createProxyCall(test.db, { key: "growing", request: { model: "fake-gpt", messages: history(1) }, details });
+    const second = await createProxyCall(test.db, {
+      key: "growing",
+      request: { model: "fake-gpt", messages: history(2) },
+      details,
+      previous: { id: first.id, request: first.request, sent: null },
+    });
+    // Stored: the first whole, the second only what it added; both read back whole.
+    const rows = await test.db.proxyCall.findMany({ orderBy: { createdAt: "asc" } });
+    expect(rows.map((row) => row.requestBaseId)).toEqual([null, first.id]);
+    expect(rows[1].request).not.toContain("turn 0 ");
+    expect(rows[1].request).toContain("turn 2 ");
+    await test.db.proxyCall.updateMany({ data: { createdAt: new Date(Date.now() - 60_000) } });
+    expect((await getUnplacedProxyCalls(test.db)).map((entry) => entry.request)).toEqual([first.request, second.request]);
+    expect(await getProxyRecorder().recover(test.db)).toBe(2);
+    expect(await test.db.proxyCall.count()).toBe(0);
+
+    // The second call is placed and out of the journal: the third is read against the exchange that has its id.
+    const third = await createProxyCall(test.db, {
+      key: "growing",
+      request: { model: "fake-gpt", messages: history(3) },
+      details,
+      previous: { id: second.id, request: second.request, sent: null },
+    });
+    expect((await test.db.proxyCall.findUniqueOrThrow({ where: { id: third.id } })).requestBaseId).toBe(second.id);
+    await test.db.proxyCall.updateMany({ data: { createdAt: new Date(Date.now() - 60_000) } });
+    expect((await getUnplacedProxyCalls(test.db)).map((entry) => entry.request)).toEqual([third.request]);
+    expect(await getProxyRecorder().recover(test.db)).toBe(1);
+    const { histories, branches } = await recordedFor(test.db, "growing");
+    expect(histories.get(branches[0].id)?.map((message) => message.content)).toEqual(history(3).map((message) => message.content));
+  });
 });

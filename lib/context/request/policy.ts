@@ -47,7 +47,7 @@ export function policyCounter(policy: Pick<RequestPolicy, "encoding" | "mediaRul
 }
 
 /**
- * RB8: whether the policy keeps a memory beyond the request itself: the
+ * RB9: whether the policy keeps a memory beyond the request itself: the
  * `summarize` processor's switch. Off, no summary is persisted or sent and
  * nothing is retrieved, so with every processor off the history goes as it is.
  */
