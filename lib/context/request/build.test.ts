@@ -8,6 +8,7 @@ import { answer, calls, longText, result, system, toolCall, toolRound, user } fr
 import { sampleTrajectories } from "../test-support/tau-bench";
 import { sharedCounter } from "../tokens/counter";
 import { buildRequest } from "./build";
+import { coveredBySummary } from "./memory";
 import type { RequestPolicy } from "./policy";
 
 const allOn = DEFAULT_PROCESSOR_ORDER.map((kind) => ({ kind, enabled: true }));
@@ -79,6 +80,48 @@ describe("buildRequest", () => {
     expect(rest).toEqual([...raw, current]);
     expect(built.sections.map((section) => section.kind)).toEqual(["system", "summary", "retrieved", "recent", "current"]);
     expect(built.sections.find((section) => section.kind === "summary")?.label).toBe("Checkpoint v1 (summary of messages 0–8)");
+  });
+
+  it("[RB8] a retrieved summary the persisted summary covers is not sent and takes no place; a stored tool result's outline is", async () => {
+    const summary = {
+      id: "s3",
+      text: "Booked, then cancelled, the flight.",
+      fromPosition: 0,
+      toPosition: 30,
+      label: "Checkpoint v3 (summary of messages 0–29)",
+    };
+    const covered = [
+      { id: "s1", kind: "summary" as const, label: "summary 1", content: "[Retrieved] booked", positions: [0, 10] as [number, number] },
+      { id: "s2", kind: "summary" as const, label: "summary 2", content: "[Retrieved] booked, then", positions: [0, 20] as [number, number] },
+    ];
+    const artifact = {
+      id: "a1",
+      kind: "artifact" as const,
+      label: "search result at message 4",
+      content: "[Retrieved] flights",
+      positions: [4, 5] as [number, number],
+    };
+    const outside = {
+      id: "o1",
+      kind: "summary" as const,
+      label: "summary of another part",
+      content: "[Retrieved] later",
+      positions: [30, 40] as [number, number],
+    };
+    const built = await buildRequest({
+      history: [user("q"), answer("a")],
+      policy: policy({ processors: allOff, retrievedMemories: 2 }),
+      memory: { summary, retrieved: [...covered, artifact, outside] },
+    });
+    expect(built.assembly.retrieved).toEqual([artifact, outside]);
+    expect(built.assembly.covered).toEqual(covered);
+    expect(built.messages.map((message) => message.content).filter((content) => content?.startsWith("[Retrieved]"))).toEqual([
+      "[Retrieved] flights",
+      "[Retrieved] later",
+    ]);
+    expect(covered.map((memory) => coveredBySummary(memory, summary))).toEqual([true, true]);
+    expect([artifact, outside].map((memory) => coveredBySummary(memory, summary))).toEqual([false, false]);
+    expect(coveredBySummary(covered[0], null)).toBe(false);
   });
 
   it("[RB1] the same summary gives the same message object on every build, so counts stay cached", async () => {
