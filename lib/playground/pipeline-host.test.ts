@@ -46,6 +46,21 @@ describe("PipelineHost (the playground's worker)", () => {
     expect(loaded.tokens).not.toEqual(sharedCounter("o200k_base").countEach(loaded.messages));
   });
 
+  it("recounts the loaded messages once, with the run that first counts by another encoding", async () => {
+    const host = new PipelineHost();
+    const loaded = host.load("t", sample[0].traj);
+    const copilot = settingsForMode("copilot");
+    const same = await host.run(input({ ...copilot, encoding: "cl100k_base" }));
+    expect(same.loadedTokens).toBeUndefined();
+    const other = await host.run(input({ ...copilot, encoding: "o200k_base" }));
+    expect(other.loadedTokens).toEqual(sharedCounter("o200k_base").countEach(loaded.messages));
+    expect(other.loadedTokens).not.toEqual(loaded.tokens);
+    const again = await host.run(input({ ...copilot, encoding: "o200k_base" }));
+    expect(again.loadedTokens).toBeUndefined();
+    const back = await host.run(input({ ...copilot, encoding: "cl100k_base" }));
+    expect(back.loadedTokens).toEqual(loaded.tokens);
+  });
+
   it("leaves disabled processors out and keeps the spec's order", async () => {
     const host = new PipelineHost();
     host.load("t", sample[1].traj);

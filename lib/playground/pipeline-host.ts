@@ -53,6 +53,8 @@ export class PipelineHost {
   private lastRun?: { steps: readonly TraceStep[]; context: Context };
   private revision = 0;
   private currentTurn?: Message;
+  /** The counter the loaded messages' counts were last made with (its encoding and media rule). */
+  private countedWith?: string;
   private readonly getBranchMessages: (branchId: string) => Promise<MessageRecord[]>;
   private readonly getBranchMemory: (branchId: string) => Promise<MemorySnapshot>;
   private prefetched?: { branchId: string; records: Promise<MessageRecord[]>; memory: Promise<MemorySnapshot> };
@@ -138,6 +140,7 @@ export class PipelineHost {
     this.conversation = { title, messages: [...history], records, tools, root, snapshot: snapshot ?? emptySnapshot("pasted") };
     this.lastRun = undefined;
     const counter = sharedCounter(encoding);
+    this.countedWith = counter.key;
     return {
       title,
       format: "openai",
@@ -193,6 +196,9 @@ export class PipelineHost {
       tokens: counter.countText(content),
     }));
     this.revision += 1;
+    // One recount of the loaded messages when the model's counter changed, carried by the result it belongs to.
+    const recount = counter.key === this.countedWith ? undefined : counter.countEach(conversation.messages);
+    this.countedWith = counter.key;
     const { messages: _messages, steps: _steps, ...view } = requestView(request, settings);
     return {
       revision: this.revision,
@@ -206,6 +212,7 @@ export class PipelineHost {
       offloaded,
       totalMs: globalThis.performance.now() - started,
       contexts: [describeContext(conversation.root), describeContext(request.context)],
+      ...(recount ? { loadedTokens: recount } : {}),
     };
   }
 
