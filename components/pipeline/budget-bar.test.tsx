@@ -7,7 +7,7 @@ import { layoutBudget } from "./budget-layout";
 afterEach(cleanup);
 
 // system 1,000 + tools 500 + history 4,000 = 5,500 sent; window 10,000 with a 2,000-token reserve.
-const tokens = { system: 1_000, tools: 500, history: 4_000, total: 5_500 };
+const tokens = { system: 1_000, tools: 500, history: 4_000, priming: 3, total: 5_500 };
 const verdictOf = (budget: number | null, overrides: Partial<typeof tokens> = {}): BudgetVerdict => {
   const split = { ...tokens, ...overrides };
   return budgetVerdict({ ...split, total: split.system + split.tools + split.history }, { contextWindow: 10_000, reserve: 2_000, budget });

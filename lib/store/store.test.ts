@@ -229,7 +229,8 @@ describe("createPlaygroundStore: settings", () => {
     expect(before).toEqual(sharedCounter(store.getState().resolved.policy.encoding).countEach(store.getState().messages));
     const updates: { tokens: boolean; result: boolean }[] = [];
     const stop = store.subscribe((state, previous) => {
-      if (state.tokens !== previous.tokens || state.result !== previous.result) updates.push({ tokens: state.tokens !== previous.tokens, result: state.result !== previous.result });
+      if (state.tokens !== previous.tokens || state.result !== previous.result)
+        updates.push({ tokens: state.tokens !== previous.tokens, result: state.result !== previous.result });
     });
     const other = store.getState().resolved.policy.encoding === "o200k_base" ? "gpt-4" : "gpt-4o";
     store.getState().replaceSettings(settingsWithModel(store.getState().settings, other));

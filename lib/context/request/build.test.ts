@@ -6,7 +6,7 @@ import { hasIntactToolPairs } from "../sanitize";
 import { conversationArbitrary } from "../test-support/arbitraries";
 import { answer, calls, longText, result, system, toolCall, toolRound, user } from "../test-support/conversation";
 import { sampleTrajectories } from "../test-support/tau-bench";
-import { sharedCounter } from "../tokens/counter";
+import { sharedCounter, TOKENS_TO_PRIME_REPLY } from "../tokens/counter";
 import { buildRequest } from "./build";
 import { coveredBySummary } from "./memory";
 import type { RequestPolicy } from "./policy";
@@ -167,6 +167,7 @@ describe("buildRequest", () => {
       system: counter.countMessage(history[0]),
       tools: counter.countTools([weather]),
       history: total - counter.countMessage(history[0]) - counter.countTools([weather]),
+      priming: TOKENS_TO_PRIME_REPLY,
       total,
     });
     const over = await buildRequest({ history, tools: [weather], policy: policy({ processors: allOff, tokenBudget: total - 1 }) });
@@ -191,12 +192,19 @@ describe("buildRequest", () => {
     expect(built.verdict.tokens.total).toBe(budget);
   });
 
-  it("[RB4] sections hold every message once and add up to the total", async () => {
+  it("[RB4] sections hold every message once and, with the reply priming as its own term, add up to the total", async () => {
     const history = [system("policy"), ...toolRound("q1", "call_0", "r1", "a1"), user("q2")];
     const built = await buildRequest({ history, tools: [weather], current: user("q3"), policy: policy() });
     const indices = built.sections.flatMap((section) => section.indices).sort((a, b) => a - b);
     expect(indices).toEqual(built.messages.map((_, index) => index));
-    expect(built.sections.reduce((sum, section) => sum + section.tokens, 0)).toBe(built.verdict.tokens.total);
+    expect(built.verdict.tokens.priming).toBe(TOKENS_TO_PRIME_REPLY);
+    expect(built.sections.reduce((sum, section) => sum + section.tokens, 0) + built.verdict.tokens.priming).toBe(built.verdict.tokens.total);
+    expect(built.sections.find((section) => section.kind === "current")?.tokens).toBe(sharedCounter("o200k_base").countMessage(built.messages.at(-1)!));
+  });
+
+  it("[RB4] an empty request has no reply priming", async () => {
+    const built = await buildRequest({ history: [], policy: policy({ processors: allOff }) });
+    expect(built.verdict.tokens).toMatchObject({ priming: 0, total: 0 });
   });
 
   it("[RB5] offers reload_offloaded when a marker of this request's offloads is sent, and only then", async () => {
@@ -246,7 +254,7 @@ describe("buildRequest", () => {
           const rounds = splitRounds(history);
           const last = rounds.at(-1);
           if (last && !last.complete) for (const index of last.indices) expect(built.messages).toContain(history[index]);
-          expect(built.sections.reduce((sum, section) => sum + section.tokens, 0)).toBe(built.verdict.tokens.total);
+          expect(built.sections.reduce((sum, section) => sum + section.tokens, 0) + built.verdict.tokens.priming).toBe(built.verdict.tokens.total);
           expect(built.verdict.ok).toBe(built.verdict.tokens.total <= built.verdict.limit);
         },
       ),
