@@ -137,7 +137,7 @@ export class PipelineHost {
       { allowPendingToolCalls: true },
     );
     const root = new Context("conversation", { state: { title, history: [...history], ...(tools ? { tools } : {}) } });
-    this.conversation = { title, messages: [...history], records, tools, root, snapshot: snapshot ?? emptySnapshot("pasted") };
+    this.conversation = { title, messages: [...history], records, tools, root, snapshot: withLoadedSystem(snapshot ?? emptySnapshot("pasted"), records) };
     this.lastRun = undefined;
     const counter = sharedCounter(encoding);
     this.countedWith = counter.key;
@@ -253,6 +253,19 @@ export class PipelineHost {
     if (!this.conversation) throw new ContextError("no conversation loaded: paste or import one first");
     return this.conversation;
   }
+}
+
+/**
+ * The snapshot with its system messages as the loaded objects. The memory
+ * reads them apart (equal, not the same objects), and the views follow
+ * messages by identity: a covered system prompt the request sends would
+ * otherwise show as not sent, and be counted again.
+ */
+function withLoadedSystem(snapshot: MemorySnapshot, records: readonly PositionedMessage[]): MemorySnapshot {
+  if (snapshot.system.length === 0) return snapshot;
+  const loaded = records.filter((record) => record.position < snapshot.coveredUntil && record.message.role === "system").map((record) => record.message);
+  const same = loaded.length === snapshot.system.length && loaded.every((message, index) => JSON.stringify(message) === JSON.stringify(snapshot.system[index]));
+  return same ? { ...snapshot, system: loaded } : snapshot;
 }
 
 /** The loaded messages a persisted summary stands for (system messages stay: they are sent whole). */
