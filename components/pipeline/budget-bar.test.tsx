@@ -29,7 +29,7 @@ describe("BudgetBar", () => {
     expect(legendValue("Limit (window − reserve)")).toBe("8,000");
   });
 
-  it("[RB3] summarises the split and the verdict; free is what the token budget leaves, the window's room past it apart", () => {
+  it("[RB3][CT4] summarises the split and the verdict; free is what the token budget leaves, the window's room past it apart", () => {
     render(<BudgetBar verdict={verdictOf(6_000)} />);
     expect(screen.getByRole("img").getAttribute("aria-label")).toBe(
       "Context window 10,000 tokens: system 1,000, tool definitions 500, history 4,000, free 500, past the token budget 2,000, output reserve 2,000. 5,500 tokens sent of a 6,000-token limit.",
@@ -47,7 +47,7 @@ describe("BudgetBar", () => {
     expect(legendValue("Token budget")).toBe("3,000");
   });
 
-  it("[RB3] a request over the limit says nothing would be sent, and why, with nothing free and nothing dropped", () => {
+  it("[RB3][CT4] a request over the limit says nothing would be sent, and why, with nothing free and nothing dropped", () => {
     render(<BudgetBar verdict={verdictOf(5_000)} trimmed={{ messages: 12, tokensSaved: 3_400 }} />);
     const status = screen.getByRole("status");
     expect(status.textContent).toContain("Over budget: nothing would be sent.");
@@ -70,7 +70,7 @@ describe("BudgetBar", () => {
     expect(layout.windowEdge).toBeCloseTo(10_000 / 12_000);
   });
 
-  it("[ST4] says when counts are approximate", () => {
+  it("[ST4][CT2] says when counts are approximate", () => {
     render(<BudgetBar verdict={verdictOf(null)} approximation="Claude's tokenizer is not public; o200k_base approximates it" />);
     expect(screen.getByText(/Counts are approximate: Claude's tokenizer is not public/)).toBeTruthy();
     expect(screen.getByRole("img").getAttribute("aria-label")).toContain("≈ 5,500 tokens sent");

@@ -39,7 +39,7 @@ describe("TraceTable", () => {
     expect(screen.queryByRole("button")).toBeNull();
   });
 
-  it("ends with what is sent: the last step's tokens, the reply priming and the tools as terms of one total", () => {
+  it("[CT2][CT3] ends with what is sent: the last step's tokens, the reply priming and the tools as terms of one total", () => {
     const tokens = { system: 1_000, tools: 500, history: 19_000, priming: 3, total: 20_500 };
     render(<TraceTable steps={STEPS} sent={{ tokens, messages: 40 }} approximate />);
     const sent = within(screen.getByRole("table", { name: "Pipeline trace" })).getByRole("row", { name: /^Sent/ });

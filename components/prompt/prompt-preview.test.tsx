@@ -9,7 +9,7 @@ import { EXCEEDED_PROMPT, OK_PROMPT } from "./test-prompt";
 afterEach(cleanup);
 
 describe("PromptPreview", () => {
-  it("[RB4] lists the sections, static first, then the reply priming, with tokens and share of the total", () => {
+  it("[RB4][CT3] lists the sections, static first, then the reply priming, with tokens and share of the total", () => {
     render(<PromptPreview view={OK_PROMPT} />);
     const rows = within(screen.getByRole("list", { name: "Prompt sections" })).getAllByRole("listitem");
     expect(rows.map((row) => row.getAttribute("data-kind"))).toEqual(["system", "tools", "summary", "retrieved", "recent", "current", "priming"]);
@@ -47,7 +47,7 @@ describe("PromptPreview", () => {
     expect(screen.getByText(/nothing sent/)).toBeTruthy();
   });
 
-  it("[ST4] labels approximate counts", () => {
+  it("[ST4][CT2] labels approximate counts", () => {
     render(
       <PromptPreview
         view={{

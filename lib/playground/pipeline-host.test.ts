@@ -46,7 +46,7 @@ describe("PipelineHost (the playground's worker)", () => {
     expect(loaded.tokens).not.toEqual(sharedCounter("o200k_base").countEach(loaded.messages));
   });
 
-  it("recounts the loaded messages once, with the run that first counts by another encoding", async () => {
+  it("[CT1] recounts the loaded messages once, with the run that first counts by another encoding", async () => {
     const host = new PipelineHost();
     const loaded = host.load("t", sample[0].traj);
     const copilot = settingsForMode("copilot");
@@ -176,7 +176,7 @@ describe("PipelineHost builds what the server builds", () => {
     });
   });
 
-  it("[RB1] a covered system prompt read apart (the memory's copy, as a recorded branch's snapshot brings it) is followed to where it is sent", async () => {
+  it("[CT5][RB1] a covered system prompt read apart (the memory's copy, as a recorded branch's snapshot brings it) is followed to where it is sent", async () => {
     const host = new PipelineHost();
     const messages = sample[0].traj;
     const coveredUntil = 6;

@@ -223,7 +223,7 @@ describe("createPlaygroundStore: settings", () => {
     expect(store.getState().result?.tokens).toEqual(sharedCounter("cl100k_base").countEach(store.getState().result?.history ?? []));
   });
 
-  it("recounts every loaded message with the run after a model change, in the same update as its result", async () => {
+  it("[CT1] recounts every loaded message with the run after a model change, in the same update as its result", async () => {
     const { store } = await loadedStore();
     const before = store.getState().tokens;
     expect(before).toEqual(sharedCounter(store.getState().resolved.policy.encoding).countEach(store.getState().messages));
