@@ -18,6 +18,8 @@ export interface ConversationViewProps {
   label: string;
   messages: readonly Message[];
   tokens?: readonly number[];
+  /** The counts were made with a tokenizer standing in for the model's: each shows "≈". */
+  approximate?: boolean;
   /** Per message: what the pipeline did to it. */
   effects?: readonly RowEffect[];
   selected: number | null;
@@ -62,6 +64,7 @@ export function ConversationView({
   label,
   messages,
   tokens,
+  approximate,
   effects,
   selected,
   hoveredCall,
@@ -145,6 +148,7 @@ export function ConversationView({
               index={item.index}
               message={messages[item.index]}
               tokens={tokens?.[item.index]}
+              approximate={approximate}
               layout={layout[item.index]}
               callKeys={links.calls[item.index] ?? NO_KEYS}
               resultKey={links.result[item.index]}

@@ -13,6 +13,8 @@ export interface MessageRowProps {
   index: number;
   message: Message;
   tokens?: number;
+  /** The count was made with a tokenizer standing in for the model's. */
+  approximate?: boolean;
   layout: RowLayout;
   /** Link keys of this message's tool calls, and of the call a tool result answers. */
   callKeys: readonly string[];
@@ -138,7 +140,7 @@ function sameRowProps(previous: MessageRowProps, next: MessageRowProps): boolean
 
 /** One message of the conversation view: round header, role, token count, pipeline marks, content and tool calls. */
 export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
-  const { index, message, tokens, layout, callKeys, resultKey, otherEnd, effect, selected, hoveredCall, expanded, facts } = props;
+  const { index, message, tokens, approximate, layout, callKeys, resultKey, otherEnd, effect, selected, hoveredCall, expanded, facts } = props;
   const usage = facts === undefined ? null : usageText(facts);
   const linked = hoveredCall !== null && (hoveredCall === resultKey || callKeys.includes(hoveredCall));
   const text = contentText(message);
@@ -234,7 +236,12 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
           ) : null}
           {effect?.origin !== undefined && effect.origin >= 0 && effect.origin !== index ? <span className={styles.origin}>was #{effect.origin}</span> : null}
         </span>
-        {tokens !== undefined ? <span className={styles.tokens}>{number(tokens)} tok</span> : null}
+        {tokens !== undefined ? (
+          <span className={styles.tokens}>
+            {approximate ? "≈" : ""}
+            {number(tokens)} tok
+          </span>
+        ) : null}
         {props.onFork ? (
           <button
             type="button"

@@ -7,7 +7,7 @@ import { layoutBudget } from "./budget-layout";
 afterEach(cleanup);
 
 // system 1,000 + tools 500 + history 4,000 = 5,500 sent; window 10,000 with a 2,000-token reserve.
-const tokens = { system: 1_000, tools: 500, history: 4_000, total: 5_500 };
+const tokens = { system: 1_000, tools: 500, history: 4_000, priming: 3, total: 5_500 };
 const verdictOf = (budget: number | null, overrides: Partial<typeof tokens> = {}): BudgetVerdict => {
   const split = { ...tokens, ...overrides };
   return budgetVerdict({ ...split, total: split.system + split.tools + split.history }, { contextWindow: 10_000, reserve: 2_000, budget });
@@ -29,11 +29,15 @@ describe("BudgetBar", () => {
     expect(legendValue("Limit (window − reserve)")).toBe("8,000");
   });
 
-  it("[RB3] summarises the split and the verdict", () => {
+  it("[RB3][CT4] summarises the split and the verdict; free is what the token budget leaves, the window's room past it apart", () => {
     render(<BudgetBar verdict={verdictOf(6_000)} />);
     expect(screen.getByRole("img").getAttribute("aria-label")).toBe(
-      "Context window 10,000 tokens: system 1,000, tool definitions 500, history 4,000, free 2,500, output reserve 2,000. 5,500 tokens sent of a 6,000-token limit.",
+      "Context window 10,000 tokens: system 1,000, tool definitions 500, history 4,000, free 500, past the token budget 2,000, output reserve 2,000. 5,500 tokens sent of a 6,000-token limit.",
     );
+    expect(legendValue("Free")).toBe("500");
+    expect(within(screen.getByRole("list", { name: "Context window split" })).getByText("Free").parentElement?.textContent).toBe("Free5008.3%");
+    expect(segment("free")?.style.width).toBe("5.000%");
+    expect(segment("beyond")?.style.width).toBe("20.000%");
     expect(screen.getByRole("status").textContent).toContain("Within budget: 500 tokens to spare.");
   });
 
@@ -43,14 +47,20 @@ describe("BudgetBar", () => {
     expect(legendValue("Token budget")).toBe("3,000");
   });
 
-  it("[RB3] a request over the limit says nothing would be sent, and why", () => {
+  it("[RB3][CT4] a request over the limit says nothing would be sent, and why, with nothing free and nothing dropped", () => {
     render(<BudgetBar verdict={verdictOf(5_000)} trimmed={{ messages: 12, tokensSaved: 3_400 }} />);
     const status = screen.getByRole("status");
     expect(status.textContent).toContain("Over budget: nothing would be sent.");
     expect(status.textContent).toContain("needs 5500 tokens, 500 over the token budget of 5000");
-    expect(status.textContent).toContain("The token budget dropped 12 messages (−3,400 tokens) to fit.");
+    expect(status.textContent).not.toContain("dropped");
+    expect(legendValue("Free")).toBe("0");
     expect(screen.getByRole("region", { name: "Token budget" }).hasAttribute("data-over")).toBe(true);
     expect(segment("over")?.style.width).toBe("5.000%");
+  });
+
+  it("[RB3] within budget, says what the token budget dropped to fit", () => {
+    render(<BudgetBar verdict={verdictOf(6_000)} trimmed={{ messages: 12, tokensSaved: 3_400 }} />);
+    expect(screen.getByRole("status").textContent).toContain("The token budget dropped 12 messages (−3,400 tokens) to fit.");
   });
 
   it("shows a request past the window as an overflow past the window edge", () => {
@@ -60,10 +70,11 @@ describe("BudgetBar", () => {
     expect(layout.windowEdge).toBeCloseTo(10_000 / 12_000);
   });
 
-  it("[ST4] says when counts are approximate", () => {
+  it("[ST4][CT2] says when counts are approximate", () => {
     render(<BudgetBar verdict={verdictOf(null)} approximation="Claude's tokenizer is not public; o200k_base approximates it" />);
     expect(screen.getByText(/Counts are approximate: Claude's tokenizer is not public/)).toBeTruthy();
     expect(screen.getByRole("img").getAttribute("aria-label")).toContain("≈ 5,500 tokens sent");
+    expect(legendValue("History")).toBe("≈ 4,000");
   });
 });
 

@@ -62,8 +62,12 @@ export function BudgetBar({ verdict, trimmed, approximation }: BudgetBarProps) {
           <li key={segment.key} data-segment={segment.key}>
             <span className={styles.swatch} data-segment={segment.key} aria-hidden="true" />
             <span className={styles.legendLabel}>{segment.label}</span>
-            <span className={styles.legendValue}>{formatNumber(segment.tokens)}</span>
-            <span className={styles.legendShare}>{share(segment.tokens, verdict.contextWindow)}</span>
+            <span className={styles.legendValue}>
+              {approx}
+              {formatNumber(segment.tokens)}
+            </span>
+            {/* Free is measured against the limit that applies, everything else against the window. */}
+            <span className={styles.legendShare}>{share(segment.tokens, segment.key === "free" ? verdict.limit : verdict.contextWindow)}</span>
           </li>
         ))}
         <li data-segment="budget">
@@ -80,8 +84,9 @@ export function BudgetBar({ verdict, trimmed, approximation }: BudgetBarProps) {
 }
 
 function Verdict({ verdict, trimmed }: { verdict: BudgetVerdict; trimmed?: TokenBudgetTrimmed }) {
+  // A request that is not sent dropped nothing from what was sent: no "dropped to fit" beside "nothing sent".
   const trimmedText =
-    trimmed && trimmed.messages > 0
+    verdict.ok && trimmed && trimmed.messages > 0
       ? `The token budget dropped ${plural(trimmed.messages, "message")} (−${formatNumber(trimmed.tokensSaved)} tokens) to fit.`
       : null;
   return (

@@ -1,6 +1,6 @@
 import type { BudgetVerdict } from "@/lib/context/light";
 
-export type BudgetSegmentKey = "system" | "tools" | "history" | "over" | "free" | "reserve";
+export type BudgetSegmentKey = "system" | "tools" | "history" | "over" | "free" | "beyond" | "reserve";
 
 export interface BudgetSegment {
   key: BudgetSegmentKey;
@@ -30,13 +30,17 @@ const LABELS: Readonly<Record<BudgetSegmentKey, string>> = {
   history: "History",
   over: "Over the limit",
   free: "Free",
+  beyond: "Past the token budget",
   reserve: "Output reserve",
 };
 
 /**
- * Lays out system | tools | history | (over) | free | reserve over the window:
- * everything sent plus the reserve must fit the window, and everything sent
- * must fit the hard budget when there is one (the same arithmetic as the verdict).
+ * Lays out system | tools | history | (over) | free | (beyond) | reserve over
+ * the window: everything sent plus the reserve must fit the window, and
+ * everything sent must fit the hard budget when there is one (the same
+ * arithmetic as the verdict). Free space is what is left under the limit that
+ * applies, so a request over it has none; with a budget tighter than the
+ * window, the window's room past the budget is its own segment, not free.
  */
 export function layoutBudget(verdict: BudgetVerdict): BudgetLayout {
   const { tokens, contextWindow, reserve, limit } = verdict;
@@ -44,13 +48,16 @@ export function layoutBudget(verdict: BudgetVerdict): BudgetLayout {
   const room = Math.max(0, limit - fixed);
   const inLimit = Math.min(tokens.history, room);
   const over = tokens.history - inLimit;
-  const free = Math.max(0, contextWindow - reserve - fixed - tokens.history);
+  const sent = fixed + tokens.history;
+  const free = Math.max(0, limit - sent);
+  const beyond = Math.max(0, contextWindow - reserve - Math.max(limit, sent));
   const sizes: [BudgetSegmentKey, number][] = [
     ["system", tokens.system],
     ["tools", tokens.tools],
     ["history", inLimit],
     ["over", over],
     ["free", free],
+    ["beyond", beyond],
     ["reserve", reserve],
   ];
   const total = sizes.reduce((sum, [, size]) => sum + size, 0);

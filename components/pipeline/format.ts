@@ -1,3 +1,5 @@
+import type { RequestTokens } from "@/lib/context/light";
+
 const integer = new Intl.NumberFormat("en", { maximumFractionDigits: 0 });
 const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
 
@@ -28,4 +30,22 @@ export function formatMs(ms: number): string {
 
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${formatNumber(count)} ${count === 1 ? one : many}`;
+}
+
+/** "≈ " before a count made with a tokenizer that stands in for the model's own, else nothing. */
+export function approximately(approximate: boolean): string {
+  return approximate ? "≈ " : "";
+}
+
+/**
+ * How a request's total is made, term by term, as the toolbar, the trace and
+ * the Prompt tab all say it: "44 in messages + 3 reply priming + 120 in tool
+ * definitions = 167". The reply priming is a term of its own (RB4), never a
+ * silent difference between two totals.
+ */
+export function sentTerms(tokens: RequestTokens, approximate = false): string {
+  const terms = [`${formatNumber(tokens.system + tokens.history - tokens.priming)} in messages`];
+  if (tokens.priming > 0) terms.push(`${formatNumber(tokens.priming)} reply priming`);
+  if (tokens.tools > 0) terms.push(`${formatNumber(tokens.tools)} in tool definitions`);
+  return `${approximately(approximate)}${terms.join(" + ")} = ${formatNumber(tokens.total)}`;
 }

@@ -39,6 +39,18 @@ describe("TraceTable", () => {
     expect(screen.queryByRole("button")).toBeNull();
   });
 
+  it("[CT2][CT3] ends with what is sent: the last step's tokens, the reply priming and the tools as terms of one total", () => {
+    const tokens = { system: 1_000, tools: 500, history: 19_000, priming: 3, total: 20_500 };
+    render(<TraceTable steps={STEPS} sent={{ tokens, messages: 40 }} approximate />);
+    const sent = within(screen.getByRole("table", { name: "Pipeline trace" })).getByRole("row", { name: /^Sent/ });
+    expect(
+      within(sent)
+        .getAllByRole("cell")
+        .map((cell) => cell.textContent),
+    ).toEqual(["40", "≈ 20,500", "≈ 19,997 in messages + 3 reply priming + 500 in tool definitions = 20,500"]);
+    expect(bodyRows()[0].textContent).toContain("≈ 40,000 → 30,000");
+  });
+
   it("says so when no processor ran", () => {
     render(<TraceTable steps={[]} />);
     expect(screen.getByText(/No processor ran/)).toBeTruthy();

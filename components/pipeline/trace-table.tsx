@@ -1,5 +1,6 @@
+import type { RequestTokens } from "@/lib/context/light";
 import type { StepSummary } from "@/lib/playground/protocol";
-import { changeDirection, formatDelta, formatMs, formatNumber } from "./format";
+import { approximately, changeDirection, formatDelta, formatMs, formatNumber, sentTerms } from "./format";
 import { describeEffects } from "./step-effects";
 import styles from "./trace-table.module.css";
 
@@ -10,10 +11,15 @@ export interface TraceTableProps {
   selectedStep?: number | null;
   /** Makes each processor name a button that selects its step (the step diff then shows it). */
   onSelectStep?(index: number): void;
+  /** The request's tokens (its verdict's): a last row says how the steps' tokens become what is sent. */
+  sent?: { tokens: RequestTokens; messages: number };
+  /** Counts made with a tokenizer standing in for the model's: each shows "≈". */
+  approximate?: boolean;
 }
 
 /** The pipeline trace: one row per processor with messages and tokens before → after, the delta, what it did and how long it took. */
-export function TraceTable({ steps, selectedStep, onSelectStep }: TraceTableProps) {
+export function TraceTable({ steps, selectedStep, onSelectStep, sent, approximate = false }: TraceTableProps) {
+  const approx = approximately(approximate);
   return (
     <table className={styles.table} aria-label="Pipeline trace">
       <thead>
@@ -64,6 +70,7 @@ export function TraceTable({ steps, selectedStep, onSelectStep }: TraceTableProp
                 {formatNumber(step.messagesBefore)} → {formatNumber(step.messagesAfter)}
               </td>
               <td>
+                {approx}
                 {formatNumber(step.tokensBefore)} → {formatNumber(step.tokensAfter)}
               </td>
               <td data-change={changeDirection(step.tokensBefore, step.tokensAfter)}>{formatDelta(step.tokensBefore, step.tokensAfter)}</td>
@@ -73,6 +80,20 @@ export function TraceTable({ steps, selectedStep, onSelectStep }: TraceTableProp
           );
         })}
       </tbody>
+      {sent ? (
+        <tfoot>
+          <tr data-sent="">
+            <th scope="row">Sent</th>
+            <td>{formatNumber(sent.messages)}</td>
+            <td>
+              {approx}
+              {formatNumber(sent.tokens.total)}
+            </td>
+            {/* The steps count the reply priming with the messages (T1); the tools come on top. */}
+            <td colSpan={3}>{sentTerms(sent.tokens, approximate)}</td>
+          </tr>
+        </tfoot>
+      ) : null}
     </table>
   );
 }

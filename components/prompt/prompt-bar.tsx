@@ -4,11 +4,13 @@ import styles from "./prompt-preview.module.css";
 
 export interface PromptBarProps {
   sections: readonly SectionView[];
+  /** The reply priming: part of the total the shares are of. */
+  priming?: number;
 }
 
 /** The request's sections as one stacked bar, each segment its share of the total tokens. */
-export function PromptBar({ sections }: PromptBarProps) {
-  const shares = sectionShares(sections);
+export function PromptBar({ sections, priming = 0 }: PromptBarProps) {
+  const shares = sectionShares(sections, priming);
   const description = sections.map((section, index) => `${section.label} ${formatShare(shares[index])}`).join(", ");
   return (
     <div className={styles.bar} role="img" aria-label={`Token share by section: ${description}`}>

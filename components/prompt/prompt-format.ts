@@ -10,9 +10,9 @@ export const SECTION_KIND_LABELS: Record<RequestSectionKind, string> = {
   current: "Current turn",
 };
 
-/** Each section's share of the request's total tokens, 0–1; all zero for an empty request. */
-export function sectionShares(sections: readonly SectionView[]): number[] {
-  const total = sections.reduce((sum, section) => sum + section.tokens, 0);
+/** Each section's share of the request's total tokens (the reply priming, a term of its own, included), 0–1; all zero for an empty request. */
+export function sectionShares(sections: readonly SectionView[], priming = 0): number[] {
+  const total = sections.reduce((sum, section) => sum + section.tokens, priming);
   return sections.map((section) => (total === 0 ? 0 : section.tokens / total));
 }
 

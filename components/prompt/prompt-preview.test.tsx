@@ -9,14 +9,16 @@ import { EXCEEDED_PROMPT, OK_PROMPT } from "./test-prompt";
 afterEach(cleanup);
 
 describe("PromptPreview", () => {
-  it("[RB4] lists the sections, static first, with tokens and share of the total", () => {
+  it("[RB4][CT3] lists the sections, static first, then the reply priming, with tokens and share of the total", () => {
     render(<PromptPreview view={OK_PROMPT} />);
     const rows = within(screen.getByRole("list", { name: "Prompt sections" })).getAllByRole("listitem");
-    expect(rows.map((row) => row.getAttribute("data-kind"))).toEqual(["system", "tools", "summary", "retrieved", "recent", "current"]);
-    expect(rows[4].textContent).toBe("Recent turnsRecent: 3 messages20040.0%");
+    expect(rows.map((row) => row.getAttribute("data-kind"))).toEqual(["system", "tools", "summary", "retrieved", "recent", "current", "priming"]);
+    expect(rows[4].textContent).toBe("Recent turnsRecent: 3 messages19739.4%");
+    expect(rows[6].textContent).toBe("Reply primingTokens that start the reply30.6%");
     expect(screen.getByText("500")).toBeTruthy();
+    expect(screen.getByText("437 in messages + 3 reply priming + 60 in tool definitions = 500 / limit 2,000")).toBeTruthy();
     expect(screen.getByRole("img").getAttribute("aria-label")).toBe(
-      "Token share by section: System prompt 8.0%, Tools: 2 definitions 12.0%, Checkpoint v1 (summary of messages 0–23) 20.0%, Retrieved: summary 1 10.0%, Recent: 3 messages 40.0%, Current turn 10.0%",
+      "Token share by section: System prompt 8.0%, Tools: 2 definitions 12.0%, Checkpoint v1 (summary of messages 0–23) 20.0%, Retrieved: summary 1 10.0%, Recent: 3 messages 39.4%, Current turn 10.0%",
     );
   });
 
@@ -45,7 +47,7 @@ describe("PromptPreview", () => {
     expect(screen.getByText(/nothing sent/)).toBeTruthy();
   });
 
-  it("[ST4] labels approximate counts", () => {
+  it("[ST4][CT2] labels approximate counts", () => {
     render(
       <PromptPreview
         view={{
@@ -56,6 +58,7 @@ describe("PromptPreview", () => {
     );
     expect(screen.getByRole("status").textContent).toContain("≈ 500 of 2,000 tokens");
     expect(screen.getByRole("status").textContent).toContain("Counts are approximate: Claude's tokenizer is not public.");
+    expect(within(screen.getByRole("list", { name: "Prompt sections" })).getAllByText(/^≈ /)).toHaveLength(6);
   });
 
   it("shows the exact JSON body of the next call", async () => {

@@ -1,6 +1,7 @@
 "use client";
 
 import type { RequestView } from "@/lib/request";
+import { approximately, sentTerms } from "@/components/pipeline/format";
 import { PromptBar } from "./prompt-bar";
 import { describeStatus, formatTokens } from "./prompt-format";
 import { PromptSectionList } from "./prompt-section-list";
@@ -18,6 +19,7 @@ export function PromptPreview({ view, refreshing = false }: PromptPreviewProps) 
   const status = describeStatus(view);
   const { tokens } = view.verdict;
   const sent = view.verdict.ok;
+  const approximate = !view.tokenizer.exact;
   return (
     <div className={styles.preview} aria-busy={refreshing || undefined}>
       <div className={styles.status} data-status={sent ? "ok" : "budget_exceeded"} role="status">
@@ -32,18 +34,21 @@ export function PromptPreview({ view, refreshing = false }: PromptPreviewProps) 
       </div>
       <div className={styles.totals}>
         <span>
-          <strong>{formatTokens(tokens.total)}</strong> tokens
+          <strong>
+            {approximately(approximate)}
+            {formatTokens(tokens.total)}
+          </strong>{" "}
+          tokens
         </span>
         <span>
-          system {formatTokens(tokens.system)} · tools {formatTokens(tokens.tools)} · history {formatTokens(tokens.history)} / limit{" "}
-          {formatTokens(view.verdict.limit)}
+          {sentTerms(tokens)} / limit {formatTokens(view.verdict.limit)}
         </span>
         <span>
           {view.sections.length} sections · {sent ? `${view.messages.length} messages sent to ${view.model}` : "nothing sent"}
         </span>
       </div>
-      <PromptBar sections={view.sections} />
-      <PromptSectionList sections={view.sections} messages={view.messages} />
+      <PromptBar sections={view.sections} priming={tokens.priming} />
+      <PromptSectionList sections={view.sections} messages={view.messages} priming={tokens.priming} approximate={approximate} />
       <RequestBody view={view} />
     </div>
   );

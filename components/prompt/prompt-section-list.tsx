@@ -11,6 +11,10 @@ export interface PromptSectionListProps {
   sections: readonly SectionView[];
   /** The request's messages, which the sections' indices point into. */
   messages: readonly Message[];
+  /** The reply priming (RB4): listed as its own line after the sections, so the lines add up to the total. */
+  priming?: number;
+  /** Counts made with a tokenizer standing in for the model's: each shows "≈". */
+  approximate?: boolean;
 }
 
 const LIMIT = 2000;
@@ -37,7 +41,19 @@ function MessageView({ message }: { message: Message }) {
   );
 }
 
-function Section({ section, messages, share, index }: { section: SectionView; messages: readonly Message[]; share: number; index: number }) {
+function Section({
+  section,
+  messages,
+  share,
+  index,
+  approx,
+}: {
+  section: SectionView;
+  messages: readonly Message[];
+  share: number;
+  index: number;
+  approx: string;
+}) {
   const [open, setOpen] = useState(false);
   const count = section.indices.length;
   return (
@@ -61,7 +77,10 @@ function Section({ section, messages, share, index }: { section: SectionView; me
             {section.label}
           </span>
         )}
-        <span className={styles.tokens}>{formatTokens(section.tokens)}</span>
+        <span className={styles.tokens}>
+          {approx}
+          {formatTokens(section.tokens)}
+        </span>
         <span className={styles.share}>{formatShare(share)}</span>
       </div>
       {open ? (
@@ -76,13 +95,28 @@ function Section({ section, messages, share, index }: { section: SectionView; me
 }
 
 /** The request's sections, static first: label, tokens, share, and the messages on demand. */
-export function PromptSectionList({ sections, messages }: PromptSectionListProps) {
-  const shares = sectionShares(sections);
+export function PromptSectionList({ sections, messages, priming = 0, approximate = false }: PromptSectionListProps) {
+  const shares = sectionShares(sections, priming);
+  const total = sections.reduce((sum, section) => sum + section.tokens, priming);
+  const approx = approximate ? "≈ " : "";
   return (
     <ol className={styles.sections} aria-label="Prompt sections">
       {sections.map((section, index) => (
-        <Section key={`${section.kind}:${index}`} section={section} messages={messages} share={shares[index]} index={index} />
+        <Section key={`${section.kind}:${index}`} section={section} messages={messages} share={shares[index]} index={index} approx={approx} />
       ))}
+      {priming > 0 ? (
+        <li className={styles.section} data-kind="priming">
+          <div className={styles.sectionHead}>
+            <span className={styles.swatch} aria-hidden="true" />
+            <span className={styles.kind}>Reply priming</span>
+            <span className={styles.sectionLabel} title="Every request ends with tokens that start the model's reply">
+              Tokens that start the reply
+            </span>
+            <span className={styles.tokens}>{formatTokens(priming)}</span>
+            <span className={styles.share}>{formatShare(total === 0 ? 0 : priming / total)}</span>
+          </div>
+        </li>
+      ) : null}
     </ol>
   );
 }

@@ -27,11 +27,11 @@ export const OK_PROMPT: PromptResponse = {
     { kind: "tools", label: "Tools: 2 definitions", indices: [], tokens: 60 },
     { kind: "summary", label: "Checkpoint v1 (summary of messages 0–23)", indices: [1], tokens: 100 },
     { kind: "retrieved", label: "Retrieved: summary 1", indices: [2], tokens: 50 },
-    { kind: "recent", label: "Recent: 3 messages", indices: [3, 4, 5], tokens: 200 },
+    { kind: "recent", label: "Recent: 3 messages", indices: [3, 4, 5], tokens: 197 },
     { kind: "current", label: "Current turn", indices: [6], tokens: 50 },
   ],
   steps: [],
-  verdict: budgetVerdict({ system: 40, tools: 60, history: 400, total: 500 }, { contextWindow: 8_000, reserve: 1_000, budget: 2_000 }),
+  verdict: budgetVerdict({ system: 40, tools: 60, history: 400, priming: 3, total: 500 }, { contextWindow: 8_000, reserve: 1_000, budget: 2_000 }),
   summary: { id: "s1", text: "The user wants a refund.", fromPosition: 0, toPosition: 24, label: "Checkpoint v1 (summary of messages 0–23)" },
   retrieved: [],
   candidate: 7,
@@ -45,5 +45,5 @@ export const OK_PROMPT: PromptResponse = {
 export const EXCEEDED_PROMPT: PromptResponse = {
   ...OK_PROMPT,
   status: "budget_exceeded",
-  verdict: budgetVerdict({ system: 40, tools: 60, history: 400, total: 500 }, { contextWindow: 8_000, reserve: 1_000, budget: 300 }),
+  verdict: budgetVerdict({ system: 40, tools: 60, history: 400, priming: 3, total: 500 }, { contextWindow: 8_000, reserve: 1_000, budget: 300 }),
 };

@@ -37,7 +37,7 @@ export const WRITTEN: ChatTurnWritten = {
     messages: 3,
     verdict: {
       ok: true,
-      tokens: { system: 10, tools: 0, history: 20, total: 30 },
+      tokens: { system: 10, tools: 0, history: 20, priming: 3, total: 30 },
       contextWindow: 128_000,
       reserve: 4_096,
       budget: 1_000,

@@ -14,6 +14,7 @@ import { MarkLegend } from "@/components/conversation/mark-legend";
 import { effectsAfter, effectsBefore } from "@/components/conversation/row-marks";
 import { rowFactsOf } from "@/components/conversation/row-facts";
 import { useSessionOverview } from "@/components/conversation/use-session-overview";
+import { approximately, sentTerms } from "@/components/pipeline/format";
 import { SessionLine } from "./session-line";
 import styles from "./workspace.module.css";
 import ui from "@/components/ui/ui.module.css";
@@ -21,17 +22,17 @@ import ui from "@/components/ui/ui.module.css";
 const number = (value: number) => value.toLocaleString("en");
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
-/** What the next request sends, as the budget bar and the Prompt tab say it: the one verdict. */
+/** What the next request sends, as the trace and the Prompt tab say it: the one verdict, its reply priming a term of its own. */
 function SentTokens({ request }: { request: RunResult["request"] }) {
-  const approx = request.tokenizer.exact ? "" : "≈ ";
+  const approximate = !request.tokenizer.exact;
   if (!request.verdict.ok) {
     return (
       <span className={styles.danger} title={request.verdict.reason}>
-        {` → nothing sent: needs ${approx}${number(request.verdict.tokens.total)}, limit ${number(request.verdict.limit)}`}
+        {` → nothing sent: needs ${approximately(approximate)}${number(request.verdict.tokens.total)}, limit ${number(request.verdict.limit)}`}
       </span>
     );
   }
-  return <span title={request.tokenizer.approximation}>{` → ${approx}${number(request.verdict.tokens.total)} sent`}</span>;
+  return <span title={request.tokenizer.approximation}>{` → ${sentTerms(request.verdict.tokens, approximate)} sent`}</span>;
 }
 
 /**
@@ -105,6 +106,8 @@ export function ConversationPanel({ footer, callsClient }: { footer?: ReactNode;
   );
   const rounds = useMemo(() => Math.max(0, ...roundOfEachMessage(messages)) + (messages.length > 0 ? 1 : 0), [messages]);
   const loadedTokens = useMemo(() => sum(tokens), [tokens]);
+  // The counts follow the shown result's tokenizer: a recount comes with it (lib/store/runs.ts).
+  const approximate = result !== null && !result.request.tokenizer.exact;
 
   return (
     <section className={styles.conversation} aria-label="Conversation">
@@ -126,7 +129,7 @@ export function ConversationPanel({ footer, callsClient }: { footer?: ReactNode;
           <span>{number(count)} messages</span>
           <span>{partial ? "…" : number(rounds)} rounds</span>
           <span>
-            {partial ? "…" : number(loadedTokens)} tokens
+            {partial ? "…" : `${approximately(approximate)}${number(loadedTokens)}`} tokens
             {result ? <SentTokens request={result.request} /> : null}
           </span>
         </p>
@@ -158,6 +161,7 @@ export function ConversationPanel({ footer, callsClient }: { footer?: ReactNode;
             label={after ? "Processed history" : "Loaded conversation"}
             messages={shown}
             tokens={shownTokens}
+            approximate={approximate}
             effects={effects}
             selected={selected}
             hoveredCall={hoveredCall}

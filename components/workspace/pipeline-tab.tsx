@@ -53,7 +53,13 @@ export function PipelineTab() {
           </div>
           <AssemblyLine request={result.request} withTurn={withTurn} />
           <TokenDeltaChart steps={result.steps} selectedStep={selectedStep} onSelectStep={selectStep} />
-          <TraceTable steps={result.steps} selectedStep={selectedStep} onSelectStep={selectStep} />
+          <TraceTable
+            steps={result.steps}
+            selectedStep={selectedStep}
+            onSelectStep={selectStep}
+            sent={{ tokens: result.request.verdict.tokens, messages: result.history.length }}
+            approximate={!result.request.tokenizer.exact}
+          />
         </section>
       ) : null}
       {step ? (

@@ -143,7 +143,7 @@ describe.each(TEST_PROVIDERS)("memory API (%s)", (provider) => {
     expect(kinds.at(-1)).toBe("current");
     expect(preview.body.messages.at(-1)).toEqual({ role: "user", content: "What about destination3?" });
     const total = preview.body.sections.reduce((sum: number, section: { tokens: number }) => sum + section.tokens, 0);
-    expect(total).toBe(preview.body.verdict.tokens.total);
+    expect(total + preview.body.verdict.tokens.priming).toBe(preview.body.verdict.tokens.total);
     expect((await call(checkpointsRoute.GET, { params: { branchId } })).body.checkpoints).toEqual([]);
 
     const assembled = await call(promptRoute.POST, { params: { branchId }, body: { userTurn: "What about destination3?" } });

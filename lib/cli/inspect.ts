@@ -226,6 +226,7 @@ export async function runInspect(argv: readonly string[], io: InspectIO): Promis
     io.stdout(formatTraceTable(request.trace));
     io.stdout("");
     for (const section of request.sections) io.stdout(`${section.label}: ${number(section.tokens)} tokens`);
+    if (verdict.tokens.priming > 0) io.stdout(`Reply priming: ${number(verdict.tokens.priming)} tokens`);
     if (!verdict.ok) io.stdout(`over budget: ${verdict.reason}; nothing would be sent`);
     io.stdout(
       `wrote ${number(request.messages.length)} messages (${number(verdict.tokens.total)} tokens with tools, limit ${number(verdict.limit)}) to ${out}`,

@@ -179,7 +179,7 @@ describe("the API client against the route handlers (sqlite)", () => {
     const current = preview.sections.at(-1)!;
     expect(current.kind).toBe("current");
     expect(current.indices.map((index) => preview.messages[index])).toEqual([{ role: "user", content: "when will the refund arrive?" }]);
-    expect(preview.sections.reduce((sum, section) => sum + section.tokens, 0)).toBe(preview.verdict.tokens.total);
+    expect(preview.sections.reduce((sum, section) => sum + section.tokens, 0) + preview.verdict.tokens.priming).toBe(preview.verdict.tokens.total);
     const tight = await client.previewPrompt(child.id, { userTurn: "refund?", settings: { tokenBudget: 1 } });
     expect(tight.status).toBe("budget_exceeded");
     expect(tight.verdict.reason).toMatch(/over the token budget of 1/);

@@ -89,7 +89,7 @@ export type { Checkpoint } from "./checkpoints";
 export type { RequestPolicy } from "./request/policy";
 export { budgetVerdict, isUserSystemMessage, type BudgetVerdict, type RequestTokens } from "./request/verdict";
 export type { RequestSection, RequestSectionKind } from "./request/sections";
-export { positionsLabel, type PersistedMemory, type PersistedSummary, type RetrievedMemory } from "./request/memory";
+export { coveredBySummary, positionsLabel, type PersistedMemory, type PersistedSummary, type RetrievedMemory } from "./request/memory";
 export { PRESETS, PRESET_IDS, PRESET_MODEL, presetPolicy, withModel, rawPolicy } from "./replay/presets";
 export { costOfTokens, addCosts, ZERO_COST } from "./replay/cost";
 export * from "./cost";

@@ -179,7 +179,13 @@ describe("reference: integration, all processors in the recommended order", () =
     const rounds = Array.from({ length: 12 }, (_, index) => {
       const number = index + 1;
       if (number % 2 === 0) return [user(`question ${number}`), answer(`answer ${number}`)];
-      return toolRound(`question ${number}`, "call_0", number === 5 ? BIG_RESULT : `result ${number}`, `answer ${number}`, "search_flights");
+      return toolRound(
+        `question ${number}`,
+        "call_0",
+        number === 5 ? BIG_RESULT : `result ${number}: ${longText(600, "seat")}`,
+        `answer ${number}`,
+        "search_flights",
+      );
     });
     return [
       POLICY,
@@ -207,16 +213,17 @@ describe("reference: integration, all processors in the recommended order", () =
       expect(step.tokensBefore).toBe(trace.steps[index].tokensAfter);
     });
     expect(trace.steps.at(-1)?.tokensAfter).toBe(new TiktokenCounter({ encoding: "cl100k_base" }).countMessages(output));
-    // PL5: the compressor leaves the chains of rounds 1 and 3, which the window drops next, as they are.
-    expect(trace.steps.map((step) => step.messagesAfter)).toEqual([40, 36, 26, 7, 7]);
+    // PL5: the compressor leaves the chains of rounds 1 and 3, which the window drops next, as they are; C3: round 5's too.
+    expect(trace.steps.map((step) => step.messagesAfter)).toEqual([40, 37, 27, 7, 7]);
   });
 
-  it("[O1][C1][C2][W1][SU2][R2] offloads, compresses closed chains, windows to 10 rounds, summarises to the threshold and keeps the incomplete round", async () => {
+  it("[O1][C1][C2][C3][W1][SU2][R2] offloads, compresses closed chains, windows to 10 rounds, summarises to the threshold and keeps the incomplete round", async () => {
     const { ctx, trace, output } = await run(100_000);
     const [offload, compress, window, summarize] = trace.steps;
     expect(offload.effects.map((effect) => effect.before)).toEqual([[[15, 16]], [[37, 38]]]);
-    // Six closed chains (odd rounds); the incomplete round's chain stays, and so do those of rounds 1 and 3, which the window drops next (PL5).
-    expect(compress.effects.map((effect) => effect.before)).toEqual([[[14, 16]], [[20, 22]], [[26, 28]], [[32, 34]]]);
+    // Six closed chains (odd rounds); the incomplete round's chain stays, and so do those of rounds 1 and 3, which the window drops next (PL5),
+    // and round 5's, whose result is already an offload marker shorter than any summary of it (C3).
+    expect(compress.effects.map((effect) => effect.before)).toEqual([[[20, 22]], [[26, 28]], [[32, 34]]]);
     expect(splitRounds(window.historyAfter)).toHaveLength(10);
     expect(summarize.effects[0].kind).toBe("summarised");
     const input = conversation();

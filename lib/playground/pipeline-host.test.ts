@@ -46,6 +46,21 @@ describe("PipelineHost (the playground's worker)", () => {
     expect(loaded.tokens).not.toEqual(sharedCounter("o200k_base").countEach(loaded.messages));
   });
 
+  it("[CT1] recounts the loaded messages once, with the run that first counts by another encoding", async () => {
+    const host = new PipelineHost();
+    const loaded = host.load("t", sample[0].traj);
+    const copilot = settingsForMode("copilot");
+    const same = await host.run(input({ ...copilot, encoding: "cl100k_base" }));
+    expect(same.loadedTokens).toBeUndefined();
+    const other = await host.run(input({ ...copilot, encoding: "o200k_base" }));
+    expect(other.loadedTokens).toEqual(sharedCounter("o200k_base").countEach(loaded.messages));
+    expect(other.loadedTokens).not.toEqual(loaded.tokens);
+    const again = await host.run(input({ ...copilot, encoding: "o200k_base" }));
+    expect(again.loadedTokens).toBeUndefined();
+    const back = await host.run(input({ ...copilot, encoding: "cl100k_base" }));
+    expect(back.loadedTokens).toEqual(loaded.tokens);
+  });
+
   it("leaves disabled processors out and keeps the spec's order", async () => {
     const host = new PipelineHost();
     host.load("t", sample[1].traj);
@@ -159,6 +174,29 @@ describe("PipelineHost builds what the server builds", () => {
       expect(result.kept[index]).toBe(-1);
       expect(result.marks[index]).toEqual([{ processor: "persisted summary", kind: "summarised" }]);
     });
+  });
+
+  it("[CT5][RB1] a covered system prompt read apart (the memory's copy, as a recorded branch's snapshot brings it) is followed to where it is sent", async () => {
+    const host = new PipelineHost();
+    const messages = sample[0].traj;
+    const coveredUntil = 6;
+    const systemAt = messages.findIndex((message) => message.role === "system");
+    expect(systemAt).toBeGreaterThanOrEqual(0);
+    expect(systemAt).toBeLessThan(coveredUntil);
+    host.loadStored("t", stored(messages), undefined, "o200k_base", {
+      branchId: "b1",
+      coveredUntil,
+      // Parsed from its own response: equal to the stored messages, not the same objects.
+      system: structuredClone(messages.slice(0, coveredUntil).filter((message) => message.role === "system")),
+      chain: [{ id: "s1", branchId: "b1", fromPosition: 0, toPosition: coveredUntil, text: "The user asked to change a flight." }],
+      checkpoint: { id: "c1", version: 1 },
+      artifacts: [],
+    });
+    const off = settingsForMode("pilot").processors.map((entry) => ({ ...entry, enabled: false }));
+    const result = await host.run(input({ ...settingsForMode("pilot"), processors: off }));
+    expect(result.kept[systemAt]).toBe(0);
+    expect(result.history[0]).toBe(messages[systemAt]);
+    expect(result.marks[systemAt]).toEqual([]);
   });
 
   it("[RB1] a typed next turn is sent last as the current turn, and the same text keeps the same message", async () => {

@@ -53,6 +53,8 @@ export class PipelineHost {
   private lastRun?: { steps: readonly TraceStep[]; context: Context };
   private revision = 0;
   private currentTurn?: Message;
+  /** The counter the loaded messages' counts were last made with (its encoding and media rule). */
+  private countedWith?: string;
   private readonly getBranchMessages: (branchId: string) => Promise<MessageRecord[]>;
   private readonly getBranchMemory: (branchId: string) => Promise<MemorySnapshot>;
   private prefetched?: { branchId: string; records: Promise<MessageRecord[]>; memory: Promise<MemorySnapshot> };
@@ -135,9 +137,10 @@ export class PipelineHost {
       { allowPendingToolCalls: true },
     );
     const root = new Context("conversation", { state: { title, history: [...history], ...(tools ? { tools } : {}) } });
-    this.conversation = { title, messages: [...history], records, tools, root, snapshot: snapshot ?? emptySnapshot("pasted") };
+    this.conversation = { title, messages: [...history], records, tools, root, snapshot: withLoadedSystem(snapshot ?? emptySnapshot("pasted"), records) };
     this.lastRun = undefined;
     const counter = sharedCounter(encoding);
+    this.countedWith = counter.key;
     return {
       title,
       format: "openai",
@@ -193,6 +196,9 @@ export class PipelineHost {
       tokens: counter.countText(content),
     }));
     this.revision += 1;
+    // One recount of the loaded messages when the model's counter changed, carried by the result it belongs to.
+    const recount = counter.key === this.countedWith ? undefined : counter.countEach(conversation.messages);
+    this.countedWith = counter.key;
     const { messages: _messages, steps: _steps, ...view } = requestView(request, settings);
     return {
       revision: this.revision,
@@ -206,6 +212,7 @@ export class PipelineHost {
       offloaded,
       totalMs: globalThis.performance.now() - started,
       contexts: [describeContext(conversation.root), describeContext(request.context)],
+      ...(recount ? { loadedTokens: recount } : {}),
     };
   }
 
@@ -246,6 +253,19 @@ export class PipelineHost {
     if (!this.conversation) throw new ContextError("no conversation loaded: paste or import one first");
     return this.conversation;
   }
+}
+
+/**
+ * The snapshot with its system messages as the loaded objects. The memory
+ * reads them apart (equal, not the same objects), and the views follow
+ * messages by identity: a covered system prompt the request sends would
+ * otherwise show as not sent, and be counted again.
+ */
+function withLoadedSystem(snapshot: MemorySnapshot, records: readonly PositionedMessage[]): MemorySnapshot {
+  if (snapshot.system.length === 0) return snapshot;
+  const loaded = records.filter((record) => record.position < snapshot.coveredUntil && record.message.role === "system").map((record) => record.message);
+  const same = loaded.length === snapshot.system.length && loaded.every((message, index) => JSON.stringify(message) === JSON.stringify(snapshot.system[index]));
+  return same ? { ...snapshot, system: loaded } : snapshot;
 }
 
 /** The loaded messages a persisted summary stands for (system messages stay: they are sent whole). */

@@ -79,6 +79,13 @@ export interface RunResult {
   trimmed?: TokenBudgetTrimmed;
   offloaded: OffloadedEntry[];
   totalMs: number;
+  /**
+   * Per message of the loaded conversation: its tokens by this run's counter.
+   * Only when that counter differs from the one the held counts were made with
+   * (the first run on another model's encoding or media rule): the page takes
+   * them with the result, so every count it shows changes at once.
+   */
+  loadedTokens?: number[];
   /** "server": built by the server for the page's first paint (the worker's own first run replaces it); absent: the worker's. */
   origin?: "server";
   /** The contexts of this run, root first. */

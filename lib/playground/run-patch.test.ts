@@ -68,7 +68,8 @@ describe("RunEncoder and RunDecoder", () => {
 
   it("gives every result its own arrays, as a posted result always had", async () => {
     const host = new PipelineHost();
-    host.load("t", long);
+    // Counted as the runs count, so neither run brings a recount of its own.
+    host.load("t", long, undefined, input(settingsForMode("copilot")).settings.policy.encoding);
     const encoder = new RunEncoder();
     const decoder = new RunDecoder();
     const results: RunResult[] = [];

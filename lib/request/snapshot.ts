@@ -1,4 +1,13 @@
-import { Bm25Index, offloadMarker, positionsLabel, type Message, type PersistedMemory, type PersistedSummary, type RetrievedMemory } from "@/lib/context/light";
+import {
+  Bm25Index,
+  coveredBySummary,
+  offloadMarker,
+  positionsLabel,
+  type Message,
+  type PersistedMemory,
+  type PersistedSummary,
+  type RetrievedMemory,
+} from "@/lib/context/light";
 
 /** One link of a branch's persisted summary chain. */
 export interface SnapshotSummary {
@@ -134,11 +143,16 @@ export function memoryForRequest(snapshot: MemorySnapshot, options: { query: str
   const summary: PersistedSummary | null = latest
     ? { id: latest.id, text: latest.text, fromPosition: snapshot.chain[0].fromPosition, toPosition: latest.toPosition, label: summaryLabel(snapshot, latest) }
     : null;
-  // The latest summary is in the request already, and so is every artifact whose tool message the raw history carries.
+  // The latest summary is in the request already, and so is every artifact whose tool message the raw history carries;
+  // RB8: a summary it covers would repeat it, so it is not ranked (it would take the place of a memory that adds something).
   const hits =
     options.limit > 0 && options.query.trim() !== ""
       ? rankMemories(
-          snapshot.chain.slice(0, -1),
+          snapshot.chain
+            .slice(0, -1)
+            .filter(
+              (link) => !coveredBySummary({ id: link.id, kind: "summary", label: "", content: "", positions: [link.fromPosition, link.toPosition] }, summary),
+            ),
           snapshot.artifacts.filter((artifact) => artifact.position < snapshot.coveredUntil),
           options.query,
           { limit: options.limit },

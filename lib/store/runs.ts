@@ -44,7 +44,9 @@ export async function acceptRun(
     if (!result || token !== runtime.loadToken) return;
     const { selectedStep } = get();
     const step = selectedStep === null ? null : Math.min(selectedStep, result.steps.length - 1);
-    set({ result, runError: null, selectedStep: step !== null && step >= 0 ? step : null });
+    // A recount by another model's counter lands with its result: the per-message counts and the totals change together.
+    const recounted = result.loadedTokens && result.loadedTokens.length === get().messages.length ? { tokens: result.loadedTokens } : {};
+    set({ result, runError: null, selectedStep: step !== null && step >= 0 ? step : null, ...recounted });
     if (get().view === "after" && (get().selectedMessage ?? -1) >= result.history.length) set({ selectedMessage: null });
     await fetchStepHistories(runtime, set, get);
   } catch (error) {

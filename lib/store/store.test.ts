@@ -224,6 +224,25 @@ describe("createPlaygroundStore: settings", () => {
     expect(store.getState().result?.tokens).toEqual(sharedCounter("cl100k_base").countEach(store.getState().result?.history ?? []));
   });
 
+  it("[CT1] recounts every loaded message with the run after a model change, in the same update as its result", async () => {
+    const { store } = await loadedStore();
+    const before = store.getState().tokens;
+    expect(before).toEqual(sharedCounter(store.getState().resolved.policy.encoding).countEach(store.getState().messages));
+    const updates: { tokens: boolean; result: boolean }[] = [];
+    const stop = store.subscribe((state, previous) => {
+      if (state.tokens !== previous.tokens || state.result !== previous.result)
+        updates.push({ tokens: state.tokens !== previous.tokens, result: state.result !== previous.result });
+    });
+    const other = store.getState().resolved.policy.encoding === "o200k_base" ? "gpt-4" : "gpt-4o";
+    store.getState().replaceSettings(settingsWithModel(store.getState().settings, other));
+    await vi.waitFor(() => expect(store.getState().running).toBe(false), { timeout: 8_000 });
+    stop();
+    const encoding = store.getState().resolved.policy.encoding;
+    expect(store.getState().tokens).toEqual(sharedCounter(encoding).countEach(store.getState().messages));
+    expect(store.getState().tokens).not.toEqual(before);
+    expect(updates).toEqual([{ tokens: true, result: true }]);
+  });
+
   it("[RB1] a typed next turn goes into every build, and clearing it takes it out", async () => {
     const { store, pipeline } = await loadedStore();
     store.getState().setNextTurn("what about my bags?");

@@ -7,7 +7,7 @@ test.beforeEach(() => fakeUpstream.reset());
 
 const TURN = "Please also tell me every baggage rule that applies to my reservation.";
 
-test("a budget that forces a stop: the budget bar, the header, the Prompt tab and the recorder say the same, and nothing reaches the model", async ({
+test("[CT4] a budget that forces a stop: the budget bar, the header, the Prompt tab and the recorder say the same, and nothing reaches the model", async ({
   page,
   request,
 }) => {
@@ -32,6 +32,10 @@ test("a budget that forces a stop: the budget bar, the header, the Prompt tab an
   const budget = page.getByRole("region", { name: "Token budget" });
   await expect(budget.getByRole("status")).toContainText("Over budget: nothing would be sent.");
   await expect(budget.getByRole("status")).toContainText(`the request needs ${needs} tokens`);
+  // CT4: nothing is sent, so nothing is free under the budget and nothing shows as dropped to fit.
+  const free = budget.getByRole("list", { name: "Context window split" }).locator('li[data-segment="free"]');
+  await expect(free).toContainText(/Free\s*0\s*0(\.0)?%/);
+  await expect(budget).not.toContainText("dropped");
   await page.screenshot({ path: test.info().outputPath("budget-stop-views.png") });
 
   const recorder = page.getByRole("region", { name: "Chat recorder" });

@@ -3,8 +3,9 @@ import { splitRounds, TOOL_CHAIN_SUMMARY_PREFIX, type Message } from "../message
 import { hasIntactToolPairs } from "../sanitize";
 import type { Summarizer } from "../summarizer";
 import { extractiveSummarizer } from "../summarizer";
-import { answer, calls, contextWith, historyOf, result, system, toolCall, toolRound, user } from "../test-support/conversation";
+import { answer, calls, contextWith, historyOf, longText, result, system, toolCall, toolRound, user } from "../test-support/conversation";
 import { ContextError } from "../errors";
+import { TiktokenCounter } from "../tokens/counter";
 import { DialogueCompressor } from "./dialogue-compressor";
 
 function mockSummarizer(text = "looked it up"): Summarizer & ReturnType<typeof vi.fn> {
@@ -109,10 +110,10 @@ describe("DialogueCompressor", () => {
   it("[R1][P1] never changes the round count and keeps tool pairs intact", async () => {
     const history = [
       system("policy"),
-      ...toolRound("q1", "call_0", "r1", "a1"),
+      ...toolRound("q1", "call_0", longText(600), "a1"),
       answer("and another thing"),
       calls(toolCall("call_0", "f")),
-      result("call_0", "r"),
+      result("call_0", longText(600)),
       answer("a2"),
       user("q3"),
       calls(toolCall("x"), toolCall("y")),
@@ -132,6 +133,31 @@ describe("DialogueCompressor", () => {
     const ctx = contextWith(history);
     await expect(new DialogueCompressor({ summarizer: async () => Promise.reject(new Error("model down")) }).process(ctx)).rejects.toThrow("model down");
     expect(historyOf(ctx)).toBe(history);
+  });
+
+  it("[C3] keeps a chain whose summary is not shorter, and compresses the one whose summary is", async () => {
+    const longResult = JSON.stringify({ rows: Array.from({ length: 40 }, (_, row) => ({ row, status: "delayed" })) });
+    const history = [...toolRound("q1", "call_0", "ok", "a1"), ...toolRound("q2", "call_1", longResult, "a2"), user("q3"), answer("a3")];
+    // The same mid-sized text for both chains: longer than the short chain, far shorter than the long one.
+    const summarizer: Summarizer = async () => "looked the flight up and found it delayed, with every row of the answer saying so, twice over";
+    const counter = new TiktokenCounter({ encoding: "cl100k_base" });
+    const ctx = contextWith(history);
+    const { effects } = await new DialogueCompressor({ summarizer }).process(ctx);
+    const after = historyOf(ctx);
+    expect(after.slice(0, 4)).toEqual(history.slice(0, 4));
+    expect(after[5]).toMatchObject({ engine: { kind: "chain-summary" } });
+    expect(effects).toEqual([{ kind: "compressed", before: [[5, 7]], after: [[5, 6]] }]);
+    expect(counter.countMessages(after)).toBeLessThan(counter.countMessages(history));
+  });
+
+  it("[C3] leaves the history itself when no summary is shorter than its chain", async () => {
+    const history = toolRound("q", "call_0", "ok", "done");
+    const ctx = contextWith(history);
+    const { effects } = await new DialogueCompressor({
+      summarizer: async () => "a summary far longer than the tiny chain it stands for, word after word",
+    }).process(ctx);
+    expect(historyOf(ctx)).toBe(history);
+    expect(effects).toBeUndefined();
   });
 
   it("[E2] needs a summarizer function, refused with a ContextError", () => {

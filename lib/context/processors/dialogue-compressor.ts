@@ -6,6 +6,8 @@ import { isFinalAnswer, isToolCallMessage, TOOL_CHAIN_SUMMARY_PREFIX, type Messa
 import { ContextProcessor, type MessageEffect, type ProcessorResult, type ProcessorRun } from "../pipeline";
 import { STATE_KEYS } from "../state";
 import type { Summarizer } from "../summarizer";
+import type { TiktokenCounter } from "../tokens/counter";
+import { resolveCounter } from "../tokens/resolve";
 import { identity, OutcomeCache } from "./outcome-cache";
 
 export interface DialogueCompressorOptions {
@@ -17,7 +19,8 @@ export interface DialogueCompressorOptions {
 
 /**
  * Replaces every closed tool chain with one assistant message holding the
- * summarizer's text (C1). The chain of an incomplete round stays: the model is
+ * summarizer's text (C1), unless the summary is not shorter than the chain
+ * (C3). The chain of an incomplete round stays: the model is
  * still inside it (C2). Whole chains go, so no tool pair is ever split (P1).
  * Rounds a later window drops are left as they are (PL5).
  * @example pipeline.register(new DialogueCompressor({ summarizer: extractiveSummarizer }))
@@ -39,20 +42,27 @@ export class DialogueCompressor extends ContextProcessor {
     const history = ctx.state.get(STATE_KEYS.history) ?? [];
     // PL5: rounds a later window drops are left as they are; compressing them would be work for nothing.
     const from = run.roundsKeptLater === undefined ? 0 : indexOf(history).startOfLastRounds(run.roundsKeptLater);
-    const key = `${this.minChainLength}:${from}:${identity(this.summarizer)}`;
-    const outcome = outcomes.get(history, key) ?? outcomes.set(history, key, await this.compress(history, from));
+    const counter = resolveCounter(ctx.config);
+    const key = `${this.minChainLength}:${from}:${identity(this.summarizer)}:${counter.encoding}:${counter.mediaRule}`;
+    const outcome = outcomes.get(history, key) ?? outcomes.set(history, key, await this.compress(history, from, counter));
     if (outcome.history === history) return {};
     ctx.state.set(STATE_KEYS.history, outcome.history);
     return { effects: outcome.effects };
   }
 
-  private async compress(history: readonly Message[], from: number): Promise<Outcome> {
-    const chains = closedChains(history, from, this.minChainLength);
-    if (chains.length === 0) return { history, effects: [] };
+  private async compress(history: readonly Message[], from: number, counter: TiktokenCounter): Promise<Outcome> {
+    const closed = closedChains(history, from, this.minChainLength);
+    if (closed.length === 0) return { history, effects: [] };
     // Cached summaries resolve synchronously: awaiting thousands of promises on a re-run costs more than the work.
-    const pending = chains.map((chain) => this.cached(history, chain.start, chain.end) ?? this.summarize(history.slice(chain.start, chain.end)));
+    const pending = closed.map((chain) => this.cached(history, chain.start, chain.end) ?? this.summarize(history.slice(chain.start, chain.end)));
     const summaries = pending.some((entry) => entry instanceof Promise) ? await Promise.all(pending) : (pending as Message[]);
-    const edits = chains.map((chain, order) => ({ from: chain.start, to: chain.end, messages: [summaries[order]] }));
+    // C3: a summary that is not shorter than its chain would only add tokens; the chain stays as it was.
+    const index = indexOf(history);
+    const chains = closed
+      .map((chain, order) => ({ ...chain, summary: summaries[order] }))
+      .filter((chain) => counter.countMessage(chain.summary) < index.tokensBefore(counter, chain.end) - index.tokensBefore(counter, chain.start));
+    if (chains.length === 0) return { history, effects: [] };
+    const edits = chains.map((chain) => ({ from: chain.start, to: chain.end, messages: [chain.summary] }));
     const { history: next, placed } = applyEdits(history, edits);
     const effects = chains.map(
       (chain, order): MessageEffect => ({ kind: "compressed", before: [[chain.start, chain.end]], after: [[placed[order], placed[order] + 1]] }),

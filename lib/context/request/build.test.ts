@@ -6,8 +6,9 @@ import { hasIntactToolPairs } from "../sanitize";
 import { conversationArbitrary } from "../test-support/arbitraries";
 import { answer, calls, longText, result, system, toolCall, toolRound, user } from "../test-support/conversation";
 import { sampleTrajectories } from "../test-support/tau-bench";
-import { sharedCounter } from "../tokens/counter";
+import { sharedCounter, TOKENS_TO_PRIME_REPLY } from "../tokens/counter";
 import { buildRequest } from "./build";
+import { coveredBySummary } from "./memory";
 import type { RequestPolicy } from "./policy";
 
 const allOn = DEFAULT_PROCESSOR_ORDER.map((kind) => ({ kind, enabled: true }));
@@ -81,6 +82,48 @@ describe("buildRequest", () => {
     expect(built.sections.find((section) => section.kind === "summary")?.label).toBe("Checkpoint v1 (summary of messages 0–8)");
   });
 
+  it("[RB8] a retrieved summary the persisted summary covers is not sent and takes no place; a stored tool result's outline is", async () => {
+    const summary = {
+      id: "s3",
+      text: "Booked, then cancelled, the flight.",
+      fromPosition: 0,
+      toPosition: 30,
+      label: "Checkpoint v3 (summary of messages 0–29)",
+    };
+    const covered = [
+      { id: "s1", kind: "summary" as const, label: "summary 1", content: "[Retrieved] booked", positions: [0, 10] as [number, number] },
+      { id: "s2", kind: "summary" as const, label: "summary 2", content: "[Retrieved] booked, then", positions: [0, 20] as [number, number] },
+    ];
+    const artifact = {
+      id: "a1",
+      kind: "artifact" as const,
+      label: "search result at message 4",
+      content: "[Retrieved] flights",
+      positions: [4, 5] as [number, number],
+    };
+    const outside = {
+      id: "o1",
+      kind: "summary" as const,
+      label: "summary of another part",
+      content: "[Retrieved] later",
+      positions: [30, 40] as [number, number],
+    };
+    const built = await buildRequest({
+      history: [user("q"), answer("a")],
+      policy: policy({ processors: allOff, retrievedMemories: 2 }),
+      memory: { summary, retrieved: [...covered, artifact, outside] },
+    });
+    expect(built.assembly.retrieved).toEqual([artifact, outside]);
+    expect(built.assembly.covered).toEqual(covered);
+    expect(built.messages.map((message) => message.content).filter((content) => content?.startsWith("[Retrieved]"))).toEqual([
+      "[Retrieved] flights",
+      "[Retrieved] later",
+    ]);
+    expect(covered.map((memory) => coveredBySummary(memory, summary))).toEqual([true, true]);
+    expect([artifact, outside].map((memory) => coveredBySummary(memory, summary))).toEqual([false, false]);
+    expect(coveredBySummary(covered[0], null)).toBe(false);
+  });
+
   it("[RB1] the same summary gives the same message object on every build, so counts stay cached", async () => {
     const memory = { summary: { id: "s1", text: "text", fromPosition: 0, toPosition: 4, label: "Summary" } };
     const first = await buildRequest({ history: [user("q")], policy: policy({ processors: allOff }), memory });
@@ -124,6 +167,7 @@ describe("buildRequest", () => {
       system: counter.countMessage(history[0]),
       tools: counter.countTools([weather]),
       history: total - counter.countMessage(history[0]) - counter.countTools([weather]),
+      priming: TOKENS_TO_PRIME_REPLY,
       total,
     });
     const over = await buildRequest({ history, tools: [weather], policy: policy({ processors: allOff, tokenBudget: total - 1 }) });
@@ -148,12 +192,19 @@ describe("buildRequest", () => {
     expect(built.verdict.tokens.total).toBe(budget);
   });
 
-  it("[RB4] sections hold every message once and add up to the total", async () => {
+  it("[RB4] sections hold every message once and, with the reply priming as its own term, add up to the total", async () => {
     const history = [system("policy"), ...toolRound("q1", "call_0", "r1", "a1"), user("q2")];
     const built = await buildRequest({ history, tools: [weather], current: user("q3"), policy: policy() });
     const indices = built.sections.flatMap((section) => section.indices).sort((a, b) => a - b);
     expect(indices).toEqual(built.messages.map((_, index) => index));
-    expect(built.sections.reduce((sum, section) => sum + section.tokens, 0)).toBe(built.verdict.tokens.total);
+    expect(built.verdict.tokens.priming).toBe(TOKENS_TO_PRIME_REPLY);
+    expect(built.sections.reduce((sum, section) => sum + section.tokens, 0) + built.verdict.tokens.priming).toBe(built.verdict.tokens.total);
+    expect(built.sections.find((section) => section.kind === "current")?.tokens).toBe(sharedCounter("o200k_base").countMessage(built.messages.at(-1)!));
+  });
+
+  it("[RB4] an empty request has no reply priming", async () => {
+    const built = await buildRequest({ history: [], policy: policy({ processors: allOff }) });
+    expect(built.verdict.tokens).toMatchObject({ priming: 0, total: 0 });
   });
 
   it("[RB5] offers reload_offloaded when a marker of this request's offloads is sent, and only then", async () => {
@@ -219,7 +270,7 @@ describe("buildRequest", () => {
           const rounds = splitRounds(history);
           const last = rounds.at(-1);
           if (last && !last.complete) for (const index of last.indices) expect(built.messages).toContain(history[index]);
-          expect(built.sections.reduce((sum, section) => sum + section.tokens, 0)).toBe(built.verdict.tokens.total);
+          expect(built.sections.reduce((sum, section) => sum + section.tokens, 0) + built.verdict.tokens.priming).toBe(built.verdict.tokens.total);
           expect(built.verdict.ok).toBe(built.verdict.tokens.total <= built.verdict.limit);
         },
       ),

@@ -8,7 +8,7 @@ import type { PipelineTrace } from "../pipeline";
 import { processHistory } from "../run";
 import type { Summarizer } from "../summarizer";
 import { getContextTools } from "../tools";
-import { retrievedMessage, summaryMessage, type PersistedMemory, type PersistedSummary, type RetrievedMemory } from "./memory";
+import { coveredBySummary, retrievedMessage, summaryMessage, type PersistedMemory, type PersistedSummary, type RetrievedMemory } from "./memory";
 import { policyCounter, policyToEngine, type RequestPolicy } from "./policy";
 import { requestSections, type RequestSection } from "./sections";
 import { budgetVerdict, requestTokens, type BudgetVerdict } from "./verdict";
@@ -36,6 +36,8 @@ export interface BuildRequestOptions {
 export interface RequestAssembly {
   summary: PersistedSummary | null;
   retrieved: RetrievedMemory[];
+  /** Retrieved memories left out because the summary already covers them (RB8). */
+  covered: RetrievedMemory[];
   /** The candidate history the processors received. */
   candidate: readonly Message[];
 }
@@ -84,8 +86,9 @@ function carriesMarker(messages: readonly Message[]): boolean {
 }
 
 /**
- * Builds the next request (RB1–RB5): the persisted memory first (system
- * messages of the summarised part, the latest summary, retrieved memories),
+ * Builds the next request (RB1–RB5, RB8): the persisted memory first (system
+ * messages of the summarised part, the latest summary, retrieved memories
+ * it does not cover),
  * then the raw history and the current turn, as one candidate history; the
  * policy's enabled processors run on it in their order; the one budget
  * verdict says whether it may be sent. Every surface that shows or sends a
@@ -95,7 +98,9 @@ function carriesMarker(messages: readonly Message[]): boolean {
 export async function buildRequest(options: BuildRequestOptions): Promise<BuiltRequest> {
   const { policy, memory = {} } = options;
   const summary = memory.summary ?? null;
-  const retrieved = (memory.retrieved ?? []).slice(0, policy.retrievedMemories);
+  const offered = memory.retrieved ?? [];
+  const covered = offered.filter((entry) => coveredBySummary(entry, summary));
+  const retrieved = offered.filter((entry) => !covered.includes(entry)).slice(0, policy.retrievedMemories);
   const current = options.current ?? null;
   const persisted = summary ? summaryMessage(summary) : null;
   const candidate: Message[] = [
@@ -129,7 +134,7 @@ export async function buildRequest(options: BuildRequestOptions): Promise<BuiltR
     messages,
     tools,
     sections: requestSections(messages, tools, counter, { current, summary, summaryMessage: persisted, retrieved }, tokensOf),
-    assembly: { summary, retrieved, candidate },
+    assembly: { summary, retrieved, covered, candidate },
     trace: result.trace,
     verdict,
     offloaded: result.offloaded,

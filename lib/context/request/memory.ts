@@ -48,6 +48,20 @@ function memoryMessage(key: string, content: string, kind: "conversation-summary
   return message;
 }
 
+/**
+ * RB8: whether a retrieved memory only repeats the persisted summary: a
+ * summary of positions the latest summary covers (the chain's latest summary
+ * stands for every message before its end). A stored tool result's outline is
+ * never covered: it carries the handle its full content reloads by, which no
+ * summary does.
+ * @example memories.filter((memory) => !coveredBySummary(memory, summary))
+ */
+export function coveredBySummary(memory: RetrievedMemory, summary: PersistedSummary | null): boolean {
+  if (!summary || memory.kind !== "summary" || !memory.positions) return false;
+  const [from, to] = memory.positions;
+  return from >= summary.fromPosition && to <= summary.toPosition;
+}
+
 /** "12–27" for positions `[12, 28)`, "12" for one. */
 export function positionsLabel(from: number, to: number): string {
   return to - from <= 1 ? `${from}` : `${from}–${to - 1}`;

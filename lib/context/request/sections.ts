@@ -1,5 +1,5 @@
 import type { Message, ToolDefinition } from "../messages";
-import { TOKENS_TO_PRIME_REPLY, type TiktokenCounter } from "../tokens/counter";
+import type { TiktokenCounter } from "../tokens/counter";
 import type { PersistedSummary, RetrievedMemory } from "./memory";
 import { isUserSystemMessage, type MessageTokens } from "./verdict";
 
@@ -14,7 +14,7 @@ export interface RequestSection {
   messages: Message[];
   /** Where they are in the request's messages. */
   indices: number[];
-  /** Its tokens; the reply priming counts in the last section with messages, so sections add up to the total (RB4). */
+  /** Its tokens; with the verdict's reply priming, the sections add up to the total (RB4). */
   tokens: number;
 }
 
@@ -84,7 +84,5 @@ export function requestSections(
   if (tools.length > 0) byKind.set("tools", { kind: "tools", label: "", messages: [], indices: [], tokens: counter.countTools(tools) });
   const sections = ORDER.flatMap((kind) => byKind.get(kind) ?? []);
   for (const section of sections) section.label = labelOf(section, { ...context, tools: tools.length });
-  const last = sections.findLast((section) => section.messages.length > 0);
-  if (last) last.tokens += TOKENS_TO_PRIME_REPLY;
   return sections;
 }

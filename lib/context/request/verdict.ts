@@ -9,6 +9,8 @@ export interface RequestTokens {
   tools: number;
   /** Every other message, the reply priming included. */
   history: number;
+  /** The reply priming (T1): the part of `history` that is no message, shown as its own term. */
+  priming: number;
   /** Everything sent: `system + tools + history`. */
   total: number;
 }
@@ -49,7 +51,8 @@ export function requestTokens(
   counter: TiktokenCounter,
   tokensOf: MessageTokens = (message) => counter.countMessage(message),
 ): RequestTokens {
-  let total = messages.length === 0 ? 0 : TOKENS_TO_PRIME_REPLY;
+  const priming = messages.length === 0 ? 0 : TOKENS_TO_PRIME_REPLY;
+  let total = priming;
   let system = 0;
   messages.forEach((message, position) => {
     const tokens = tokensOf(message, position);
@@ -57,7 +60,7 @@ export function requestTokens(
     if (isUserSystemMessage(message)) system += tokens;
   });
   const toolTokens = counter.countTools(tools);
-  return { system, tools: toolTokens, history: total - system, total: total + toolTokens };
+  return { system, tools: toolTokens, history: total - system, priming, total: total + toolTokens };
 }
 
 /**
