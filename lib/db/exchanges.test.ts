@@ -87,4 +87,23 @@ describe.each(TEST_PROVIDERS)("exchanges (%s)", (provider) => {
     await writeExchangeById(test.db, second.id, { status: 200, durationMs: 5 });
     expect(await getExchangeById(test.db, second.id)).toMatchObject({ request: grown, status: 200, durationMs: 5 });
   });
+
+  it("[D6.8] a body sent after the pipeline is stored against the previous call's and reads back whole; one written again is whole", async () => {
+    const { conversation, branch } = await seedConversation(test.db, 1);
+    const sentFirst = { ...request, max_tokens: 10 };
+    const first = await createExchange(test.db, branch.id, { request, sent: sentFirst });
+    const grown = { ...request, messages: [...request.messages, { role: "assistant", content: "hello" }, { role: "user", content: "again" }] };
+    const sentGrown = { ...grown, max_tokens: 10 };
+    const second = await createExchange(test.db, branch.id, { request: grown, sent: sentGrown, previous: { id: first.id, request, sent: sentFirst } });
+    const third = await createExchange(test.db, branch.id, { request: grown, previous: { id: second.id, request: grown, sent: sentGrown } });
+    const rows = await test.db.exchange.findMany({ where: { conversationId: conversation.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    expect(rows.map((row) => row.sentBaseId)).toEqual([null, first.id, null]);
+    expect(JSON.parse(rows[1].sent!)).toMatchObject({ kept: 1 });
+    expect(second.sent).toEqual(sentGrown);
+    expect((await getExchangesByConversationId(test.db, conversation.id)).map((exchange) => exchange.sent)).toEqual([sentFirst, sentGrown, null]);
+    expect(third.sent).toBeNull();
+    await updateExchangeById(test.db, second.id, { sent: sentFirst });
+    expect((await test.db.exchange.findUniqueOrThrow({ where: { id: second.id } })).sentBaseId).toBeNull();
+    expect((await getExchangeById(test.db, second.id)).sent).toEqual(sentFirst);
+  });
 });

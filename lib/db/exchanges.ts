@@ -28,8 +28,8 @@ export interface CreateExchangeOptions {
   /** The id to give the row (the proxy's journal id, so a replayed placement finds it); default a new cuid. */
   id?: string;
   request: unknown;
-  /** The call before this one (same conversation): the request is stored as a delta against its request when it shares history (D6). */
-  previous?: { id: string; request: unknown };
+  /** The call before this one (same conversation): the request, and the body sent, are stored as deltas against its own when they share history (D6, D6.8). */
+  previous?: { id: string; request: unknown; sent?: unknown };
   sent?: unknown;
   streamed?: boolean;
   /** The branch's conversation, when the caller has it: the branch is then not read for it. */
@@ -53,45 +53,56 @@ export interface ExchangeListOptions {
   offset?: number;
 }
 
-/** The columns that store a request (D6). */
-const REQUEST_COLUMNS = { id: true, request: true, requestBaseId: true } as const;
-type StoredRequest = Pick<ExchangeRow, "id" | "request" | "requestBaseId">;
+/** The columns that store a request and the body sent (D6, D6.8). */
+const BODY_COLUMNS = { id: true, request: true, requestBaseId: true, sent: true, sentBaseId: true } as const;
+type StoredBodies = Pick<ExchangeRow, "id" | "request" | "requestBaseId" | "sent" | "sentBaseId">;
 
-/**
- * The requests of exchange rows, read back whole (D6.4): a row without
- * `requestBaseId` holds its request whole (every row written before deltas);
- * one with it holds a delta, decoded along its chain of bases, which are
- * earlier exchanges of its conversation, read in one query.
- */
-async function readRequests(db: Database | Transaction, rows: readonly StoredRequest[], conversationId: string): Promise<Map<string, JsonValue>> {
-  const requests = new Map<string, JsonValue>();
-  const stored = new Map<string, StoredRequest>(rows.map((row) => [row.id, row]));
-  if (rows.some((row) => row.requestBaseId !== null))
-    for (const row of await db.exchange.findMany({ where: { conversationId }, select: REQUEST_COLUMNS })) stored.set(row.id, row);
-  for (const row of rows) {
-    if (row.requestBaseId === null) {
-      requests.set(row.id, fromJsonText(row.request));
-      continue;
-    }
-    const deltas: RequestDelta[] = [];
-    let link: StoredRequest | undefined = row;
-    while (link && link.requestBaseId !== null) {
-      deltas.push(fromJsonText(link.request) as unknown as RequestDelta);
-      link = stored.get(link.requestBaseId);
-    }
-    if (!link) throw new NotFoundError("exchange", `the base of exchange ${row.id}'s request`);
-    requests.set(row.id, decodeChain(fromJsonText(link.request), deltas.reverse()) as JsonValue);
+/** The two bodies an exchange may store as a delta: the field and its base id's. */
+const BODIES = [
+  { text: "request", base: "requestBaseId" },
+  { text: "sent", base: "sentBaseId" },
+] as const;
+
+/** One body of a row read whole along its chain of bases; null for a `sent` that is null. */
+function decodeBody(row: StoredBodies, stored: ReadonlyMap<string, StoredBodies>, body: (typeof BODIES)[number]): JsonValue | null {
+  const text = row[body.text];
+  if (text === null) return null;
+  if (row[body.base] === null) return fromJsonText(text);
+  const deltas: RequestDelta[] = [];
+  let link: StoredBodies | undefined = row;
+  while (link && link[body.base] !== null) {
+    deltas.push(fromJsonText(link[body.text] ?? "null") as unknown as RequestDelta);
+    link = stored.get(link[body.base]!);
   }
-  return requests;
+  const first = link?.[body.text];
+  if (!link || first == null) throw new NotFoundError("exchange", `the base of exchange ${row.id}'s ${body.text}`);
+  return decodeChain(fromJsonText(first), deltas.reverse()) as JsonValue;
 }
 
-function toRecord(row: ExchangeRow, request: JsonValue): ExchangeRecord {
+/**
+ * The request and sent body of exchange rows, read back whole (D6.4, D6.8):
+ * a row without a base id holds the body whole (every row written before
+ * deltas); one with it holds a delta, decoded along its chain of bases,
+ * which are earlier exchanges of its conversation, read in one query.
+ */
+async function readBodies(
+  db: Database | Transaction,
+  rows: readonly StoredBodies[],
+  conversationId: string,
+): Promise<Map<string, { request: JsonValue; sent: JsonValue | null }>> {
+  const stored = new Map<string, StoredBodies>(rows.map((row) => [row.id, row]));
+  if (rows.some((row) => row.requestBaseId !== null || row.sentBaseId !== null))
+    for (const row of await db.exchange.findMany({ where: { conversationId }, select: BODY_COLUMNS })) stored.set(row.id, row);
+  return new Map(rows.map((row) => [row.id, { request: decodeBody(row, stored, BODIES[0])!, sent: decodeBody(row, stored, BODIES[1]) }]));
+}
+
+function toRecord(row: ExchangeRow, bodies: { request: JsonValue; sent: JsonValue | null }): ExchangeRecord {
   return {
     id: row.id,
     conversationId: row.conversationId,
     branchId: row.branchId,
-    request,
-    sent: fromNullableJsonText(row.sent),
+    request: bodies.request,
+    sent: bodies.sent,
     response: fromNullableJsonText(row.response),
     status: row.status,
     error: fromNullableJsonText(row.error),
@@ -104,8 +115,8 @@ function toRecord(row: ExchangeRow, request: JsonValue): ExchangeRecord {
 /** Exchange rows as records, their requests read back whole (D6.4). */
 export async function toExchangeRecords(db: Database | Transaction, rows: readonly ExchangeRow[]): Promise<ExchangeRecord[]> {
   if (rows.length === 0) return [];
-  const requests = await readRequests(db, rows, rows[0].conversationId);
-  return rows.map((row) => toRecord(row, requests.get(row.id)!));
+  const bodies = await readBodies(db, rows, rows[0].conversationId);
+  return rows.map((row) => toRecord(row, bodies.get(row.id)!));
 }
 
 async function toExchangeRecord(db: Database | Transaction, row: ExchangeRow): Promise<ExchangeRecord> {
@@ -114,10 +125,12 @@ async function toExchangeRecord(db: Database | Transaction, row: ExchangeRow): P
 
 /** Records a call on a branch as it starts; `updateExchangeById` adds the outcome. */
 export async function createExchange(db: Database, branchId: string, options: CreateExchangeOptions): Promise<ExchangeRecord> {
-  const delta = options.previous === undefined ? null : encodeRequest(options.previous.request, options.request);
+  const previous = options.previous;
+  const delta = previous === undefined ? null : encodeRequest(previous.request, options.request);
   const whole = toJsonText(options.request, "request");
   const request = delta === null ? whole : toJsonText(delta, "request");
-  const sent = toNullableJsonText(options.sent, "sent");
+  const sentDelta = previous?.sent == null || options.sent == null ? null : encodeRequest(previous.sent, options.sent);
+  const sent = toNullableJsonText(sentDelta ?? options.sent, "sent");
   return runQuery(db, async () => {
     const conversationId =
       options.conversationId ?? (await db.branch.findUnique({ where: { id: branchId }, select: { conversationId: true } }))?.conversationId;
@@ -128,18 +141,21 @@ export async function createExchange(db: Database, branchId: string, options: Cr
         conversationId,
         branchId,
         request,
-        requestBaseId: delta === null ? null : options.previous!.id,
+        requestBaseId: delta === null ? null : previous!.id,
         sent,
+        sentBaseId: sentDelta === null ? null : previous!.id,
         streamed: options.streamed ?? false,
       },
     });
-    return toRecord(row, fromJsonText(whole));
+    return toRecord(row, { request: fromJsonText(whole), sent: (options.sent ?? null) as JsonValue | null });
   });
 }
 
 function updateData(changes: UpdateExchangeOptions) {
   return {
     sent: changes.sent === undefined ? undefined : toNullableJsonText(changes.sent, "sent"),
+    // A body written again is whole.
+    sentBaseId: changes.sent === undefined ? undefined : null,
     response: changes.response === undefined ? undefined : toNullableJsonText(changes.response, "response"),
     error: changes.error === undefined ? undefined : toNullableJsonText(changes.error, "error"),
     status: changes.status,

@@ -104,7 +104,7 @@ async function findOrCreateConversation(db: Database, options: RecordRequestOpti
 /** The exchange of a journaled call: created with the journal's id, or found when a replayed placement made it already. */
 async function openExchange(db: Database, branch: BranchRecord, options: RecordRequestOptions, previous: PreviousCall | undefined): Promise<ExchangeRecord> {
   try {
-    const base = previous?.branchId === branch.id ? { id: previous.id, request: previous.request } : undefined;
+    const base = previous?.branchId === branch.id ? { id: previous.id, request: previous.request, sent: previous.sent } : undefined;
     const { id, request, sent, streamed } = options;
     return await createExchange(db, branch.id, { id, request, previous: base, sent, streamed, conversationId: branch.conversationId });
   } catch (error) {
@@ -118,6 +118,7 @@ interface PreviousCall {
   id: string;
   branchId: string;
   request: unknown;
+  sent: unknown;
 }
 
 /** Agents whose last call is kept for D6.5; the least recently seen is forgotten first. */
@@ -442,7 +443,7 @@ export class ProxyRecorder {
         reply: withReply,
         beforeAppend: async (first) => {
           opened.exchange ??= await openExchange(db, first.branch, options, this.previous.get(options.key));
-          this.previous.set(options.key, { id: opened.exchange.id, branchId: opened.exchange.branchId, request: options.request });
+          this.previous.set(options.key, { id: opened.exchange.id, branchId: opened.exchange.branchId, request: options.request, sent: options.sent });
         },
       });
     try {
