@@ -72,6 +72,17 @@ describe.each(TEST_PROVIDERS)("proxy: branches from diverging histories (%s)", (
     expect(other.histories.get(other.branches[0].id)).toEqual([user("hello"), echo("hello")]);
   });
 
+  it("[P-S3] a conversation named by X-Context-Lab-Conversation keeps a request that opens otherwise, as a fork at its first turn", async () => {
+    const agent = harness.agent("named", { defaultHeaders: { "X-Context-Lab-Conversation": "named-session" } });
+    await agent.chat.completions.create({ model: "fake-gpt", messages: [S, user("hi")] });
+    await agent.chat.completions.create({ model: "fake-gpt", messages: [S, user("hello")] });
+    await harness.recorded();
+    expect((await getConversations(test.db)).map((conversation) => conversation.recordKey)).toEqual(["named-session"]);
+    const { branches, histories } = await recordedFor(test.db, "named-session");
+    expect(branches.map((branch) => branch.forkPosition)).toEqual([null, 1]);
+    expect(histories.get(branches[1].id)).toEqual([S, user("hello"), echo("hello")]);
+  });
+
   it("[P-SP1] [P-SP2] a changed system prompt continues the conversation: the turns stay one branch, the first turn sent with it carries it", async () => {
     const brief: ChatMessage = { role: "system", content: "You plan trips. Be brief." };
     await send("prompt-tuner", [S, user("hi")]);

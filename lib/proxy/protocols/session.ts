@@ -63,7 +63,9 @@ async function recordedOpening(db: Database, conversationId: string): Promise<st
  * that opens otherwise is an independent run under the key and belongs to a
  * conversation of its own, `<key>#<hash of its opening turn>`. A request
  * without turns after its system prompt, or a key whose conversation has
- * nothing recorded yet, keeps the key, and so does a Responses request that
+ * nothing recorded yet, keeps the key; so does a conversation named by the
+ * `X-Context-Lab-Conversation` header (the agent said where to record: a new
+ * opening forks there), and a Responses request that
  * continues stored responses the proxy could not resolve (its input is not
  * where the run began: P-R4). `body` is the request the messages were read
  * from as they came.
@@ -75,7 +77,7 @@ export async function conversationKeyOf(
   options: { body?: Record<string, unknown> } = {},
 ): Promise<string> {
   const opening = openingOf(messages);
-  if (opening === null || (options.body && continuesStoredResponses(options.body))) return identity.key;
+  if (opening === null || identity.via === "header" || (options.body && continuesStoredResponses(options.body))) return identity.key;
   const pending = mapOf(PENDING_KEY, db);
   const conversation = await lookupConversation(db, identity.key);
   let first = conversation ? await recordedOpening(db, conversation.id) : undefined;
