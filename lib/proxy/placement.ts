@@ -123,13 +123,13 @@ async function loadBranches(db: Database, conversationId: string): Promise<Loade
 }
 
 /** A request's turns split into its system prompt and the rest. */
-interface Request {
+interface RequestTurns {
   turns: readonly Turn[];
   system: number;
   prompt: string;
 }
 
-function requestOf(turns: readonly Turn[]): Request {
+function requestOf(turns: readonly Turn[]): RequestTurns {
   const system = leadingSystemCount(turns.map((turn) => turn.message));
   return {
     turns,
@@ -147,7 +147,7 @@ function requestOf(turns: readonly Turn[]): Request {
  * request's was. A branch that shares nothing with it (an empty one) takes
  * the request whole, its system prompt in front.
  */
-function lineUp(index: BranchIndex, request: Request): { common: number; fresh: readonly Turn[] } {
+function lineUp(index: BranchIndex, request: RequestTurns): { common: number; fresh: readonly Turn[] } {
   const base = index.leadingSystem;
   const sequence = request.turns.slice(request.system);
   let shared = 0;
@@ -163,7 +163,7 @@ function lineUp(index: BranchIndex, request: Request): { common: number; fresh: 
  * exactly there (append without forking), then the oldest (an ancestor
  * before its forks, so a new fork hangs where the histories part).
  */
-function chooseBranch(loaded: LoadedBranch[], request: Request, preferred: string | undefined) {
+function chooseBranch(loaded: LoadedBranch[], request: RequestTurns, preferred: string | undefined) {
   let best: { entry: LoadedBranch; common: number; fresh: readonly Turn[]; score: number } | null = null;
   for (const entry of loaded) {
     const { common, fresh } = lineUp(entry.index, request);
@@ -175,7 +175,7 @@ function chooseBranch(loaded: LoadedBranch[], request: Request, preferred: strin
 }
 
 /** P-SP2: the request's system prompt when it is not the one in effect where its new turns go (at position 0 it is stored in front). */
-function changedPrompt(index: BranchIndex, common: number, request: Request): SystemPromptChange | null {
+function changedPrompt(index: BranchIndex, common: number, request: RequestTurns): SystemPromptChange | null {
   if (common === 0 || promptBefore(index, common) === request.prompt) return null;
   return systemPromptChange(request.turns.slice(0, request.system).map((turn) => turn.message));
 }
