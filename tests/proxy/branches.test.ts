@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getConversations } from "@/lib/db";
-import { systemPromptChangeOf } from "@/lib/formats";
+import { historyAsSent, systemPromptChangeOf } from "@/lib/formats";
 import type { BranchCreatedEvent } from "@/lib/live";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { collectLiveEvents, recordedFor, useProxyHarness } from "./support/harness";
@@ -95,6 +95,24 @@ describe.each(TEST_PROVIDERS)("proxy: branches from diverging histories (%s)", (
     expect(histories.get(branches[0].id)).toEqual([S, user("hi"), echo("hi"), user("again"), echo("again"), user("thanks"), echo("thanks")]);
     const changes = records.get(branches[0].id)!.map((record) => systemPromptChangeOf(record.metadata)?.messages ?? null);
     expect(changes).toEqual([null, null, null, [brief], null, null, null]);
+  });
+
+  it("[P-SP2] [P-SP3] a fork inherits the prompts of the turns before it: a turn sent with another prompt than those carries it", async () => {
+    const at = (minute: number): ChatMessage => ({ role: "system", content: `You plan trips. It is 20:${minute}.` });
+    await send("forked-clock", [at(10), user("u1")]);
+    await send("forked-clock", [at(11), user("u1"), echo("u1"), user("u2")]);
+    // Edits u2 with the second call's prompt: the fork at 3 holds the prompt of the turns before it, 20:10, not main's change at 3,
+    // so the edit carries the prompt it was sent with.
+    await send("forked-clock", [at(11), user("u1"), echo("u1"), user("u2 edited")]);
+    await harness.recorded();
+    const { branches, records } = await recordedFor(test.db, "forked-clock");
+    expect(branches.map((branch) => branch.forkPosition)).toEqual([null, 3]);
+    const [main, edit] = branches.map((branch) => records.get(branch.id)!);
+    expect(main.map((record) => systemPromptChangeOf(record.metadata)?.messages[0].content ?? null)).toEqual([null, null, null, at(11).content, null]);
+    expect(edit.map((record) => systemPromptChangeOf(record.metadata)?.messages[0].content ?? null)).toEqual([null, null, null, at(11).content, null]);
+    expect(historyAsSent(main).map((message) => message.content)).toEqual([at(11).content, "u1", "echo: u1", "u2", "echo: u2"]);
+    expect(historyAsSent(edit, 3).map((message) => message.content)).toEqual([at(10).content, "u1", "echo: u1"]);
+    expect(historyAsSent(edit).map((message) => message.content)).toEqual([at(11).content, "u1", "echo: u1", "u2 edited", "echo: u2 edited"]);
   });
 
   it("forks at the reply when a retried request is answered differently, and adds nothing when it is answered the same", async () => {
