@@ -184,3 +184,21 @@ describe("ConversationView failed calls", () => {
     expect(onOpenCalls).toHaveBeenCalledOnce();
   });
 });
+
+describe("ConversationView system prompt changes", () => {
+  it("[P-SP2] marks the first message sent with another system prompt, with the word diff from the one before", () => {
+    const messages: Message[] = [
+      { role: "system", content: "You plan trips.\nCurrent time: 20:10" },
+      { role: "user", content: "u1" },
+      { role: "assistant", content: "a1" },
+      { role: "user", content: "u2" },
+    ];
+    const shift = { position: 3, before: [messages[0]], after: [{ role: "system" as const, content: "You plan trips.\nCurrent time: 20:11" }] };
+    view({ messages, systemPrompts: new Map([[3, shift]]) });
+    const marker = screen.getByRole("note", { name: "System prompt changed" });
+    expect(marker.closest("[data-index]")?.getAttribute("data-index")).toBe("3");
+    expect(marker.querySelector("del")?.textContent).toBe("10");
+    expect(marker.querySelector("ins")?.textContent).toBe("11");
+    expect(within(marker).getByText("35 → 35 characters")).toBeTruthy();
+  });
+});

@@ -5,8 +5,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { CallSummary } from "@/lib/calls/types";
 import type { CompactionSummary, SubagentSummary } from "@/lib/client/types";
 import type { Message } from "@/lib/context";
+import type { SystemPromptShift } from "@/lib/formats";
 import { FailedCallMarkers } from "./failed-call-marker";
 import { MessageRow } from "./message-row";
+import { SystemPromptMarker } from "./system-prompt-marker";
 import type { RowEffect } from "./row-marks";
 import type { RowFacts } from "./row-facts";
 import { layoutRows } from "./row-layout";
@@ -37,6 +39,8 @@ export interface ConversationViewProps {
   compactions?: ReadonlyMap<number, CompactionSummary>;
   /** Subagents by the id of the call that started them. */
   subagents?: ReadonlyMap<string, SubagentSummary>;
+  /** Where the agent's system prompt changed, by the index of the first message sent with the new one (P-SP2). */
+  systemPrompts?: ReadonlyMap<number, SystemPromptShift>;
 }
 
 const NO_KEYS: readonly string[] = [];
@@ -77,6 +81,7 @@ export function ConversationView({
   facts,
   compactions,
   subagents,
+  systemPrompts,
 }: ConversationViewProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const layout = useMemo(() => layoutRows(messages), [messages]);
@@ -144,6 +149,7 @@ export function ConversationView({
             style={measured ? { transform: `translateY(${item.start}px)` } : undefined}
           >
             {failedCalls?.has(item.index) ? <FailedCallMarkers calls={failedCalls.get(item.index)!} onOpenCalls={onOpenCalls} /> : null}
+            {systemPrompts?.has(item.index) ? <SystemPromptMarker shift={systemPrompts.get(item.index)!} /> : null}
             <MessageRow
               index={item.index}
               message={messages[item.index]}

@@ -6,6 +6,7 @@ import type { RunResult } from "@/lib/playground/protocol";
 import { forkPositionOf } from "@/lib/store";
 import { usePlaygroundStore, usePlaygroundStoreApi } from "@/lib/store/provider";
 import type { ApiClient } from "@/lib/client";
+import { systemPromptShifts } from "@/lib/formats";
 import { failedCallsByPosition } from "@/components/calls/failed-markers";
 import { useCalls } from "@/components/calls/use-calls";
 import { ConversationView } from "@/components/conversation/conversation-view";
@@ -71,6 +72,12 @@ export function ConversationPanel({ footer, callsClient }: { footer?: ReactNode;
   const positions = usePlaygroundStore((state) => state.positions);
   const overview = useSessionOverview(callsClient ?? null, conversationId, branchId, records.length + callsRevision);
   const facts = useMemo(() => rowFactsOf(records, positions), [records, positions]);
+  // P-SP2: the turns sent with another system prompt than those before them, by stored position, shown on the conversation as loaded.
+  const systemPrompts = useMemo(() => {
+    const shifts = new Map(systemPromptShifts(records).map((shift) => [shift.position, shift]));
+    if (shifts.size === 0) return undefined;
+    return new Map(positions.flatMap((position, index) => (shifts.has(position) ? [[index, shifts.get(position)!] as const] : [])));
+  }, [records, positions]);
   // Compactions and subagents are placed by stored position and call id: shown on the conversation as loaded.
   const compactions = useMemo(() => {
     if (!overview || overview.compactions.length === 0) return undefined;
@@ -173,6 +180,7 @@ export function ConversationPanel({ footer, callsClient }: { footer?: ReactNode;
             onOpenCalls={() => setTab("calls")}
             facts={after ? undefined : facts}
             compactions={after ? undefined : compactions}
+            systemPrompts={after ? undefined : systemPrompts}
             subagents={subagents}
           />
         )}

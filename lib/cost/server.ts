@@ -26,7 +26,7 @@ const EXCHANGE_PAGE = 500;
 /** Claude Code writes local answers (an interrupted turn, a slash command) as from this model: no API call made them. */
 const NOT_A_MODEL = "<synthetic>";
 
-/** Whose calls these are: a subagent's, and whether they are listed or only share the provider's cache (P-S2). */
+/** Whose calls these are: a subagent's, and whether they are listed or only share the provider's cache (P-S3). */
 type Role = Pick<SessionCall, "subagent" | "listed">;
 
 /** An answer message with where it is stored. */
@@ -217,8 +217,8 @@ async function subagentsOf(db: Database, conversationId: string, depth: number):
 
 /**
  * CC10: a conversation's calls with those of the other conversations
- * recorded under its agent key (P-S2 splits one agent's calls by system
- * prompt), in time order: they share the provider's cache.
+ * recorded under its agent key (P-S3 splits one agent's independent runs by
+ * their opening turn), in time order: they share the provider's cache.
  */
 async function chainOf(db: Database, conversation: ConversationRecord, subagent: boolean): Promise<SessionCall[]> {
   const own = await callsOf(db, conversation, { subagent, listed: true });

@@ -7,8 +7,8 @@ export interface SessionCall {
   /** Set on a subagent's calls. */
   subagent: boolean;
   /**
-   * False for a call of another conversation under the same agent key (P-S2:
-   * the agent changed its system prompt): it shares the provider's cache, so
+   * False for a call of another conversation under the same agent key (P-S3:
+   * another run of the agent): it shares the provider's cache, so
    * it is modelled, but it is not this conversation's to list or total (CC10).
    */
   listed: boolean;

@@ -122,8 +122,8 @@ export async function findConversationByRecordKey(db: Database, recordKey: strin
 }
 
 /**
- * The conversations recorded under one agent key (P-S2): `recordKey` itself
- * and the `<recordKey>#<hash>` conversations of its other system prompts, oldest first.
+ * The conversations recorded under one agent key (P-S3 in lib/proxy/README.md): `recordKey` itself
+ * and the `<recordKey>#<hash>` conversations of its runs that opened otherwise, oldest first.
  */
 export async function getConversationsByRecordKeyFamily(db: Database, recordKey: string): Promise<ConversationRecord[]> {
   return runQuery(db, async () => {

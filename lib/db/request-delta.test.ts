@@ -58,6 +58,26 @@ describe("request deltas", () => {
     expect(encodeRequest({ messages: [1] }, [1])).toBeNull();
   });
 
+  it("[D6.7] a chat request whose system prompt changed (a clock in it) stores the new prompt and its new turns, not its history again", () => {
+    const withClock = (k: number, minute: number) => {
+      const request = chatCall(k);
+      const messages = request.messages as Record<string, unknown>[];
+      return { ...request, messages: [{ role: "system", content: `You are terse. Current time: 20:${minute}` }, ...messages.slice(1)] };
+    };
+    const calls = [withClock(1, 10), withClock(2, 11), withClock(3, 12), withClock(4, 12)];
+    const deltas = calls.slice(1).map((call, index) => encodeRequest(calls[index], call) as RequestDelta);
+    expect(deltas.map((delta) => delta.kept)).toEqual([2, 4, 6]);
+    expect(deltas.map((delta) => delta.head)).toEqual([
+      [{ role: "system", content: "You are terse. Current time: 20:11" }],
+      [{ role: "system", content: "You are terse. Current time: 20:12" }],
+      undefined,
+    ]);
+    expect(JSON.stringify(deltas[1])).not.toContain("question 1");
+    for (let k = 0; k < calls.length; k += 1) expect(JSON.stringify(decodeChain(calls[0], deltas.slice(0, k)))).toBe(JSON.stringify(calls[k]));
+    // Only a prompt of as many messages stands in: a system message added in front is no delta of the history.
+    expect(encodeRequest(calls[0], { ...calls[1], messages: [{ role: "developer", content: "new" }, ...(calls[1].messages as unknown[])] })).toBeNull();
+  });
+
   it("[D6.2] decoding refuses a base shorter than the delta's kept items", () => {
     const delta = encodeRequest({ messages: [1, 2] }, { messages: [1, 2, 3] }) as RequestDelta;
     expect(() => decodeRequest({ messages: [1] }, delta)).toThrow(/fewer than 2/);

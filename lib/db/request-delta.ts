@@ -14,8 +14,10 @@ type Body = Record<string, unknown>;
 export interface RequestDelta {
   /** The field holding the history. */
   history: (typeof HISTORY_FIELDS)[number];
-  /** How many leading history items are the base's. */
+  /** How many leading history items are the base's (`head`'s count included). */
   kept: number;
+  /** D6.7 The request's own first history items standing in for the base's as many: a chat request's changed system prompt. */
+  head?: unknown[];
   /** The body in its own key order, the history cut to the items after `kept`, without the fields in `same`. */
   body: Body;
   /** Fields whose value is the base's (tools, system, parameters), in the body's key order. */
@@ -35,6 +37,14 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** How many items at the start of a history are instructions (chat `system` or `developer` messages). */
+function leadingInstructions(items: readonly unknown[]): number {
+  let count = 0;
+  const isInstruction = (item: unknown) => isBody(item) && (item.role === "system" || item.role === "developer");
+  while (count < items.length && isInstruction(items[count])) count += 1;
+  return count;
+}
+
 /**
  * D6.1 The request as a delta against `base`, or null when it is not worth one:
  * either is not a JSON object, they keep their history in different fields,
@@ -46,9 +56,15 @@ export function encodeRequest(base: unknown, request: unknown): RequestDelta | n
   if (history === null || historyField(base) !== history) return null;
   const baseItems = base[history] as unknown[];
   const items = request[history] as unknown[];
-  let kept = 0;
+  // D6.7: a system prompt that changes every call (a clock, a memory block) must not cost the delta.
+  const instructions = leadingInstructions(items);
+  const head =
+    instructions > 0 && instructions === leadingInstructions(baseItems) && !items.slice(0, instructions).every((item, index) => same(item, baseItems[index]))
+      ? instructions
+      : 0;
+  let kept = head;
   while (kept < baseItems.length && kept < items.length && same(baseItems[kept], items[kept])) kept += 1;
-  if (kept === 0) return null;
+  if (kept === head) return null;
   const body: Body = {};
   const sameFields: string[] = [];
   for (const [key, value] of Object.entries(request)) {
@@ -58,7 +74,7 @@ export function encodeRequest(base: unknown, request: unknown): RequestDelta | n
       body[key] = null;
     } else body[key] = value;
   }
-  return { history, kept, body, same: sameFields };
+  return head > 0 ? { history, kept, head: items.slice(0, head), body, same: sameFields } : { history, kept, body, same: sameFields };
 }
 
 /**
@@ -78,6 +94,7 @@ export function decodeChain(first: unknown, deltas: readonly RequestDelta[]): Bo
     for (const [key, value] of Object.entries(delta.body)) {
       if (key === delta.history) {
         items.length = delta.kept;
+        if (delta.head) items.splice(0, delta.head.length, ...delta.head);
         for (const item of value as unknown[]) items.push(item);
         next[key] = items;
       } else next[key] = sameFields.has(key) ? request[key] : value;

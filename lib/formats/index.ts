@@ -18,6 +18,18 @@ export { PART_SEPARATOR, nameToolResults, parseDataUrl, partsToWrite, textOfPart
 export { messageFingerprint, messageKey, sameMessage } from "./fingerprint";
 export { callFactsMetadata, callFactsOf, isoTime, type CallFacts, type SessionFacts } from "./facts";
 export { readReportedUsage, type ReportedUsage } from "./reported-usage";
+export {
+  SYSTEM_PROMPT_METADATA,
+  historyAsSent,
+  leadingSystemCount,
+  systemPromptChange,
+  systemPromptChangeOf,
+  systemPromptFingerprint,
+  systemPromptShifts,
+  type PromptRecord,
+  type SystemPromptChange,
+  type SystemPromptShift,
+} from "./system-prompt";
 
 export { readChatMessages, readChatMessageList, readChatMessage } from "./openai-chat/read";
 export { readChatRequest, readChatResponse } from "./openai-chat/request";

@@ -30,7 +30,7 @@ import { findConversation, rememberConversation } from "./conversations";
 import { recordTurns } from "./record-turns";
 import type { PipelineStepSummary } from "./proxied-request";
 import type { ReloadRound } from "./reload";
-import { placeTurns, rememberAppended, type Placement, type Turn } from "./placement";
+import { placeTurns, rememberAppended, withSystemPrompt, type Placement, type Turn } from "./placement";
 import { protocolNamed } from "./protocols/registry";
 import { KeyedQueue } from "./queue";
 
@@ -220,18 +220,18 @@ async function placeAndAppend(
   db: Database,
   conversationId: string,
   turns: Turn[],
-  metadataOf: (index: number, placement: Placement) => JsonObject,
+  metadataOf: (turn: Turn, placement: Placement) => JsonObject,
   options: { preferred?: string; beforeAppend?: (placement: Placement) => Promise<void>; reply?: ReplyTurn } = {},
 ): Promise<{ placement: Placement; appended: MessageRecord[]; replied: boolean }> {
   for (let attempt = 1; ; attempt += 1) {
     const placement = await placeTurns(db, conversationId, turns, options.preferred);
     if (placement.forked) publishBranchCreated(placement.forked);
     if (attempt === 1) await options.beforeAppend?.(placement);
-    const fresh = turns.slice(placement.common).map((turn, offset) => ({ message: turn.message, metadata: metadataOf(placement.common + offset, placement) }));
+    const fresh = placement.fresh.map((turn) => ({ message: turn.message, metadata: metadataOf(turn, placement) }));
     const reply = fresh.length > 0 ? options.reply : undefined;
     if (reply) fresh.push({ message: reply.turn.message, metadata: reply.metadata });
     try {
-      const appended = fresh.length === 0 ? [] : await recordTurns(db, placement.branch.id, fresh, placement.common);
+      const appended = fresh.length === 0 ? [] : await recordTurns(db, placement.branch.id, withSystemPrompt(fresh, placement), placement.common);
       rememberAppended(db, conversationId, placement.branch.id, appended);
       return { placement, appended, replied: reply !== undefined };
     } catch (error) {
@@ -439,7 +439,7 @@ export class ProxyRecorder {
     let recordingError: string | null = null;
     let repliedOn: string | null = null;
     const place = (withReply: ReplyTurn | undefined) =>
-      placeAndAppend(db, conversation.id, turns, (index) => ({ recorder: "proxy", exchangeId: options.id, fingerprint: turns[index].fingerprint, at: now() }), {
+      placeAndAppend(db, conversation.id, turns, (turn) => ({ recorder: "proxy", exchangeId: options.id, fingerprint: turn.fingerprint, at: now() }), {
         reply: withReply,
         beforeAppend: async (first) => {
           opened.exchange ??= await openExchange(db, first.branch, options, this.previous.get(options.key));

@@ -55,9 +55,10 @@ async function prepare(protocol: Protocol, request: Request, identity: AgentIden
   const db = database();
   requireStorableRequest(db, body);
   const read = protocol.readRequest(body);
-  const key = await conversationKeyOf(db, identity, read.messages);
+  // P-S3: a continuation is judged by the history it continues, resolved under the agent's key.
+  const continued = (await protocol.continued?.(db, await lookupConversation(db, identity.key), read.body)) ?? null;
+  const key = await conversationKeyOf(db, identity, continued ?? read.messages, continued ? {} : { body: read.body });
   const conversation = await lookupConversation(db, key);
-  const continued = (await protocol.continued?.(db, conversation, read.body)) ?? null;
   return { db, text, read: continued ? { ...read, messages: continued } : read, continued: continued !== null, key, conversation };
 }
 

@@ -1,6 +1,7 @@
 import type OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getConversations } from "@/lib/db";
+import { historyAsSent, systemPromptChangeOf } from "@/lib/formats";
 import type { BranchCreatedEvent } from "@/lib/live";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { collectLiveEvents, recordedFor, useProxyHarness } from "./support/harness";
@@ -56,28 +57,62 @@ describe.each(TEST_PROVIDERS)("proxy: branches from diverging histories (%s)", (
     ]);
   });
 
-  it("forks at position 0 when the first message changes", async () => {
+  it("[P-S3] a request that opens with another first turn under one key records into a conversation of its own", async () => {
     await send("prompt-tuner", [user("hi")]);
     await send("prompt-tuner", [user("hello")]);
-    await harness.recorded();
-    const { branches, histories } = await recordedFor(test.db, "prompt-tuner");
-    expect(branches.map((branch) => branch.forkPosition)).toEqual([null, 0]);
-    expect(histories.get(branches[1].id)).toEqual([user("hello"), echo("hello")]);
-  });
-
-  it("[P-S2] starts a conversation of its own when the first system prompt changes", async () => {
-    await send("prompt-tuner", [S, user("hi")]);
-    await send("prompt-tuner", [{ role: "system", content: "You plan trips. Be brief." }, user("hi")]);
-    await send("prompt-tuner", [S, user("hi"), echo("hi"), user("again")]);
+    await send("prompt-tuner", [user("hi"), echo("hi"), user("again")]);
     await harness.recorded();
     const first = await recordedFor(test.db, "prompt-tuner");
     expect(first.branches).toHaveLength(1);
-    expect(first.histories.get(first.branches[0].id)).toEqual([S, user("hi"), echo("hi"), user("again"), echo("again")]);
+    expect(first.histories.get(first.branches[0].id)).toEqual([user("hi"), echo("hi"), user("again"), echo("again")]);
     const conversations = await getConversations(test.db);
     const second = conversations.find((conversation) => conversation.recordKey?.startsWith("prompt-tuner#"));
     expect(second?.recordKey).toMatch(/^prompt-tuner#[0-9a-f]{8}$/);
     const other = await recordedFor(test.db, second!.recordKey!);
-    expect(other.histories.get(other.branches[0].id)).toEqual([{ role: "system", content: "You plan trips. Be brief." }, user("hi"), echo("hi")]);
+    expect(other.histories.get(other.branches[0].id)).toEqual([user("hello"), echo("hello")]);
+  });
+
+  it("[P-S3] a conversation named by X-Context-Lab-Conversation keeps a request that opens otherwise, as a fork at its first turn", async () => {
+    const agent = harness.agent("named", { defaultHeaders: { "X-Context-Lab-Conversation": "named-session" } });
+    await agent.chat.completions.create({ model: "fake-gpt", messages: [S, user("hi")] });
+    await agent.chat.completions.create({ model: "fake-gpt", messages: [S, user("hello")] });
+    await harness.recorded();
+    expect((await getConversations(test.db)).map((conversation) => conversation.recordKey)).toEqual(["named-session"]);
+    const { branches, histories } = await recordedFor(test.db, "named-session");
+    expect(branches.map((branch) => branch.forkPosition)).toEqual([null, 1]);
+    expect(histories.get(branches[1].id)).toEqual([S, user("hello"), echo("hello")]);
+  });
+
+  it("[P-SP1] [P-SP2] a changed system prompt continues the conversation: the turns stay one branch, the first turn sent with it carries it", async () => {
+    const brief: ChatMessage = { role: "system", content: "You plan trips. Be brief." };
+    await send("prompt-tuner", [S, user("hi")]);
+    await send("prompt-tuner", [brief, user("hi"), echo("hi"), user("again")]);
+    await send("prompt-tuner", [brief, user("hi"), echo("hi"), user("again"), echo("again"), user("thanks")]);
+    await harness.recorded();
+    expect((await getConversations(test.db)).map((conversation) => conversation.recordKey)).toEqual(["prompt-tuner"]);
+    const { branches, histories, records } = await recordedFor(test.db, "prompt-tuner");
+    expect(branches).toHaveLength(1);
+    expect(histories.get(branches[0].id)).toEqual([S, user("hi"), echo("hi"), user("again"), echo("again"), user("thanks"), echo("thanks")]);
+    const changes = records.get(branches[0].id)!.map((record) => systemPromptChangeOf(record.metadata)?.messages ?? null);
+    expect(changes).toEqual([null, null, null, [brief], null, null, null]);
+  });
+
+  it("[P-SP2] [P-SP3] a fork inherits the prompts of the turns before it: a turn sent with another prompt than those carries it", async () => {
+    const at = (minute: number): ChatMessage => ({ role: "system", content: `You plan trips. It is 20:${minute}.` });
+    await send("forked-clock", [at(10), user("u1")]);
+    await send("forked-clock", [at(11), user("u1"), echo("u1"), user("u2")]);
+    // Edits u2 with the second call's prompt: the fork at 3 holds the prompt of the turns before it, 20:10, not main's change at 3,
+    // so the edit carries the prompt it was sent with.
+    await send("forked-clock", [at(11), user("u1"), echo("u1"), user("u2 edited")]);
+    await harness.recorded();
+    const { branches, records } = await recordedFor(test.db, "forked-clock");
+    expect(branches.map((branch) => branch.forkPosition)).toEqual([null, 3]);
+    const [main, edit] = branches.map((branch) => records.get(branch.id)!);
+    expect(main.map((record) => systemPromptChangeOf(record.metadata)?.messages[0].content ?? null)).toEqual([null, null, null, at(11).content, null]);
+    expect(edit.map((record) => systemPromptChangeOf(record.metadata)?.messages[0].content ?? null)).toEqual([null, null, null, at(11).content, null]);
+    expect(historyAsSent(main).map((message) => message.content)).toEqual([at(11).content, "u1", "echo: u1", "u2", "echo: u2"]);
+    expect(historyAsSent(edit, 3).map((message) => message.content)).toEqual([at(10).content, "u1", "echo: u1"]);
+    expect(historyAsSent(edit).map((message) => message.content)).toEqual([at(11).content, "u1", "echo: u1", "u2 edited", "echo: u2 edited"]);
   });
 
   it("forks at the reply when a retried request is answered differently, and adds nothing when it is answered the same", async () => {

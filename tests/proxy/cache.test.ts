@@ -39,15 +39,14 @@ describe.each(TEST_PROVIDERS)("proxy: prompt cache reported and predicted (%s)",
   }
 
   /**
-   * The session's calls: the proxy records a changed system prompt into a
-   * conversation of its own under the same key (P-S2), so the key's
-   * conversations are read in order; each weighs its first call against the
-   * key's call before it, since they share the provider's cache.
+   * The session's calls: a changed system prompt continues the agent's
+   * conversation (P-SP1), so the key records one conversation whose calls
+   * are weighed each against the one before.
    */
   async function costOf(label: string): Promise<CostCall[]> {
     await harness.recorded();
     const conversations = await getConversationsByRecordKeyFamily(test.db, label);
-    expect(conversations).toHaveLength(2);
+    expect(conversations).toHaveLength(1);
     const calls: CostCall[] = [];
     for (const conversation of conversations) {
       const { status, body } = await call<ConversationCost, { id: string }>(costRoute.GET, { params: { id: conversation.id } });

@@ -74,15 +74,16 @@ describe.each(TEST_PROVIDERS)("proxy: endpoints, sessions and the context pipeli
     expect(first.branches).toHaveLength(1);
   });
 
-  it("[P-S2] a different system prompt under one Anthropic key is a conversation of its own", async () => {
+  it("[P-S3] under one Anthropic key a run that opens with another question is a conversation of its own; another system prompt is not", async () => {
     const client = new Anthropic({ baseURL: harness.anthropicBaseUrl, apiKey: "ctxlab-claude-runs", maxRetries: 0 });
-    const ask = (system: string) => client.messages.create({ model: "fake-claude", max_tokens: 64, system, messages: [{ role: "user", content: "hi" }] });
-    await ask("You are the planner.");
-    await ask("You are the critic.");
-    await ask("You are the planner.");
+    const ask = (system: string, question: string) =>
+      client.messages.create({ model: "fake-claude", max_tokens: 64, system, messages: [{ role: "user", content: question }] });
+    await ask("You are the planner.", "plan a trip");
+    await ask("You are the critic.", "review the plan");
+    await ask("You are the planner, version 2.", "plan a trip");
     await harness.recorded();
     const conversations = await getConversations(test.db);
-    expect(conversations).toHaveLength(2);
+    expect(conversations.map((conversation) => conversation.recordKey).sort()).toEqual(["claude-runs", expect.stringMatching(/^claude-runs#[0-9a-f]{8}$/)]);
     const planner = await recordedFor(test.db, "claude-runs");
     expect(planner.branches).toHaveLength(1);
     expect(planner.exchanges).toHaveLength(2);

@@ -14,7 +14,15 @@ describe.each(TEST_PROVIDERS)("proxy: the journal (%s)", (provider) => {
   it("[D5] journals every call, whole or streamed, and once it is placed its exchange (same id) holds it and the journal row goes", async () => {
     const agent = harness.agent("journaled");
     await agent.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "one" }] });
-    const stream = await agent.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "two" }], stream: true });
+    const stream = await agent.chat.completions.create({
+      model: "fake-gpt",
+      messages: [
+        { role: "user", content: "one" },
+        { role: "assistant", content: "echo: one" },
+        { role: "user", content: "two" },
+      ],
+      stream: true,
+    });
     for await (const chunk of stream) void chunk;
     await harness.recorded();
 

@@ -60,11 +60,18 @@ describe.each(TEST_PROVIDERS)("proxy: live events over SSE (%s)", (provider) => 
       expect(recorded.exchange.usage).toMatchObject({ total_tokens: expect.any(Number) });
     }
 
-    // A diverging request shows up as a fork.
-    await agent.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "first, edited" }] });
+    // A diverging request shows up as a fork (after the opening turn: another opening is another run, P-S3).
+    await agent.chat.completions.create({
+      model: "fake-gpt",
+      messages: [
+        { role: "user", content: "first" },
+        { role: "assistant", content: "an edited answer" },
+        { role: "user", content: "second" },
+      ],
+    });
     await tab.until("exchange-recorded", 2);
     const fork = tab.events.find((entry) => entry.name === "branch-created")?.event;
-    expect(fork).toMatchObject({ branch: { forkPosition: 0, parentId: turns.type === "conversation-updated" ? turns.appended?.branchId : "" } });
+    expect(fork).toMatchObject({ branch: { forkPosition: 1, parentId: turns.type === "conversation-updated" ? turns.appended?.branchId : "" } });
     tab.close();
   });
 

@@ -90,7 +90,8 @@ async function unplaced(database: TestDatabase, calls: readonly AcknowledgedCall
     where: { branch: { conversation: { recordKey: { startsWith: "crash-agent-" } } } },
     select: { content: true, branch: { select: { conversation: { select: { recordKey: true } } } } },
   });
-  const stored = new Set(rows.map((row) => `${row.branch.conversation.recordKey}|${row.content}`));
+  // Each question opens a run of its own, recorded under the agent's key as `<key>#<opening>` (P-S3).
+  const stored = new Set(rows.map((row) => `${row.branch.conversation.recordKey?.replace(/#[0-9a-f]{8}$/, "")}|${row.content}`));
   return calls.filter((call) => !stored.has(`${call.key}|${call.question}`) || !stored.has(`${call.key}|${call.answer}`));
 }
 

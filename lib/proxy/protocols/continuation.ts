@@ -117,6 +117,11 @@ async function recordedResponses(db: Database, conversation: ConversationRecord 
   return byResponseId;
 }
 
+/** True when a Responses request names stored responses: `previous_response_id` or an `item_reference`. */
+export function continuesStoredResponses(body: Record<string, unknown>): boolean {
+  return typeof body.previous_response_id === "string" || (Array.isArray(body.input) && body.input.some(isReference));
+}
+
 /**
  * P-R4: a request that continues `previous_response_id`, or names earlier
  * output items by `item_reference` (the AI SDK's default with `store`), is
@@ -127,8 +132,7 @@ async function recordedResponses(db: Database, conversation: ConversationRecord 
  * named (the upstream decides; the request is recorded as it came).
  */
 export async function continuedMessages(db: Database, conversation: ConversationRecord | null, body: Record<string, unknown>): Promise<Message[] | null> {
-  const references = Array.isArray(body.input) && body.input.some(isReference);
-  if (typeof body.previous_response_id !== "string" && !references) return null;
+  if (!continuesStoredResponses(body)) return null;
   try {
     const messages = resolve(recentOf(db), body) ?? resolve(await recordedResponses(db, conversation), body);
     return messages ?? null;

@@ -3,70 +3,90 @@ import { createHash } from "node:crypto";
 import { getHistoryByBranchId, getRootBranchByConversationId, type Database } from "@/lib/db";
 import type { Message } from "@/lib/context";
 import { BoundedMap } from "@/lib/context/bounded-map";
+import { leadingSystemCount } from "@/lib/formats";
+import { messageFingerprint } from "../canonical";
 import { lookupConversation } from "../conversations";
 import type { AgentIdentity } from "../identify";
+import { fingerprintOfRecord } from "../placement";
+import { continuesStoredResponses } from "./continuation";
 
-/** Each conversation's first recorded system prompt (null: it began without one); recorded messages never change. */
-const CACHE_KEY = Symbol.for("context-lab.proxy.first-system-prompts");
+/** Each conversation's opening turn (the first after its system prompt) by fingerprint; recorded messages never change. */
+const CACHE_KEY = Symbol.for("context-lab.proxy.opening-turns");
 /**
- * The system prompt of a key's first request while its conversation is not
+ * The opening turn of a key's first request while its conversation is not
  * recorded yet: an agent's next request can arrive before the recording of
  * its first, and must be judged by arrival order.
  */
-const PENDING_KEY = Symbol.for("context-lab.proxy.pending-system-prompts");
+const PENDING_KEY = Symbol.for("context-lab.proxy.pending-opening-turns");
 const MAX_CACHED = 1_000;
+/** The opening turn is looked for among this many first messages: system prompts longer than that are not told apart. */
+const OPENING_WITHIN = 32;
 const globalForCache = globalThis as typeof globalThis & {
-  [CACHE_KEY]?: BoundedMap<string, string | null>;
+  [CACHE_KEY]?: WeakMap<object, BoundedMap<string, string>>;
   [PENDING_KEY]?: WeakMap<object, BoundedMap<string, string>>;
 };
 
-function pendingOf(db: Database): BoundedMap<string, string> {
-  const byDatabase = (globalForCache[PENDING_KEY] ??= new WeakMap());
-  let pending = byDatabase.get(db);
-  if (!pending) {
-    pending = new BoundedMap(MAX_CACHED);
-    byDatabase.set(db, pending);
+function mapOf(key: typeof CACHE_KEY | typeof PENDING_KEY, db: Database): BoundedMap<string, string> {
+  const byDatabase = (globalForCache[key] ??= new WeakMap());
+  let map = byDatabase.get(db);
+  if (!map) {
+    map = new BoundedMap(MAX_CACHED);
+    byDatabase.set(db, map);
   }
-  return pending;
+  return map;
 }
 
-function systemPromptOf(messages: readonly Message[]): string | null {
-  const first = messages[0];
-  return first?.role === "system" ? (first.content ?? "") : null;
+/** The fingerprint of the first message after the system prompt, or null when the request has none. */
+function openingOf(messages: readonly Message[]): string | null {
+  const opening = messages[leadingSystemCount(messages)];
+  return opening ? messageFingerprint(opening) : null;
 }
 
-/** The first recorded message's system prompt; undefined while nothing is recorded. */
-async function firstSystemPrompt(db: Database, conversationId: string): Promise<string | null | undefined> {
-  const cache = (globalForCache[CACHE_KEY] ??= new BoundedMap(MAX_CACHED));
-  if (cache.has(conversationId)) return cache.get(conversationId);
+/** The conversation's recorded opening turn; undefined while none is recorded. */
+async function recordedOpening(db: Database, conversationId: string): Promise<string | undefined> {
+  const cache = mapOf(CACHE_KEY, db);
+  const cached = cache.get(conversationId);
+  if (cached !== undefined) return cached;
   const root = await getRootBranchByConversationId(db, conversationId);
-  const [first] = await getHistoryByBranchId(db, root.id, { positions: [0] });
+  const [first] = await getHistoryByBranchId(db, root.id, { toPosition: OPENING_WITHIN, roles: ["user", "assistant", "tool"] });
   if (!first) return undefined;
-  const prompt = first.message.role === "system" ? (first.message.content ?? "") : null;
-  cache.set(conversationId, prompt);
-  return prompt;
+  const opening = fingerprintOfRecord(first);
+  cache.set(conversationId, opening);
+  return opening;
 }
 
 /**
- * P-S2: the record key of the request's conversation. A request whose first
- * system prompt differs from the one the key's conversation began with
- * belongs to a conversation of its own, `<key>#<hash of the prompt>`: a
- * second agent, or a second configuration of one, sharing a key is not a
- * branch of the first. A request without a system prompt, or a key whose
- * conversation has nothing recorded yet, keeps the key.
+ * P-S3: the record key of the request's conversation, by history continuity.
+ * A request continues the key's conversation when its first turn after the
+ * system prompt is the one the conversation began with, whatever the system
+ * prompt says (it may carry a clock or a memory block: P-SP1). A request
+ * that opens otherwise is an independent run under the key and belongs to a
+ * conversation of its own, `<key>#<hash of its opening turn>`. A request
+ * without turns after its system prompt, or a key whose conversation has
+ * nothing recorded yet, keeps the key; so does a conversation named by the
+ * `X-Context-Lab-Conversation` header (the agent said where to record: a new
+ * opening forks there), and a Responses request that
+ * continues stored responses the proxy could not resolve (its input is not
+ * where the run began: P-R4). `body` is the request the messages were read
+ * from as they came.
  */
-export async function conversationKeyOf(db: Database, identity: AgentIdentity, messages: readonly Message[]): Promise<string> {
-  const prompt = systemPromptOf(messages);
-  if (prompt === null) return identity.key;
-  const pending = pendingOf(db);
+export async function conversationKeyOf(
+  db: Database,
+  identity: AgentIdentity,
+  messages: readonly Message[],
+  options: { body?: Record<string, unknown> } = {},
+): Promise<string> {
+  const opening = openingOf(messages);
+  if (opening === null || identity.via === "header" || (options.body && continuesStoredResponses(options.body))) return identity.key;
+  const pending = mapOf(PENDING_KEY, db);
   const conversation = await lookupConversation(db, identity.key);
-  let first = conversation ? await firstSystemPrompt(db, conversation.id) : undefined;
+  let first = conversation ? await recordedOpening(db, conversation.id) : undefined;
   if (first === undefined) {
     first = pending.get(identity.key);
-    if (first === undefined) pending.set(identity.key, prompt);
+    if (first === undefined) pending.set(identity.key, opening);
   } else {
     pending.delete(identity.key);
   }
-  if (first === undefined || first === prompt) return identity.key;
-  return `${identity.key}#${createHash("sha256").update(prompt).digest("hex").slice(0, 8)}`;
+  if (first === undefined || first === opening) return identity.key;
+  return `${identity.key}#${createHash("sha256").update(opening).digest("hex").slice(0, 8)}`;
 }

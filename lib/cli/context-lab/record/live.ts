@@ -1,7 +1,7 @@
 import type { LiveEvent } from "@/lib/live/events";
 import { authorizationOf } from "../ports";
 
-/** A conversation the label recorded into: `<label>`, `<label>#<prompt>` (P-S2) or `<label>/<session>` (P-S1). */
+/** A conversation the label recorded into: `<label>`, `<label>#<opening>` (P-S3) or `<label>/<session>` (P-S1). */
 export interface LabelConversation {
   id: string;
   title: string;

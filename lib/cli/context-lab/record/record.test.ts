@@ -106,7 +106,7 @@ runs("context-lab record", () => {
     expect(models.slice(0, 2).map((request) => request.headers.authorization)).toEqual([`Bearer ${OPENAI_KEY}`, `Bearer ${OPENAI_KEY}`]);
     expect(models[2].headers["x-api-key"]).toBe(ANTHROPIC_KEY);
 
-    // Two conversations under the label "agent": the planner's, and the reviewer's other system prompt (P-S2).
+    // Two conversations under the label "agent": the planner's, and the reviewer's, which opens with another question (P-S3).
     const { conversations } = await api<{ conversations: { id: string; recordKey: string | null }[] }>("/api/conversations");
     const recorded = conversations.filter((conversation) => conversation.recordKey === "agent" || conversation.recordKey?.startsWith("agent#"));
     expect(recorded.map((conversation) => conversation.recordKey).sort()).toEqual(["agent", expect.stringMatching(/^agent#[0-9a-f]{8}$/)]);
