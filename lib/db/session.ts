@@ -104,11 +104,10 @@ async function* sessionLines(db: Database, snapshot: Snapshot, requests: Session
   yield sessionLineText({ table: "end", rows });
 }
 
-/** A body written against `previous` (the branch's call before): its delta when that is shorter, else whole. */
-function againstPrevious(previous: { id: string; body: JsonValue } | undefined, body: JsonValue, whole: string): { text: string; baseId: string | null } {
+/** A body written against `previous` (the branch's call before) as its delta (D6.1), else whole, as the recorder stores it. */
+function againstPrevious(previous: { id: string; body: JsonValue } | undefined, body: JsonValue, whole: () => string): { text: string; baseId: string | null } {
   const delta = previous === undefined ? null : encodeRequest(previous.body, body);
-  const text = delta === null ? null : JSON.stringify(delta);
-  return text !== null && text.length < whole.length ? { text, baseId: previous!.id } : { text: whole, baseId: null };
+  return delta === null ? { text: whole(), baseId: null } : { text: JSON.stringify(delta), baseId: previous!.id };
 }
 
 async function requestOf(db: Database, row: ExchangeRow, recent: Map<string, JsonValue>): Promise<JsonValue> {
@@ -137,13 +136,13 @@ async function* exchangeLines(db: Database, ids: readonly string[], requests: Se
       if (requests === "delta") {
         const body = await requestOf(db, row, recent);
         recent.set(row.id, body);
-        request = againstPrevious(lastRequest.get(row.branchId), body, row.requestBaseId === null ? row.request : JSON.stringify(body));
+        request = againstPrevious(lastRequest.get(row.branchId), body, () => (row.requestBaseId === null ? row.request : JSON.stringify(body)));
         lastRequest.set(row.branchId, { id: row.id, body });
       }
       let sent: { text: string | null; baseId: string | null } = { text: row.sent, baseId: null };
       if (row.sent !== null) {
         const body = fromJsonText(row.sent);
-        if (JSON.stringify(body) === row.sent) sent = againstPrevious(lastSent.get(row.branchId), body, row.sent);
+        if (JSON.stringify(body) === row.sent) sent = againstPrevious(lastSent.get(row.branchId), body, () => row.sent!);
         lastSent.set(row.branchId, { id: row.id, body });
       }
       const { id, conversationId, branchId, response, status, error, streamed, durationMs, createdAt } = row;
