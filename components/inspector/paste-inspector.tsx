@@ -49,8 +49,8 @@ export function PasteInspector() {
     setRunFailure(undefined);
     importer.clear();
     try {
-      // A large file is read only now, and parsed in the worker: the page never renders its text.
-      const conversation = await client.current.parse(largeFile ? await largeFile.text() : text, filename);
+      // I14: a large file is read and parsed in the worker; the page never holds its text.
+      const conversation = await client.current.parse(largeFile ?? text, filename);
       setLoaded(conversation);
       const next = await client.current.run({ settings: resolveSettings({ ...settingsForMode(mode), tokenBudget: budget }) });
       if (next) setResult(next);
