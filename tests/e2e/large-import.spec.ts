@@ -42,6 +42,16 @@ test("[I14] the 200-trajectory file is sent from disk with its progress shown, a
   await expect(progress).toHaveCount(0);
 });
 
+test("[I14] Run pipeline on a large file reads it in the worker and shows the first of its conversations", async ({ page }) => {
+  const home = new HomePage(page);
+  await home.goto();
+  await home.fileInput.setInputFiles(TRAJECTORIES);
+  await page.getByRole("button", { name: "Run pipeline" }).click();
+  const result = page.getByRole("region", { name: "Result" });
+  await expect(result).toContainText("(the first of 200 conversations in the input)", { timeout: 60_000 });
+  await expect(page.getByText(/too large to show here/)).toBeVisible();
+});
+
 test("[I14] a refused import shows at the top of the box, in view, for text and for a file too large", async ({ page }) => {
   const home = new HomePage(page);
   await home.goto();
