@@ -13,6 +13,8 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   "replay-browser": () => import("./replay-browser").then((module) => module.benchReplayBrowser()),
   tokenizer: () => import("./tokenizer").then((module) => module.benchTokenizer()),
   stall: () => import("./stall").then((module) => module.benchStall()),
+  "page-import": () => import("./page-import").then((module) => module.benchPageImport()),
+  "session-file": () => import("./session-file").then((module) => module.benchSessionFile()),
 };
 
 const wanted = process.argv.slice(2).filter((argument) => !argument.startsWith("-"));

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ImportBox, lineOffset } from "./import-box";
+import { ImportBox, LARGE_FILE_BYTES, lineOffset } from "./import-box";
 
 afterEach(cleanup);
 
@@ -50,6 +50,28 @@ describe("ImportBox", () => {
     const area = screen.getByLabelText(/^Conversation \(/) as HTMLTextAreaElement;
     expect(area.value.slice(area.selectionStart, area.selectionEnd)).toBe(' {"role": "tool"}');
     expect(area.value).toBe(text);
+  });
+
+  it("hands a file over LARGE_FILE_BYTES over unread, and shows its name instead of its text", async () => {
+    const onFile = vi.fn();
+    const onLargeFile = vi.fn();
+    const large = new File(["x".repeat(LARGE_FILE_BYTES + 1)], "big.json");
+    const text = vi.spyOn(large, "text");
+    const { rerender } = render(<ImportBox text="" onTextChange={() => undefined} onFile={onFile} onLargeFile={onLargeFile} />);
+    fireEvent.change(screen.getByLabelText("Open a conversation file"), { target: { files: [large] } });
+    await waitFor(() => expect(onLargeFile).toHaveBeenCalledWith(large));
+    expect([onFile.mock.calls.length, text.mock.calls.length]).toEqual([0, 0]);
+    rerender(<ImportBox text="" onTextChange={() => undefined} onFile={onFile} largeFile={large} progress={{ sent: 10, total: 100 }} />);
+    expect(screen.queryByRole("textbox")).toBeNull();
+    expect(screen.getByText(/too large to show here/).textContent).toContain("big.json");
+    expect(screen.getByRole("progressbar", { name: "Upload progress" }).getAttribute("value")).toBe("10");
+  });
+
+  it("shows a refused import above the text, where the user looks", () => {
+    render(<ImportBox text="[]" onTextChange={() => undefined} onFile={() => undefined} failure={{ message: "the body is too large", issues: [] }} />);
+    const alert = screen.getByRole("alert", { name: "Import error" });
+    const area = screen.getByRole("textbox");
+    expect(alert.compareDocumentPosition(area) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it("finds line starts", () => {

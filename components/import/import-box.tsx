@@ -1,8 +1,13 @@
 "use client";
 
 import { forwardRef, useImperativeHandle, useRef, useState, type ReactNode } from "react";
+import type { UploadProgress } from "@/lib/client/upload";
 import { ImportIssues, type ImportFailure } from "./import-issues";
+import { formatSize, UploadStatus } from "./upload-status";
 import styles from "./import.module.css";
+
+/** Files larger than this are not read into the page (nor shown in the box): they are sent as they are. */
+export const LARGE_FILE_BYTES = 512 * 1024;
 
 export interface ImportBoxHandle {
   /** Selects line `line` (1-based) of the text and scrolls it into view. */
@@ -16,6 +21,12 @@ export interface ImportBoxProps {
   onFile: (text: string, filename: string) => void;
   /** Several files were dropped or picked at once (a session and its subagents' files): imported together. */
   onFiles?: (files: { text: string; filename: string }[]) => void;
+  /** One file over LARGE_FILE_BYTES was dropped or picked: handed over unread, so the page never holds its text. */
+  onLargeFile?: (file: File) => void;
+  /** The large file waiting to be imported, shown instead of the text. */
+  largeFile?: File;
+  /** An upload under way. */
+  progress?: UploadProgress;
   filename?: string;
   failure?: ImportFailure;
   /** The buttons under the box. */
@@ -35,7 +46,7 @@ export function lineOffset(text: string, line: number): number {
 
 /** Paste or drop a conversation in any import format (the detection registry of lib/import names the one it recognised). */
 export const ImportBox = forwardRef<ImportBoxHandle, ImportBoxProps>(function ImportBox(
-  { text, onTextChange, onFile, onFiles, filename, failure, children },
+  { text, onTextChange, onFile, onFiles, onLargeFile, largeFile, progress, filename, failure, children },
   ref,
 ) {
   const area = useRef<HTMLTextAreaElement>(null);
@@ -59,7 +70,8 @@ export const ImportBox = forwardRef<ImportBoxHandle, ImportBoxProps>(function Im
       onFiles(await Promise.all([...files].map(async (file) => ({ text: await file.text(), filename: file.name }))));
       return;
     }
-    onFile(await files[0].text(), files[0].name);
+    if (onLargeFile && files[0].size > LARGE_FILE_BYTES) onLargeFile(files[0]);
+    else onFile(await files[0].text(), files[0].name);
   };
 
   return (
@@ -101,23 +113,31 @@ export const ImportBox = forwardRef<ImportBoxHandle, ImportBoxProps>(function Im
           </label>
         </span>
       </div>
-      <textarea
-        ref={area}
-        id="conversation-text"
-        className={styles.textarea}
-        value={text}
-        onChange={(event) => onTextChange(event.target.value)}
-        rows={12}
-        spellCheck={false}
-        placeholder='[{"role": "system", "content": "..."}, {"role": "user", "content": "..."}]'
-        aria-invalid={failure ? true : undefined}
-      />
+      {/* The user looks at the top of the box when an import is refused or under way: both show there. */}
+      {failure ? <ImportIssues failure={failure} onJump={largeFile ? undefined : showLine} /> : null}
+      {progress ? <UploadStatus progress={progress} /> : null}
+      {largeFile ? (
+        <p className={styles.largeFile}>
+          <span className={styles.filename}>{largeFile.name}</span> ({formatSize(largeFile.size)}) is ready. It is too large to show here: it is sent as it is.
+        </p>
+      ) : (
+        <textarea
+          ref={area}
+          id="conversation-text"
+          className={styles.textarea}
+          value={text}
+          onChange={(event) => onTextChange(event.target.value)}
+          rows={12}
+          spellCheck={false}
+          placeholder='[{"role": "system", "content": "..."}, {"role": "user", "content": "..."}]'
+          aria-invalid={failure ? true : undefined}
+        />
+      )}
       {dragging ? (
         <div className={styles.dropHint} aria-hidden>
           Drop to load the file
         </div>
       ) : null}
-      {failure ? <ImportIssues failure={failure} onJump={showLine} /> : null}
       {children ? <div className={styles.actions}>{children}</div> : null}
     </div>
   );

@@ -27,6 +27,7 @@ export function PasteInspector() {
   const importer = useImportAndOpen();
   const [text, setText] = useState("");
   const [filename, setFilename] = useState<string>();
+  const [largeFile, setLargeFile] = useState<File>();
   const [mode, setMode] = useState<AutomationMode>("copilot");
   const [budget, setBudget] = useState(8_000);
   const [loaded, setLoaded] = useState<LoadedConversation>();
@@ -48,7 +49,8 @@ export function PasteInspector() {
     setRunFailure(undefined);
     importer.clear();
     try {
-      const conversation = await client.current.parse(text, filename);
+      // I14: a large file is read and parsed in the worker; the page never holds its text.
+      const conversation = await client.current.parse(largeFile ?? text, filename);
       setLoaded(conversation);
       const next = await client.current.run({ settings: resolveSettings({ ...settingsForMode(mode), tokenBudget: budget }) });
       if (next) setResult(next);
@@ -63,7 +65,7 @@ export function PasteInspector() {
   }
 
   const failure = runFailure ?? importer.failure;
-  const empty = text.trim() === "";
+  const empty = text.trim() === "" && largeFile === undefined;
   return (
     <div className={styles.inspector}>
       <form
@@ -77,6 +79,8 @@ export function PasteInspector() {
           text={text}
           filename={filename}
           failure={failure}
+          largeFile={largeFile}
+          progress={importer.progress}
           onTextChange={(next) => {
             setText(next);
             setFilename(undefined);
@@ -84,6 +88,14 @@ export function PasteInspector() {
           onFile={(next, name) => {
             setText(next);
             setFilename(name);
+            setLargeFile(undefined);
+            setRunFailure(undefined);
+            importer.clear();
+          }}
+          onLargeFile={(file) => {
+            setText("");
+            setFilename(file.name);
+            setLargeFile(file);
             setRunFailure(undefined);
             importer.clear();
           }}
@@ -99,7 +111,7 @@ export function PasteInspector() {
             disabled={empty || importer.busy}
             onClick={() => {
               setRunFailure(undefined);
-              void importer.importText(text, filename);
+              void (largeFile ? importer.importFile(largeFile) : importer.importText(text, filename));
             }}
           >
             {importer.busy ? "Importing…" : "Import and open"}

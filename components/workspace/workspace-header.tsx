@@ -42,7 +42,7 @@ export function WorkspaceHeader() {
     if (!conversation) return;
     setExportError(null);
     try {
-      downloadText(await apiClient.exportSession(conversation.id), `${fileStem(conversation.title, "conversation")}.session.json`);
+      downloadText(await apiClient.exportSession(conversation.id), `${fileStem(conversation.title, "conversation")}.session.jsonl`, "application/x-ndjson");
     } catch (error) {
       setExportError(error instanceof Error ? error.message : String(error));
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { HttpError, describeError } from "./errors";
-import { MAX_JSON_BODY_BYTES, lineAndColumn, otherMethods, parseJsonText, readBodyText, readJsonBody, readQuery, route } from "./http";
+import { MAX_JSON_BODY_BYTES, lineAndColumn, otherMethods, parseJsonText, readBodyLines, readBodyText, readJsonBody, readQuery, route } from "./http";
 
 function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
   return new ReadableStream({
@@ -58,6 +58,28 @@ describe("readBodyText", () => {
   it("refuses bytes that are not UTF-8 with 400", async () => {
     const error = await thrown(() => readBodyText(streamedRequest([new Uint8Array([0xff, 0xfe, 0x41])]), 1000));
     expect(error).toMatchObject({ status: 400, code: "invalid_request" });
+  });
+});
+
+describe("readBodyLines", () => {
+  async function linesOf(request: Request, limit = 1000): Promise<string[]> {
+    const lines: string[] = [];
+    for await (const line of readBodyLines(request, limit)) lines.push(line);
+    return lines;
+  }
+
+  it("[SE5] gives the lines as they arrive, lines and characters split across chunks included, without their newlines", async () => {
+    const bytes = new TextEncoder().encode('{"a":"é"}\n{"b":"✓✓"}\n\n{"c":3}');
+    const cuts = [3, 8, 9, 15, 19, 20];
+    const chunks = [0, ...cuts].map((start, index) => bytes.slice(start, [...cuts, bytes.length][index]));
+    expect(await linesOf(streamedRequest(chunks))).toEqual(['{"a":"é"}', '{"b":"✓✓"}', "", '{"c":3}']);
+  });
+
+  it("[SE5] refuses a body once it passes the limit, and bytes that are not UTF-8", async () => {
+    const error = await thrown(() => linesOf(streamedRequest([new Uint8Array(600).fill(10), new Uint8Array(600).fill(10)])));
+    expect(error).toMatchObject({ status: 413, details: { limit: 1000 } });
+    const invalid = await thrown(() => linesOf(streamedRequest([new Uint8Array([0x41, 0x0a, 0xff])])));
+    expect(invalid).toMatchObject({ status: 400, code: "invalid_request" });
   });
 });
 

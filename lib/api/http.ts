@@ -86,6 +86,51 @@ function tooLarge(bytes: number, limit: number, what: string, exact: boolean): H
 }
 
 /**
+ * The request body's lines (without their "\n"), decoded as they arrive, so
+ * a body is never held whole: refused with 413 past `limit` bytes like
+ * `readBodyText`, and with 400 when it is not UTF-8.
+ */
+export async function* readBodyLines(request: Request, limit: number, what = "request body"): AsyncGenerator<string, void, undefined> {
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(declared, limit, what, true);
+  if (!request.body) return;
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let bytes = 0;
+  let pending = "";
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes > limit) throw tooLarge(bytes, limit, what, false);
+      // Only the new text is searched, so a long line arriving in many chunks is scanned once.
+      let searchFrom = pending.length;
+      pending += decodeChunk(decoder, value, what);
+      let start = 0;
+      for (let end = pending.indexOf("\n", searchFrom); end >= 0; end = pending.indexOf("\n", searchFrom)) {
+        yield pending.slice(start, end);
+        start = end + 1;
+        searchFrom = start;
+      }
+      pending = pending.slice(start);
+    }
+    pending += decodeChunk(decoder, undefined, what);
+    if (pending !== "") yield pending;
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+function decodeChunk(decoder: TextDecoder, chunk: Uint8Array | undefined, what: string): string {
+  try {
+    return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
+  } catch {
+    throw new HttpError(400, "invalid_request", `the ${what} is not valid UTF-8 text`, { issues: [{ path: "", message: "not valid UTF-8" }] });
+  }
+}
+
+/**
  * The request body as text, refused with 413 past `limit` bytes: first by
  * its `content-length`, then while streaming (a chunked body has none, and
  * a header can lie), so an oversized body is never held whole.

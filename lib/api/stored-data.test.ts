@@ -4,14 +4,13 @@ import * as exportRoute from "@/app/api/branches/[branchId]/export/route";
 import * as messagesRoute from "@/app/api/branches/[branchId]/messages/route";
 import * as openingRoute from "@/app/api/branches/[branchId]/opening/route";
 import * as promptRoute from "@/app/api/branches/[branchId]/prompt/route";
-import * as sessionExportRoute from "@/app/api/sessions/[conversationId]/route";
-import * as sessionImportRoute from "@/app/api/sessions/route";
 import type { Message } from "@/lib/context";
 import { createConversation, getConversationView, type Database } from "@/lib/db";
 import { MAX_STORED_JSON_DEPTH } from "@/lib/db/stored-shapes";
 import type { SessionFile } from "@/lib/session/schema";
 import { call, useApiTestDatabase } from "@/tests/api/support";
 import { TEST_PROVIDERS } from "@/tests/support/db";
+import { exportSessionText, importSessionText, sessionLinesOf, sessionText, sessionView } from "@/tests/support/session-file";
 import { MAX_JSON_DEPTH } from "./json-input";
 
 // [IN-6] Stored data never breaks a read, and session files are checked as deep as any input.
@@ -106,12 +105,13 @@ describe.each(TEST_PROVIDERS)("stored data that breaks its shape (%s)", (provide
 describe.each(TEST_PROVIDERS)("session files checked like every input (%s)", (provider) => {
   const test = useApiTestDatabase(provider);
 
-  async function exported(): Promise<SessionFile> {
+  /** The exported file's lines, and a view of them shaped like a version 1 file, which the cases change. */
+  async function exported(): Promise<{ lines: any[]; file: SessionFile }> {
     const { conversation } = await storeHistory(test.db);
-    const file = (await call(sessionExportRoute.GET, { params: { conversationId: conversation.id } })).body as SessionFile;
+    const lines = sessionLinesOf((await exportSessionText(conversation.id)).text);
     // Imported into a fresh database: the same ids would be a conflict here.
     await test.db.conversation.deleteMany();
-    return file;
+    return { lines, file: sessionView(lines) as SessionFile };
   }
 
   it("[IN-6] the depth limit is the API's", () => {
@@ -119,7 +119,7 @@ describe.each(TEST_PROVIDERS)("session files checked like every input (%s)", (pr
   });
 
   it("[IN-6] a sound file still imports", async () => {
-    const { status, body } = await call(sessionImportRoute.POST, { body: await exported() });
+    const { status, body } = await importSessionText(sessionText((await exported()).lines));
     expect(status, JSON.stringify(body)).toBe(201);
     expect(body.rows.messages).toBe(HISTORY.length);
   });
@@ -156,25 +156,25 @@ describe.each(TEST_PROVIDERS)("session files checked like every input (%s)", (pr
       "item 0 must be a tool definition",
     ],
   ])("[IN-6] refuses %s with 400 and the path, writing nothing", async (_case, mutate, path, message) => {
-    const file = await exported();
+    const { lines, file } = await exported();
     mutate(file);
-    const { status, body } = await call(sessionImportRoute.POST, { body: file });
+    const { status, body } = await importSessionText(sessionText(lines));
     expect(status).toBe(400);
     expect(body.error.issues).toContainEqual(expect.objectContaining({ path, message: expect.stringContaining(message) }));
     expect(await test.db.conversation.count()).toBe(0);
   });
 
   it("[IN-3] refuses text the database cannot store with 400 and the path, writing nothing", async () => {
-    const file = await exported();
+    const { lines, file } = await exported();
     file.messages[1].content = "cut \ud83d";
-    const surrogate = await call(sessionImportRoute.POST, { body: file });
+    const surrogate = await importSessionText(sessionText(lines));
     expect(surrogate.status).toBe(400);
-    expect(surrogate.body.error.message).toMatch(/^messages\[1\]\.content holds a lone UTF-16 surrogate/);
+    expect(surrogate.body.error.message).toMatch(/messages\[1\]\.content: holds a lone UTF-16 surrogate/);
     // BD3: refused on both databases alike, though SQLite could store it.
     file.messages[1].content = "nul \u0000";
-    const nul = await call(sessionImportRoute.POST, { body: file });
+    const nul = await importSessionText(sessionText(lines));
     expect(nul.status).toBe(400);
-    expect(nul.body.error.message).toMatch(/^messages\[1\]\.content holds the character U\+0000/);
+    expect(nul.body.error.message).toMatch(/messages\[1\]\.content: holds the character U\+0000/);
     expect(await test.db.conversation.count()).toBe(0);
   });
 });

@@ -55,7 +55,7 @@ export type ApiClientOptions = RequestTransportOptions;
  */
 export function createApiClient(options: ApiClientOptions = {}) {
   const transport: RequestTransportOptions = { baseUrl: options.baseUrl, fetch: options.fetch };
-  const get = <T>(path: string, request: RequestOptions & { query?: Record<string, string | number | boolean | undefined> } = {}) =>
+  const get = <T>(path: string, request: RequestOptions & { query?: Record<string, string | number | boolean | undefined>; answer?: "json" | "text" } = {}) =>
     sendRequest<T>(transport, { method: "GET", path, ...request });
   const send = <T>(method: "POST" | "PUT" | "PATCH" | "DELETE", path: string, json: unknown, request: RequestOptions = {}) =>
     sendRequest<T>(transport, { method, path, json, ...request });
@@ -180,12 +180,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
     deletePolicy: async (policyId: string, request?: RequestOptions): Promise<void> => {
       await send<null>("DELETE", apiPath`/api/policies/${policyId}`, undefined, request);
     },
-    /** A conversation's whole session as the text of its JSON file. */
-    exportSession: async (conversationId: string, request: RequestOptions = {}) =>
-      JSON.stringify(await get<unknown>(apiPath`/api/sessions/${conversationId}`, request), null, 2),
-    /** Imports a session file's text: every row as exported. */
+    /** A conversation's whole session as the text of its file (JSON lines); `requests: "omitted"` leaves the calls' request bodies out. */
+    exportSession: (conversationId: string, options: { requests?: "delta" | "omitted" } = {}, request: RequestOptions = {}) =>
+      get<string>(apiPath`/api/sessions/${conversationId}`, { query: { requests: options.requests }, answer: "text", ...request }),
+    /** Imports a session file's text (either version): every row as exported. */
     importSession: (text: string, request: RequestOptions = {}) =>
-      sendRequest<ImportSessionResult>(transport, { method: "POST", path: "/api/sessions", jsonText: text, ...request }),
+      sendRequest<ImportSessionResult>(transport, { method: "POST", path: "/api/sessions", text, ...request }),
     diffPolicies: (fromId: string, toId: string, request: RequestOptions = {}) =>
       get<PolicyDiff>("/api/policies/diff", { query: { from: fromId, to: toId }, ...request }),
   };

@@ -25,6 +25,8 @@ export interface ApiRequest extends RequestOptions {
   text?: string;
   /** JSON text sent as it is (a file the user chose), `application/json`: the server reports a syntax error's line. */
   jsonText?: string;
+  /** The answer's body as text (a file), instead of parsed JSON. */
+  answer?: "json" | "text";
 }
 
 /** `/api/branches/${id}` with every dynamic segment encoded. */
@@ -86,6 +88,7 @@ export async function sendRequest<T>(transport: RequestTransportOptions, request
     if (error.code === "database_unavailable") reportDatabaseOutage({ database: String(error.details?.database ?? "the database"), message: error.message });
     throw error;
   }
+  if (request.answer === "text") return text as T;
   if (response.status === 204 || text === "") return undefined as T;
   try {
     return JSON.parse(text) as T;

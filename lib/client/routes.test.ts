@@ -112,7 +112,11 @@ describe("the API client against the route handlers (sqlite)", () => {
     await client.deletePolicy(b.id);
     expect((await client.listPolicies()).length).toBe(0);
     const text = await client.exportSession(conversationId);
-    expect(JSON.parse(text).policies.map((entry: { name: string }) => entry.name)).toEqual(["Copilot"]);
+    const policies = text
+      .split("\n")
+      .filter((line) => line.includes('"table":"policies"'))
+      .map((line) => JSON.parse(line).row.name);
+    expect(policies).toEqual(["Copilot"]);
     const conflict = await client.importSession(text).catch((error: unknown) => error);
     expect(conflict).toBeInstanceOf(ApiError);
     expect((conflict as ApiError).status).toBe(409);

@@ -147,4 +147,4 @@ export {
   type CreatePolicyOptions,
   type UpdatePolicyOptions,
 } from "./policies";
-export { exportSession, importSession, type ImportSessionResult } from "./session";
+export { exportSession, importSession, type ExportSessionOptions, type ExportSessionResult, type ImportSessionResult } from "./session";

@@ -1,9 +1,14 @@
 import "server-only";
-import { findSessionIssues, parentsFirst, SESSION_KIND, SESSION_VERSION, type SessionFile } from "@/lib/session/schema";
-import { describeDatabase, type Database } from "./client";
+import { BoundedMap } from "@/lib/context/bounded-map";
+import { sessionLineText, SESSION_STREAM_VERSION, SESSION_TABLES, type SessionRequests, type SessionTable } from "@/lib/session/lines";
+import { findSessionIssues, parentsFirst, SESSION_KIND, type SessionRows } from "@/lib/session/schema";
+import { describeDatabase, type Database, type Transaction } from "./client";
 import { ConflictError, InvalidArgumentError, NotFoundError } from "./errors";
-import { toExchangeRecords } from "./exchanges";
-import { runTransaction } from "./run";
+import { getExchangeById } from "./exchanges";
+import type { Exchange as ExchangeRow } from "./generated/sqlite/client";
+import { fromJsonText, type JsonValue } from "./json";
+import { decodeRequest, encodeRequest, type RequestDelta } from "./request-delta";
+import { runQuery, runTransaction } from "./run";
 import { findUnstorableText } from "./text";
 
 type Dated = { createdAt: Date };
@@ -19,44 +24,148 @@ function toDates<Row extends { createdAt: string; updatedAt?: string }>(
 }
 
 const byCreation = [{ createdAt: "asc" as const }, { id: "asc" as const }];
+/** Exchange rows read per query while a session is written. */
+const EXCHANGE_PAGE = 50;
+/** Decoded requests kept while writing exchanges: a stored delta's base is almost always a row just before it. */
+const RECENT_REQUESTS = 16;
+
+export interface ExportSessionOptions {
+  /** Request bodies as deltas against the call before (default), or left out (SE5). */
+  requests?: SessionRequests;
+}
+
+/** A session being written: its conversation's title (for the file name) and its lines, read as they are taken. */
+export interface ExportSessionResult {
+  title: string;
+  lines: AsyncGenerator<string, void, undefined>;
+}
+
+/** Every row but the exchanges, read in one transaction; the exchanges by id, read later a page at a time. */
+async function readSnapshot(tx: Transaction, conversationId: string) {
+  const conversation = await tx.conversation.findUnique({ where: { id: conversationId } });
+  if (!conversation) throw new NotFoundError("conversation", conversationId);
+  const branches = await tx.branch.findMany({ where: { conversationId }, orderBy: byCreation });
+  const inBranches = { branchId: { in: branches.map((branch) => branch.id) } };
+  return {
+    conversation,
+    branches,
+    messages: await tx.message.findMany({ where: inBranches, orderBy: [{ branchId: "asc" }, { position: "asc" }] }),
+    summaries: await tx.summary.findMany({ where: inBranches, orderBy: byCreation }),
+    checkpoints: await tx.checkpoint.findMany({ where: inBranches, orderBy: [{ branchId: "asc" }, { version: "asc" }] }),
+    offloaded: await tx.offloadedContent.findMany({ where: inBranches, orderBy: byCreation }),
+    artifacts: await tx.artifact.findMany({ where: inBranches, orderBy: byCreation }),
+    exchangeIds: (await tx.exchange.findMany({ where: { conversationId }, orderBy: byCreation, select: { id: true } })).map((row) => row.id),
+    policies: await tx.policy.findMany({ where: { conversationId }, orderBy: byCreation }),
+  };
+}
+
+type Snapshot = Awaited<ReturnType<typeof readSnapshot>>;
 
 /**
- * One conversation and every row stored for it (SE1): branches, messages,
+ * One conversation and every row stored for it (SE1, SE5): branches, messages,
  * summaries, checkpoints, offloaded content, artifacts, proxy exchanges and
- * the conversation's own policies, exactly as stored, read in one transaction.
+ * the conversation's own policies, exactly as stored. Everything but the
+ * exchanges is read in one transaction before this returns (a missing
+ * conversation throws here); the exchanges that existed then are read a page
+ * at a time as the lines are taken, each request and sent body written as a
+ * delta against its branch's call before it, so no history is written twice.
  */
-export async function exportSession(db: Database, conversationId: string): Promise<SessionFile> {
-  return runTransaction(db, async (tx) => {
-    const conversation = await tx.conversation.findUnique({ where: { id: conversationId } });
-    if (!conversation) throw new NotFoundError("conversation", conversationId);
-    const branches = await tx.branch.findMany({ where: { conversationId }, orderBy: byCreation });
-    const inBranches = { branchId: { in: branches.map((branch) => branch.id) } };
-    const [messages, summaries, checkpoints, offloaded, artifacts, exchanges, policies] = [
-      await tx.message.findMany({ where: inBranches, orderBy: [{ branchId: "asc" }, { position: "asc" }] }),
-      await tx.summary.findMany({ where: inBranches, orderBy: byCreation }),
-      await tx.checkpoint.findMany({ where: inBranches, orderBy: [{ branchId: "asc" }, { version: "asc" }] }),
-      await tx.offloadedContent.findMany({ where: inBranches, orderBy: byCreation }),
-      await tx.artifact.findMany({ where: inBranches, orderBy: byCreation }),
-      await tx.exchange.findMany({ where: { conversationId }, orderBy: byCreation }),
-      await tx.policy.findMany({ where: { conversationId }, orderBy: byCreation }),
-    ];
-    // A request stored as a delta is written whole (D6.4): the file's rows stand alone.
-    const records = await toExchangeRecords(tx, exchanges);
-    return {
-      kind: SESSION_KIND,
-      version: SESSION_VERSION,
-      exportedAt: new Date().toISOString(),
-      conversation: { ...withDates(conversation), updatedAt: conversation.updatedAt.toISOString() },
-      branches: parentsFirst(branches.map(withDates), (branch) => branch.parentId),
-      messages: messages.map(withDates),
-      summaries: parentsFirst(summaries.map(withDates), (summary) => summary.extendsId),
-      checkpoints: checkpoints.map(withDates),
-      offloaded: offloaded.map(withDates),
-      artifacts: artifacts.map(withDates),
-      exchanges: exchanges.map(({ requestBaseId: _base, ...row }, index) => ({ ...withDates(row), request: JSON.stringify(records[index].request) })),
-      policies: policies.map((policy) => ({ ...withDates(policy), conversationId, updatedAt: policy.updatedAt.toISOString() })),
-    };
-  });
+export async function exportSession(db: Database, conversationId: string, options: ExportSessionOptions = {}): Promise<ExportSessionResult> {
+  const snapshot = await runTransaction(db, (tx) => readSnapshot(tx, conversationId));
+  return { title: snapshot.conversation.title, lines: sessionLines(db, snapshot, options.requests ?? "delta") };
+}
+
+async function* sessionLines(db: Database, snapshot: Snapshot, requests: SessionRequests): AsyncGenerator<string, void, undefined> {
+  const { conversation } = snapshot;
+  yield sessionLineText({ kind: SESSION_KIND, version: SESSION_STREAM_VERSION, exportedAt: new Date().toISOString(), requests });
+  yield sessionLineText({ table: "conversation", row: { ...withDates(conversation), updatedAt: conversation.updatedAt.toISOString() } });
+  const rows = Object.fromEntries(SESSION_TABLES.map((table) => [table, 0])) as Record<SessionTable, number>;
+  const tables = {
+    branches: parentsFirst(snapshot.branches.map(withDates), (branch) => branch.parentId),
+    messages: snapshot.messages.map(withDates),
+    summaries: parentsFirst(snapshot.summaries.map(withDates), (summary) => summary.extendsId),
+    checkpoints: snapshot.checkpoints.map(withDates),
+    offloaded: snapshot.offloaded.map(withDates),
+    artifacts: snapshot.artifacts.map(withDates),
+  };
+  for (const [table, tableRows] of Object.entries(tables) as [keyof typeof tables, (typeof tables)[keyof typeof tables]][]) {
+    // The rows as read, their dates as text: what the line schema of each table takes.
+    for (const row of tableRows) yield `${JSON.stringify({ table, row })}\n`;
+    rows[table] = tableRows.length;
+  }
+  for await (const line of exchangeLines(db, snapshot.exchangeIds, requests)) {
+    rows.exchanges += 1;
+    yield line;
+  }
+  for (const policy of snapshot.policies) {
+    yield sessionLineText({ table: "policies", row: { ...withDates(policy), conversationId: conversation.id, updatedAt: policy.updatedAt.toISOString() } });
+    rows.policies += 1;
+  }
+  yield sessionLineText({ table: "end", rows });
+}
+
+/** A body written against `previous` (the branch's call before) as its delta (D6.1), else whole, as the recorder stores it. */
+function againstPrevious(previous: { id: string; body: JsonValue } | undefined, body: JsonValue, whole: () => string): { text: string; baseId: string | null } {
+  const delta = previous === undefined ? null : encodeRequest(previous.body, body);
+  return delta === null ? { text: whole(), baseId: null } : { text: JSON.stringify(delta), baseId: previous!.id };
+}
+
+async function requestOf(db: Database, row: ExchangeRow, recent: Map<string, JsonValue>): Promise<JsonValue> {
+  if (row.requestBaseId === null) return fromJsonText(row.request);
+  const base = recent.get(row.requestBaseId);
+  if (base !== undefined) return decodeRequest(base, fromJsonText(row.request) as unknown as RequestDelta) as JsonValue;
+  return (await getExchangeById(db, row.id)).request;
+}
+
+/**
+ * The exchange lines (SE5): each request (whole as the agent sent it, D6.4)
+ * written as a delta against the request of the exchange before it on its
+ * branch, each sent body against the branch's last sent body. A sent body
+ * stored in other than JSON.stringify's spelling stays whole, so the import
+ * writes back the very text.
+ */
+async function* exchangeLines(db: Database, ids: readonly string[], requests: SessionRequests): AsyncGenerator<string, void, undefined> {
+  const recent = new BoundedMap<string, JsonValue>(RECENT_REQUESTS);
+  const lastRequest = new Map<string, { id: string; body: JsonValue }>();
+  const lastSent = new Map<string, { id: string; body: JsonValue }>();
+  for (let start = 0; start < ids.length; start += EXCHANGE_PAGE) {
+    const page = ids.slice(start, start + EXCHANGE_PAGE);
+    const rows = await runQuery(db, () => db.exchange.findMany({ where: { id: { in: page } }, orderBy: byCreation }));
+    for (const row of rows) {
+      let request: { text: string | null; baseId: string | null } = { text: null, baseId: null };
+      if (requests === "delta") {
+        const body = await requestOf(db, row, recent);
+        recent.set(row.id, body);
+        request = againstPrevious(lastRequest.get(row.branchId), body, () => (row.requestBaseId === null ? row.request : JSON.stringify(body)));
+        lastRequest.set(row.branchId, { id: row.id, body });
+      }
+      let sent: { text: string | null; baseId: string | null } = { text: row.sent, baseId: null };
+      if (row.sent !== null) {
+        const body = fromJsonText(row.sent);
+        if (JSON.stringify(body) === row.sent) sent = againstPrevious(lastSent.get(row.branchId), body, () => row.sent!);
+        lastSent.set(row.branchId, { id: row.id, body });
+      }
+      const { id, conversationId, branchId, response, status, error, streamed, durationMs, createdAt } = row;
+      yield sessionLineText({
+        table: "exchanges",
+        row: {
+          id,
+          conversationId,
+          branchId,
+          request: request.text,
+          requestBaseId: request.baseId,
+          sent: sent.text,
+          sentBaseId: sent.baseId,
+          response,
+          status,
+          error,
+          streamed,
+          durationMs,
+          createdAt: createdAt.toISOString(),
+        },
+      });
+    }
+  }
 }
 
 /** What an import wrote. */
@@ -66,11 +175,13 @@ export interface ImportSessionResult {
 }
 
 /**
- * Writes a session file's rows as they are (SE1), all or nothing. A file whose
+ * Writes a session file's rows as they are (SE1), all or nothing; an
+ * exchange's request as the file held it, a delta against `requestBaseId` or
+ * whole (D6.4). A file whose
  * references point outside it is refused before anything is written (SE2); a
  * conversation already stored (its id or its record key) is a conflict (SE3).
  */
-export async function importSession(db: Database, file: SessionFile): Promise<ImportSessionResult> {
+export async function importSession(db: Database, file: SessionRows): Promise<ImportSessionResult> {
   const issues = findSessionIssues(file);
   if (issues.length > 0)
     throw new InvalidArgumentError(issues[0].path, `${issues[0].path}: ${issues[0].message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""}`);

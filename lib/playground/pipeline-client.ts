@@ -156,7 +156,8 @@ export class PipelineClient {
     this.request<"prefetch">({ type: "prefetch", branchId }).catch(() => undefined);
   }
 
-  async parse(text: string, filename?: string, conversation?: number): Promise<LoadedConversation> {
+  /** Parses pasted text, or a file (read in the worker, never on the page), as the import does, and loads it. */
+  async parse(text: string | Blob, filename?: string, conversation?: number): Promise<LoadedConversation> {
     const response = await this.request<"parse">({ type: "parse", text, filename, conversation });
     return (response as Extract<ClientResponse, { type: "loaded" }>).conversation;
   }

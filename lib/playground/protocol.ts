@@ -113,7 +113,8 @@ export interface OpenedBranch {
 }
 
 export type WorkerRequest =
-  | { type: "parse"; id: number; text: string; filename?: string; conversation?: number }
+  /** `text`: pasted text, or a file the worker reads itself, so a large one is never read on the page. */
+  | { type: "parse"; id: number; text: string | Blob; filename?: string; conversation?: number }
   /** `encoding`: what the loaded messages' token counts use; cl100k_base when absent. */
   | { type: "load"; id: number; title: string; messages: Message[]; tools?: ToolDefinition[]; encoding?: EncodingName; snapshot?: MemorySnapshot }
   /** Loads an encoding's ranks now, so the first count does not wait for them. */

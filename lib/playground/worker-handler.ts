@@ -29,12 +29,16 @@ export function createWorkerHandler(
           reply({ type: "started", id: request.id });
           break;
         case "parse": {
-          const [{ parsePasted }] = await Promise.all([import("./parse"), host.prepare()]);
+          const [{ parsePasted }, text] = await Promise.all([
+            import("./parse"),
+            typeof request.text === "string" ? request.text : request.text.text(),
+            host.prepare(),
+          ]);
           results.reset();
           reply({
             type: "loaded",
             id: request.id,
-            conversation: parsePasted(host, request.text, { filename: request.filename, conversation: request.conversation }),
+            conversation: parsePasted(host, text, { filename: request.filename, conversation: request.conversation }),
           });
           break;
         }

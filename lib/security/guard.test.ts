@@ -78,6 +78,7 @@ describe("request guard: origin and content type", () => {
   it("[S2] admits application/x-ndjson only for imports", () => {
     const ndjson = { "content-type": "application/x-ndjson; charset=utf-8", "content-length": "9" };
     expect(guardRequest(request("POST", "/api/conversations/import", ndjson), open).action).toBe("pass");
+    expect(guardRequest(request("POST", "/api/sessions", ndjson), open).action).toBe("pass");
     expect(guardRequest(request("POST", "/api/conversations", ndjson), open)).toMatchObject({ status: 415 });
   });
 

@@ -1,7 +1,7 @@
 import { credentialOf, withoutToken } from "./access";
 import { allowedHostsOf, isAllowedHost } from "./hosts";
 import { findMalformedPath } from "./path";
-import { hasBody, isAcceptedContentType, isSameOrigin, MAX_REQUEST_BYTES, mediaTypeOf, STATE_CHANGING_METHODS } from "./origin";
+import { hasBody, isAcceptedContentType, isSameOrigin, MAX_REQUEST_BYTES, mediaTypeOf, NDJSON_CONTENT_TYPE, STATE_CHANGING_METHODS } from "./origin";
 import { REFUSAL_STATUS, refusalBodyOf, type RefusalCode } from "./refusal";
 
 /**
@@ -108,7 +108,7 @@ function checkBody(request: GuardedRequest): GuardDecision | null {
   const contentType = headers.get("content-type");
   if (!isAcceptedContentType(contentType, pathname)) {
     const sent = mediaTypeOf(contentType) || "no content type";
-    const expected = pathname === "/api/conversations/import" ? "application/json or application/x-ndjson" : "application/json";
+    const expected = isAcceptedContentType(NDJSON_CONTENT_TYPE, pathname) ? "application/json or application/x-ndjson" : "application/json";
     return refuse(pathname, "unsupported_media_type", `the body was sent as ${sent}; send it as ${expected}`);
   }
   return null;

@@ -12,6 +12,8 @@ export const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
 export const JSON_CONTENT_TYPES: readonly string[] = ["application/json"];
 /** JSONL uploads: only where the route reads a transcript. */
 export const NDJSON_CONTENT_TYPE = "application/x-ndjson";
+/** The routes that take JSON lines: transcript imports and session files. */
+const NDJSON_PATHS = new Set(["/api/conversations/import", "/api/sessions"]);
 
 /** `application/json; charset=utf-8` → `application/json`. */
 export function mediaTypeOf(contentType: string | null): string {
@@ -50,5 +52,5 @@ export function hasBody(headers: Headers): boolean {
 export function isAcceptedContentType(contentType: string | null, pathname: string): boolean {
   const media = mediaTypeOf(contentType);
   if (JSON_CONTENT_TYPES.includes(media)) return true;
-  return media === NDJSON_CONTENT_TYPE && pathname === "/api/conversations/import";
+  return media === NDJSON_CONTENT_TYPE && NDJSON_PATHS.has(pathname);
 }

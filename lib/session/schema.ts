@@ -3,9 +3,11 @@ import { extensionProblem, jsonColumnProblem, MAX_STORED_INTEGER, objectProblem,
 
 // A session file: one conversation with everything stored for it, row by row,
 // as the database holds it (ids, revisions, JSON columns as their stored text),
-// so importing it into another database gives the same rows (SE1).
+// so importing it into another database gives the same rows (SE1). Version 1
+// is one JSON object; version 2 (lines.ts) is written and read line by line.
 
 export const SESSION_KIND = "context-lab-session";
+/** The version of the one-object files written before sessions were streamed (SE5 reads them still). */
 export const SESSION_VERSION = 1;
 
 const id = z.string().min(1, "an id is needed");
@@ -28,6 +30,9 @@ const int = z
   .min(-MAX_STORED_INTEGER, `must be at least ${-MAX_STORED_INTEGER}`)
   .max(MAX_STORED_INTEGER, `must be at most ${MAX_STORED_INTEGER}`);
 const count = int.min(0, "must not be negative");
+
+/** The column types the rows are made of, for the streamed format's own lines (lines.ts). */
+export const sessionFields = { id, json, date, count };
 
 export const sessionConversationSchema = z.strictObject({
   id,
@@ -166,6 +171,14 @@ export const sessionFileSchema = z.strictObject({
 
 export type SessionFile = z.infer<typeof sessionFileSchema>;
 
+/** An exchange as the database stores it: with `requestBaseId`, its `request` is a delta against that exchange's (D6.4). */
+export type SessionExchangeRow = z.infer<typeof sessionExchangeSchema> & { requestBaseId: string | null };
+
+/** The rows of a session, read from a file of either version, ready to be written (SE1). */
+export interface SessionRows extends Omit<SessionFile, "kind" | "version" | "exportedAt" | "exchanges"> {
+  exchanges: SessionExchangeRow[];
+}
+
 /** One broken reference of a session file, located. */
 export interface SessionIssue {
   path: string;
@@ -177,7 +190,7 @@ export interface SessionIssue {
  * each must point at the conversation, a branch or a summary of the same file,
  * and branches must form one tree under a root.
  */
-export function findSessionIssues(file: SessionFile): SessionIssue[] {
+export function findSessionIssues(file: SessionRows | SessionFile): SessionIssue[] {
   const issues: SessionIssue[] = [];
   const conversationId = file.conversation.id;
   const branchIds = new Set(file.branches.map((branch) => branch.id));

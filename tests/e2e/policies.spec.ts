@@ -40,12 +40,18 @@ test("exports a session and imports it back into a fresh start: history, branche
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: "Export session" }).click();
   const file = await download;
-  const saved = test.info().outputPath("round-trip.session.json");
+  expect(file.suggestedFilename()).toMatch(/\.session\.jsonl$/);
+  const saved = test.info().outputPath("round-trip.session.jsonl");
   await file.saveAs(saved);
-  const session = JSON.parse(fs.readFileSync(saved, "utf8")) as { conversation: { id: string }; messages: unknown[]; policies: { name: string }[] };
-  expect(session.conversation.id).toBe(conversationId);
-  expect(session.messages).toHaveLength(tauBench[0].traj.length);
-  expect(session.policies.map((policy) => policy.name)).toEqual(["Tight window"]);
+  const lines = fs
+    .readFileSync(saved, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { table?: string; row?: { id: string; name: string } });
+  const rows = (table: string) => lines.filter((line) => line.table === table).map((line) => line.row!);
+  expect(rows("conversation")[0].id).toBe(conversationId);
+  expect(rows("messages")).toHaveLength(tauBench[0].traj.length);
+  expect(rows("policies").map((policy) => policy.name)).toEqual(["Tight window"]);
 
   expect((await request.delete(`/api/conversations/${conversationId}`)).status()).toBe(204);
   await page.goto("/");

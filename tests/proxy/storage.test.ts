@@ -1,7 +1,8 @@
 import type OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { compactStoredRequests, exportSession, findConversationByRecordKey, getExchangeById, getExchangesByConversationId } from "@/lib/db";
+import { compactStoredRequests, findConversationByRecordKey, getExchangeById, getExchangesByConversationId } from "@/lib/db";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
+import { decodedRequests, exportedLines } from "@/tests/support/session-file";
 import { useProxyHarness } from "./support/harness";
 
 const CALLS = 200;
@@ -57,8 +58,7 @@ describe.each(TEST_PROVIDERS)("proxy: what a call stores (%s)", (provider) => {
     const records = await getExchangesByConversationId(test.db, conversation.id);
     expect(records.map((record) => record.request)).toEqual(sent);
     expect((await getExchangeById(test.db, rows[CALLS - 1].id)).request).toEqual(sent[CALLS - 1]);
-    const file = await exportSession(test.db, conversation.id);
-    expect(file.exchanges.map((exchange) => JSON.parse(exchange.request))).toEqual(sent);
+    expect(decodedRequests(await exportedLines(test.db, conversation.id))).toEqual(sent);
   });
 
   it("[D6.4] a row stored whole (as before deltas) reads as it is, next to deltas", async () => {
@@ -131,9 +131,7 @@ describe.each(TEST_PROVIDERS)("proxy: what a call stores (%s)", (provider) => {
     const after = await Promise.all(conversations.map((conversation) => getExchangesByConversationId(test.db, conversation.id)));
     expect(after.map((records) => records.map((record) => record.request))).toEqual(before.map((records) => records.map((record) => record.request)));
     expect(after[1].map((record) => record.request)).toEqual(sent.get("old-b"));
-    expect((await exportSession(test.db, conversations[0].id)).exchanges.map((exchange) => JSON.parse(exchange.request))).toEqual(
-      before[0].map((record) => record.request),
-    );
+    expect(decodedRequests(await exportedLines(test.db, conversations[0].id))).toEqual(before[0].map((record) => record.request));
     // A second run finds every branch down to its one whole first request: it reads no exchange row.
     const reads: string[] = [];
     const counted = test.db.$extends({

@@ -1,4 +1,7 @@
-import { sessionFileSchema } from "@/lib/session/schema";
+import * as z from "zod";
+import { SESSION_REQUESTS } from "@/lib/session/lines";
 
-/** `POST /api/sessions`: a session file as `GET /api/sessions/[conversationId]` wrote it. */
-export const importSessionSchema = sessionFileSchema;
+/** `GET /api/sessions/[conversationId]`: `?requests=omitted` leaves the calls' request bodies out. */
+export const exportSessionQuerySchema = z.strictObject({
+  requests: z.enum(SESSION_REQUESTS, { error: `requests must be ${SESSION_REQUESTS.join(" or ")}` }).optional(),
+});
