@@ -1,6 +1,7 @@
 import type { StepSummary } from "@/lib/playground/protocol";
 import { changeDirection, formatDelta, formatMs, formatNumber } from "./format";
 import { describeEffects } from "./step-effects";
+import ui from "@/components/ui/ui.module.css";
 import styles from "./trace-table.module.css";
 
 export interface TraceTableProps {
@@ -15,64 +16,66 @@ export interface TraceTableProps {
 /** The pipeline trace: one row per processor with messages and tokens before → after, the delta, what it did and how long it took. */
 export function TraceTable({ steps, selectedStep, onSelectStep }: TraceTableProps) {
   return (
-    <table className={styles.table} aria-label="Pipeline trace">
-      <thead>
-        <tr>
-          <th scope="col">Processor</th>
-          <th scope="col">Messages</th>
-          <th scope="col">Tokens</th>
-          <th scope="col">Δ tokens</th>
-          <th scope="col">Effects</th>
-          <th scope="col">ms</th>
-        </tr>
-      </thead>
-      <tbody>
-        {steps.length === 0 ? (
+    <div className={ui.tableScroller}>
+      <table className={`${styles.table} ${ui.stickyFirst}`} aria-label="Pipeline trace">
+        <thead>
           <tr>
-            <td colSpan={6} className={styles.empty}>
-              No processor ran: every processor is disabled.
-            </td>
+            <th scope="col">Processor</th>
+            <th scope="col">Messages</th>
+            <th scope="col">Tokens</th>
+            <th scope="col">Δ tokens</th>
+            <th scope="col">Effects</th>
+            <th scope="col">ms</th>
           </tr>
-        ) : null}
-        {steps.map((step, index) => {
-          const selected = selectedStep === index;
-          return (
-            <tr
-              key={`${index}-${step.processor}`}
-              data-selected={selected || undefined}
-              onClick={onSelectStep ? () => onSelectStep(index) : undefined}
-              className={onSelectStep ? styles.selectable : undefined}
-            >
-              <th scope="row">
-                {onSelectStep ? (
-                  <button
-                    type="button"
-                    className={styles.select}
-                    aria-pressed={selected}
-                    onClick={(event) => {
-                      event.stopPropagation();
-                      onSelectStep(index);
-                    }}
-                  >
-                    {step.processor}
-                  </button>
-                ) : (
-                  step.processor
-                )}
-              </th>
-              <td>
-                {formatNumber(step.messagesBefore)} → {formatNumber(step.messagesAfter)}
+        </thead>
+        <tbody>
+          {steps.length === 0 ? (
+            <tr>
+              <td colSpan={6} className={styles.empty}>
+                No processor ran: every processor is disabled.
               </td>
-              <td>
-                {formatNumber(step.tokensBefore)} → {formatNumber(step.tokensAfter)}
-              </td>
-              <td data-change={changeDirection(step.tokensBefore, step.tokensAfter)}>{formatDelta(step.tokensBefore, step.tokensAfter)}</td>
-              <td className={styles.effects}>{describeEffects(step.effects) || "—"}</td>
-              <td>{formatMs(step.ms)}</td>
             </tr>
-          );
-        })}
-      </tbody>
-    </table>
+          ) : null}
+          {steps.map((step, index) => {
+            const selected = selectedStep === index;
+            return (
+              <tr
+                key={`${index}-${step.processor}`}
+                data-selected={selected || undefined}
+                onClick={onSelectStep ? () => onSelectStep(index) : undefined}
+                className={onSelectStep ? styles.selectable : undefined}
+              >
+                <th scope="row">
+                  {onSelectStep ? (
+                    <button
+                      type="button"
+                      className={styles.select}
+                      aria-pressed={selected}
+                      onClick={(event) => {
+                        event.stopPropagation();
+                        onSelectStep(index);
+                      }}
+                    >
+                      {step.processor}
+                    </button>
+                  ) : (
+                    step.processor
+                  )}
+                </th>
+                <td>
+                  {formatNumber(step.messagesBefore)} → {formatNumber(step.messagesAfter)}
+                </td>
+                <td>
+                  {formatNumber(step.tokensBefore)} → {formatNumber(step.tokensAfter)}
+                </td>
+                <td data-change={changeDirection(step.tokensBefore, step.tokensAfter)}>{formatDelta(step.tokensBefore, step.tokensAfter)}</td>
+                <td className={styles.effects}>{describeEffects(step.effects) || "—"}</td>
+                <td>{formatMs(step.ms)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
