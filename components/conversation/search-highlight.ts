@@ -31,12 +31,11 @@ export function matchRanges(root: Node, query: string): Range[] {
 export function useSearchHighlight(container: RefObject<HTMLElement | null>, query: string): void {
   useEffect(() => {
     const root = container.current;
-    if (!root || typeof CSS === "undefined" || !("highlights" in CSS) || typeof Highlight === "undefined") return;
+    if (!root || query.trim() === "" || typeof CSS === "undefined" || !("highlights" in CSS) || typeof Highlight === "undefined") return;
     let frame = 0;
     const mark = () => {
       frame = 0;
-      if (query.trim() === "") CSS.highlights.delete(SEARCH_HIGHLIGHT);
-      else CSS.highlights.set(SEARCH_HIGHLIGHT, new Highlight(...matchRanges(root, query)));
+      CSS.highlights.set(SEARCH_HIGHLIGHT, new Highlight(...matchRanges(root, query)));
     };
     mark();
     const observer = new MutationObserver(() => {
