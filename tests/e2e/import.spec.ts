@@ -66,7 +66,7 @@ test("[UI-I1] Show line scrolls to the line as laid out when long lines wrap abo
     copy.remove();
     return { lineTop, lineHeight, scrollTop: area.scrollTop, height: area.clientHeight, selected: area.value.slice(area.selectionStart, area.selectionEnd) };
   });
-  expect(place.selected).toBe('  {"role": "tool", "content": "x"}');
+  expect(place.selected).toBe('{"role": "tool", "content": "x"}');
   // The lines above wrap: counting them as one row each would land far above.
   expect(place.lineTop).toBeGreaterThan(60 * place.lineHeight);
   expect(place.lineTop).toBeGreaterThanOrEqual(place.scrollTop);
