@@ -63,10 +63,10 @@ export function TraceTable({ steps, selectedStep, onSelectStep }: TraceTableProp
                   )}
                 </th>
                 <td>
-                  {formatNumber(step.messagesBefore)} → {formatNumber(step.messagesAfter)}
+                  <span className={styles.before}>{formatNumber(step.messagesBefore)} →</span> {formatNumber(step.messagesAfter)}
                 </td>
                 <td>
-                  {formatNumber(step.tokensBefore)} → {formatNumber(step.tokensAfter)}
+                  <span className={styles.before}>{formatNumber(step.tokensBefore)} →</span> {formatNumber(step.tokensAfter)}
                 </td>
                 <td data-change={changeDirection(step.tokensBefore, step.tokensAfter)}>{formatDelta(step.tokensBefore, step.tokensAfter)}</td>
                 <td className={styles.effects}>{describeEffects(step.effects) || "—"}</td>
