@@ -28,8 +28,7 @@ test("[UI-S1] the search marks its matches in the rows shown", async ({ page, re
   await page.goto(`/c/${conversationId}`);
   await workspace.ready();
   await page.getByRole("searchbox", { name: "Find in the conversation" }).fill("reservation");
-  const marked = () =>
-    page.evaluate(() => [...(CSS.highlights.get("conversation-search") ?? [])].map((range) => (range as Range).toString().toLowerCase()));
+  const marked = () => page.evaluate(() => [...(CSS.highlights.get("conversation-search") ?? [])].map((range) => (range as Range).toString().toLowerCase()));
   await expect.poll(async () => (await marked()).length).toBeGreaterThan(0);
   expect(new Set(await marked())).toEqual(new Set(["reservation"]));
   await page.screenshot({ path: test.info().outputPath("search-marks.png") });
