@@ -4,6 +4,7 @@ import { useMemo } from "react";
 import type { BranchTreeNode } from "@/lib/db";
 import { forkLabel, layoutBranchTree } from "./branch-layout";
 import styles from "./branch-tree.module.css";
+import { safeLabel } from "@/components/ui/reveal-invisible";
 import { SafeText } from "@/components/ui/safe-text";
 
 export interface BranchTreeProps {
@@ -53,6 +54,7 @@ export function BranchTree({ tree, currentBranchId, onSwitch, compared, onToggle
                 className={styles.switch}
                 aria-current={current ? "true" : undefined}
                 aria-label={`${current ? "Current branch" : "Switch to branch"} ${branch.name}`}
+                title={safeLabel(branch.name)}
                 onClick={() => onSwitch(branch.id)}
               >
                 <span className={styles.name}>

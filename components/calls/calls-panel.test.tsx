@@ -69,19 +69,20 @@ describe("CallsPanel", () => {
       within(row)
         .getAllByRole("cell")
         .map((cell) => cell.textContent);
-    expect(cells(rows[0]).slice(2)).toEqual([
-      "Chat Completions",
+    // [UI-G4] the number, model, status and what the call sent and cost first; the time (in the machine's zone) last.
+    expect(cells(rows[0]).slice(1, -1)).toEqual([
       "gpt-4o",
       "429",
-      "Rate limit reached for gpt-4o (retry after 2 s)",
-      "",
+      "—",
+      "—",
+      "—",
+      "—",
       "12 ms",
-      "—",
-      "—",
-      "—",
-      "—",
+      "",
+      "Chat Completions",
+      "Rate limit reached for gpt-4o (retry after 2 s)",
     ]);
-    expect(cells(rows[1]).slice(2)).toEqual(["Chat Completions", "gpt-4o-2024-08-06", "200", "", "retry 1", "420 ms", "1,200", "80", "1,024", "$0.0025"]);
+    expect(cells(rows[1]).slice(1, -1)).toEqual(["gpt-4o-2024-08-06", "200", "1,200", "80", "1,024", "$0.0025", "420 ms", "retry 1", "Chat Completions", ""]);
     expect(rows[0].getAttribute("aria-label")).toBe("Call 1, gpt-4o, failed with 429: Rate limit reached for gpt-4o (retry after 2 s)");
     expect(screen.getByLabelText("Calls summary").textContent).toContain("1 failed");
     // One bar per call in the chart; the failed one says so.
@@ -143,7 +144,7 @@ describe("CallsPanel", () => {
     render(<CallsPanel conversationId="c1" revision={0} client={client} copyText={vi.fn()} />);
     const table = await screen.findByRole("table", { name: "Model calls" });
     const cells = within(within(table).getAllByRole("row")[1]).getAllByRole("cell");
-    expect(cells[3].textContent).toBe("gptU+202Eo4");
+    expect(cells[1].textContent).toBe("gptU+202Eo4");
     await userEvent.click(screen.getByRole("button", { name: "Open call 1" }));
     const detail = await screen.findByRole("region", { name: "Call 1 details" });
     await userEvent.click(within(detail).getByText("Request as the agent sent it"));

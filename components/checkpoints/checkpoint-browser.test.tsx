@@ -129,6 +129,31 @@ describe("CheckpointBrowser > open and diff", () => {
     ]);
   });
 
+  it("[UI-K1] shows the summary text each of the two checkpoints stands on", async () => {
+    const [before, after] = [CHECKPOINTS[0], CHECKPOINTS[1]];
+    const summary = (id: string, toPosition: number, text: string) => ({
+      id,
+      branchId: "main",
+      fromPosition: 0,
+      toPosition,
+      text,
+      tokens: 20,
+      extendsId: null,
+      createdAt: "2026-03-09T10:00:00.000Z",
+      inherited: false,
+    });
+    const summaries = [
+      summary(before.summaryId!, 8, "The user asked to rebook flight HAT170."),
+      summary(after.summaryId!, 16, "Rebooked HAT170; the user now asks about baggage."),
+    ];
+    render(<CheckpointBrowser checkpoints={[before, after]} branchNames={BRANCH_NAMES} summaries={summaries} />);
+    await userEvent.click(screen.getByRole("checkbox", { name: "Select v0 · main for diff" }));
+    await userEvent.click(screen.getByRole("checkbox", { name: "Select v1 · main for diff" }));
+    const diff = screen.getByRole("region", { name: "Diff of v0 · main and v1 · main" });
+    expect(within(diff).getByLabelText("Summary at v0 · main").textContent).toBe("The user asked to rebook flight HAT170.");
+    expect(within(diff).getByLabelText("Summary at v1 · main").textContent).toBe("Rebooked HAT170; the user now asks about baggage.");
+  });
+
   it("says when two checkpoints hold the same values", async () => {
     const values = { a: 1 };
     render(

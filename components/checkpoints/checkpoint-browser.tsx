@@ -2,7 +2,7 @@
 
 import { useCallback, useMemo, useState } from "react";
 import { diffValues } from "@/lib/api/diff";
-import type { CheckpointEntry } from "@/lib/client";
+import type { CheckpointEntry, SummaryEntry } from "@/lib/client";
 import ui from "@/components/ui/ui.module.css";
 import { inHistoryOrder, type CheckpointRow } from "./checkpoint-format";
 import { CheckpointDetail } from "./checkpoint-detail";
@@ -21,10 +21,12 @@ export interface CheckpointBrowserProps {
   checkpointing?: boolean;
   /** What the last "Checkpoint now" said. */
   checkpointMessage?: string | null;
+  /** The summary chain the branch sees (`GET /api/branches/[id]/summaries`): a diff shows each side's summary text. */
+  summaries?: readonly SummaryEntry[];
 }
 
 /** The Checkpoints tab: the table, the opened checkpoint's state, and the diff of two selected ones. */
-export function CheckpointBrowser({ checkpoints, branchNames, onCheckpointNow, checkpointing = false, checkpointMessage }: CheckpointBrowserProps) {
+export function CheckpointBrowser({ checkpoints, branchNames, onCheckpointNow, checkpointing = false, checkpointMessage, summaries }: CheckpointBrowserProps) {
   const rows = useMemo<CheckpointRow[]>(
     () => checkpoints.map((checkpoint) => ({ ...checkpoint, branchName: branchNames[checkpoint.branchId] ?? checkpoint.branchId })),
     [checkpoints, branchNames],
@@ -40,8 +42,9 @@ export function CheckpointBrowser({ checkpoints, branchNames, onCheckpointNow, c
   const diff = useMemo(() => {
     if (!first || !second) return null;
     const [from, to] = inHistoryOrder(first, second);
-    return { from, to, diff: diffValues(from.values, to.values) };
-  }, [first, second]);
+    const textOf = (checkpoint: CheckpointRow) => summaries?.find((summary) => summary.id === checkpoint.summaryId)?.text;
+    return { from, to, diff: diffValues(from.values, to.values), summaries: summaries ? { from: textOf(from), to: textOf(to) } : undefined };
+  }, [first, second, summaries]);
 
   if (rows.length === 0) return <CheckpointsEmpty onCheckpointNow={onCheckpointNow} pending={checkpointing} message={checkpointMessage} />;
 
@@ -64,7 +67,7 @@ export function CheckpointBrowser({ checkpoints, branchNames, onCheckpointNow, c
       </div>
       {checkpointMessage ? <p className={styles.message}>{checkpointMessage}</p> : null}
       <CheckpointDataTable rows={rows} selection={selection} onSelectionChange={setSelection} openId={openId} onOpen={onOpen} />
-      {diff ? <CheckpointDiffView from={diff.from} to={diff.to} diff={diff.diff} /> : null}
+      {diff ? <CheckpointDiffView from={diff.from} to={diff.to} diff={diff.diff} summaries={diff.summaries} /> : null}
       {opened ? <CheckpointDetail checkpoint={opened} onClose={() => setOpenId(null)} /> : null}
     </div>
   );

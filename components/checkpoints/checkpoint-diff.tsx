@@ -6,6 +6,8 @@ export interface CheckpointDiffViewProps {
   from: Pick<CheckpointRow, "version" | "branchName" | "messageCount">;
   to: Pick<CheckpointRow, "version" | "branchName" | "messageCount">;
   diff: ValuesDiff;
+  /** The text of the summary each checkpoint stands on (its values hold only where the summary ends). */
+  summaries?: { from?: string; to?: string };
 }
 
 type Change =
@@ -26,7 +28,7 @@ export function changesOf(diff: ValuesDiff): Change[] {
 }
 
 /** What changed between two checkpoints' values: added, updated (from → to) and removed keys by dotted path. */
-export function CheckpointDiffView({ from, to, diff }: CheckpointDiffViewProps) {
+export function CheckpointDiffView({ from, to, diff, summaries = {} }: CheckpointDiffViewProps) {
   const changes = changesOf(diff);
   const counts = { added: Object.keys(diff.added).length, updated: Object.keys(diff.updated).length, removed: Object.keys(diff.removed).length };
   return (
@@ -80,6 +82,21 @@ export function CheckpointDiffView({ from, to, diff }: CheckpointDiffViewProps) 
           </tbody>
         </table>
       )}
+      {summaries.from !== undefined || summaries.to !== undefined ? (
+        <div className={styles.summaries}>
+          {(
+            [
+              ["from", from, summaries.from],
+              ["to", to, summaries.to],
+            ] as const
+          ).map(([side, checkpoint, text]) => (
+            <figure key={side} className={styles.summary} data-kind={side === "from" ? "removed" : "added"}>
+              <figcaption>Summary at {checkpointName(checkpoint)}</figcaption>
+              <pre aria-label={`Summary at ${checkpointName(checkpoint)}`}>{text ?? "No summary text stored."}</pre>
+            </figure>
+          ))}
+        </div>
+      ) : null}
     </section>
   );
 }

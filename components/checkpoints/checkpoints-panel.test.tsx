@@ -23,6 +23,7 @@ function compactingApi() {
       const summary = { id: "s1", branchId: "main", fromPosition: 0, toPosition: 24, text: "…", tokens: 80, extendsId: null, createdAt: written.createdAt };
       return Response.json({ compaction: { summary, checkpoint: written, coveredUntil: 24 } });
     }
+    if (path === "/api/branches/main/summaries") return Response.json({ summaries: [] });
     return Response.json({ checkpoints: stored });
   });
   return { client: createApiClient({ fetch: fetch as typeof globalThis.fetch }), calls };
@@ -36,7 +37,13 @@ describe("CheckpointsPanel", () => {
     await userEvent.click(await screen.findByRole("button", { name: "Checkpoint now" }));
     expect(await screen.findByRole("button", { name: "Open checkpoint v0 · main" })).toBeTruthy();
     expect(screen.getByText("Checkpoint v0 written: messages 0–23 summarised.")).toBeTruthy();
-    expect(calls).toEqual(["GET /api/branches/main/checkpoints", 'POST /api/branches/main/compact {"force":true}', "GET /api/branches/main/checkpoints"]);
+    expect(calls).toEqual([
+      "GET /api/branches/main/checkpoints",
+      "GET /api/branches/main/summaries",
+      'POST /api/branches/main/compact {"force":true}',
+      "GET /api/branches/main/checkpoints",
+      "GET /api/branches/main/summaries",
+    ]);
     expect(onCheckpointed).toHaveBeenCalledOnce();
   });
 

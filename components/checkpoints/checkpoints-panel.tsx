@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import { apiClient, type ApiClient } from "@/lib/client";
 import type { BranchTreeNode } from "@/lib/db";
 import { CheckpointBrowser } from "./checkpoint-browser";
-import { useCheckpointNow, useCheckpoints } from "./use-checkpoints";
+import { useCheckpointNow, useCheckpoints, useSummaries } from "./use-checkpoints";
 import styles from "./checkpoints.module.css";
 
 export interface CheckpointsPanelProps {
@@ -29,8 +29,10 @@ function namesOf(tree: readonly BranchTreeNode[]): Record<string, string> {
 /** The Checkpoints tab wired to the API: loads the branch's checkpoints; "Checkpoint now" forces a compaction. */
 export function CheckpointsPanel({ branchId, tree, client = apiClient, onCheckpointed }: CheckpointsPanelProps) {
   const { data, error, loading, refresh } = useCheckpoints(client, branchId);
+  const summaries = useSummaries(client, branchId);
   const now = useCheckpointNow(client, branchId, () => {
     refresh();
+    summaries.refresh();
     onCheckpointed?.();
   });
   const branchNames = useMemo(() => namesOf(tree), [tree]);
@@ -50,6 +52,7 @@ export function CheckpointsPanel({ branchId, tree, client = apiClient, onCheckpo
       onCheckpointNow={() => void now.run()}
       checkpointing={now.pending}
       checkpointMessage={now.message}
+      summaries={summaries.data}
     />
   );
 }

@@ -1,8 +1,13 @@
 "use client";
 
 import { useState } from "react";
-import type { ApiClient, CheckpointEntry, CompactResult } from "@/lib/client";
+import type { ApiClient, CheckpointEntry, CompactResult, SummaryEntry } from "@/lib/client";
 import { useApi, useApiAction, type ApiState } from "@/lib/client/hooks";
+
+/** The summary chain the branch sees, oldest first: the text behind each checkpoint's `summaryId`. */
+export function useSummaries(client: ApiClient, branchId: string | null): ApiState<SummaryEntry[]> {
+  return useApi(branchId === null ? null : (signal) => client.listSummaries(branchId, { signal }), [client, branchId]);
+}
 
 /** The branch's own and inherited checkpoints; null `branchId` loads nothing. */
 export function useCheckpoints(client: ApiClient, branchId: string | null): ApiState<CheckpointEntry[]> {

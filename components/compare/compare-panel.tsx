@@ -11,6 +11,7 @@ import { downloadText } from "@/components/ui/download";
 import ui from "@/components/ui/ui.module.css";
 import { CallDrillDown } from "./call-drilldown";
 import { compareRows, comparisonCsv, comparisonJson, risksOf, seriesOf } from "./compare-format";
+import { CompareProgress } from "./compare-progress";
 import { CompareTable, formatDollars } from "./compare-table";
 import { LineChart } from "./line-chart";
 import { comparedPolicies, policyChoices } from "./policy-choices";
@@ -28,7 +29,6 @@ export function ComparePanel() {
   const catalogue = usePlaygroundStore((state) => state.catalogue);
   const tools = usePlaygroundStore((state) => state.tools);
   const comparison = usePlaygroundStore((state) => state.comparison);
-  const progress = usePlaygroundStore((state) => state.compareProgress);
   const comparing = usePlaygroundStore((state) => state.comparing);
   const error = usePlaygroundStore((state) => state.compareError);
   const loadStatus = usePlaygroundStore((state) => state.loadStatus);
@@ -62,8 +62,6 @@ export function ComparePanel() {
     return run ? risksOf(run) : [];
   }, [comparison, riskRun]);
   const exported = comparison?.runs.find((run) => run.id === exportRun) ?? comparison?.runs[1] ?? comparison?.runs[0];
-  const done = progress ? progress.finished * progress.total + progress.done : 0;
-  const total = progress ? progress.runs * progress.total : 1;
 
   const compare = () => {
     setNotice(null);
@@ -146,16 +144,7 @@ export function ComparePanel() {
             </button>
           ) : null}
         </div>
-        {comparing ? (
-          <div className={styles.section}>
-            <progress className={styles.progress} aria-label="Comparison progress" max={total} value={done} />
-            <p className={styles.muted} role="status">
-              {progress
-                ? `Replaying ${progress.policy === "raw" ? "raw" : (policies.find((entry) => entry.id === progress.policy)?.label ?? progress.policy)}: call ${progress.done} of ${progress.total} (run ${progress.finished + 1} of ${progress.runs})`
-                : "Starting…"}
-            </p>
-          </div>
-        ) : null}
+        <CompareProgress policies={policies} />
         {error ? (
           <p className={styles.danger} role="alert">
             {error}

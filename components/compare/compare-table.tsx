@@ -4,6 +4,7 @@ import { createColumnHelper, flexRender, getCoreRowModel, getSortedRowModel, use
 import { useState } from "react";
 import { formatNumber } from "@/components/pipeline/format";
 import type { CompareRow } from "./compare-format";
+import ui from "@/components/ui/ui.module.css";
 import styles from "./compare.module.css";
 
 const column = createColumnHelper<CompareRow>();
@@ -77,41 +78,43 @@ export function CompareTable({ rows, riskRun, onShowRisks }: CompareTableProps) 
     getSortedRowModel: getSortedRowModel(),
   });
   return (
-    <table className={styles.table} aria-label="Comparison totals">
-      <thead>
-        {table.getHeaderGroups().map((group) => (
-          <tr key={group.id}>
-            {group.headers.map((header) => {
-              const sorted = header.column.getIsSorted();
-              return (
-                <th key={header.id} scope="col" aria-sort={sorted ? ARIA_SORT[sorted] : undefined} data-numeric={NUMERIC.has(header.column.id) || undefined}>
-                  <button type="button" className={styles.sort} onClick={header.column.getToggleSortingHandler()}>
-                    {flexRender(header.column.columnDef.header, header.getContext())}
-                    {sorted === "asc" ? " ↑" : sorted === "desc" ? " ↓" : ""}
-                  </button>
-                </th>
-              );
-            })}
-          </tr>
-        ))}
-      </thead>
-      <tbody>
-        {table.getRowModel().rows.map((row) => (
-          <tr key={row.id} data-cheapest={row.original.cheapest || undefined}>
-            {row.getVisibleCells().map((cell, index) =>
-              index === 0 ? (
-                <th key={cell.id} scope="row">
-                  {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                </th>
-              ) : (
-                <td key={cell.id} data-numeric={NUMERIC.has(cell.column.id) || undefined}>
-                  {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                </td>
-              ),
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <div className={ui.tableScroller}>
+      <table className={`${styles.table} ${ui.stickyFirst}`} aria-label="Comparison totals">
+        <thead>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => {
+                const sorted = header.column.getIsSorted();
+                return (
+                  <th key={header.id} scope="col" aria-sort={sorted ? ARIA_SORT[sorted] : undefined} data-numeric={NUMERIC.has(header.column.id) || undefined}>
+                    <button type="button" className={styles.sort} onClick={header.column.getToggleSortingHandler()}>
+                      {flexRender(header.column.columnDef.header, header.getContext())}
+                      {sorted === "asc" ? " ↑" : sorted === "desc" ? " ↓" : ""}
+                    </button>
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {table.getRowModel().rows.map((row) => (
+            <tr key={row.id} data-cheapest={row.original.cheapest || undefined}>
+              {row.getVisibleCells().map((cell, index) =>
+                index === 0 ? (
+                  <th key={cell.id} scope="row">
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </th>
+                ) : (
+                  <td key={cell.id} data-numeric={NUMERIC.has(cell.column.id) || undefined}>
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

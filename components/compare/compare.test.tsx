@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { presetPolicy, type CompareResult } from "@/lib/context";
 import { readRequest } from "@/lib/formats";
 import { PipelineHost } from "@/lib/playground/pipeline-host";
@@ -11,6 +11,19 @@ import { compareRows, comparisonCsv, REQUEST_FORMATS, requestOfCall, seriesOf } 
 import { ComparePanel } from "./compare-panel";
 import { CompareTable } from "./compare-table";
 import { LineChart } from "./line-chart";
+
+// Counts the charts drawn: a comparison's progress must not draw the last comparison's charts again.
+const drawn = vi.hoisted(() => ({ charts: 0 }));
+vi.mock("./line-chart", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("./line-chart")>();
+  return {
+    ...actual,
+    LineChart: (props: Parameters<typeof actual.LineChart>[0]) => {
+      drawn.charts += 1;
+      return actual.LineChart(props);
+    },
+  };
+});
 
 const sample = sampleTrajectories;
 const prices = { input: 2.5, cachedInput: 1.25, output: 10 };
@@ -134,6 +147,37 @@ describe("ComparePanel", () => {
     const drill = screen.getByRole("region", { name: "Call drill-down" });
     expect(within(drill).getByLabelText("Diff summary").textContent).toMatch(/replaced/);
     expect(within(drill).getByRole("group", { name: "Export the request of Observation masking" })).toBeTruthy();
+  });
+
+  it("[UI-C1] comparing again draws the last comparison's charts once at the start and once with the result, not at every replayed call", async () => {
+    let progressMessages = 0;
+    const counted = () => {
+      const pipeline = hostPipeline();
+      const compare = pipeline.compare!;
+      pipeline.compare = (input, onProgress) =>
+        compare(input, (progress) => {
+          progressMessages += 1;
+          onProgress?.(progress);
+        });
+      return pipeline;
+    };
+    render(
+      <PlaygroundStoreProvider conversation={{ conversation, branch, records }} createPipeline={counted}>
+        <ComparePanel />
+      </PlaygroundStoreProvider>,
+    );
+    const compare = screen.getByRole("button", { name: "Compare" });
+    await waitFor(() => expect((compare as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(compare);
+    await screen.findByRole("table", { name: "Comparison totals" }, { timeout: 20_000 });
+    await waitFor(() => expect((compare as HTMLButtonElement).disabled).toBe(false));
+    progressMessages = 0;
+    drawn.charts = 0;
+    fireEvent.click(compare);
+    await waitFor(() => expect(screen.queryByRole("progressbar", { name: "Comparison progress" })).toBeNull(), { timeout: 20_000 });
+    expect(progressMessages).toBeGreaterThan(20);
+    // Three charts, drawn when the run starts (Compare disabled) and when its result replaces the last one.
+    expect(drawn.charts).toBeLessThanOrEqual(6);
   });
 });
 

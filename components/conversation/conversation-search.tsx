@@ -1,8 +1,9 @@
 "use client";
 
-import { forwardRef, useMemo, useState } from "react";
+import { forwardRef, useMemo, useState, type RefObject } from "react";
 import type { Message } from "@/lib/context/light";
 import styles from "./conversation-view.module.css";
+import { useSearchHighlight } from "./search-highlight";
 
 /** Indices of the messages whose text, name, tool call or call id contains `query` (case-insensitive). */
 export function findMatches(messages: readonly Message[], query: string): number[] {
@@ -25,6 +26,8 @@ export interface ConversationSearchProps {
   messages: readonly Message[];
   selected: number | null;
   onSelect: (index: number) => void;
+  /** Where the messages are shown: their matches are marked there. */
+  highlightIn: RefObject<HTMLElement | null>;
 }
 
 /**
@@ -32,8 +35,12 @@ export interface ConversationSearchProps {
  * screen of a virtualised list, so this searches every message and moves
  * the selection (and the scroll) from match to match.
  */
-export const ConversationSearch = forwardRef<HTMLInputElement, ConversationSearchProps>(function ConversationSearch({ messages, selected, onSelect }, ref) {
+export const ConversationSearch = forwardRef<HTMLInputElement, ConversationSearchProps>(function ConversationSearch(
+  { messages, selected, onSelect, highlightIn },
+  ref,
+) {
   const [query, setQuery] = useState("");
+  useSearchHighlight(highlightIn, query);
   const matches = useMemo(() => findMatches(messages, query), [messages, query]);
   const position = selected === null ? -1 : matches.indexOf(selected);
   const go = (direction: 1 | -1) => {

@@ -13,6 +13,8 @@ export interface HandleDetailProps {
   loadContent(handle: string): Promise<string>;
   copyText(text: string): Promise<void>;
   onShowOrigin?(messageIndex: number): void;
+  /** The content came back: the viewer measures what the entry did not know (an imported marker's size). */
+  onLoaded?(content: string): void;
   onClose(): void;
 }
 
@@ -24,20 +26,26 @@ const lines = (text: string) => {
 };
 
 /** One handle opened: its original content with size and origin, and the reload_offloaded exchange that returns it. */
-export function HandleDetail({ entry, loadContent, copyText, onShowOrigin, onClose }: HandleDetailProps) {
+export function HandleDetail({ entry, loadContent, copyText, onShowOrigin, onLoaded, onClose }: HandleDetailProps) {
   const [load, setLoad] = useState<Load>({ state: "loading" });
   const [attempt, setAttempt] = useState(0);
   // The latest loader without re-fetching whenever the parent re-renders with a new function.
   const loader = useRef(loadContent);
+  const loaded = useRef(onLoaded);
   useEffect(() => {
     loader.current = loadContent;
+    loaded.current = onLoaded;
   });
 
   useEffect(() => {
     let current = true;
     setLoad({ state: "loading" });
     loader.current(entry.handle).then(
-      (content) => current && setLoad({ state: "loaded", content }),
+      (content) => {
+        if (!current) return;
+        setLoad({ state: "loaded", content });
+        loaded.current?.(content);
+      },
       (error: unknown) => current && setLoad({ state: "error", message: error instanceof Error ? error.message : String(error) }),
     );
     return () => {
@@ -45,10 +53,16 @@ export function HandleDetail({ entry, loadContent, copyText, onShowOrigin, onClo
     };
   }, [entry.handle, attempt]);
 
+  // UI-G5: opened from its row, the detail comes into view there (the panel scrolls, not the page).
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    section.current?.scrollIntoView?.({ block: "nearest" });
+  }, []);
+
   const exchange = load.state === "loaded" ? reloadExchange(entry.handle, load.content) : undefined;
 
   return (
-    <section className={styles.detail} aria-label={`Handle ${entry.handle}`} aria-busy={load.state === "loading"}>
+    <section ref={section} className={styles.detail} aria-label={`Handle ${entry.handle}`} aria-busy={load.state === "loading"}>
       <header className={styles.detailHeader}>
         <h3 className={styles.detailTitle}>
           <code>{entry.handle}</code>

@@ -18,6 +18,21 @@ export interface HandleEntry {
   marker?: string;
 }
 
+/** A handle's size, measured from its loaded content. */
+export interface HandleSize {
+  characters: number;
+  tokens?: number;
+}
+
+/** The entries with the sizes measured since (by `entryKey`) filling those they came without. */
+export function withSizes(entries: readonly HandleEntry[], sizes: ReadonlyMap<string, HandleSize>): HandleEntry[] {
+  if (sizes.size === 0) return [...entries];
+  return entries.map((entry) => {
+    const size = sizes.get(entryKey(entry));
+    return size ? { ...entry, characters: entry.characters ?? size.characters, tokens: entry.tokens ?? size.tokens } : entry;
+  });
+}
+
 export type HandleSortKey = "handle" | "source" | "origin" | "characters" | "tokens";
 export type SortDirection = "ascending" | "descending";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { act, cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { OffloadMarker } from "@/lib/import";
 import type { OffloadedEntry } from "@/lib/playground/protocol";
@@ -114,6 +114,31 @@ describe("HandleViewer", () => {
     await act(async () => pending.off_bbbbbbbbbbbb("content of b"));
     await act(async () => pending.off_aaaaaaaaaaaa("content of a"));
     expect(screen.getByLabelText("Original content").textContent).toBe("content of b");
+  });
+
+  it("[UI-G5] opens a handle's detail right under its row", async () => {
+    render(<HandleViewer offloaded={OFFLOADED} markers={MARKERS} loadContent={loadContent} />);
+    await userEvent.click(screen.getByRole("button", { name: "off_bbbbbbbbbbbb" }));
+    const detail = screen.getByRole("region", { name: "Handle off_bbbbbbbbbbbb" });
+    const row = detail.closest("tr")?.previousElementSibling as HTMLElement;
+    expect(within(row).getByRole("rowheader").textContent).toBe("off_bbbbbbbbbbbb");
+  });
+
+  it("[UI-G5] fills an imported marker's characters and tokens once its content is loaded", async () => {
+    const content = "the report the other engine offloaded";
+    const countTokens = vi.fn(async (text: string) => text.split(" ").length);
+    render(<HandleViewer offloaded={[]} markers={MARKERS} loadContent={async () => content} countTokens={countTokens} />);
+    const row = () => screen.getByRole("button", { name: "exo_report_1" }).closest("tr") as HTMLElement;
+    const sizes = () =>
+      within(row())
+        .getAllByRole("cell")
+        .slice(1, 3)
+        .map((cell) => cell.textContent);
+    expect(sizes()).toEqual(["—", "—"]);
+    await userEvent.click(screen.getByRole("button", { name: "exo_report_1" }));
+    await waitFor(() => expect(sizes()).toEqual([String(content.length), "6"]));
+    expect(countTokens).toHaveBeenCalledWith(content);
+    expect(screen.getByRole("region", { name: "Handle exo_report_1" }).textContent).toContain(`${content.length} characters · 6 tokens`);
   });
 
   it("filters handles by name", async () => {

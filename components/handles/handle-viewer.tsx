@@ -1,9 +1,9 @@
 "use client";
 
-import { useId, useMemo, useState } from "react";
+import { useCallback, useId, useMemo, useState } from "react";
 import type { OffloadMarker } from "@/lib/import";
 import type { OffloadedEntry } from "@/lib/playground/protocol";
-import { collectHandles, entryKey, sortHandles, type HandleEntry, type HandleSortKey, type SortDirection } from "./handle-entries";
+import { collectHandles, entryKey, sortHandles, withSizes, type HandleEntry, type HandleSize, type HandleSortKey, type SortDirection } from "./handle-entries";
 import { HandleDetail } from "./handle-detail";
 import { HandleList } from "./handle-list";
 import styles from "./handles.module.css";
@@ -23,17 +23,43 @@ export interface HandleViewerProps {
   onShowOrigin?(messageIndex: number): void;
   /** Clipboard writer; defaults to `navigator.clipboard.writeText`. */
   copyText?(text: string): Promise<void>;
+  /** Tokens of a text as the run counts them: an imported marker's size once its content is loaded. */
+  countTokens?(text: string): Promise<number>;
 }
 
 const defaultCopy = (text: string) => navigator.clipboard.writeText(text);
 
 /** Every offloaded handle of the run and of the import, sortable and filterable; open one to see its original and the reload_offloaded exchange. */
-export function HandleViewer({ offloaded, markers, loadContent, selectedHandle, onSelectHandle, onShowOrigin, copyText = defaultCopy }: HandleViewerProps) {
+export function HandleViewer({
+  offloaded,
+  markers,
+  loadContent,
+  selectedHandle,
+  onSelectHandle,
+  onShowOrigin,
+  copyText = defaultCopy,
+  countTokens,
+}: HandleViewerProps) {
   const filterId = useId();
   const [sort, setSort] = useState<{ key: HandleSortKey; direction: SortDirection }>({ key: "origin", direction: "ascending" });
   const [filter, setFilter] = useState("");
   const [ownSelection, setOwnSelection] = useState<string | null>(null);
-  const entries = useMemo(() => collectHandles(offloaded, markers), [offloaded, markers]);
+  // Sizes measured from loaded content, for entries that came without them (imported markers).
+  const [measured, setMeasured] = useState<ReadonlyMap<string, HandleSize>>(new Map());
+  const entries = useMemo(() => withSizes(collectHandles(offloaded, markers), measured), [offloaded, markers, measured]);
+  const measure = useCallback(
+    (entry: HandleEntry, content: string) => {
+      if (entry.characters !== undefined && entry.tokens !== undefined) return;
+      const key = entryKey(entry);
+      const keep = (size: HandleSize) => setMeasured((current) => new Map(current).set(key, size));
+      keep({ characters: content.length });
+      countTokens?.(content).then(
+        (tokens) => keep({ characters: content.length, tokens }),
+        () => undefined,
+      );
+    },
+    [countTokens],
+  );
   const sorted = useMemo(() => sortHandles(entries, sort.key, sort.direction), [entries, sort]);
   const shown =
     filter.trim() === ""
@@ -82,23 +108,32 @@ export function HandleViewer({ offloaded, markers, loadContent, selectedHandle, 
           onChange={(event) => setFilter(event.target.value)}
         />
       </div>
-      <HandleList entries={shown} sort={sort} onSort={onSort} selected={open ? entryKey(open) : undefined} onOpen={select} />
+      <HandleList
+        entries={shown}
+        sort={sort}
+        onSort={onSort}
+        selected={open ? entryKey(open) : undefined}
+        onOpen={select}
+        detail={
+          open ? (
+            <HandleDetail
+              key={entryKey(open)}
+              entry={open}
+              loadContent={loadContent}
+              copyText={copyText}
+              onShowOrigin={onShowOrigin}
+              onLoaded={(content) => measure(open, content)}
+              onClose={() => select(null)}
+            />
+          ) : null
+        }
+      />
       {selectedName && !open ? (
         <div className={styles.error} role="alert">
           <p>
             <strong>Unknown handle {selectedName}.</strong> Neither this run nor the import has it.
           </p>
         </div>
-      ) : null}
-      {open ? (
-        <HandleDetail
-          key={entryKey(open)}
-          entry={open}
-          loadContent={loadContent}
-          copyText={copyText}
-          onShowOrigin={onShowOrigin}
-          onClose={() => select(null)}
-        />
       ) : null}
     </section>
   );

@@ -3,6 +3,7 @@
 import { forwardRef, useImperativeHandle, useRef, useState, type ReactNode } from "react";
 import type { UploadProgress } from "@/lib/client/upload";
 import { ImportIssues, type ImportFailure } from "./import-issues";
+import { offsetTop } from "./line-top";
 import { formatSize, UploadStatus } from "./upload-status";
 import styles from "./import.module.css";
 
@@ -59,8 +60,9 @@ export const ImportBox = forwardRef<ImportBoxHandle, ImportBoxProps>(function Im
     const end = text.indexOf("\n", start);
     element.focus();
     element.setSelectionRange(start, end < 0 ? text.length : end);
+    // Two lines of context above the line, counted as laid out (wrapped lines take several).
     const lineHeight = parseFloat(getComputedStyle(element).lineHeight) || 18;
-    element.scrollTop = Math.max(0, (line - 3) * lineHeight);
+    element.scrollTop = Math.max(0, offsetTop(element, lineOffset(text, line)) - 2 * lineHeight);
   };
   useImperativeHandle(ref, () => ({ showLine }));
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "react";
+import { useId, useRef, type KeyboardEvent, type ReactNode } from "react";
 import styles from "./ui.module.css";
 
 export interface TabItem<Id extends string> {
@@ -24,16 +24,6 @@ export interface TabsProps<Id extends string> {
 export function Tabs<Id extends string>({ label, tabs, selected, onSelect, children, panelClassName }: TabsProps<Id>) {
   const base = useId();
   const list = useRef<HTMLDivElement>(null);
-  // A narrow panel scrolls its tabs: the selected one (opened by a key or the URL) is brought into view.
-  useEffect(() => {
-    const tab = list.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]');
-    const strip = list.current;
-    if (!tab || !strip) return;
-    const shown = strip.getBoundingClientRect();
-    const place = tab.getBoundingClientRect();
-    if (place.left < shown.left) strip.scrollLeft -= shown.left - place.left;
-    else if (place.right > shown.right) strip.scrollLeft += place.right - shown.right;
-  }, [selected]);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const index = tabs.findIndex((tab) => tab.id === selected);
     const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;

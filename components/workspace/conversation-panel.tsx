@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useMemo, type ReactNode } from "react";
+import { useCallback, useMemo, useRef, type ReactNode } from "react";
 import { roundOfEachMessage } from "@/lib/context/light";
 import type { RunResult } from "@/lib/playground/protocol";
 import { forkPositionOf } from "@/lib/store";
@@ -111,6 +111,7 @@ export function ConversationPanel({ footer, callsClient }: { footer?: ReactNode;
     () => (view === "after" ? (result ? effectsAfter(result) : undefined) : effectsBefore(result, messages.length)),
     [view, result, messages.length],
   );
+  const shownMessages = useRef<HTMLDivElement>(null);
   const rounds = useMemo(() => Math.max(0, ...roundOfEachMessage(messages)) + (messages.length > 0 ? 1 : 0), [messages]);
   const loadedTokens = useMemo(() => sum(tokens), [tokens]);
   // The counts follow the shown result's tokenizer: a recount comes with it (lib/store/runs.ts).
@@ -140,7 +141,7 @@ export function ConversationPanel({ footer, callsClient }: { footer?: ReactNode;
             {result ? <SentTokens request={result.request} /> : null}
           </span>
         </p>
-        <ConversationSearch messages={shown} selected={selected} onSelect={selectMessage} />
+        <ConversationSearch messages={shown} selected={selected} onSelect={selectMessage} highlightIn={shownMessages} />
         {overview ? <SessionLine overview={overview} /> : null}
         <MarkLegend />
       </div>
@@ -160,7 +161,7 @@ export function ConversationPanel({ footer, callsClient }: { footer?: ReactNode;
           {repairs.length > 1 ? " …" : ""}
         </p>
       ) : null}
-      <div className={styles.messages}>
+      <div className={styles.messages} ref={shownMessages}>
         {shown.length === 0 ? (
           <p className={styles.empty}>{loadStatus === "loading" ? "Loading the conversation…" : "This branch has no messages yet."}</p>
         ) : (

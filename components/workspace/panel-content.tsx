@@ -23,6 +23,8 @@ function HandlesTab() {
   const openHandle = usePlaygroundStore((state) => state.openHandle);
   const setView = usePlaygroundStore((state) => state.setView);
   const selectMessage = usePlaygroundStore((state) => state.selectMessage);
+  const countTexts = usePlaygroundStore((state) => state.countTexts);
+  const countTokens = useCallback(async (text: string) => (await countTexts([text]))[0], [countTexts]);
   // The run's own handles come back from the worker; handles stored with the branch (a recorded agent's) from the API.
   const loadContent = useCallback(
     async (handle: string) => {
@@ -41,6 +43,7 @@ function HandlesTab() {
       markers={markers}
       loadContent={loadContent}
       selectedHandle={selectedHandle}
+      countTokens={countTokens}
       onSelectHandle={(handle) => (handle === null ? openHandle(null) : openHandle(handle))}
       onShowOrigin={(index) => {
         setView("before");

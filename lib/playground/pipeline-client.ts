@@ -211,6 +211,11 @@ export class PipelineClient {
     return { before: response.before, after: response.after };
   }
 
+  async countTexts(texts: string[]): Promise<number[]> {
+    const response = (await this.request<"count">({ type: "count", texts })) as Extract<ClientResponse, { type: "counted" }>;
+    return response.tokens;
+  }
+
   async reload(handle: string): Promise<string> {
     const response = (await this.request<"reload">({ type: "reload", handle })) as Extract<ClientResponse, { type: "reloaded" }>;
     return response.content;

@@ -96,6 +96,16 @@ describe("PipelineHost (the playground's worker)", () => {
     expect(() => host.stepHistories(99)).toThrow(/no step 99/);
   });
 
+  it("counts texts with the last run's encoding, and refuses before a run", async () => {
+    const host = new PipelineHost();
+    host.load("task", sample[0].traj);
+    expect(() => host.countTexts(["a"])).toThrow(/run the pipeline before counting/);
+    const run = input(settingsForMode("navigator"));
+    await host.run(run);
+    const text = "The offloaded flight search results for HAT170 and HAT171.";
+    expect(host.countTexts([text, ""])).toEqual([sharedCounter(run.settings.policy.encoding).countText(text), 0]);
+  });
+
   it("refuses to run or reload before a conversation is loaded, and reloading an unknown handle", async () => {
     const host = new PipelineHost();
     await expect(host.run(input(settingsForMode("copilot")))).rejects.toThrow(/no conversation loaded/);

@@ -10,6 +10,7 @@ import {
   sanitizeHistory,
   sharedCounter,
   type EncodingName,
+  type TiktokenCounter,
   type Message,
   type ToolDefinition,
   type TraceStep,
@@ -50,7 +51,7 @@ interface HeldConversation {
  */
 export class PipelineHost {
   private conversation?: HeldConversation;
-  private lastRun?: { steps: readonly TraceStep[]; context: Context };
+  private lastRun?: { steps: readonly TraceStep[]; context: Context; counter: TiktokenCounter };
   private revision = 0;
   private currentTurn?: Message;
   /** The counter the loaded messages' counts were last made with (its encoding and media rule). */
@@ -179,8 +180,8 @@ export class PipelineHost {
       parent: conversation.root,
       taskId: `run ${this.revision + 1}`,
     });
-    this.lastRun = { steps: request.trace.steps, context: request.context };
     const counter = policyCounter(settings.policy);
+    this.lastRun = { steps: request.trace.steps, context: request.context, counter };
     const history = request.messages;
     const { kept, marks } = followMessages(
       conversation.messages,
@@ -241,6 +242,13 @@ export class PipelineHost {
     const run = this.lastRun?.steps[step];
     if (!run) throw new ContextError(`no step ${step} in the last run`);
     return { before: [...run.historyBefore], after: [...run.historyAfter] };
+  }
+
+  /** Each text's tokens, counted with the last run's encoding. */
+  countTexts(texts: readonly string[]): number[] {
+    const counter = this.lastRun?.counter;
+    if (!counter) throw new ContextError("run the pipeline before counting");
+    return texts.map((text) => counter.countText(text));
   }
 
   /** What `reload_offloaded` returns for a handle in the last run. */

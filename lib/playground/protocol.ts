@@ -126,6 +126,8 @@ export type WorkerRequest =
   | { type: "run"; id: number; input: RunInput }
   | { type: "step-histories"; id: number; step: number }
   | { type: "reload"; id: number; handle: string }
+  /** Counts texts as the last run counts them (an offloaded handle's size when only its content is known). */
+  | { type: "count"; id: number; texts: string[] }
   /** Replays the loaded conversation under raw and up to 3 policies; progress is posted as it goes. Runs beside other requests. */
   | { type: "compare"; id: number; input: CompareInput }
   /** Stops the comparison posted with id `target`: it answers with a cancelled error. */
@@ -151,6 +153,7 @@ export type WorkerResponse =
   | { type: "result"; id: number; result: WireRunResult }
   | { type: "step-histories"; id: number; before: Message[]; after: Message[] }
   | { type: "reloaded"; id: number; handle: string; content: string }
+  | { type: "counted"; id: number; tokens: number[] }
   | { type: "compare-progress"; id: number; progress: CompareProgress }
   | { type: "compared"; id: number; result: CompareResult }
   | { type: "error"; id: number; message: string; issues?: ImportIssue[]; tooLarge?: { bytes: number; limit: number }; cancelled?: boolean };

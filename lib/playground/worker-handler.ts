@@ -65,6 +65,9 @@ export function createWorkerHandler(
         case "step-histories":
           reply({ type: "step-histories", id: request.id, ...host.stepHistories(request.step) });
           break;
+        case "count":
+          reply({ type: "counted", id: request.id, tokens: host.countTexts(request.texts) });
+          break;
         case "reload":
           reply({ type: "reloaded", id: request.id, handle: request.handle, content: await host.reload(request.handle) });
           break;

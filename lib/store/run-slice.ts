@@ -65,6 +65,11 @@ export function createRunSlice(runtime: PlaygroundRuntime): StateCreator<Playgro
       return runtime.pipeline.reload(handle);
     },
 
+    async countTexts(texts: string[]) {
+      if (!runtime.pipeline?.countTexts) throw new Error("the pipeline worker is not running yet");
+      return runtime.pipeline.countTexts(texts);
+    },
+
     attachPipeline(pipeline: PlaygroundPipeline) {
       runtime.pipeline = pipeline;
       // Work begun with an earlier pipeline (React's strict mode attaches twice) must not land.

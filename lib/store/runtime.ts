@@ -17,6 +17,8 @@ export interface PlaygroundPipeline {
   run(input: RunInput): Promise<RunResult | undefined>;
   stepHistories(step: number): Promise<{ before: Message[]; after: Message[] }>;
   reload(handle: string): Promise<string>;
+  /** Each text's tokens, counted as the last run counts. */
+  countTexts?(texts: string[]): Promise<number[]>;
   /** Replays the loaded conversation under raw and the policies (the worker's client runs it off the main thread). */
   compare?(input: CompareInput, onProgress?: (progress: CompareProgress) => void): { result: Promise<CompareResult>; cancel(): void };
   /** Follows the tokenizer being loaded (null: none), from its current state; returns the unsubscribe function. */

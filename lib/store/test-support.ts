@@ -56,6 +56,7 @@ export function hostPipeline(): PlaygroundPipeline {
     run: async (input) => host.run(input),
     stepHistories: async (step) => host.stepHistories(step),
     reload: async (handle) => host.reload(handle),
+    countTexts: async (texts) => host.countTexts(texts),
     compare: (input, onProgress) => {
       const controller = new AbortController();
       return { result: host.compare(input, { signal: controller.signal, onProgress }), cancel: () => controller.abort() };

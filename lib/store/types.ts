@@ -132,6 +132,8 @@ export interface RunSlice {
   toggleView(): void;
   /** What `reload_offloaded` returns for a handle of the last run. */
   reloadHandle(handle: string): Promise<string>;
+  /** Each text's tokens, counted as the last run counts (the pipeline worker's tokenizer). */
+  countTexts(texts: string[]): Promise<number[]>;
   /** Hands the store a pipeline (the Web Worker's client); loads the conversation into it. Returns the detach. */
   attachPipeline(pipeline: PlaygroundPipeline): () => void;
 }

@@ -22,6 +22,20 @@ test("conversation view: hovering a call lights its result and back, rows link b
   await expect(workspace.row(0).getByRole("button", { name: "Collapse" })).toBeVisible();
 });
 
+test("[UI-S1] the search marks its matches in the rows shown", async ({ page, request }) => {
+  const { conversationId } = await importConversation(request, JSON.stringify(tauBench[1]), "search");
+  const workspace = new WorkspacePage(page);
+  await page.goto(`/c/${conversationId}`);
+  await workspace.ready();
+  await page.getByRole("searchbox", { name: "Find in the conversation" }).fill("reservation");
+  const marked = () => page.evaluate(() => [...(CSS.highlights.get("conversation-search") ?? [])].map((range) => (range as Range).toString().toLowerCase()));
+  await expect.poll(async () => (await marked()).length).toBeGreaterThan(0);
+  expect(new Set(await marked())).toEqual(new Set(["reservation"]));
+  await page.screenshot({ path: test.info().outputPath("search-marks.png") });
+  await page.getByRole("searchbox", { name: "Find in the conversation" }).fill("");
+  await expect.poll(async () => (await marked()).length).toBe(0);
+});
+
 test("ten thousand messages: only a window of rows is in the page, and the last one is a keypress away", async ({ page, request }) => {
   const messages = Array.from({ length: 10_000 }, (_, index) =>
     index % 2 === 0

@@ -45,6 +45,35 @@ test("bad input points at the line and field, keeps the text, and jumps to the l
   await page.screenshot({ path: test.info().outputPath("import-error.png") });
 });
 
+test("[UI-I1] Show line scrolls to the line as laid out when long lines wrap above it", async ({ page }) => {
+  const home = new HomePage(page);
+  await home.goto();
+  const long = "The passenger asks again about the fare rules of the return flight and the baggage allowance. ".repeat(4);
+  const lines = ["[", ...Array.from({ length: 40 }, () => `  {"role": "user", "content": "${long}"},`), '  {"role": "tool", "content": "x"}', "]"];
+  await home.conversation.fill(lines.join("\n"));
+  await home.importAndOpen.click();
+  await home.error.getByRole("button", { name: "Show line 42 in the text" }).click();
+  const place = await home.conversation.evaluate((area: HTMLTextAreaElement) => {
+    // A copy of the box holding the text up to the line: its height ends with the line's first row.
+    const copy = area.cloneNode() as HTMLTextAreaElement;
+    copy.value = area.value.slice(0, area.selectionStart);
+    copy.style.height = "0";
+    copy.style.minHeight = "0";
+    area.parentElement!.append(copy);
+    const style = getComputedStyle(area);
+    const lineHeight = Number.parseFloat(style.lineHeight);
+    const lineTop = copy.scrollHeight - Number.parseFloat(style.paddingBottom) - lineHeight;
+    copy.remove();
+    return { lineTop, lineHeight, scrollTop: area.scrollTop, height: area.clientHeight, selected: area.value.slice(area.selectionStart, area.selectionEnd) };
+  });
+  expect(place.selected).toBe('{"role": "tool", "content": "x"}');
+  // The lines above wrap: counting them as one row each would land far above.
+  expect(place.lineTop).toBeGreaterThan(60 * place.lineHeight);
+  expect(place.lineTop).toBeGreaterThanOrEqual(place.scrollTop);
+  expect(place.lineTop + place.lineHeight).toBeLessThanOrEqual(place.scrollTop + place.height);
+  await page.screenshot({ path: test.info().outputPath("import-show-line-wrapped.png") });
+});
+
 test("dropping a file loads it into the box; an Anthropic request imports with its tools", async ({ page }) => {
   const home = new HomePage(page);
   await home.goto();
