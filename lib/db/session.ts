@@ -3,6 +3,7 @@ import { findSessionIssues, parentsFirst, SESSION_KIND, SESSION_VERSION, type Se
 import { describeDatabase, type Database } from "./client";
 import { ConflictError, InvalidArgumentError, NotFoundError } from "./errors";
 import { toExchangeRecords } from "./exchanges";
+import { addLibraryMessages, createLibraryEntry } from "./library";
 import { runTransaction } from "./run";
 import { findUnstorableText } from "./text";
 
@@ -90,9 +91,11 @@ export async function importSession(db: Database, file: SessionFile): Promise<Im
     await tx.conversation.create({
       data: { ...toDates(file.conversation), parentId: parent?.id ?? null, updatedAt: new Date(file.conversation.updatedAt) },
     });
+    await createLibraryEntry(tx, conversationId, { ...file.conversation, createdAt: new Date(file.conversation.createdAt) });
     // One at a time: a branch's parent must exist before it.
     for (const branch of parentsFirst(file.branches, (row) => row.parentId)) await tx.branch.create({ data: toDates(branch) });
     if (file.messages.length > 0) await tx.message.createMany({ data: file.messages.map(toDates) });
+    await addLibraryMessages(tx, conversationId, file.messages, new Date(file.conversation.updatedAt));
     for (const summary of parentsFirst(file.summaries, (row) => row.extendsId)) await tx.summary.create({ data: toDates(summary) });
     if (file.checkpoints.length > 0) await tx.checkpoint.createMany({ data: file.checkpoints.map(toDates) });
     if (file.offloaded.length > 0) await tx.offloadedContent.createMany({ data: file.offloaded.map(toDates) });
