@@ -27,7 +27,7 @@ async function loadConversations(query: LibraryQuery): Promise<{ page: LibraryPa
 export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   // The list is read per request, never prerendered at build time.
   await connection();
-  const { query, problems } = readLibraryQuery(await searchParams);
+  const { query } = readLibraryQuery(await searchParams);
   const { page, error, outage } = await loadConversations(query);
   return (
     <div className={styles.home}>
@@ -48,7 +48,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
               Saved conversations are unavailable: {error}
             </p>
           ) : null}
-          {outage ? null : <ConversationLibrary conversations={page.conversations} total={page.total} query={query} problems={problems} />}
+          {outage ? null : <ConversationLibrary conversations={page.conversations} total={page.total} query={query} />}
           {outage ? null : <SessionImport />}
         </aside>
       </main>

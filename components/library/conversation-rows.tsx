@@ -1,7 +1,6 @@
 "use client";
 
 import Link, { useLinkStatus } from "next/link";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiClient } from "@/lib/client";
 import type { LibraryConversation } from "@/lib/db";
@@ -21,8 +20,7 @@ function Opening() {
 }
 
 /** A page of saved conversations with their counts, each opened by its title and deleted after a confirmation. */
-export function ConversationRows({ conversations }: { conversations: readonly LibraryConversation[] }) {
-  const router = useRouter();
+export function ConversationRows({ conversations, onDeleted }: { conversations: readonly LibraryConversation[]; onDeleted: () => void }) {
   const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set());
   const [deleting, setDeleting] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<string>();
@@ -38,7 +36,7 @@ export function ConversationRows({ conversations }: { conversations: readonly Li
     try {
       await apiClient.deleteConversation(conversation.id);
       setDeleted((previous) => new Set(previous).add(conversation.id));
-      router.refresh();
+      onDeleted();
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : String(caught));
     } finally {

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { librarySearchParams, type LibraryQuery } from "@/lib/library/query";
 import ui from "@/components/ui/ui.module.css";
 import styles from "./library.module.css";
@@ -8,11 +7,31 @@ const hrefOf = (query: LibraryQuery, offset: number) => {
   return search ? `/?${search}` : "/";
 };
 
-function PageLink({ query, offset, enabled, label, children }: { query: LibraryQuery; offset: number; enabled: boolean; label: string; children: string }) {
+interface PageLinkProps {
+  query: LibraryQuery;
+  offset: number;
+  enabled: boolean;
+  label: string;
+  children: string;
+  onPage: (offset: number) => void;
+}
+
+/** A real link (it opens in a new tab as it is), followed in place by the library. */
+function PageLink({ query, offset, enabled, label, children, onPage }: PageLinkProps) {
   return enabled ? (
-    <Link className={ui.button} data-variant="ghost" href={hrefOf(query, offset)} aria-label={label} scroll={false}>
+    <a
+      className={ui.button}
+      data-variant="ghost"
+      href={hrefOf(query, offset)}
+      aria-label={label}
+      onClick={(event) => {
+        if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+        event.preventDefault();
+        onPage(offset);
+      }}
+    >
       {children}
-    </Link>
+    </a>
   ) : (
     <span className={ui.button} data-variant="ghost" aria-label={label} aria-disabled="true">
       {children}
@@ -21,7 +40,7 @@ function PageLink({ query, offset, enabled, label, children }: { query: LibraryQ
 }
 
 /** Links to the first, previous, next and last pages of the library (LB2): plain links, so each page has its address. */
-export function LibraryPager({ query, total, shown }: { query: LibraryQuery; total: number; shown: number }) {
+export function LibraryPager({ query, total, shown, onPage }: { query: LibraryQuery; total: number; shown: number; onPage: (offset: number) => void }) {
   const pages = Math.max(1, Math.ceil(total / query.limit));
   const page = Math.min(pages, Math.floor(query.offset / query.limit) + 1);
   const hasPrevious = query.offset > 0;
@@ -33,16 +52,16 @@ export function LibraryPager({ query, total, shown }: { query: LibraryQuery; tot
         Page {page.toLocaleString("en")} of {pages.toLocaleString("en")}
       </span>
       <span className={styles.pagerLinks}>
-        <PageLink query={query} offset={0} enabled={hasPrevious} label="First page">
+        <PageLink query={query} onPage={onPage} offset={0} enabled={hasPrevious} label="First page">
           «
         </PageLink>
-        <PageLink query={query} offset={Math.max(0, query.offset - query.limit)} enabled={hasPrevious} label="Previous page">
+        <PageLink query={query} onPage={onPage} offset={Math.max(0, query.offset - query.limit)} enabled={hasPrevious} label="Previous page">
           ‹ Previous
         </PageLink>
-        <PageLink query={query} offset={query.offset + query.limit} enabled={hasNext} label="Next page">
+        <PageLink query={query} onPage={onPage} offset={query.offset + query.limit} enabled={hasNext} label="Next page">
           Next ›
         </PageLink>
-        <PageLink query={query} offset={lastOffset} enabled={hasNext} label="Last page">
+        <PageLink query={query} onPage={onPage} offset={lastOffset} enabled={hasNext} label="Last page">
           »
         </PageLink>
       </span>
