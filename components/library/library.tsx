@@ -52,6 +52,8 @@ export function ConversationLibrary({ conversations, total, query: rendered }: C
     if (requested && requested.from !== search) setRequested(undefined);
   }, [requested, search]);
   const [loaded, setLoaded] = useState<Loaded>(() => ({ key: librarySearchParams(rendered).toString(), conversations, total }));
+  // The server rendered the page again (an import called router.refresh): its rows are the freshest for their query.
+  useEffect(() => setLoaded({ key: librarySearchParams(rendered).toString(), conversations, total }), [rendered, conversations, total]);
   const [reloads, setReloads] = useState(0);
   const [error, setError] = useState<string>();
 
