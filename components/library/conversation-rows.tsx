@@ -19,7 +19,10 @@ function Opening() {
   return pending ? <span className={styles.opening}> · opening…</span> : null;
 }
 
-/** A page of saved conversations with their counts, each opened by its title and deleted after a confirmation. */
+/**
+ * A page of saved conversations with their counts, each opened by its title and deleted after a confirmation.
+ * Titles are not prefetched: each would render a workspace on the server, fifty a page, while the user is searching.
+ */
 export function ConversationRows({ conversations, onDeleted }: { conversations: readonly LibraryConversation[]; onDeleted: () => void }) {
   const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set());
   const [deleting, setDeleting] = useState<ReadonlySet<string>>(new Set());
@@ -59,7 +62,7 @@ export function ConversationRows({ conversations, onDeleted }: { conversations: 
         <ul className={styles.list} aria-label="Saved conversations">
           {shown.map((conversation) => (
             <li key={conversation.id} className={styles.item} aria-busy={deleting.has(conversation.id) || undefined}>
-              <Link href={`/c/${encodeURIComponent(conversation.id)}`} className={styles.itemTitle}>
+              <Link href={`/c/${encodeURIComponent(conversation.id)}`} className={styles.itemTitle} prefetch={false}>
                 <SafeText text={conversation.title} />
                 <Opening />
               </Link>

@@ -60,8 +60,9 @@ export function ConversationLibrary({ conversations, total, query: rendered }: C
   useEffect(() => {
     if (loaded.key === key && reloads === 0) return;
     const controller = new AbortController();
+    // From the key, not the query object: the same query reaches here twice (shown at once, then read from the URL).
     apiClient
-      .listConversations(query, { signal: controller.signal })
+      .listConversations(readLibraryQuery(Object.fromEntries(new URLSearchParams(key))).query, { signal: controller.signal })
       .then((page) => {
         setError(undefined);
         setReloads(0);
@@ -71,7 +72,7 @@ export function ConversationLibrary({ conversations, total, query: rendered }: C
         if (!controller.signal.aborted) setError(caught instanceof Error ? caught.message : String(caught));
       });
     return () => controller.abort();
-  }, [key, query, loaded.key, reloads]);
+  }, [key, loaded.key, reloads]);
 
   // LB5: every change is a history entry, so the URL can be shared and the back button undoes it; typing replaces its entry.
   const navigate = (changes: Partial<LibraryQuery>, mode: "push" | "replace" = "push") => {
