@@ -129,6 +129,9 @@ export function ConversationLibrary({ conversations, total, query: rendered }: C
         <>
           <ConversationRows conversations={rows} onDeleted={() => setReloads((count) => count + 1)} />
           <LibraryPager query={query} total={matching} shown={rows.length} onPage={(offset) => navigate({ offset })} />
+          <div className={styles.more}>
+            <ExampleButton variant="plain" />
+          </div>
         </>
       )}
     </section>

@@ -31,7 +31,7 @@ function countingClient(db: Database): { db: Database; operations: () => number 
 describe.each(TEST_PROVIDERS)("conversation library (%s)", (provider) => {
   const test = useTestDatabase(provider);
 
-  it("[LB1] finds a conversation by a word of its title, key, model, agent, messages or date, as a prefix, every word", async () => {
+  it("[LB1] finds a conversation by every word of its title, key, model, agent, messages or date, the last word as a prefix", async () => {
     await createConversation(test.db, {
       title: "Refund for order 4471",
       source: "proxy",
@@ -55,6 +55,12 @@ describe.each(TEST_PROVIDERS)("conversation library (%s)", (provider) => {
     expect(await titles(test.db, { q: "flight refund" })).toEqual(["Refund for order 4471"]);
     expect(await titles(test.db, { q: "flight hello" })).toEqual([]);
     expect(await titles(test.db, { q: "order" })).toEqual(["Refund for order 4471"]);
+    // Only the word being typed (the last) is a prefix, from three characters on.
+    expect(await titles(test.db, { q: "refund fli" })).toEqual(["Refund for order 4471"]);
+    expect(await titles(test.db, { q: "fli refund" })).toEqual([]);
+    expect(await titles(test.db, { q: "re" })).toEqual([]);
+    expect(await titles(test.db, { q: "44" })).toEqual([]);
+    expect(await titles(test.db, { q: "4471" })).toEqual(["Refund for order 4471"]);
     const today = new Date().toISOString().slice(0, 10);
     expect((await titles(test.db, { q: today.slice(0, 7) })).sort()).toEqual(["Refund for order 4471", "Unrelated"]);
   });

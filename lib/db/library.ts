@@ -33,13 +33,24 @@ function sourceWhere(source: LibrarySource): Prisma.ConversationWhereInput {
   return { origin: { not: null } };
 }
 
+/** The last word of a search matches as a prefix once it has this many characters; shorter ones, and the words before it, match whole. */
+export const MIN_PREFIX_LENGTH = 3;
+
+/**
+ * LB1: one lookup of the term index per word, never a read of the messages. Only the word being
+ * typed (the last) is a prefix, and only from three characters: a short prefix ("3", "re") is a
+ * range over a large part of the index, which every keystroke would pay for.
+ */
+function termWhere(word: string, last: boolean): Prisma.SearchTermWhereInput {
+  return last && Array.from(word).length >= MIN_PREFIX_LENGTH ? { term: { gte: word, lt: prefixUpperBound(word) } } : { term: word };
+}
+
 function libraryWhere(options: LibraryQueryOptions): Prisma.ConversationWhereInput {
-  // LB1: each word is a range of the term index, so a keystroke costs an index lookup per word, never a read of the messages.
   const words = termsOf(options.q ?? "");
   return {
     AND: [
       PUBLISHED_ONLY,
-      ...words.map((word) => ({ searchTerms: { some: { term: { gte: word, lt: prefixUpperBound(word) } } } })),
+      ...words.map((word, index) => ({ searchTerms: { some: termWhere(word, index === words.length - 1) } })),
       ...(options.source ? [sourceWhere(options.source)] : []),
       ...(options.failed ? [{ exchanges: { some: FAILED_EXCHANGE } }] : []),
       ...(options.overBudget ? [{ exchanges: { some: { error: { contains: BUDGET_STOP } } } }] : []),

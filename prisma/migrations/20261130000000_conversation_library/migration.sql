@@ -1,5 +1,5 @@
--- The conversation library: per-conversation counts to sort by, and a search index of words (prefix search
--- through the index on "term"), both kept up to date by lib/db when conversations and messages are written.
+-- The conversation library: per-conversation counts to sort by, and a search index of words (searched
+-- through the index on "term", which also holds the conversation), both kept up to date by lib/db when conversations and messages are written.
 
 -- CreateTable
 CREATE TABLE "LibraryEntry" (
@@ -30,7 +30,7 @@ CREATE INDEX "LibraryEntry_tokens_idx" ON "LibraryEntry"("tokens");
 CREATE INDEX "LibraryEntry_indexed_idx" ON "LibraryEntry"("indexed");
 
 -- CreateIndex
-CREATE INDEX "SearchTerm_term_idx" ON "SearchTerm"("term");
+CREATE INDEX "SearchTerm_term_conversationId_idx" ON "SearchTerm"("term", "conversationId");
 
 
 -- Conversations stored before the library: their counts now, their search terms written by scripts/index-library.ts.

@@ -1,5 +1,5 @@
--- The conversation library: per-conversation counts to sort by, and a search index of words (prefix search
--- through the index on "term"), both kept up to date by lib/db when conversations and messages are written.
+-- The conversation library: per-conversation counts to sort by, and a search index of words (searched
+-- through the index on "term", which also holds the conversation), both kept up to date by lib/db when conversations and messages are written.
 -- "term" compares byte by byte whatever the database's collation, so a prefix is one range of its index.
 
 -- CreateTable
@@ -31,7 +31,7 @@ CREATE INDEX "LibraryEntry_tokens_idx" ON "LibraryEntry"("tokens");
 CREATE INDEX "LibraryEntry_indexed_idx" ON "LibraryEntry"("indexed");
 
 -- CreateIndex
-CREATE INDEX "SearchTerm_term_idx" ON "SearchTerm"("term");
+CREATE INDEX "SearchTerm_term_conversationId_idx" ON "SearchTerm"("term", "conversationId");
 
 -- AddForeignKey
 ALTER TABLE "LibraryEntry" ADD CONSTRAINT "LibraryEntry_conversationId_fkey" FOREIGN KEY ("conversationId") REFERENCES "Conversation"("id") ON DELETE CASCADE ON UPDATE CASCADE;
