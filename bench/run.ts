@@ -12,6 +12,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   "replay-browser": () => import("./replay-browser").then((module) => module.benchReplayBrowser()),
   tokenizer: () => import("./tokenizer").then((module) => module.benchTokenizer()),
   stall: () => import("./stall").then((module) => module.benchStall()),
+  library: () => import("./library").then((module) => module.benchLibrary()),
 };
 
 const wanted = process.argv.slice(2).filter((argument) => !argument.startsWith("-"));
