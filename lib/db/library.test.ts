@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
+import { createTestDatabase, TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { assistant, turn, user } from "@/tests/support/db-fixtures";
 import type { Database } from "./client";
 import { createConversation, updateConversationById } from "./conversations";
@@ -7,6 +7,9 @@ import { createExchange, updateExchangeById } from "./exchanges";
 import { getConversationPage, indexUnindexedConversations } from "./library";
 import { appendMessages } from "./messages";
 import { exportSession, importSession } from "./session";
+import { sqlitePathOf } from "./client";
+import { PrismaClient } from "./generated/sqlite/client";
+import { createSqliteAdapter } from "./sqlite-adapter";
 import { beginStaging } from "./staging";
 
 const titles = async (db: Database, options: Parameters<typeof getConversationPage>[1]) =>
@@ -149,5 +152,43 @@ describe.each(TEST_PROVIDERS)("conversation library (%s)", (provider) => {
     expect(await indexUnindexedConversations(test.db)).toBe(0);
     expect(await titles(test.db, { q: "lisbon travel" })).toEqual(["Travel"]);
     expect((await getConversationPage(test.db, { q: "lisbon" })).conversations[0].messageCount).toBe(1);
+  });
+});
+
+describe("conversation library: SQL statements", () => {
+  it("[LB2] reads any page in three statements: the page with its counts, its entries, the total", async () => {
+    const database = await createTestDatabase("sqlite");
+    // The only client used on the file (database.db is never connected): two clients on one SQLite file in one process can deadlock.
+    const factory = createSqliteAdapter(sqlitePathOf(database.url));
+    let statements = 0;
+    const counting = new PrismaClient({
+      adapter: {
+        ...factory,
+        connect: async () => {
+          const adapter = await factory.connect();
+          return {
+            ...adapter,
+            queryRaw: (query) => {
+              statements += 1;
+              return adapter.queryRaw(query);
+            },
+          };
+        },
+      },
+    });
+    try {
+      for (let index = 0; index < 30; index += 1)
+        await createConversation(counting, { title: `report ${index}`, source: "proxy", messages: [user("quarterly numbers")] });
+      await getConversationPage(counting, { limit: 1 });
+      statements = 0;
+      expect((await getConversationPage(counting, { limit: 1 })).conversations).toHaveLength(1);
+      expect(statements).toBe(3);
+      statements = 0;
+      expect((await getConversationPage(counting, { limit: 30, q: "quarterly report", failed: false, sort: "tokens" })).total).toBe(30);
+      expect(statements).toBe(3);
+    } finally {
+      await counting.$disconnect();
+      await database.cleanup();
+    }
   });
 });

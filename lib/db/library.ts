@@ -75,7 +75,7 @@ function libraryOrder(sort: LibrarySort, order: LibraryOrder): Prisma.Conversati
 /**
  * One page of the conversation library (LB2): the conversations matching the
  * search and filters in the chosen order, and how many match in all. Two
- * queries whatever the page size or the number of conversations.
+ * operations (three statements) whatever the page size or the number of conversations.
  */
 export async function getConversationPage(db: Database, options: LibraryQueryOptions = {}): Promise<LibraryPageResult> {
   const where = libraryWhere(options);
