@@ -86,8 +86,10 @@ export function ConversationLibrary({ conversations, total, query: rendered }: C
 
   const pending = loaded.key !== key;
   const { conversations: rows, total: matching } = loaded;
-  const first = matching === 0 ? 0 : query.offset + 1;
-  const last = query.offset + rows.length;
+  // The count, the pages and the empty state describe the rows on screen until the next ones arrive.
+  const shown = useMemo(() => readLibraryQuery(Object.fromEntries(new URLSearchParams(loaded.key))).query, [loaded.key]);
+  const first = matching === 0 ? 0 : shown.offset + 1;
+  const last = shown.offset + rows.length;
   return (
     <section className={styles.library} aria-labelledby="saved-title">
       <h2 id="saved-title">Saved conversations</h2>
@@ -104,13 +106,13 @@ export function ConversationLibrary({ conversations, total, query: rendered }: C
       ) : null}
       <p className={styles.count} role="status" aria-busy={pending || undefined}>
         {matching === 0
-          ? narrows(query)
+          ? narrows(shown)
             ? "No conversation matches"
             : "No conversations yet"
-          : `${number(first)}–${number(last)} of ${number(matching)} ${narrows(query) ? "matching " : ""}conversation${matching === 1 ? "" : "s"}`}
+          : `${number(first)}–${number(last)} of ${number(matching)} ${narrows(shown) ? "matching " : ""}conversation${matching === 1 ? "" : "s"}`}
         {pending ? " · updating…" : ""}
       </p>
-      {matching === 0 && !narrows(query) ? (
+      {matching === 0 && !narrows(shown) ? (
         <div className={styles.empty}>
           <p>
             <strong>No conversations yet.</strong> Paste one on the left, drop a file, or start with a real airline-support trajectory from tau-bench: 62
@@ -121,14 +123,14 @@ export function ConversationLibrary({ conversations, total, query: rendered }: C
       ) : matching === 0 ? (
         <div className={styles.empty}>
           <p>Nothing matches this search and these filters. Words match the start of words in titles, keys, models, agents, messages and dates.</p>
-          <button type="button" className={ui.button} onClick={() => navigate({ ...DEFAULT_LIBRARY_QUERY, sort: query.sort, order: query.order })}>
+          <button type="button" className={ui.button} onClick={() => navigate({ ...DEFAULT_LIBRARY_QUERY, sort: shown.sort, order: shown.order })}>
             Clear search and filters
           </button>
         </div>
       ) : (
         <>
           <ConversationRows conversations={rows} onDeleted={() => setReloads((count) => count + 1)} />
-          <LibraryPager query={query} total={matching} shown={rows.length} onPage={(offset) => navigate({ offset })} />
+          <LibraryPager query={shown} total={matching} shown={rows.length} onPage={(offset) => navigate({ offset })} />
           <div className={styles.more}>
             <ExampleButton variant="plain" />
           </div>
