@@ -1,27 +1,34 @@
 import { connection } from "next/server";
-import { DatabaseUnavailableError, getConversations, getDatabase, type ConversationOverview } from "@/lib/db";
+import { DatabaseUnavailableError, getConversationPage, getDatabase, type LibraryPageResult } from "@/lib/db";
+import { readLibraryQuery, type LibraryQuery } from "@/lib/library/query";
 import { DatabaseStatus } from "@/components/ui/database-status";
 import type { DatabaseOutage } from "@/lib/client/database-outage";
-import { ConversationList } from "@/components/import/conversation-list";
+import { ConversationLibrary } from "@/components/library/library";
 import { PasteInspector } from "@/components/inspector/paste-inspector";
 import { HomeHeader } from "@/components/import/home-header";
 import { SessionImport } from "@/components/import/session-import";
 import styles from "@/components/import/home.module.css";
 
-async function loadConversations(): Promise<{ conversations: ConversationOverview[]; error?: string; outage?: DatabaseOutage }> {
+const NONE: LibraryPageResult = { conversations: [], total: 0 };
+
+async function loadConversations(query: LibraryQuery): Promise<{ page: LibraryPageResult; error?: string; outage?: DatabaseOutage }> {
   try {
-    return { conversations: await getConversations(getDatabase(), { limit: 100 }) };
+    return { page: await getConversationPage(getDatabase(), query) };
   } catch (error) {
-    if (DatabaseUnavailableError.isInstance(error)) return { conversations: [], outage: { database: error.database, message: error.message } };
-    return { conversations: [], error: error instanceof Error ? error.message : String(error) };
+    if (DatabaseUnavailableError.isInstance(error)) return { page: NONE, outage: { database: error.database, message: error.message } };
+    return { page: NONE, error: error instanceof Error ? error.message : String(error) };
   }
 }
 
-/** `/`: import a conversation (or run the pipeline on it right here), the saved conversations, and an example to start from. */
-export default async function HomePage() {
+/**
+ * `/`: import a conversation (or run the pipeline on it right here), the saved conversations (one page of the
+ * library, its search, filters and sort in the URL: lib/library), and an example to start from.
+ */
+export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   // The list is read per request, never prerendered at build time.
   await connection();
-  const { conversations, error, outage } = await loadConversations();
+  const { query } = readLibraryQuery(await searchParams);
+  const { page, error, outage } = await loadConversations(query);
   return (
     <div className={styles.home}>
       <DatabaseStatus initial={outage ?? null} />
@@ -41,7 +48,7 @@ export default async function HomePage() {
               Saved conversations are unavailable: {error}
             </p>
           ) : null}
-          {outage ? null : <ConversationList conversations={conversations} />}
+          {outage ? null : <ConversationLibrary conversations={page.conversations} total={page.total} query={query} />}
           {outage ? null : <SessionImport />}
         </aside>
       </main>

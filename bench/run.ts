@@ -15,6 +15,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   stall: () => import("./stall").then((module) => module.benchStall()),
   "page-import": () => import("./page-import").then((module) => module.benchPageImport()),
   "session-file": () => import("./session-file").then((module) => module.benchSessionFile()),
+  library: () => import("./library").then((module) => module.benchLibrary()),
 };
 
 const wanted = process.argv.slice(2).filter((argument) => !argument.startsWith("-"));

@@ -39,6 +39,8 @@ case "${1:-}" in
     PRISMA_TARGET=$target "$prisma" migrate deploy --schema "$(schema_of $target)"
     # Data the schema migrations cannot rewrite in SQL: requests stored whole become deltas (D6.6).
     node --conditions=react-server --import tsx scripts/compact-requests.ts
+    # Conversations stored before the library: their search words (LB6).
+    node --conditions=react-server --import tsx scripts/index-library.ts
     ;;
   *)
     PRISMA_TARGET=$(target_of "$DATABASE_URL") "$prisma" "$@"

@@ -1,5 +1,6 @@
 import { apiPath, sendRequest, type RequestOptions, type RequestTransportOptions } from "./request";
 import type { CallDetail, CallPage } from "@/lib/calls/types";
+import type { LibraryQuery } from "@/lib/library/query";
 import type { BranchOpening } from "@/lib/playground/page-result";
 import type {
   AppendMessagesInput,
@@ -80,8 +81,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
         query: { filename: options.filename, format: options.format, title: options.title, conversation: options.conversation },
         ...request,
       }),
-    listConversations: (page: { limit?: number; offset?: number } = {}, request: RequestOptions = {}) =>
-      get<ConversationList>("/api/conversations", { query: page, ...request }),
+    /** One page of the library: search, filters, sort (lib/library). */
+    listConversations: (query: Partial<LibraryQuery> = {}, request: RequestOptions = {}) => get<ConversationList>("/api/conversations", { query, ...request }),
     createConversation: (input: CreateConversationInput, request?: RequestOptions) => send<CreatedConversation>("POST", "/api/conversations", input, request),
     getConversation: (conversationId: string, request?: RequestOptions) => get<ConversationDetail>(apiPath`/api/conversations/${conversationId}`, request),
     updateConversation: async (conversationId: string, changes: UpdateConversationInput, request?: RequestOptions) =>

@@ -13,6 +13,7 @@ import type {
   CheckpointRecord,
   ConversationOverview,
   ConversationRecord,
+  LibraryConversation,
   MessageRecord,
   OffloadedContentRecord,
   ImportSessionResult,
@@ -43,10 +44,15 @@ export type ArtifactEntry = Visible<Omit<ArtifactRecord, "content">>;
 /** A checkpoint without its values, as the diff answers it. */
 export type CheckpointHeader = Omit<CheckpointRecord, "values">;
 
+/** One page of the conversation library (lib/library: LB2). */
 export interface ConversationList {
-  conversations: ConversationOverview[];
+  conversations: LibraryConversation[];
+  /** Conversations that match, over all pages. */
+  total: number;
   limit: number;
   offset: number;
+  /** The offset of the next page; null on the last. */
+  next: number | null;
 }
 
 export interface ConversationDetail {
@@ -161,6 +167,7 @@ export type {
   CheckpointRecord,
   ConversationOverview,
   ConversationRecord,
+  LibraryConversation,
   MessageRecord,
   OffloadedContentRecord,
   ArtifactRecord,

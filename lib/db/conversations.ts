@@ -6,6 +6,7 @@ import { NotFoundError } from "./errors";
 import type { Conversation as ConversationRow } from "./generated/sqlite/client";
 import { toConversationRecord, type ConversationOrigin, type ConversationRecord } from "./conversation-record";
 import { fromJsonText, toJsonObjectText, toNullableJsonText, type JsonObject } from "./json";
+import { createLibraryEntry, rewriteLibraryAbout } from "./library";
 import { insertMessages, type MessageRecord, type NewMessage } from "./messages";
 import { isRecordNotFound, runQuery, runTransaction } from "./run";
 import { PUBLISHED_ONLY } from "./staging";
@@ -74,6 +75,7 @@ export async function createConversation(db: Database, options: CreateConversati
         parentCallId: options.parentCallId ?? null,
       },
     });
+    await createLibraryEntry(tx, conversation.id, conversation);
     const branch = await tx.branch.create({
       data: {
         conversationId: conversation.id,
@@ -176,13 +178,16 @@ export async function updateConversationById(db: Database, conversationId: strin
     settings: changes.settings === undefined ? undefined : toJsonObjectText(changes.settings, "settings"),
     tools: changes.tools === undefined ? undefined : toNullableJsonText(changes.tools, "tools"),
   };
-  return runQuery(db, async () => {
+  return runTransaction(db, async (tx) => {
+    let row: ConversationRow;
     try {
-      return toConversationRecord(await db.conversation.update({ where: { id: conversationId }, data }));
+      row = await tx.conversation.update({ where: { id: conversationId }, data });
     } catch (error) {
       if (isRecordNotFound(error)) throw new NotFoundError("conversation", conversationId);
       throw error;
     }
+    await rewriteLibraryAbout(tx, conversationId, row);
+    return toConversationRecord(row);
   });
 }
 
@@ -214,7 +219,9 @@ export async function updateConversationWithSettings(
       throw error;
     }
     const settings = toJsonObjectText(merge(fromJsonText<JsonObject>(locked.settings)), "settings");
-    return toConversationRecord(await tx.conversation.update({ where: { id: conversationId }, data: { settings, title: changes.title, tools } }));
+    const row = await tx.conversation.update({ where: { id: conversationId }, data: { settings, title: changes.title, tools } });
+    await rewriteLibraryAbout(tx, conversationId, row);
+    return toConversationRecord(row);
   });
 }
 

@@ -225,7 +225,8 @@ export interface ExchangePageResult {
   nextCursor: string | null;
 }
 
-const FAILED = { OR: [{ error: { not: null } }, { status: { gte: 400 } }] };
+/** A failed call: an error, or an answer of 400 and more. */
+export const FAILED_EXCHANGE = { OR: [{ error: { not: null } }, { status: { gte: 400 } }] };
 
 /**
  * A page of a conversation's exchanges in call order (created time, then
@@ -244,7 +245,7 @@ export async function getExchangePageByConversationId(db: Database, conversation
     }
     const afterStart = start ? { OR: [{ createdAt: { gt: start.createdAt } }, { createdAt: start.createdAt, id: { gt: start.id } }] } : {};
     const rows = await db.exchange.findMany({
-      where: { conversationId, AND: [afterStart, options.failedOnly ? FAILED : {}] },
+      where: { conversationId, AND: [afterStart, options.failedOnly ? FAILED_EXCHANGE : {}] },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       take: limit + 1,
     });

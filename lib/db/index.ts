@@ -49,6 +49,13 @@ export {
   type ConversationListOptions,
 } from "./conversations";
 export {
+  getConversationPage,
+  indexUnindexedConversations,
+  type LibraryConversation,
+  type LibraryPageResult,
+  type LibraryQueryOptions,
+} from "./library";
+export {
   forkBranch,
   getBranchById,
   getBranchesByConversationId,

@@ -7,6 +7,7 @@ import { toJsonText, toNullableJsonText, type JsonObject } from "./json";
 import { extensionProblem, objectProblem, readJsonColumn, toolCallsProblem } from "./stored-shapes";
 import type { Lineage } from "./lineage";
 import { lockBranch, newRowId, parameterMark, providerOf, runQuery, runTransaction, touchConversation } from "./run";
+import { recordLibraryMessages } from "./library";
 import { requireStorableText } from "./text";
 import { lineageOf, type BranchRef } from "./scope";
 
@@ -184,6 +185,7 @@ async function insertMessageRows(tx: Transaction, branchId: string, start: numbe
     const names = columns.map((column) => `"${column}"`).join(", ");
     await tx.$executeRawUnsafe(`INSERT INTO "Message" (${names}) VALUES ${tuples.join(", ")}`, ...values);
   }
+  await recordLibraryMessages(tx, branchId, rows, createdAt);
   return rows;
 }
 

@@ -118,6 +118,8 @@ describe.each(TEST_PROVIDERS)("committed %s migrations", (provider) => {
       "CustomModel",
       "Policy",
       "ProxyCall",
+      "LibraryEntry",
+      "SearchTerm",
     ]);
     for (const shape of shapes) {
       const actual = await tableShape(shape.name);

@@ -9,6 +9,7 @@ import type { Exchange as ExchangeRow } from "./generated/sqlite/client";
 import { fromJsonText, type JsonValue } from "./json";
 import { decodeRequest, encodeRequest, type RequestDelta } from "./request-delta";
 import { runQuery, runTransaction } from "./run";
+import { addLibraryMessages, createLibraryEntry } from "./library";
 import { findUnstorableText } from "./text";
 
 type Dated = { createdAt: Date };
@@ -117,6 +118,14 @@ async function requestOf(db: Database, row: ExchangeRow, recent: Map<string, Jso
   return (await getExchangeById(db, row.id)).request;
 }
 
+/** A stored sent body whole (D6.8): as stored, or decoded against its base's. */
+async function sentOf(db: Database, row: ExchangeRow & { sent: string }, recent: Map<string, JsonValue>): Promise<JsonValue> {
+  if (row.sentBaseId === null) return fromJsonText(row.sent);
+  const base = recent.get(row.sentBaseId);
+  if (base !== undefined) return decodeRequest(base, fromJsonText(row.sent) as unknown as RequestDelta) as JsonValue;
+  return (await getExchangeById(db, row.id)).sent as JsonValue;
+}
+
 /**
  * The exchange lines (SE5): each request (whole as the agent sent it, D6.4)
  * written as a delta against the request of the exchange before it on its
@@ -126,6 +135,7 @@ async function requestOf(db: Database, row: ExchangeRow, recent: Map<string, Jso
  */
 async function* exchangeLines(db: Database, ids: readonly string[], requests: SessionRequests): AsyncGenerator<string, void, undefined> {
   const recent = new BoundedMap<string, JsonValue>(RECENT_REQUESTS);
+  const recentSent = new BoundedMap<string, JsonValue>(RECENT_REQUESTS);
   const lastRequest = new Map<string, { id: string; body: JsonValue }>();
   const lastSent = new Map<string, { id: string; body: JsonValue }>();
   for (let start = 0; start < ids.length; start += EXCHANGE_PAGE) {
@@ -141,8 +151,11 @@ async function* exchangeLines(db: Database, ids: readonly string[], requests: Se
       }
       let sent: { text: string | null; baseId: string | null } = { text: row.sent, baseId: null };
       if (row.sent !== null) {
-        const body = fromJsonText(row.sent);
-        if (JSON.stringify(body) === row.sent) sent = againstPrevious(lastSent.get(row.branchId), body, () => row.sent!);
+        const body = await sentOf(db, { ...row, sent: row.sent }, recentSent);
+        recentSent.set(row.id, body);
+        const whole = row.sentBaseId === null ? row.sent : JSON.stringify(body);
+        if (JSON.stringify(body) === whole) sent = againstPrevious(lastSent.get(row.branchId), body, () => whole);
+        else sent = { text: whole, baseId: null };
         lastSent.set(row.branchId, { id: row.id, body });
       }
       const { id, conversationId, branchId, response, status, error, streamed, durationMs, createdAt } = row;
@@ -201,9 +214,11 @@ export async function importSession(db: Database, file: SessionRows): Promise<Im
     await tx.conversation.create({
       data: { ...toDates(file.conversation), parentId: parent?.id ?? null, updatedAt: new Date(file.conversation.updatedAt) },
     });
+    await createLibraryEntry(tx, conversationId, { ...file.conversation, createdAt: new Date(file.conversation.createdAt) });
     // One at a time: a branch's parent must exist before it.
     for (const branch of parentsFirst(file.branches, (row) => row.parentId)) await tx.branch.create({ data: toDates(branch) });
     if (file.messages.length > 0) await tx.message.createMany({ data: file.messages.map(toDates) });
+    await addLibraryMessages(tx, conversationId, file.messages, new Date(file.conversation.updatedAt));
     for (const summary of parentsFirst(file.summaries, (row) => row.extendsId)) await tx.summary.create({ data: toDates(summary) });
     if (file.checkpoints.length > 0) await tx.checkpoint.createMany({ data: file.checkpoints.map(toDates) });
     if (file.offloaded.length > 0) await tx.offloadedContent.createMany({ data: file.offloaded.map(toDates) });

@@ -118,7 +118,16 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   "checkpoints/[id]": { params: { id: "checkpoint" } },
   "checkpoints/diff": { query: { from: ids("checkpoint"), to: ids("checkpoint") } },
   conversations: {
-    query: { limit: numbers, offset: numbers },
+    query: {
+      q: () => queryValue(["refund", "2026-11", "gpt-4o"]),
+      source: oneOf("import", "proxy", "agent"),
+      failed: oneOf("true", "false"),
+      overBudget: oneOf("true", "false"),
+      sort: oneOf("updated", "created", "title", "messages", "tokens"),
+      order: oneOf("asc", "desc"),
+      limit: numbers,
+      offset: numbers,
+    },
     bodies: { POST: shaped(ROUTE_FIELDS.createConversation, VALID_BODIES.createConversation) },
   },
   "conversations/[id]": {

@@ -1,16 +1,17 @@
 import { createConversationFromRequest } from "@/lib/api/conversations";
 import { database } from "@/lib/api/database";
 import { json, readJsonBody, readQuery, route, otherMethods } from "@/lib/api/http";
-import { getConversations } from "@/lib/db";
+import { getConversationPage } from "@/lib/db";
 import { createConversationSchema, listConversationsQuerySchema } from "./schema";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const GET = route(async (request) => {
-  const { limit, offset } = readQuery(request, listConversationsQuerySchema);
-  const conversations = await getConversations(database(), { limit, offset });
-  return json({ conversations, limit, offset });
+  const query = readQuery(request, listConversationsQuerySchema);
+  const { conversations, total } = await getConversationPage(database(), query);
+  const next = query.offset + conversations.length < total ? query.offset + conversations.length : null;
+  return json({ conversations, total, limit: query.limit, offset: query.offset, next });
 });
 
 export const POST = route(async (request) => {

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { settingsChangesSchema } from "@/lib/settings";
-import { messagesSchema, queryInteger, toolsSchema } from "@/lib/api/schemas";
+import { messagesSchema, toolsSchema } from "@/lib/api/schemas";
+import { libraryQuerySchema } from "@/lib/library/query";
 
 export const createConversationSchema = z.strictObject({
   title: z.string({ error: "title is required" }).trim().min(1, "title must not be empty").max(500),
@@ -9,7 +10,5 @@ export const createConversationSchema = z.strictObject({
   settings: settingsChangesSchema.optional(),
 });
 
-export const listConversationsQuerySchema = z.object({
-  limit: queryInteger.min(1, "must be at least 1").max(500, "must be at most 500").default(100),
-  offset: queryInteger.default(0),
-});
+/** LB5: the library's query, one schema for this route and the home page. */
+export const listConversationsQuerySchema = libraryQuerySchema;
