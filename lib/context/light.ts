@@ -44,6 +44,7 @@ export {
   imageSize,
   DEFAULT_IMAGE_SIZE,
   DEFAULT_AUDIO_SECONDS,
+  MEDIA_RULES,
   type MediaRule,
   type MediaTokens,
 } from "./tokens/media";

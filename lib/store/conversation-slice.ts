@@ -6,7 +6,7 @@ import { fromPageResult } from "@/lib/playground/page-result";
 import type { LoadedConversation } from "@/lib/playground/protocol";
 // The module, not the entry: the page must not load the parsers (and zod) for the marker scan.
 import { collectOffloadMarkers } from "@/lib/import/markers";
-import { normalizeSettings, resolveSettings } from "@/lib/settings";
+import { normalizeSettings, resolveSettings, resolveStoredSettings } from "@/lib/settings";
 import { acceptRun, runInput } from "./runs";
 import { errorText, type PlaygroundRuntime } from "./runtime";
 import type { ConversationInput, ConversationSlice, PlaygroundState } from "./types";
@@ -134,7 +134,7 @@ async function load(runtime: PlaygroundRuntime, set: (partial: Partial<Playgroun
  * from the branch shown before.
  */
 export function serverResultFits(state: Pick<PlaygroundState, "resolved" | "nextTurn" | "catalogue">, conversation: ConversationRecord): boolean {
-  const stored = resolveSettings(normalizeSettings(conversation.settings).settings, state.catalogue);
+  const stored = resolveStoredSettings(conversation.settings, state.catalogue);
   return JSON.stringify(runInput(state)) === JSON.stringify({ settings: stored });
 }
 
