@@ -1,8 +1,11 @@
+import { sameJson } from "@/lib/context/light";
+
 /**
  * A request body stored as what it adds to an earlier request of the same
  * branch (D6): its history's items after the ones it repeats, and its other
  * fields except those equal to the earlier request's. Decoding against that
- * earlier request gives the body back exactly, key order included.
+ * earlier request gives the body back exactly, key order included (`sameJson`
+ * compares with key order).
  */
 
 /** The body fields that hold a request's history: chat and Anthropic `messages`, Responses `input`. */
@@ -30,11 +33,6 @@ function historyField(body: Body): RequestDelta["history"] | null {
   return HISTORY_FIELDS.find((field) => Array.isArray(body[field])) ?? null;
 }
 
-/** Two JSON values are the same when their texts are: key order counts, so decoding is exact. */
-function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 /**
  * D6.1 The request as a delta against `base`, or null when it is not worth one:
  * either is not a JSON object, they keep their history in different fields,
@@ -47,13 +45,13 @@ export function encodeRequest(base: unknown, request: unknown): RequestDelta | n
   const baseItems = base[history] as unknown[];
   const items = request[history] as unknown[];
   let kept = 0;
-  while (kept < baseItems.length && kept < items.length && same(baseItems[kept], items[kept])) kept += 1;
+  while (kept < baseItems.length && kept < items.length && sameJson(baseItems[kept], items[kept])) kept += 1;
   if (kept === 0) return null;
   const body: Body = {};
   const sameFields: string[] = [];
   for (const [key, value] of Object.entries(request)) {
     if (key === history) body[key] = items.slice(kept);
-    else if (key in base && same(base[key], value)) {
+    else if (key in base && sameJson(base[key], value)) {
       sameFields.push(key);
       body[key] = null;
     } else body[key] = value;
