@@ -3,8 +3,8 @@ import { defineConfig } from "vitest/config";
 
 const root = import.meta.dirname;
 // The engine's development checks (T7) are on in every test.
-const setupFiles = [path.join(root, "lib", "context", "test-support", "development-checks.ts")];
-const alias = {
+export const setupFiles = [path.join(root, "lib", "context", "test-support", "development-checks.ts")];
+export const alias = {
   "@": root,
   // `server-only` throws outside React Server Components; tests import the db layer directly.
   "server-only": path.join(root, "tests", "support", "server-only-stub.ts"),

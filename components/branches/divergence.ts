@@ -1,5 +1,5 @@
 import type { BranchTreeNode, MessageRecord } from "@/lib/db";
-import { sameMessage } from "@/lib/formats/fingerprint";
+import { sameMessage } from "@/lib/context/light";
 import { flattenBranchTree } from "./branch-layout";
 
 /** Where two histories part: how many leading messages they share and the first message of each after that. */

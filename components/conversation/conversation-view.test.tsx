@@ -46,6 +46,24 @@ describe("linkToolCalls", () => {
     expect(links.ends.get("4:0")).toEqual([4, 5]);
   });
 
+  it("[P2] links an id repeated within one message by position, across a system note standing among the results", () => {
+    const calling: Message = {
+      role: "assistant",
+      content: null,
+      tool_calls: ["f", "g"].map((name) => ({ id: "call_0", type: "function" as const, function: { name, arguments: "{}" } })),
+    };
+    const links = linkToolCalls([
+      { role: "user", content: "q" },
+      calling,
+      { role: "tool", content: "f", tool_call_id: "call_0" },
+      { role: "system", content: "note" },
+      { role: "tool", content: "g", tool_call_id: "call_0" },
+    ]);
+    expect(links.calls[1]).toEqual(["1:0", "1:1"]);
+    expect([links.result[2], links.result[4]]).toEqual(["1:0", "1:1"]);
+    expect(links.ends.get("1:1")).toEqual([1, 4]);
+  });
+
   it("finds the tau-bench sample's rounds and chains", () => {
     const rows = layoutRows(sample[0].traj);
     expect(rows[0].round).toBe(-1);

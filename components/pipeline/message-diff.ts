@@ -1,6 +1,5 @@
-import { onlyIndex, rangeIndices, type Message, type MessageEffect, type MessageEffectKind } from "@/lib/context/light";
+import { messageKey, onlyIndex, rangeIndices, type Message, type MessageEffect, type MessageEffectKind } from "@/lib/context/light";
 // One definition of "the same message" for histories that crossed a structured clone.
-import { messageKey } from "@/lib/formats/fingerprint";
 
 /** One aligned position of a step's diff; indices point into the history before and after the step. */
 export type DiffEntry =

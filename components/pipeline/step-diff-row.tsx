@@ -1,6 +1,6 @@
 "use client";
 
-import type { Message, ToolCall } from "@/lib/context/light";
+import { sameJson, type Message, type ToolCall } from "@/lib/context/light";
 import type { DiffEntry } from "./message-diff";
 import { ContentPreview, WordDiff } from "./word-diff";
 import styles from "./step-diff.module.css";
@@ -9,7 +9,7 @@ import { SafeText } from "@/components/ui/safe-text";
 const LABELS: Readonly<Record<DiffEntry["type"], string>> = { unchanged: "unchanged", removed: "removed", added: "added", replaced: "replaced" };
 
 function sameCalls(left?: readonly ToolCall[], right?: readonly ToolCall[]): boolean {
-  return JSON.stringify(left ?? []) === JSON.stringify(right ?? []);
+  return sameJson(left ?? [], right ?? []);
 }
 
 /** One message of the step diff, with its position before → after, role, tool fields and content (word-diffed when replaced). */

@@ -6,7 +6,7 @@ import type { BranchRecord, BranchTreeNode, ConversationRecord, MessageRecord } 
 import { prestartPipeline } from "@/lib/playground/pipeline-client";
 import { mergeCatalogue, type ModelEntry } from "@/lib/models";
 import { fromPageResult, type PageResult } from "@/lib/playground/page-result";
-import { normalizeSettings, resolveSettings } from "@/lib/settings";
+import { resolveStoredSettings } from "@/lib/settings";
 import { PANEL_TABS, type PanelTab } from "@/lib/store";
 import { PlaygroundStoreProvider, usePlaygroundStore, usePlaygroundStoreApi } from "@/lib/store/provider";
 import { Tabs, type TabItem } from "@/components/ui/tabs";
@@ -117,7 +117,7 @@ export function Workspace(props: WorkspaceProps) {
   useState(() => {
     const pipeline = prestartPipeline();
     if (partial) pipeline?.prefetchHistory(branch.id);
-    pipeline?.prepare(resolveSettings(normalizeSettings(conversation.settings).settings, catalogue).policy.encoding);
+    pipeline?.prepare(resolveStoredSettings(conversation.settings, catalogue).policy.encoding);
   });
   return (
     <PlaygroundStoreProvider

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Message, TiktokenCounter } from "@/lib/context";
-import { callFactsMetadata, messageKey } from "@/lib/formats";
+import { messageKey } from "@/lib/context/light";
+import { callFactsMetadata } from "@/lib/formats";
 import {
   appendMessages,
   createCheckpoint,

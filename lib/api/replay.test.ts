@@ -6,6 +6,7 @@ import { comparePolicies, presetPolicy, PRESETS, type ComparedRun, type ToolDefi
 import { sampleTrajectories } from "@/lib/context/test-support/tau-bench";
 import { createConversation } from "@/lib/db";
 import { BUILT_IN_MODELS, findModel } from "@/lib/models";
+import { DEFAULT_SETTINGS, resolveSettings } from "@/lib/settings";
 import { call, useApiTestDatabase } from "@/tests/api/support";
 import { TEST_PROVIDERS } from "@/tests/support/db";
 import { turn } from "@/tests/support/db-fixtures";
@@ -63,6 +64,25 @@ describe.each(TEST_PROVIDERS)("replay API (%s)", (provider) => {
     expect(body.runs[1].replay.totals.cost).toBeNull();
     const first = body.runs[0].replay.calls[1];
     expect(first.messages).toEqual(trajectory.slice(0, first.at));
+  });
+
+  it("[ST7][RP9] takes the policy resolveSettings makes for every catalogue model, its media rule included", async () => {
+    const { branch } = await createConversation(test.db, {
+      title: "short",
+      source: "import:openai",
+      messages: trajectory.slice(0, 6).map((message) => turn(message)),
+      tools,
+    });
+    for (const entry of BUILT_IN_MODELS) {
+      const { policy } = resolveSettings({ ...DEFAULT_SETTINGS, model: entry.id });
+      const { status, body } = await call(replayRoute.POST, {
+        params: { branchId: branch.id },
+        body: { policies: [{ id: "settings", label: entry.id, policy }] },
+      });
+      expect(status, `${entry.id}: ${JSON.stringify(body.error)}`).toBe(200);
+      expect(body.prices).toEqual(entry.prices ?? null);
+      expect(body.runs.map((run: ComparedRun) => run.id)).toEqual(["raw", "settings"]);
+    }
   });
 
   it("refuses a bad body with the field's path, an engine refusal with 422, an unknown branch with 404", async () => {

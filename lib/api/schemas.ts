@@ -117,7 +117,7 @@ const toolMessage = z.strictObject({
 /** One canonical message (OpenAI chat shape, lib/context's `Message`); unknown fields are refused. */
 export const messageSchema: z.ZodType<Message> = z.discriminatedUnion("role", [systemMessage, userMessage, assistantMessage, toolMessage], {
   error: "role must be system, user, assistant or tool",
-}) as unknown as z.ZodType<Message>;
+});
 
 export const messagesSchema = z.array(messageSchema);
 
@@ -132,7 +132,7 @@ export const toolDefinitionSchema: z.ZodType<ToolDefinition> = z.strictObject({
   }),
   cache_control: cacheControlSchema.optional(),
   extras: extrasSchema.optional(),
-}) as unknown as z.ZodType<ToolDefinition>;
+});
 
 export const toolsSchema = z.array(toolDefinitionSchema);
 

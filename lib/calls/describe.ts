@@ -1,5 +1,5 @@
-import { sharedCounter, toUsage, type Message, type ToolDefinition } from "@/lib/context";
-import { messageKey, readReportedUsage, readRequest } from "@/lib/formats";
+import { messageKey, sameJson, sharedCounter, toUsage, type Message, type ToolDefinition } from "@/lib/context";
+import { readReportedUsage, readRequest } from "@/lib/formats";
 import type { WireFormat } from "@/lib/formats/types";
 import { BUILT_IN_MODELS, costOfUsage, findModel, type ModelEntry, type UsageTokens } from "@/lib/models";
 import { protocolOfCall } from "./protocol";
@@ -151,7 +151,7 @@ export function describeCalls(
     const read = readBody(protocol, forwardedBody(call));
     const before = all[index - 1];
     // C2: the same body as a failed call just before it is a retry of that call.
-    const retries = before && outcomeOf(before) === "failed" && JSON.stringify(before.request) === JSON.stringify(call.request) ? previousRetries + 1 : 0;
+    const retries = before && outcomeOf(before) === "failed" && sameJson(before.request, call.request) ? previousRetries + 1 : 0;
     if (index >= earlier.length) {
       const asked = call.sent === null || call.sent === undefined ? read : readBody(protocol, call.request);
       const { asked: askedModel, answered } = modelOf(call);

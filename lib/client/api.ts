@@ -39,6 +39,7 @@ import type {
   PromptPreviewInput,
   SavedPolicy,
   SavePolicyInput,
+  UpdatePolicyInput,
   RecordMessagesResult,
   SearchResult,
   SessionOverview,
@@ -176,7 +177,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       (await get<{ policies: SavedPolicy[] }>("/api/policies", { query: { conversationId }, ...request })).policies,
     savePolicy: async (input: SavePolicyInput, request?: RequestOptions) =>
       (await send<{ policy: SavedPolicy }>("POST", "/api/policies", input, request)).policy,
-    updatePolicy: async (policyId: string, changes: Partial<Pick<SavePolicyInput, "name" | "policy">>, request?: RequestOptions) =>
+    updatePolicy: async (policyId: string, changes: UpdatePolicyInput, request?: RequestOptions) =>
       (await send<{ policy: SavedPolicy }>("PATCH", apiPath`/api/policies/${policyId}`, changes, request)).policy,
     deletePolicy: async (policyId: string, request?: RequestOptions): Promise<void> => {
       await send<null>("DELETE", apiPath`/api/policies/${policyId}`, undefined, request);

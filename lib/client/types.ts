@@ -4,7 +4,9 @@ import type { updateConversationSchema } from "@/app/api/conversations/[id]/sche
 import type { compactBranchSchema } from "@/app/api/branches/[branchId]/compact/schema";
 import type { forkBranchSchema } from "@/app/api/branches/[branchId]/fork/schema";
 import type { assemblePromptSchema } from "@/app/api/branches/[branchId]/prompt/schema";
-import type { Message, ToolDefinition } from "@/lib/context/light";
+import type { recordMessagesSchema } from "@/app/api/branches/[branchId]/messages/schema";
+import type { createPolicySchema } from "@/app/api/policies/schema";
+import type { updatePolicySchema } from "@/app/api/policies/[id]/schema";
 import type {
   AncestryEntry,
   ArtifactRecord,
@@ -111,13 +113,8 @@ export interface MessagePage {
   next: number | null;
 }
 
-export interface AppendMessagesInput {
-  messages: Message[];
-  /** Optimistic append: 409 unless the branch holds exactly this many messages. */
-  expectedLength?: number;
-  /** One object per message, stored with it. */
-  metadata?: Record<string, unknown>[];
-}
+/** `POST /api/branches/[branchId]/messages`. */
+export type AppendMessagesInput = z.input<typeof recordMessagesSchema>;
 
 /** `POST /api/branches/[branchId]/fork`. */
 export type ForkInput = z.input<typeof forkBranchSchema>;
@@ -147,16 +144,11 @@ export interface ModelCatalogue {
 export type PromptStatus = PromptResponse["status"];
 export type PromptSectionKind = SectionView["kind"];
 
-export interface PromptPreviewInput {
-  /** The next user turn; retrieval searches for it. Empty previews the stored history alone. */
-  userTurn?: string;
-  /** Unsaved settings to preview with (the playground's sliders). */
-  settings?: SettingsOverrides;
-  tools?: ToolDefinition[];
-}
-
 /** `POST /api/branches/[branchId]/prompt`. */
 export type AssemblePromptInput = z.input<typeof assemblePromptSchema>;
+
+/** A preview of the next request: the user turn (empty: the stored history alone), unsaved settings and tools; never compacts. */
+export type PromptPreviewInput = Omit<AssemblePromptInput, "compact">;
 
 export type { ModelEntry, ModelEntryInput };
 export type { CompactionResult, MemorySnapshot, PromptResponse, RecordMessagesResult, RetrievalHit, SectionView, Settings };
@@ -177,12 +169,11 @@ export type {
 /** A saved policy as the API returns it: its value read back in the current shape. */
 export type SavedPolicy = Omit<PolicyRecord, "policy"> & { policy: Policy };
 
-export interface SavePolicyInput {
-  name: string;
-  /** Omitted or null: every conversation's. */
-  conversationId?: string | null;
-  policy: Policy;
-}
+/** `POST /api/policies`; without `conversationId` (or null) the policy is every conversation's. */
+export type SavePolicyInput = z.input<typeof createPolicySchema>;
+
+/** `PATCH /api/policies/[id]`. */
+export type UpdatePolicyInput = z.input<typeof updatePolicySchema>;
 
 export interface PolicyDiff {
   from: string;

@@ -51,7 +51,7 @@ export function createProcessor(kind: ProcessorKind, config: ContextConfig, depe
     case "token_budget": {
       const configured = config.extra.token_encoding;
       return new TokenBudgetProcessor({
-        maxTokens: dependencies.maxTokens ?? (typeof config.extra.token_budget === "number" ? config.extra.token_budget : undefined),
+        maxTokens: typeof config.extra.token_budget === "number" ? config.extra.token_budget : undefined,
         encoding: dependencies.encoding ?? (isEncodingName(configured) ? configured : undefined),
       });
     }

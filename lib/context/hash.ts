@@ -30,3 +30,13 @@ export function sortKeys(value: unknown): unknown {
       .map((key) => [key, sortKeys(record[key])]),
   );
 }
+
+/**
+ * M3: two JSON values are the same value when their JSON texts are: key order
+ * counts, so use it on values one writer made (a request, stored settings,
+ * tool definitions). Messages compare with `sameMessage`.
+ * @example sameJson({ a: [1] }, { a: [1] }) // true
+ */
+export function sameJson(left: unknown, right: unknown): boolean {
+  return left === right || JSON.stringify(left) === JSON.stringify(right);
+}

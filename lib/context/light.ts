@@ -44,10 +44,14 @@ export {
   imageSize,
   DEFAULT_IMAGE_SIZE,
   DEFAULT_AUDIO_SECONDS,
+  MEDIA_RULES,
   type MediaRule,
   type MediaTokens,
 } from "./tokens/media";
 export { sanitizeHistory, hasIntactToolPairs, type HistoryRepair, type SanitizeResult, type SanitizeOptions } from "./sanitize";
+export { messageFingerprint, messageKey, sameMessage } from "./same-message";
+export { sameJson } from "./hash";
+export { pairToolCalls, type ToolPair, type ToolPairing, type ToolCallBlock, type UnpairedToolResult } from "./tool-pairs";
 export { ContextError, ProcessorError, CheckpointError, BudgetExceededError, ReplayCancelledError } from "./errors";
 export { MarkedError } from "./marked-error";
 export {

@@ -63,7 +63,6 @@ export interface ProcessorSettings {
   maxMessageSize?: number;
   maxToolResultSize?: number;
   minChainLength?: number;
-  maxTokens?: number;
   encoding?: EncodingName;
   /** Settings of the strategy processors (CS1–CS4). */
   tuning?: ProcessorTuning;

@@ -1,8 +1,11 @@
+import { sameJson } from "@/lib/context/light";
+
 /**
  * A request body stored as what it adds to an earlier request of the same
  * branch (D6): its history's items after the ones it repeats, and its other
  * fields except those equal to the earlier request's. Decoding against that
- * earlier request gives the body back exactly, key order included.
+ * earlier request gives the body back exactly, key order included (`sameJson`
+ * compares with key order).
  */
 
 /** The body fields that hold a request's history: chat and Anthropic `messages`, Responses `input`. */
@@ -32,11 +35,6 @@ function historyField(body: Body): RequestDelta["history"] | null {
   return HISTORY_FIELDS.find((field) => Array.isArray(body[field])) ?? null;
 }
 
-/** Two JSON values are the same when their texts are: key order counts, so decoding is exact. */
-function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 /** How many items at the start of a history are instructions (chat `system` or `developer` messages). */
 function leadingInstructions(items: readonly unknown[]): number {
   let count = 0;
@@ -59,17 +57,19 @@ export function encodeRequest(base: unknown, request: unknown): RequestDelta | n
   // D6.7: a system prompt that changes every call (a clock, a memory block) must not cost the delta.
   const instructions = leadingInstructions(items);
   const head =
-    instructions > 0 && instructions === leadingInstructions(baseItems) && !items.slice(0, instructions).every((item, index) => same(item, baseItems[index]))
+    instructions > 0 &&
+    instructions === leadingInstructions(baseItems) &&
+    !items.slice(0, instructions).every((item, index) => sameJson(item, baseItems[index]))
       ? instructions
       : 0;
   let kept = head;
-  while (kept < baseItems.length && kept < items.length && same(baseItems[kept], items[kept])) kept += 1;
+  while (kept < baseItems.length && kept < items.length && sameJson(baseItems[kept], items[kept])) kept += 1;
   if (kept === head) return null;
   const body: Body = {};
   const sameFields: string[] = [];
   for (const [key, value] of Object.entries(request)) {
     if (key === history) body[key] = items.slice(kept);
-    else if (key in base && same(base[key], value)) {
+    else if (key in base && sameJson(base[key], value)) {
       sameFields.push(key);
       body[key] = null;
     } else body[key] = value;

@@ -22,20 +22,43 @@ export async function runQuery<T>(db: Database, work: () => Promise<T>): Promise
 /** A deadlocked or serialization-failed transaction runs again this many times in all. */
 export const TRANSACTION_ATTEMPTS = 8;
 
+export interface RetryOptions {
+  /** Runs in all, the first included. */
+  attempts: number;
+  /** Whether a failure is worth another run. */
+  retryable: (error: unknown) => boolean;
+  /** Milliseconds to wait after failed run number `attempt` (from 1). */
+  pause: (attempt: number) => number;
+}
+
+/**
+ * The one retry loop: runs `work` again while it fails with a retryable error,
+ * at most `attempts` times in all, pausing between runs. (p-retry does the
+ * same with more options than we need and a pause that never starts from 0;
+ * full jitter spreads colliding writers better.)
+ */
+export async function retryWhile<T>(work: () => Promise<T>, options: RetryOptions): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!options.retryable(error) || attempt >= options.attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, options.pause(attempt)));
+    }
+  }
+}
+
 /**
  * Runs `work` again while it fails with a retryable conflict (PostgreSQL's
  * 40001 serialization failure or 40P01 deadlock: the database rolled the
  * whole transaction back), after a growing, jittered pause.
  */
-export async function retryConflicts<T>(work: () => Promise<T>, attempts = TRANSACTION_ATTEMPTS): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await work();
-    } catch (error) {
-      if (!(ConflictError.isInstance(error) && error.retryable) || attempt >= attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** Math.min(attempt, 5)));
-    }
-  }
+export function retryConflicts<T>(work: () => Promise<T>, attempts = TRANSACTION_ATTEMPTS): Promise<T> {
+  return retryWhile(work, {
+    attempts,
+    retryable: (error) => ConflictError.isInstance(error) && error.retryable,
+    pause: (attempt) => Math.random() * 25 * 2 ** Math.min(attempt, 5),
+  });
 }
 
 /**

@@ -8,7 +8,7 @@
  * prompt changes, and the prompt each turn was sent with can be read back.
  */
 import type { Message } from "@/lib/context/messages";
-import { messageFingerprint } from "./fingerprint";
+import { messageFingerprint } from "@/lib/context/light";
 
 /** The metadata key of a system-prompt change on a recorded turn. */
 export const SYSTEM_PROMPT_METADATA = "systemPrompt";

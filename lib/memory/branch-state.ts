@@ -17,6 +17,7 @@ import {
   type NewMessage,
   type SummaryRecord,
 } from "@/lib/db";
+import { retryWhile } from "@/lib/db/run";
 import type { ResolvedSettings, SettingsChanges } from "@/lib/settings";
 import { conversationSettings } from "@/lib/settings/server";
 
@@ -196,13 +197,6 @@ const ATTEMPTS = 10;
  * with StaleStateError, up to 10 times; the growing, jittered pause lets
  * writers queued on one branch go one after another instead of colliding again.
  */
-export async function retryOnStale<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let count = 1; ; count += 1) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!StaleStateError.isInstance(error) || count >= ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * count));
-    }
-  }
+export function retryOnStale<T>(attempt: () => Promise<T>): Promise<T> {
+  return retryWhile(attempt, { attempts: ATTEMPTS, retryable: (error) => StaleStateError.isInstance(error), pause: (count) => Math.random() * 20 * count });
 }

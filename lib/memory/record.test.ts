@@ -105,6 +105,26 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
     expect(recorded.artifacts.map((artifact) => [artifact.position, artifact.toolName])).toEqual([[3, "lookup"]]);
   });
 
+  it("[P2] an artifact names the tool of the call its result answers when ids repeat within a message and across turns", async () => {
+    const { branch } = await memoryConversation(test.db, { artifactThreshold: 5 });
+    const calling = (...names: string[]): Message => ({
+      role: "assistant",
+      content: null,
+      tool_calls: names.map((name) => ({ id: "call_0", type: "function" as const, function: { name, arguments: "{}" } })),
+    });
+    await recordMessages(test.db, branch.id, [user("first"), calling("search"), toolResult("call_0", "long result one"), assistant("ok")]);
+    const recorded = await recordMessages(test.db, branch.id, [
+      user("second"),
+      calling("lookup", "cancel"),
+      toolResult("call_0", "long result two"),
+      toolResult("call_0", "long result three"),
+    ]);
+    expect(recorded.artifacts.map((artifact) => [artifact.position, artifact.toolName])).toEqual([
+      [6, "lookup"],
+      [7, "cancel"],
+    ]);
+  });
+
   it("[P1] accepts results that answer calls recorded earlier, one by one", async () => {
     const { branch } = await memoryConversation(test.db);
     const calls: Message = {

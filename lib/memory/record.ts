@@ -4,6 +4,7 @@ import {
   Context,
   ContextError,
   isToolCallMessage,
+  pairToolCalls,
   sanitizeHistory,
   policyCounter,
   ToolResultOffloader,
@@ -173,6 +174,8 @@ async function prepareMessages(
   });
   const context = new Context(`record:${scope.branch.id}`);
   const seen = [...tail, ...messages];
+  // P2: a result's call is the one the engine's walk pairs it with, so repeated ids name the right tool.
+  const callOf = new Map(pairToolCalls(seen).pairs.map((pair) => [pair.resultAt, seen[pair.callAt].tool_calls![pair.callOrdinal]]));
   const prepared: PreparedMessage[] = [];
   // ST-3: counting a long append's tokens runs in slices, so other requests are answered meanwhile.
   const slicer = createSlicer();
@@ -185,7 +188,7 @@ async function prepareMessages(
       continue;
     }
     const content = message.content;
-    const call = findCall(seen, tail.length + index, message.tool_call_id);
+    const call = callOf.get(tail.length + index);
     const toolName = message.name ?? call?.function.name ?? null;
     const offload = async () => {
       const payload: ToolResultPayload = { tool_result: content, tool_name: toolName ?? undefined, tool_call_id: message.tool_call_id };
@@ -236,16 +239,6 @@ export function artifactSummary(toolName: string | null, toolArguments: string |
 }
 
 /** The call a tool result at `index` answers: the nearest earlier assistant message calling that id. */
-function findCall(history: readonly Message[], index: number, toolCallId: string | undefined) {
-  for (let position = index - 1; position >= 0; position -= 1) {
-    const message = history[position];
-    if (!isToolCallMessage(message)) continue;
-    const call = message.tool_calls?.find((candidate) => candidate.id === toolCallId);
-    if (call) return call;
-  }
-  return undefined;
-}
-
 /** Prepared messages as unsaved records after the history, for planning stage 1. */
 function virtualRecords(state: BranchState, prepared: PreparedMessage[]): MessageRecord[] {
   const start = state.length;

@@ -6,5 +6,5 @@ export { findModel, mergeCatalogue, normalizeModelName } from "./lookup";
 export { costOfCall, costOfUsage, pricesOf, type BilledTokens, type CallCost, type UsageCost, type UsageTokens } from "./cost";
 export { cachingOf, providerCaching, anthropicCaching, openaiCaching, geminiCaching, CACHING_CHECKED_AT, SOURCES } from "./caching";
 export type { FigureSource, MediaRule, ModelCaching, ModelEntry, ModelFigure, ModelMatch, ModelPrices, ModelProvider, ModelTokenizer } from "./types";
-export { customEntry, modelEntryInputSchema, modelIdSchema, readCustomEntry, type ModelEntryInput } from "./schema";
+export { customEntry, modelEntryInputSchema, modelIdSchema, pricesSchema, readCustomEntry, type ModelEntryInput } from "./schema";
 export { takesMaxCompletionTokens } from "./output-limit";

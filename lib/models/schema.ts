@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { ENCODINGS, isEncodingName, type EncodingName } from "@/lib/context/light";
+import { ENCODINGS, isEncodingName, MEDIA_RULES, type EncodingName } from "@/lib/context/light";
 import type { ModelEntry } from "./types";
 
 const price = z
@@ -24,6 +24,12 @@ const source = z.strictObject({
 const figure = z.enum(["input", "output", "cachedInput", "cacheWrite", "cacheWrite1h", "reasoning", "longContext", "caching"]);
 const tokens = z.number({ error: "expected a whole number of tokens" }).int("expected a whole number of tokens").positive("must be at least 1");
 
+/** A model's prices (the engine's `TokenPrices`). CC4: every figure added since the first catalogue is optional, so entries saved before read as they did. */
+export const pricesSchema = z.strictObject({
+  ...tierPrices,
+  longContext: z.strictObject({ above: tokens.max(100_000_000), ...tierPrices }).optional(),
+});
+
 /** A catalogue entry as a user saves it (the id comes from the URL; origin and date are set on save). */
 export const modelEntryInputSchema = z.strictObject({
   label: z.string().trim().min(1, "a label is needed").max(120),
@@ -35,14 +41,8 @@ export const modelEntryInputSchema = z.strictObject({
     exact: z.boolean(),
     note: z.string().trim().max(200).optional(),
   }),
-  mediaRule: z.enum(["openai", "anthropic", "gemini"]),
-  // CC4: every figure added since the first catalogue is optional, so entries saved before read as they did.
-  prices: z
-    .strictObject({
-      ...tierPrices,
-      longContext: z.strictObject({ above: tokens.max(100_000_000), ...tierPrices }).optional(),
-    })
-    .optional(),
+  mediaRule: z.enum(MEDIA_RULES),
+  prices: pricesSchema.optional(),
   caching: z
     .strictObject({
       mode: z.enum(["breakpoints", "automatic", "none"]),

@@ -3,7 +3,7 @@ import { BoundedMap } from "@/lib/context/bounded-map";
 import { branchRevision, getHistoryByBranchId, type BranchScope, type ConversationRecord, type Database, type MessageRecord } from "@/lib/db";
 import type { ModelEntry } from "@/lib/models";
 import { loadMemorySnapshot } from "@/lib/request/server";
-import { normalizeSettings, resolveSettings } from "@/lib/settings";
+import { resolveStoredSettings, type ResolvedSettings } from "@/lib/settings";
 import { FIRST_SCREEN_MESSAGES, toPageResult, type BranchOpening, type PageResult } from "./page-result";
 import { PipelineHost } from "./pipeline-host";
 import type { RunResult } from "./protocol";
@@ -62,7 +62,7 @@ export async function firstResult(db: Database, input: FirstResultInput): Promis
   const { conversation, scope, catalogue, shown } = input;
   const { branch } = scope;
   if (branch.length > FIRST_RESULT_LIMIT) return null;
-  const settings = resolveSettings(normalizeSettings(conversation.settings).settings, catalogue);
+  const settings = resolveStoredSettings(conversation.settings, catalogue);
   const key = JSON.stringify([branchRevision(scope), shown, settings, conversation.title, conversation.tools]);
   let entry = kept.get(branch.id);
   if (entry?.key !== key) {
@@ -93,7 +93,7 @@ async function build(
   db: Database,
   scope: BranchScope,
   conversation: ConversationRecord,
-  settings: ReturnType<typeof resolveSettings>,
+  settings: ResolvedSettings,
   shown: number,
 ): Promise<FirstResult | null> {
   const [records, snapshot] = await Promise.all([getHistoryByBranchId(db, scope), loadMemorySnapshot(db, scope, scope.branch.length)]);

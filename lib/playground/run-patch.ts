@@ -1,4 +1,4 @@
-import type { Message } from "@/lib/context/light";
+import { sameJson, type Message } from "@/lib/context/light";
 import type { MessageMark, RunResult } from "./protocol";
 
 /**
@@ -34,9 +34,7 @@ function sameMarks(first: readonly MessageMark[] | undefined, second: readonly M
 
 /** The same messages: the same objects, or for those a processor wrote anew (a summary), the same fields. */
 function sameMessages(first: readonly Message[], second: readonly Message[]): boolean {
-  return (
-    first.length === second.length && first.every((message, index) => message === second[index] || JSON.stringify(message) === JSON.stringify(second[index]))
-  );
+  return first.length === second.length && first.every((message, index) => sameJson(message, second[index]));
 }
 
 /** The worker's side: encodes each result against the last one it posted (reset when another conversation loads). */

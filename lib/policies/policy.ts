@@ -1,4 +1,4 @@
-import { PRESETS, type PresetId } from "@/lib/context/light";
+import { PRESETS, sameJson, type PresetId } from "@/lib/context/light";
 import { completeProcessors, normalizeSettings, type Settings } from "@/lib/settings";
 import { POLICY_FIELDS, type Policy, type PolicyField } from "./schema";
 
@@ -21,16 +21,12 @@ export interface PolicyDifference {
   to: Policy[PolicyField];
 }
 
-function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 /**
  * The fields where `to` differs from `from`, in the settings schema's order
  * (PO3). Processors differ when their order or a switch differs.
  */
 export function diffPolicies(from: Policy, to: Policy): PolicyDifference[] {
-  return POLICY_FIELDS.filter((field) => !sameValue(from[field], to[field])).map((field) => ({ field, from: from[field], to: to[field] }));
+  return POLICY_FIELDS.filter((field) => !sameJson(from[field], to[field])).map((field) => ({ field, from: from[field], to: to[field] }));
 }
 
 /** A saved policy read back (PO4): normalised as stored settings are (ST2), so one saved before a setting existed takes its default. */

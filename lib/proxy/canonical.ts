@@ -1,5 +1,6 @@
 import type { Message, ToolDefinition } from "@/lib/context";
-import { ConversionContext, FormatError, messageFingerprint, readChatMessage, readChatRequest } from "@/lib/formats";
+import { messageFingerprint } from "@/lib/context/light";
+import { ConversionContext, FormatError, readChatMessage, readChatRequest } from "@/lib/formats";
 import { ProxyRequestError } from "./errors";
 
 /**

@@ -1,5 +1,5 @@
 import "server-only";
-import { ContextError, type Message, type ToolDefinition } from "@/lib/context";
+import { ContextError, sameJson, type Message, type ToolDefinition } from "@/lib/context";
 import { BoundedMap } from "@/lib/context/bounded-map";
 import {
   ConflictError,
@@ -175,10 +175,6 @@ function journaled(entry: ProxyCallRecord): Required<Omit<JournaledRequest, "pro
  */
 function yieldToIo(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-function sameJson(left: unknown, right: unknown): boolean {
-  return JSON.stringify(left ?? null) === JSON.stringify(right ?? null);
 }
 
 function now(): string {
@@ -428,7 +424,7 @@ export class ProxyRecorder {
   private async writeRequest(db: Database, options: RecordRequestOptions, reply?: ReplyTurn): Promise<RecordedRequest> {
     let { conversation, created } = await findOrCreateConversation(db, options);
     let changed = created;
-    if (options.tools !== null && !sameJson(options.tools, conversation.tools)) {
+    if (options.tools !== null && !sameJson(options.tools ?? null, conversation.tools ?? null)) {
       conversation = await updateConversationById(db, conversation.id, { tools: options.tools });
       changed = true;
     }

@@ -4,6 +4,7 @@ import { getBranchScope, type ConversationRecord, type Database } from "@/lib/db
 import { emptySnapshot, type MemorySnapshot, type NextRequest } from "@/lib/request";
 import { nextRequest } from "@/lib/request/next";
 import { loadMemorySnapshot } from "@/lib/request/server";
+import { normalizeSettings } from "@/lib/settings";
 import { conversationSettings } from "@/lib/settings/server";
 import { messageFingerprint } from "./canonical";
 import { locateTurns } from "./placement";
@@ -32,7 +33,7 @@ export interface PipelineOutcome {
 
 /** True when the conversation asks for its outgoing requests to go through the context pipeline. */
 export function wantsPipeline(conversation: ConversationRecord | null): conversation is ConversationRecord {
-  return conversation?.settings.applyPipeline === true;
+  return conversation !== null && normalizeSettings(conversation.settings).settings.applyPipeline;
 }
 
 /**

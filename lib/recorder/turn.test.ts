@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Message } from "@/lib/context/light";
 import { assistant, toolCall, toolResult, user } from "@/tests/support/memory-fixtures";
 import { RecorderError } from "./errors";
 import { turnMessages } from "./turn";
@@ -60,5 +61,14 @@ describe("pendingToolCalls", () => {
     expect(pendingToolCalls([user("x"), call, toolResult("a", "1")])).toEqual([]);
     expect(pendingToolCalls([user("x"), call, toolResult("a", "1"), user("y")])).toEqual([]);
     expect(pendingToolCalls([])).toEqual([]);
+  });
+
+  it("[P2] a call id repeated within the message waits once per call, paired by position", () => {
+    const twice: Message = {
+      ...toolCall("call_0", "lookup", {}),
+      tool_calls: [...toolCall("call_0", "lookup", {}).tool_calls!, ...toolCall("call_0", "cancel", {}).tool_calls!],
+    };
+    expect(pendingToolCalls([user("x"), twice, toolResult("call_0", "1")]).map((call) => call.function.name)).toEqual(["cancel"]);
+    expect(pendingToolCalls([user("x"), twice, toolResult("call_0", "1"), toolResult("call_0", "2")])).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // The chat recorder's wire types, shared by the route and the browser (no server imports).
-import type { BudgetVerdict, Message, ToolCall } from "@/lib/context/light";
+import { pairToolCalls, type BudgetVerdict, type Message, type ToolCall } from "@/lib/context/light";
 import type { JsonValue, MessageRecord } from "@/lib/db";
 
 /** One tool result pasted by hand, answering a pending call of the branch's last assistant message. */
@@ -130,14 +130,9 @@ export type ChatStreamEventName = keyof ChatStreamEvents;
 
 export const CHAT_STREAM_EVENTS: readonly ChatStreamEventName[] = ["turn-recorded", "delta", "done", "budget-exceeded", "error"];
 
-/** The tool calls of the history's last assistant message still without a result. */
+/** The tool calls of the history's last assistant message still without a result, paired by the engine's walk (P2): a repeated id waits once per call. */
 export function pendingToolCalls(messages: readonly Message[]): ToolCall[] {
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
-    const message = messages[index];
-    if (message.role === "tool") continue;
-    if (message.role !== "assistant" || !message.tool_calls?.length) return [];
-    const answered = new Set(messages.slice(index + 1).map((result) => result.tool_call_id));
-    return message.tool_calls.filter((call) => !answered.has(call.id));
-  }
-  return [];
+  const last = pairToolCalls(messages).blocks.at(-1);
+  if (!last || last.end !== messages.length) return [];
+  return messages[last.at].tool_calls!.filter((_, position) => last.resultAt[position] < 0);
 }

@@ -8,6 +8,7 @@ export {
   settingsChangesSchema,
   processorEntrySchema,
   processorTuningSchema,
+  requestPolicySchema,
   type Settings,
   type SettingsChanges,
   type SettingsTuning,
@@ -17,4 +18,4 @@ export { DEFAULT_MODEL, DEFAULT_SETTINGS, PRESET_FIELDS, settingsForMode, type P
 export { normalizeSettings, type NormalizedSettings, type SettingsRepair } from "./normalize";
 export { mergeSettings, settingsWithModel } from "./merge";
 export { completeProcessors, isRecommendedOrder, moveProcessor, recommendedOrder, toggleProcessor } from "./processors";
-export { DEFAULT_RESERVE_CAP, defaultReserve, resolveSettings, type ResolvedSettings, type ValueSource } from "./resolve";
+export { DEFAULT_RESERVE_CAP, defaultReserve, resolveSettings, resolveStoredSettings, type ResolvedSettings, type ValueSource } from "./resolve";

@@ -1,6 +1,8 @@
 import type { EncodingName, RequestPolicy } from "@/lib/context/light";
 import { BUILT_IN_MODELS, findModel, type ModelEntry, type ModelMatch } from "@/lib/models";
-import type { Settings } from "./schema";
+import { mergeSettings } from "./merge";
+import { normalizeSettings } from "./normalize";
+import type { Settings, SettingsChanges } from "./schema";
 
 /** The reply reserve when the settings leave it to the model: its output limit, at most this and at most a quarter of its window. */
 export const DEFAULT_RESERVE_CAP = 8_192;
@@ -71,4 +73,13 @@ export function resolveSettings(settings: Settings, catalogue: readonly ModelEnt
       encoding: settings.encoding === null ? "model" : "settings",
     },
   };
+}
+
+/**
+ * ST6: a stored settings row as every reader resolves it: normalised (ST2),
+ * a call's overrides merged over it (ST3), resolved against the catalogue (ST4).
+ */
+export function resolveStoredSettings(stored: unknown, catalogue: readonly ModelEntry[] = BUILT_IN_MODELS, overrides?: SettingsChanges): ResolvedSettings {
+  const { settings } = normalizeSettings(stored);
+  return resolveSettings(overrides ? mergeSettings(settings, overrides) : settings, catalogue);
 }

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { AUTOMATION_MODES, ENCODINGS, PROCESSOR_KINDS } from "@/lib/context/light";
+import { AUTOMATION_MODES, ENCODINGS, MEDIA_RULES, PROCESSOR_KINDS } from "@/lib/context/light";
 
 // The one schema of a conversation's stored settings: what the playground
 // tunes, the recorder and the proxy send with, and `npm run inspect` reads.
@@ -102,6 +102,34 @@ export const settingsSchema = z.strictObject(settingsFields);
  * cleared (back to the model's value, or off).
  */
 export const settingsChangesSchema = z.strictObject(settingsFields).partial();
+
+/**
+ * ST7: the engine's `RequestPolicy` as JSON (a replayed or compared policy):
+ * the settings' fields, with what `resolveSettings` fills in from the model
+ * made concrete. Derived from the settings, so a policy the settings resolve
+ * to always parses.
+ */
+export const requestPolicySchema = settingsSchema
+  .pick({
+    mode: true,
+    historyRounds: true,
+    summaryThreshold: true,
+    offloadThreshold: true,
+    maxMessageSize: true,
+    maxToolResultSize: true,
+    processors: true,
+    model: true,
+    tokenBudget: true,
+    reloadTool: true,
+    retrievedMemories: true,
+  })
+  .extend({
+    encoding: settingsFields.encoding.unwrap(),
+    mediaRule: z.enum(MEDIA_RULES, { error: `use one of ${MEDIA_RULES.join(", ")}` }).optional(),
+    contextWindow: settingsFields.contextWindow.unwrap(),
+    maxOutputTokens: settingsFields.maxOutputTokens.unwrap(),
+    tuning: processorTuningSchema.optional(),
+  });
 
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingsChanges = z.infer<typeof settingsChangesSchema>;

@@ -1,7 +1,18 @@
-import { describe, expect, it } from "vitest";
-import { PROCESSOR_KINDS, STRATEGY_DEFAULTS } from "@/lib/context/light";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type * as z from "zod";
+import { PRESETS, PROCESSOR_KINDS, STRATEGY_DEFAULTS, type RequestPolicy } from "@/lib/context/light";
 import { BUILT_IN_MODELS, type ModelEntry } from "@/lib/models";
-import { DEFAULT_SETTINGS, mergeSettings, normalizeSettings, resolveSettings, settingsChangesSchema, settingsForMode, settingsSchema } from ".";
+import {
+  DEFAULT_SETTINGS,
+  mergeSettings,
+  normalizeSettings,
+  requestPolicySchema,
+  resolveSettings,
+  resolveStoredSettings,
+  settingsChangesSchema,
+  settingsForMode,
+  settingsSchema,
+} from ".";
 
 const issuesOf = (value: unknown) => {
   const result = settingsChangesSchema.safeParse(value);
@@ -165,5 +176,38 @@ describe("strategy processors in settings", () => {
     const resolved = resolveSettings({ ...DEFAULT_SETTINGS, tuning }).policy;
     expect(resolved.tuning).toEqual(tuning);
     expect({ ...STRATEGY_DEFAULTS.clear_tool_uses, ...resolved.tuning?.clear_tool_uses }.keepToolUses).toBe(STRATEGY_DEFAULTS.clear_tool_uses.keepToolUses);
+  });
+});
+
+describe("resolveStoredSettings", () => {
+  it("[ST6] normalises a stored row, merges a call's overrides, resolves against the given catalogue", () => {
+    const stored = { mode: "pilot", model: "gpt-4", historyRounds: 0, tokenBudget: 0, unknown: true };
+    const resolved = resolveStoredSettings(stored);
+    expect(resolved).toEqual(resolveSettings(normalizeSettings(stored).settings));
+    expect(resolved.policy).toMatchObject({ mode: "pilot", model: "gpt-4", tokenBudget: null, historyRounds: settingsForMode("pilot").historyRounds });
+    const overridden = resolveStoredSettings(stored, BUILT_IN_MODELS, { model: "gpt-4o", historyRounds: 2 });
+    expect(overridden.policy).toMatchObject({ model: "gpt-4o", historyRounds: 2, encoding: "o200k_base" });
+    const custom: ModelEntry = { ...BUILT_IN_MODELS.find((entry) => entry.id === "gpt-4")!, contextWindow: 5_000, origin: "custom" };
+    expect(resolveStoredSettings(stored, [custom]).policy.contextWindow).toBe(5_000);
+    expect(resolveStoredSettings("not an object").policy).toEqual(resolveSettings(DEFAULT_SETTINGS).policy);
+  });
+});
+
+describe("requestPolicySchema", () => {
+  it("[ST7] parses the policy resolveSettings makes for every catalogue model, unchanged, and every preset", () => {
+    for (const entry of BUILT_IN_MODELS) {
+      const { policy } = resolveSettings({ ...DEFAULT_SETTINGS, model: entry.id, tuning: { observation_masking: { keepObservations: 2 } } });
+      expect(requestPolicySchema.parse(policy), entry.id).toEqual(policy);
+    }
+    for (const preset of Object.values(PRESETS)) expect(requestPolicySchema.parse(preset.policy), preset.id).toEqual(preset.policy);
+  });
+
+  it("[ST7] its type is the engine's RequestPolicy; a wrong field is refused with its path", () => {
+    expectTypeOf<z.infer<typeof requestPolicySchema>>().toExtend<RequestPolicy>();
+    expectTypeOf<keyof z.infer<typeof requestPolicySchema>>().toEqualTypeOf<keyof RequestPolicy>();
+    const policy = resolveSettings({ ...DEFAULT_SETTINGS, model: "claude-sonnet-4-5-20250929" }).policy;
+    const wrong = requestPolicySchema.safeParse({ ...policy, mediaRule: "apple" });
+    expect(wrong.error?.issues[0].path).toEqual(["mediaRule"]);
+    expect(requestPolicySchema.safeParse({ ...policy, extra: 1 }).success).toBe(false);
   });
 });

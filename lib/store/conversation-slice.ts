@@ -1,24 +1,15 @@
 import type { StateCreator } from "zustand/vanilla";
-import type { Message } from "@/lib/context";
+import { sameJson, sameMessage, type Message } from "@/lib/context/light";
 import type { ConversationRecord, MessageRecord } from "@/lib/db";
 import { planAppend, takeContiguous } from "@/lib/live/cursor";
 import { fromPageResult } from "@/lib/playground/page-result";
 import type { LoadedConversation } from "@/lib/playground/protocol";
 // The module, not the entry: the page must not load the parsers (and zod) for the marker scan.
 import { collectOffloadMarkers } from "@/lib/import/markers";
-import { normalizeSettings, resolveSettings } from "@/lib/settings";
+import { normalizeSettings, resolveSettings, resolveStoredSettings } from "@/lib/settings";
 import { acceptRun, runInput } from "./runs";
 import { errorText, type PlaygroundRuntime } from "./runtime";
 import type { ConversationInput, ConversationSlice, PlaygroundState } from "./types";
-
-function sameMessage(first: Message, second: Message): boolean {
-  return (
-    first.role === second.role &&
-    first.content === second.content &&
-    first.tool_call_id === second.tool_call_id &&
-    (first.tool_calls?.length ?? 0) === (second.tool_calls?.length ?? 0)
-  );
-}
 
 /**
  * Stored position of each loaded message. The worker repairs broken tool pairs
@@ -134,8 +125,8 @@ async function load(runtime: PlaygroundRuntime, set: (partial: Partial<Playgroun
  * from the branch shown before.
  */
 export function serverResultFits(state: Pick<PlaygroundState, "resolved" | "nextTurn" | "catalogue">, conversation: ConversationRecord): boolean {
-  const stored = resolveSettings(normalizeSettings(conversation.settings).settings, state.catalogue);
-  return JSON.stringify(runInput(state)) === JSON.stringify({ settings: stored });
+  const stored = resolveStoredSettings(conversation.settings, state.catalogue);
+  return sameJson(runInput(state), { settings: stored });
 }
 
 /** The state a stored conversation on a branch starts with, before the worker has repaired and counted it. */
@@ -184,7 +175,7 @@ export function conversationState(
 }
 
 function sameTools(first: ConversationRecord["tools"], second: ConversationRecord["tools"]): boolean {
-  return JSON.stringify(first ?? null) === JSON.stringify(second ?? null);
+  return sameJson(first ?? null, second ?? null);
 }
 
 /** Runs live changes one after another, each on the state the one before left (LC3). */

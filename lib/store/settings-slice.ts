@@ -1,5 +1,5 @@
 import type { StateCreator } from "zustand/vanilla";
-import type { AutomationMode } from "@/lib/context/light";
+import { sameJson, type AutomationMode } from "@/lib/context/light";
 import { BUILT_IN_MODELS, type ModelEntry } from "@/lib/models";
 import { DEFAULT_SETTINGS, mergeSettings, resolveSettings, type Settings } from "@/lib/settings";
 import { errorText, type PlaygroundRuntime } from "./runtime";
@@ -101,7 +101,7 @@ export function createSettingsSlice(
       replaceSettings(settings: Settings) {
         // The panel hands whole settings: a slider drag still changes one field at a time.
         const current = get().settings;
-        const changed = (Object.keys(settings) as (keyof Settings)[]).filter((key) => JSON.stringify(settings[key]) !== JSON.stringify(current[key]));
+        const changed = (Object.keys(settings) as (keyof Settings)[]).filter((key) => !sameJson(settings[key], current[key]));
         change(settings, changed.length === 1 ? changed[0] : undefined);
       },
 

@@ -3,7 +3,8 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { Message } from "@/lib/context";
 import { getConversations } from "@/lib/db";
-import { historyAsSent, messageFingerprint, readRequest, systemPromptChangeOf, type WireFormat } from "@/lib/formats";
+import { messageFingerprint } from "@/lib/context/light";
+import { historyAsSent, readRequest, systemPromptChangeOf, type WireFormat } from "@/lib/formats";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { recordedFor, useProxyHarness } from "./support/harness";
 

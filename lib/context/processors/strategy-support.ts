@@ -3,44 +3,26 @@
 import { ContextError } from "../errors";
 import type { HistoryIndex } from "../history/history-index";
 import type { Message } from "../messages";
+import { pairToolCalls, type ToolPair } from "../tool-pairs";
 
 /** Where the active (unfinished) round starts; the history's length when the last round is complete (CS6). */
 export function activeRoundStart(index: HistoryIndex): number {
   return index.rounds > 0 && !index.lastRoundComplete ? index.roundStart(index.rounds - 1) : index.length;
 }
 
-/** One tool use: the call (its message and place in `tool_calls`) and the result that answers it. */
-export interface ToolUse {
-  callAt: number;
-  callOrdinal: number;
-  resultAt: number;
+/** One tool use: the call (its message and place in `tool_calls`), the result that answers it, and the tool's name. */
+export interface ToolUse extends ToolPair {
   name: string;
 }
 
-/**
- * Every answered tool call in order of its result, paired as S1 pairs them:
- * a result answers the first unanswered call with its id in the nearest
- * preceding call message, so reused ids (`call_0` turn after turn) pair by position.
- */
-export function toolUses(history: readonly Message[], end = history.length): ToolUse[] {
-  const uses: ToolUse[] = [];
-  let callAt = -1;
-  let answered: boolean[] = [];
-  for (let position = 0; position < end; position += 1) {
-    const message = history[position];
-    if (message.role === "assistant" && (message.tool_calls?.length ?? 0) > 0) {
-      callAt = position;
-      answered = message.tool_calls!.map(() => false);
-      continue;
-    }
-    if (message.role !== "tool" || callAt < 0) continue;
-    const calls = history[callAt].tool_calls!;
-    const ordinal = calls.findIndex((call, order) => !answered[order] && call.id === message.tool_call_id);
-    if (ordinal < 0) continue;
-    answered[ordinal] = true;
-    uses.push({ callAt, callOrdinal: ordinal, resultAt: position, name: calls[ordinal].function.name });
-  }
-  return uses;
+/** Every answered tool call in order of its result, paired by the one walk (P2), with the called tool's name. */
+export function toolUses(history: readonly Message[]): ToolUse[] {
+  return pairToolCalls(history).pairs.map(({ callAt, callOrdinal, resultAt }) => ({
+    callAt,
+    callOrdinal,
+    resultAt,
+    name: history[callAt].tool_calls![callOrdinal].function.name,
+  }));
 }
 
 const placeholderCopies = new WeakMap<Message, Map<string, Message>>();

@@ -1,11 +1,13 @@
 import { Context } from "../context";
 import { ReplayCancelledError } from "../errors";
 import { indexOf } from "../history/index-of";
+import { sameJson } from "../hash";
 import { rangesSize, toRanges } from "../history/ranges";
 import type { Message, ToolDefinition } from "../messages";
 import type { MessageEffectKind, TraceStep } from "../pipeline";
 import { buildRequest } from "../request/build";
 import { isUserSystemMessage } from "../request/verdict";
+import { sameMessage } from "../same-message";
 import { STATE_KEYS } from "../state";
 import { sharedCounter, TOKENS_PER_MESSAGE, type TiktokenCounter } from "../tokens/counter";
 import { loadEncoding } from "../tokens/encodings";
@@ -198,21 +200,8 @@ function replyTokens(reply: Message, counter: TiktokenCounter): number {
   return counter.countMessage(reply) - TOKENS_PER_MESSAGE - role;
 }
 
-/** Two messages a provider renders the same way. */
-function sameMessage(a: Message, b: Message): boolean {
-  if (a === b) return true;
-  return (
-    a.role === b.role &&
-    a.content === b.content &&
-    a.name === b.name &&
-    a.tool_call_id === b.tool_call_id &&
-    JSON.stringify(a.tool_calls ?? null) === JSON.stringify(b.tool_calls ?? null) &&
-    JSON.stringify(a.parts ?? null) === JSON.stringify(b.parts ?? null)
-  );
-}
-
 function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
-  return a === b || (a.length === b.length && a.every((tool, index) => tool === b[index] || JSON.stringify(tool) === JSON.stringify(b[index])));
+  return a === b || (a.length === b.length && a.every((tool, index) => sameJson(tool, b[index])));
 }
 
 /**

@@ -7,9 +7,11 @@ import { conversationArbitrary } from "../test-support/arbitraries";
 import { answer, calls, longText, result, system, toolCall, toolRound, user } from "../test-support/conversation";
 import { sampleTrajectories } from "../test-support/tau-bench";
 import { sharedCounter, TOKENS_TO_PRIME_REPLY } from "../tokens/counter";
+import { buildPipeline } from "../default-pipeline";
+import { TokenBudgetProcessor } from "../processors/token-budget";
 import { buildRequest } from "./build";
 import { coveredBySummary } from "./memory";
-import type { RequestPolicy } from "./policy";
+import { policyToEngine, type RequestPolicy } from "./policy";
 
 const allOn = DEFAULT_PROCESSOR_ORDER.map((kind) => ({ kind, enabled: true }));
 const allOff = DEFAULT_PROCESSOR_ORDER.map((kind) => ({ kind, enabled: false }));
@@ -42,6 +44,22 @@ const weather: ToolDefinition = {
     parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
   },
 };
+
+describe("policyToEngine", () => {
+  it("[B4] the budget reaches the pipeline once, as extra.token_budget: the hard budget, else the window", () => {
+    const budgetOf = (value: RequestPolicy) => {
+      const { config, spec, dependencies } = policyToEngine(value);
+      expect(dependencies).not.toHaveProperty("maxTokens");
+      const processor = buildPipeline(spec, config, dependencies)
+        .listProcessors("pre_llm_call")
+        .find((entry) => entry instanceof TokenBudgetProcessor);
+      expect(processor?.maxTokens).toBe(config.extra.token_budget);
+      return config.extra.token_budget;
+    };
+    expect(budgetOf(policy({ tokenBudget: 3_000 }))).toBe(3_000);
+    expect(budgetOf(policy({ tokenBudget: null, contextWindow: 200_000 }))).toBe(200_000);
+  });
+});
 
 describe("buildRequest", () => {
   it("[RB1] without persisted memory and with every processor off, sends the history as it is", async () => {

@@ -75,7 +75,9 @@ export function policyToEngine(policy: RequestPolicy): { config: ContextConfig; 
     summaryThreshold: policy.summaryThreshold,
     offloadThreshold: policy.offloadThreshold,
     extra: {
-      ...(policy.tokenBudget === null ? {} : { token_budget: policy.tokenBudget }),
+      // B4: the budget reaches the pipeline as `extra.token_budget` alone. Without a hard budget the window
+      // is the only limit: the budget is the window, which B1 caps by the reply reserve and the tools.
+      token_budget: policy.tokenBudget ?? policy.contextWindow,
       token_encoding: policy.encoding,
       token_media_rule: policy.mediaRule ?? "openai",
       context_window: policy.contextWindow,
@@ -87,11 +89,9 @@ export function policyToEngine(policy: RequestPolicy): { config: ContextConfig; 
   return {
     config,
     spec,
-    // Without a hard budget the window is the only limit: the budget processor trims to it (B4).
     dependencies: {
       maxMessageSize: policy.maxMessageSize,
       maxToolResultSize: policy.maxToolResultSize,
-      maxTokens: policy.tokenBudget ?? policy.contextWindow,
       encoding: policy.encoding,
       // RB6: what the model is working on is never hidden.
       keepIncompleteRound: true,

@@ -7,13 +7,16 @@
 import type { AudioPart, ContentPart, DocumentPart, ImagePart } from "../parts";
 import { HEADER_BYTES, base64Bytes, imageSizeOf, wavSeconds, type ImageSize } from "./image-size";
 
-/** Whose counting rule applies: the provider of the model the context is for. */
-export type MediaRule = "openai" | "anthropic" | "gemini";
+/** The published counting rules, one per provider that publishes one. */
+export const MEDIA_RULES = ["openai", "anthropic", "gemini"] as const;
 
-const MEDIA_RULES: ReadonlySet<unknown> = new Set<MediaRule>(["openai", "anthropic", "gemini"]);
+/** Whose counting rule applies: the provider of the model the context is for. */
+export type MediaRule = (typeof MEDIA_RULES)[number];
+
+const MEDIA_RULE_SET: ReadonlySet<unknown> = new Set<MediaRule>(MEDIA_RULES);
 
 export function isMediaRule(value: unknown): value is MediaRule {
-  return MEDIA_RULES.has(value);
+  return MEDIA_RULE_SET.has(value);
 }
 
 /** A medium's cost; `approximate` when a default or an estimate stood in for a published rule. */

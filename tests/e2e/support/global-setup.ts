@@ -71,7 +71,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       }
       if (request.method === "GET" && request.url === "/requests") {
         return reply(200, {
-          requests: fake.requests.map(({ method, path, body }) => ({ method, path, body, summary: isSummaryRequest({ method, path, body, headers: {}, text: "" }) })),
+          requests: fake.requests.map(({ method, path, body }) => ({
+            method,
+            path,
+            body,
+            summary: isSummaryRequest({ method, path, body, headers: {}, text: "" }),
+          })),
         });
       }
       reply(404, { error: `no control route ${request.method} ${request.url}` });

@@ -1,37 +1,8 @@
 import * as z from "zod";
-import { AUTOMATION_MODES, ENCODINGS, MAX_COMPARED_POLICIES, PROCESSOR_KINDS } from "@/lib/context";
+import { MAX_COMPARED_POLICIES } from "@/lib/context";
 import { toolsSchema } from "@/lib/api/schemas";
-import { processorTuningSchema } from "@/lib/settings";
-
-const count = (minimum: number) => z.number().int().min(minimum);
-const nullableCount = (minimum: number) => count(minimum).nullable();
-
-/** A RequestPolicy as JSON. */
-export const requestPolicySchema = z.strictObject({
-  mode: z.enum(AUTOMATION_MODES),
-  historyRounds: count(1),
-  summaryThreshold: nullableCount(0),
-  offloadThreshold: nullableCount(0),
-  maxMessageSize: count(1),
-  maxToolResultSize: count(1),
-  processors: z.array(z.strictObject({ kind: z.enum(PROCESSOR_KINDS), enabled: z.boolean() })),
-  model: z.string().min(1),
-  encoding: z.enum(ENCODINGS),
-  contextWindow: count(1),
-  maxOutputTokens: count(0),
-  tokenBudget: nullableCount(0),
-  reloadTool: z.boolean(),
-  retrievedMemories: count(0),
-  /** The strategy processors' settings (ST5); the engine checks the values again (CS5). */
-  tuning: processorTuningSchema.optional(),
-});
-
-const pricesSchema = z.strictObject({
-  input: z.number().nonnegative(),
-  output: z.number().nonnegative(),
-  cachedInput: z.number().nonnegative().optional(),
-  cacheWrite: z.number().nonnegative().optional(),
-});
+import { pricesSchema } from "@/lib/models";
+import { requestPolicySchema } from "@/lib/settings";
 
 export const replayBodySchema = z.strictObject({
   /** Compared with raw (RP9), in this order. */

@@ -1,3 +1,5 @@
+// The pre-tokenizer against the split patterns themselves (T8): every character class, random UTF-16, adversarial
+// runs and the whole tau-bench corpus. Exhaustive: the full suite (`npm test`) runs it, not `npm run test:fast`.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { allTrajectories } from "../test-support/tau-bench";

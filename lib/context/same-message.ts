@@ -1,13 +1,14 @@
 /**
- * One definition of "the same message" (F4 in SPEC.md), for placing recorded
- * turns, finding where branches diverge and diffing pipeline steps. Agents
+ * M3: the one definition of "the same message" (F4 in lib/formats/SPEC.md),
+ * for placing recorded turns, finding where branches diverge, diffing
+ * pipeline steps, matching loaded rows and a replay's cached prefix. Agents
  * re-send one message in several spellings, so equality is on what the model
  * reads: role, text, parts, tool calls (arguments as JSON values), the call a
  * result answers, the name. Not compared: `developer` vs `system`, `null` vs
  * `""` assistant text, cache marks, provider extras, provider item ids.
  */
-import { cyrb53, sortKeys } from "@/lib/context/hash";
-import type { ContentPart, Message } from "@/lib/context/messages";
+import { cyrb53, sortKeys } from "./hash";
+import type { ContentPart, Message } from "./messages";
 
 /** Tool arguments compare as JSON values when they parse: `{"a": 1}` and `{"a":1}` are one call. */
 function normalArguments(text: string): unknown {
