@@ -14,7 +14,7 @@ export function LoginForm({ returnTo }: { returnTo: string }) {
     setPending(true);
     setError(null);
     try {
-      const response = await fetch("/api/session", {
+      const response = await fetch("/api/login", {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
         body: JSON.stringify({ token }),

@@ -1,7 +1,7 @@
 import { ApiError, apiPath, errorFromBody } from "@/lib/client";
-import type { UpstreamSettingsChanges, UpstreamSettingsView } from "@/lib/proxy/upstream-settings";
-import { SseParser } from "@/lib/proxy/sse";
-import { CHAT_STREAM_EVENTS, type ChatStreamEventName, type ChatStreamEvents, type ChatTurnInput, type ChatTurnOutcome } from "@/lib/recorder/types";
+import type { UpstreamSettingsChanges, UpstreamSettingsView } from "@/lib/upstream/settings";
+import { SseParser } from "@/lib/upstream/sse";
+import { CHAT_STREAM_EVENTS, type ChatStreamEventName, type ChatStreamEvents, type ChatTurnInput, type ChatTurnOutcome } from "@/lib/chat/types";
 
 /** One event of the chat answer stream, typed by its name. */
 export type ChatStreamEvent = { [Name in ChatStreamEventName]: { name: Name; data: ChatStreamEvents[Name] } }[ChatStreamEventName];

@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import ui from "@/components/ui/ui.module.css";
 import type { ApiError } from "@/lib/client";
-import type { ChatTurnOutcome, ChatUpstreamError, WrittenCheckpoint } from "@/lib/recorder/types";
+import type { ChatTurnOutcome, ChatUpstreamError, WrittenCheckpoint } from "@/lib/chat/types";
 import styles from "./recorder.module.css";
 
 export interface OutcomeNoticeProps {

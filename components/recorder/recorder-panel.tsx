@@ -4,7 +4,7 @@ import { useMemo, useState } from "react";
 import ui from "@/components/ui/ui.module.css";
 import type { Message } from "@/lib/context/light";
 import type { MessageRecord } from "@/lib/db";
-import { pendingToolCalls, type ChatTurnOutcome } from "@/lib/recorder/types";
+import { pendingToolCalls, type ChatTurnOutcome } from "@/lib/chat/types";
 import { chatApi, type ChatApi } from "./chat-api";
 import { OutcomeNotice } from "./outcome-notice";
 import { ReplyStream } from "./reply-stream";

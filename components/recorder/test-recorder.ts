@@ -1,7 +1,7 @@
 // Fixtures of the recorder's component tests: records, outcomes and a scripted fetch speaking the chat route's wire format.
 import type { MessageRecord } from "@/lib/db";
 import type { Message } from "@/lib/context/light";
-import type { ChatStreamEventName, ChatStreamEvents, ChatTurnDone, ChatTurnWritten } from "@/lib/recorder/types";
+import type { ChatStreamEventName, ChatStreamEvents, ChatTurnDone, ChatTurnWritten } from "@/lib/chat/types";
 import type { UpstreamSettingsView } from "./chat-api";
 
 export function record(position: number, message: Message): MessageRecord {

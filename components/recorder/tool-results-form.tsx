@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import ui from "@/components/ui/ui.module.css";
 import type { ToolCall } from "@/lib/context/light";
-import type { ChatToolResult } from "@/lib/recorder/types";
+import type { ChatToolResult } from "@/lib/chat/types";
 import styles from "./recorder.module.css";
 import { SafeText } from "@/components/ui/safe-text";
 

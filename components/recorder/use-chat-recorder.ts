@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError } from "@/lib/client";
 import type { Message } from "@/lib/context/light";
 import type { MessageRecord } from "@/lib/db";
-import type { ChatDelta, ChatTurnInput, ChatTurnOutcome, ChatTurnRecorded } from "@/lib/recorder/types";
+import type { ChatDelta, ChatTurnInput, ChatTurnOutcome, ChatTurnRecorded } from "@/lib/chat/types";
 import type { ChatApi } from "./chat-api";
 
 /** A tool call as its pieces stream in. */

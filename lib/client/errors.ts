@@ -1,7 +1,7 @@
 // The server's own types (erased at build time: nothing server-only reaches the browser).
 import type { ApiIssue, ApiErrorCode as ServerErrorCode } from "@/lib/api/errors";
 import { MarkedError } from "@/lib/context/light";
-import type { RecorderErrorCode } from "@/lib/recorder/errors";
+import type { RecorderErrorCode } from "@/lib/chat/errors";
 
 export type { ApiIssue };
 

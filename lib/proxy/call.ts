@@ -2,7 +2,7 @@ import "server-only";
 import type { Message, ToolDefinition } from "@/lib/context";
 import { BoundedMap } from "@/lib/context/bounded-map";
 import { createProxyCall, endProxyCallById, type Database, type JsonObject } from "@/lib/db";
-import type { CompletionOutcome } from "./assemble";
+import type { CompletionOutcome } from "@/lib/upstream/assemble";
 import type { PipelineStepSummary } from "./proxied-request";
 import { getProxyRecorder, type JournaledOutcome, type JournaledRequest, type RecordedRequest, type RecordRequestOptions } from "./journal";
 import type { ReloadRound } from "./reload";

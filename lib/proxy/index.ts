@@ -7,23 +7,8 @@ export { proxyRoute, unservedProxyRoute } from "./routes";
 export { getProxyRecorder, ProxyRecorder, type RecordedRequest } from "./journal";
 export { findConversation, lookupConversation, CONVERSATION_CACHE_MS } from "./conversations";
 export { identifyAgent, CONVERSATION_HEADER, SESSION_HEADER, LABEL_KEY_PREFIX, type AgentIdentity } from "./identify";
-export {
-  resolveUpstream,
-  resolveAnthropicUpstream,
-  describeUpstream,
-  saveUpstreamSettings,
-  normalizeBaseUrl,
-  upstreamSettingsFile,
-  DEFAULT_UPSTREAM_TIMEOUT_MS,
-  type UpstreamConfig,
-  type UpstreamSettingsView,
-  type AnthropicUpstreamView,
-  type UpstreamSettingsChanges,
-} from "./upstream-settings";
 export { readChatCompletionRequest, readChatReply, messageFingerprint, type ChatCompletionRequest } from "./canonical";
 export { RecordedCall, type ProxyCallOptions, type CallOutcome } from "./call";
 export { buildProxiedRequest, wantsPipeline, type PipelineOutcome, type PipelineStepSummary } from "./proxied-request";
 export { answerReloads, reloadCallsOf, MAX_RELOAD_ROUNDS, RELOAD_TOOL_NAME, type ReloadRound, type ReloadSource } from "./reload";
-export { CompletionAssembler, outcomeOfCompletion, type CompletionOutcome } from "./assemble";
-export { SseParser, type SseMessage } from "./sse";
 export { openAIErrorBody, openAIErrorResponse, ProxyRequestError, type OpenAIErrorBody } from "./errors";

@@ -24,7 +24,7 @@ import {
   type ProxyCallRecord,
 } from "@/lib/db";
 import { publishAppended, publishBranchCreated, publishLiveEvent, type ExchangeSummary } from "@/lib/live";
-import type { CompletionOutcome } from "./assemble";
+import type { CompletionOutcome } from "@/lib/upstream/assemble";
 import { messageFingerprint } from "./canonical";
 import { findConversation, rememberConversation } from "./conversations";
 import { recordTurns } from "./record-turns";

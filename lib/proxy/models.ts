@@ -1,9 +1,9 @@
 import "server-only";
 import { openAIErrorResponse } from "./errors";
-import { CallWatch, networkErrorOf, passthroughHeaders, upstreamRequestHeaders } from "./forward";
+import { CallWatch, networkErrorOf, passthroughHeaders, upstreamRequestHeaders } from "@/lib/upstream/forward";
 import { identifyAgent } from "./identify";
 import { awaitUpstream, fetchUpstream } from "./timing";
-import { resolveUpstream } from "./upstream-settings";
+import { resolveUpstream } from "@/lib/upstream/settings";
 
 /** `GET /v1/models`: the upstream's model list, passed through as it answered. Nothing is recorded. */
 export async function handleModels(request: Request): Promise<Response> {

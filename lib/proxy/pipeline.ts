@@ -8,7 +8,7 @@ import { RecordedCall } from "./call";
 import { messageFingerprint } from "./canonical";
 import { lookupConversation } from "./conversations";
 import { describeProxyError, openAIErrorBody, ProxyRequestError } from "./errors";
-import { CallWatch, describeUpstreamError, networkErrorOf, parseMaybeJson, passthroughHeaders } from "./forward";
+import { CallWatch, describeUpstreamError, networkErrorOf, parseMaybeJson, passthroughHeaders } from "@/lib/upstream/forward";
 import { identifyAgent, type AgentIdentity } from "./identify";
 import { buildProxiedRequest, wantsPipeline, type PipelineOutcome, type PipelineStepSummary } from "./proxied-request";
 import { errorResponseIn, ownErrorIn } from "./protocols/errors";
@@ -18,7 +18,7 @@ import { answerReloads, MAX_RELOAD_ROUNDS, RELOAD_TOOL_NAME, reloadCallsOf, type
 import { requireStorableRequest } from "./storable";
 import { passStream, type StreamAssembler } from "./stream";
 import { awaitUpstream, fetchUpstream } from "./timing";
-import type { UpstreamConfig } from "./upstream-settings";
+import type { UpstreamConfig } from "@/lib/upstream/settings";
 
 /**
  * The one pipeline every recorded protocol goes through (README.md, "The

@@ -1,11 +1,11 @@
 import "server-only";
 import type { Message } from "@/lib/context";
 import type { JsonObject, JsonValue } from "@/lib/db";
-import type { CompletionOutcome } from "./assemble";
+import type { CompletionOutcome } from "@/lib/upstream/assemble";
 import type { RecordedCall } from "./call";
-import { AbortReason, describeUpstreamError, networkErrorOf, parseMaybeJson, passthroughHeaders, type CallWatch } from "./forward";
+import { AbortReason, describeUpstreamError, networkErrorOf, parseMaybeJson, passthroughHeaders, type CallWatch } from "@/lib/upstream/forward";
 import { answerReloads, MAX_RELOAD_ROUNDS, RELOAD_TOOL_NAME, reloadCallsOf, type ReloadRound, type ReloadSource } from "./reload";
-import { SseParser, type SseMessage } from "./sse";
+import { SseParser, type SseMessage } from "@/lib/upstream/sse";
 
 /** Reads one protocol's event stream on the side: the answer so far, in the protocol's non-streamed shape, and its outcome. */
 export interface StreamAssembler {

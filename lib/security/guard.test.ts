@@ -126,7 +126,7 @@ describe("request guard: access token", () => {
 
   it("[S3] keeps the login page and its route reachable", () => {
     expect(guardRequest(request("GET", "/login"), locked).action).toBe("pass");
-    expect(guardRequest(request("POST", "/api/session", json), locked).action).toBe("pass");
+    expect(guardRequest(request("POST", "/api/login", json), locked).action).toBe("pass");
   });
 
   it("[S3] accepts the session cookie, a bearer token, the token header and x-api-key", () => {

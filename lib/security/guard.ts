@@ -40,7 +40,7 @@ export type GuardDecision =
   | { action: "pass"; requestHeaders: Headers };
 
 /** Reachable without the token: the login page and the route it posts to. */
-const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/login", "/api/session"]);
+const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/login", "/api/login"]);
 
 function refuse(pathname: string, code: RefusalCode, message: string, details?: Record<string, number>): GuardDecision {
   return { action: "refuse", status: REFUSAL_STATUS[code], code, body: refusalBodyOf(pathname, code, message, details) };

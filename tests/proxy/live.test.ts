@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { createConversation } from "@/lib/db";
 import { getLiveBus, type LiveEvent } from "@/lib/live";
-import { SseParser } from "@/lib/proxy";
+import { SseParser } from "@/lib/upstream";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { useProxyHarness } from "./support/harness";
 

@@ -175,9 +175,9 @@ runs.each(TEST_PROVIDERS)("request guard on next start (%s)", (provider) => {
   });
 
   it("[S3] signs a browser in with an HttpOnly, SameSite=Strict cookie that is not the token", async () => {
-    const wrong = await rawRequest(locked.url, { method: "POST", path: "/api/session", ...json({ token: "not-the-token-at-all" }) });
+    const wrong = await rawRequest(locked.url, { method: "POST", path: "/api/login", ...json({ token: "not-the-token-at-all" }) });
     expect(wrong.status).toBe(401);
-    const login = await rawRequest(locked.url, { method: "POST", path: "/api/session", ...json({ token: TOKEN }) });
+    const login = await rawRequest(locked.url, { method: "POST", path: "/api/login", ...json({ token: TOKEN }) });
     expect(login.status).toBe(204);
     const cookie = String(login.headers["set-cookie"]);
     expect(cookie).toMatch(/HttpOnly/);

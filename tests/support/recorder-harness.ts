@@ -1,10 +1,10 @@
-// Test support for lib/recorder: a real test database behind the route, the real fake OpenAI upstream, live events collected.
+// Test support for lib/chat: a real test database behind the route, the real fake OpenAI upstream, live events collected.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach } from "vitest";
 import { ALL_CONVERSATIONS, getLiveBus, type LiveEvent } from "@/lib/live";
-import { SseParser } from "@/lib/proxy";
+import { SseParser } from "@/lib/upstream";
 import { POST as chatRoute } from "@/app/api/branches/[branchId]/chat/route";
 import { useApiTestDatabase } from "@/tests/api/support";
 import type { TestProvider } from "@/tests/support/db";

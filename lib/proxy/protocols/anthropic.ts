@@ -1,13 +1,13 @@
 import type { ToolDefinition } from "@/lib/context";
 import { readAnthropicRequest, readAnthropicResponse, writeAnthropicRequest } from "@/lib/formats";
 import { isRecord } from "@/lib/formats/context";
-import type { CompletionOutcome } from "../assemble";
+import type { CompletionOutcome } from "@/lib/upstream/assemble";
 import { ProxyRequestError } from "../errors";
-import { upstreamRequestHeaders } from "../forward";
+import { upstreamRequestHeaders } from "@/lib/upstream/forward";
 import type { AgentIdentity } from "../identify";
-import type { SseMessage } from "../sse";
+import type { SseMessage } from "@/lib/upstream/sse";
 import type { StreamAssembler } from "../stream";
-import { resolveAnthropicUpstream, type UpstreamConfig } from "../upstream-settings";
+import { resolveAnthropicUpstream, type UpstreamConfig } from "@/lib/upstream/settings";
 import { readRequestWith } from "./errors";
 import type { Protocol, ReadRequest } from "./types";
 

@@ -2,10 +2,10 @@ import type { ToolDefinition } from "@/lib/context";
 import { writeChatRequest } from "@/lib/formats";
 import { isRecord } from "@/lib/formats/context";
 import { takesMaxCompletionTokens } from "@/lib/models";
-import { CompletionAssembler, outcomeOfCompletion } from "../assemble";
+import { CompletionAssembler, outcomeOfCompletion } from "@/lib/upstream/assemble";
 import { readChatCompletionRequest } from "../canonical";
-import { upstreamRequestHeaders } from "../forward";
-import { resolveUpstream } from "../upstream-settings";
+import { upstreamRequestHeaders } from "@/lib/upstream/forward";
+import { resolveUpstream } from "@/lib/upstream/settings";
 import type { Protocol, ReadRequest } from "./types";
 
 /** Chat's `messages`, `tools` and legacy `functions` read by the chat converter (`readChatRequest`). */

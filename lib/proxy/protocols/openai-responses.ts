@@ -1,12 +1,12 @@
 import type { ToolDefinition } from "@/lib/context";
 import { readResponsesOutput, readResponsesRequest, writeResponsesRequest } from "@/lib/formats";
 import { isRecord } from "@/lib/formats/context";
-import type { CompletionOutcome } from "../assemble";
+import type { CompletionOutcome } from "@/lib/upstream/assemble";
 import { ProxyRequestError } from "../errors";
-import { upstreamRequestHeaders } from "../forward";
-import type { SseMessage } from "../sse";
+import { upstreamRequestHeaders } from "@/lib/upstream/forward";
+import type { SseMessage } from "@/lib/upstream/sse";
 import type { StreamAssembler } from "../stream";
-import { resolveUpstream } from "../upstream-settings";
+import { resolveUpstream } from "@/lib/upstream/settings";
 import { continuedMessages, rememberResponse } from "./continuation";
 import { readRequestWith } from "./errors";
 import { oneReply } from "./merge";

@@ -1,9 +1,9 @@
 import "server-only";
 import { describeProxyError } from "../errors";
-import { CallWatch, passthroughHeaders } from "../forward";
+import { CallWatch, passthroughHeaders } from "@/lib/upstream/forward";
 import { identifyAgent } from "../identify";
 import { awaitUpstream, fetchUpstream } from "../timing";
-import type { UpstreamConfig } from "../upstream-settings";
+import type { UpstreamConfig } from "@/lib/upstream/settings";
 import { errorResponseIn } from "./errors";
 import { callFailure, notConfiguredBody } from "../pipeline";
 import type { Protocol } from "./types";

@@ -1,9 +1,9 @@
 import type { Message, ToolDefinition } from "@/lib/context";
 import type { ConversationRecord, Database, JsonValue } from "@/lib/db";
-import type { CompletionOutcome } from "../assemble";
+import type { CompletionOutcome } from "@/lib/upstream/assemble";
 import type { AgentIdentity } from "../identify";
 import type { StreamAssembler } from "../stream";
-import type { UpstreamConfig } from "../upstream-settings";
+import type { UpstreamConfig } from "@/lib/upstream/settings";
 import type { ErrorShape } from "./errors";
 
 /** A request body read into what the recorder keeps. */

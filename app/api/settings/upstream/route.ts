@@ -1,5 +1,5 @@
 import { json, readJsonBody, route, otherMethods } from "@/lib/api/http";
-import { describeUpstream, saveUpstreamSettings } from "@/lib/proxy";
+import { describeUpstream, saveUpstreamSettings } from "@/lib/upstream";
 import { upstreamSettingsSchema } from "./schema";
 
 export const runtime = "nodejs";

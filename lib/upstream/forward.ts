@@ -1,6 +1,6 @@
 import type { JsonValue } from "@/lib/db";
-import type { AgentIdentity } from "./identify";
-import type { UpstreamConfig } from "./upstream-settings";
+import type { AgentIdentity } from "@/lib/proxy/identify";
+import type { UpstreamConfig } from "./settings";
 
 /** Request headers never forwarded: hop-by-hop, the agent's credentials and cookies, Context Lab's own, and what fetch sets itself. */
 const DROPPED_REQUEST_HEADERS = new Set([

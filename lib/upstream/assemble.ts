@@ -1,5 +1,5 @@
 import type { Message } from "@/lib/context";
-import { readChatReply } from "./canonical";
+import { readChatReply } from "@/lib/proxy/canonical";
 import type { SseMessage } from "./sse";
 
 /** What the recorder keeps of a model's answer, streamed or not. */

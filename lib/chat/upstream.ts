@@ -1,7 +1,7 @@
 import "server-only";
 import type { JsonValue } from "@/lib/db";
-import { CompletionAssembler, outcomeOfCompletion, SseParser, type CompletionOutcome, type UpstreamConfig } from "@/lib/proxy";
-import { CallWatch, describeUpstreamError, networkErrorOf, parseMaybeJson, upstreamRequestHeaders } from "@/lib/proxy/forward";
+import { CompletionAssembler, outcomeOfCompletion, SseParser, type CompletionOutcome, type UpstreamConfig } from "@/lib/upstream";
+import { CallWatch, describeUpstreamError, networkErrorOf, parseMaybeJson, upstreamRequestHeaders } from "@/lib/upstream/forward";
 import type { ChatDelta, ChatUpstreamError } from "./types";
 
 /** The upstream answered with a completion (streamed or whole). */

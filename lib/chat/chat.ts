@@ -11,7 +11,7 @@ import {
   type JsonValue,
 } from "@/lib/db";
 import { recordMessages, type CompactionResult } from "@/lib/memory";
-import { resolveUpstream, type UpstreamConfig } from "@/lib/proxy";
+import { resolveUpstream, type UpstreamConfig } from "@/lib/upstream";
 import { chatRequestBody } from "@/lib/request";
 import { prepareNextRequest, type PreparedRequest } from "@/lib/request/server";
 import { conversationSettings } from "@/lib/settings/server";

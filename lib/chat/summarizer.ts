@@ -1,6 +1,6 @@
 import "server-only";
 import { contentText, extractiveSummarizer, type Message, type Summarizer, type SummarizerOptions } from "@/lib/context";
-import type { UpstreamConfig } from "@/lib/proxy";
+import type { UpstreamConfig } from "@/lib/upstream";
 import type { SummarizerReport } from "./types";
 import { callUpstream } from "./upstream";
 
