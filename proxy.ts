@@ -27,7 +27,7 @@ export function proxy(request: NextRequest): Response {
 export const config = {
   // Built assets and the site's icon are public and carry no data; the recording proxy's routes
   // (/api/v1/...) guard themselves (guardRoute), which spares every proxied call this hook's pass.
-  // A proxy path holding a `%` still comes here (BD1): Next would answer a broken escape in it with a
+  // A proxy path holding a `%` still comes here (BD-1): Next would answer a broken escape in it with a
   // plain-text 500 before the route could refuse it.
   matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg|api/v1/).*)", "/api/v1/:path(.*%.*)"],
 };

@@ -2,7 +2,7 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const root = import.meta.dirname;
-// The engine's development checks (T7) are on in every test.
+// The engine's development checks (E-T7) are on in every test.
 export const setupFiles = [path.join(root, "lib", "context", "test-support", "development-checks.ts")];
 export const alias = {
   "@": root,

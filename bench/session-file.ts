@@ -3,7 +3,7 @@ import { allowServerOnly, createBenchDatabaseFile } from "./proxy";
 import { formatMb, formatMs, machine, table, writeSection } from "./results";
 
 /**
- * The session file of a 200-call agent (SE5): each call's request adds a
+ * The session file of a 200-call agent (SE-5): each call's request adds a
  * tool result of about 6 KB to a growing history, stored as the recorder
  * stores it (deltas, D6), with a sent body after the pipeline for every call.
  * Timed in one process on SQLite: the export taken line by line through the

@@ -1,4 +1,4 @@
-// Run by `npm run db migrate` after the schema migrations (D6.6 in lib/proxy/README.md):
+// Run by `npm run db migrate` after the schema migrations (PX-D6.6 in lib/proxy/README.md):
 // proxied requests stored whole become deltas against the call before them on their branch.
 // Under `--conditions=react-server`, so lib/db's `server-only` guard resolves to its empty module.
 import { compactStoredRequests, createDatabase } from "@/lib/db";

@@ -55,7 +55,7 @@ async function stopApp(app: ReturnType<typeof startApp>): Promise<void> {
 }
 
 runs("npm run pack:app", () => {
-  it("[PK2] [PK3] [PK4] [PK5] [PK6] [PK12] installs into an empty folder from the registry alone, runs with npx context-lab, and keeps an imported conversation across a restart", async () => {
+  it("[PK-2] [PK-3] [PK-4] [PK-5] [PK-6] [PK-12] installs into an empty folder from the registry alone, runs with npx context-lab, and keeps an imported conversation across a restart", async () => {
     const { directory, tarball, size } = await packApp({ outDir: path.join(work, "dist"), buildDir: distDir });
     const manifest = JSON.parse(fs.readFileSync(path.join(directory, "package.json"), "utf8"));
     expect(manifest).toMatchObject({ name: "context-lab", bin: { "context-lab": "bin/context-lab.mjs" } });
@@ -74,7 +74,7 @@ runs("npm run pack:app", () => {
 
     const project = path.join(work, "project");
     fs.mkdirSync(project);
-    // PK12: the project approves the one native build; Prisma's engine downloads are not needed.
+    // PK-12: the project approves the one native build; Prisma's engine downloads are not needed.
     const allowScripts = { "better-sqlite3": true, prisma: false, "@prisma/engines": false, "@prisma/client": false };
     fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "empty", private: true, allowScripts }));
     execFileSync("npm", ["install", "--no-audit", "--no-fund", tarball], { cwd: project, stdio: "ignore", timeout: 1_200_000 });

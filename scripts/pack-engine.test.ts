@@ -50,7 +50,7 @@ function run(command: string, args: string[], cwd: string): string {
 }
 
 describe("npm run pack:engine", () => {
-  it("[RP11] installs offline into an empty project, where the generated policy snippet compiles under strict and builds the same request as the in-repo engine", async () => {
+  it("[E-RP11] installs offline into an empty project, where the generated policy snippet compiles under strict and builds the same request as the in-repo engine", async () => {
     const { directory, tarball } = await packEngine({ outDir: path.join(work, "dist") });
     const manifest = JSON.parse(fs.readFileSync(path.join(directory, "package.json"), "utf8"));
     expect(manifest).toMatchObject({
@@ -59,7 +59,7 @@ describe("npm run pack:engine", () => {
       exports: { ".": { types: "./types/context/index.d.ts", import: "./index.js" } },
     });
     expect(manifest.dependencies).toBeUndefined();
-    // No Next, no Prisma, no Node built-ins in what ships (I1).
+    // No Next, no Prisma, no Node built-ins in what ships (E-I1).
     const files = fs.readdirSync(directory).filter((file) => file.endsWith(".js"));
     const shipped = files.map((file) => fs.readFileSync(path.join(directory, file), "utf8")).join("\n");
     expect(shipped).not.toMatch(/from ["'](next|@prisma\/client|node:[a-z]+)["']/);
@@ -122,7 +122,7 @@ process.stdout.write(JSON.stringify({ messages: request.messages, tools: request
     expect(expected.messages.length).toBeLessThan(history.length);
   }, 180_000);
 
-  it("[AD7] ships each adapter as a subpath; only LangChain's needs its framework installed, and the SDK adapters give the in-repo request", async () => {
+  it("[AD-7] ships each adapter as a subpath; only LangChain's needs its framework installed, and the SDK adapters give the in-repo request", async () => {
     const { directory, tarball } = await packEngine({ outDir: path.join(work, "adapters-dist") });
     const manifest = JSON.parse(fs.readFileSync(path.join(directory, "package.json"), "utf8"));
     const adapters = ADAPTER_NAMES;

@@ -1,8 +1,8 @@
-// `npm run pack:engine`: lib/context as the package @context-lab/engine (RP11), in
+// `npm run pack:engine`: lib/context as the package @context-lab/engine (E-RP11), in
 // dist/engine with its tarball in dist, with the framework adapters of lib/adapters as
 // subpaths (`@context-lab/engine/ai-sdk`, AD7). ESM bundled by esbuild (the tokenizer and
 // its ranks inside, so the package has no runtime dependency and installs offline), .d.ts
-// by tsc. No Next, no Prisma: the engine imports neither (I1). The adapters import their
+// by tsc. No Next, no Prisma: the engine imports neither (E-I1). The adapters import their
 // frameworks' types only, except LangChain's, which makes LangChain messages and an agent
 // middleware: those frameworks are optional peer dependencies, never bundled.
 import { execFileSync } from "node:child_process";

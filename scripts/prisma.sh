@@ -37,9 +37,9 @@ case "${1:-}" in
       mkdir -p "$(dirname "$file")"
     fi
     PRISMA_TARGET=$target "$prisma" migrate deploy --schema "$(schema_of $target)"
-    # Data the schema migrations cannot rewrite in SQL: requests stored whole become deltas (D6.6).
+    # Data the schema migrations cannot rewrite in SQL: requests stored whole become deltas (PX-D6.6).
     node --conditions=react-server --import tsx scripts/compact-requests.ts
-    # Conversations stored before the library: their search words (LB6).
+    # Conversations stored before the library: their search words (LB-6).
     node --conditions=react-server --import tsx scripts/index-library.ts
     ;;
   *)

@@ -132,7 +132,7 @@ describe("CallsPanel", () => {
     expect(await screen.findByRole("heading", { name: "No model calls recorded through the proxy" })).toBeTruthy();
   });
 
-  it("[BD9] draws bidi overrides in the model cell and in an opened call's bodies as code points", async () => {
+  it("[BD-9] draws bidi overrides in the model cell and in an opened call's bodies as code points", async () => {
     const spoofed = callSummary("spoofed", { model: "gpt\u202Eo4" });
     DETAILS.spoofed = {
       ...DETAILS.next,
@@ -154,7 +154,7 @@ describe("CallsPanel", () => {
     delete DETAILS.spoofed;
   });
 
-  it("[BD10] recovers by itself after an outage: retries with growing waits, then lists the calls without being reopened", async () => {
+  it("[BD-10] recovers by itself after an outage: retries with growing waits, then lists the calls without being reopened", async () => {
     vi.useFakeTimers();
     let down = 3;
     const attempts: number[] = [];
@@ -187,7 +187,7 @@ describe("CallsPanel", () => {
     expect(attempts).toHaveLength(4);
   });
 
-  it("[BD10] does not retry a refusal that cannot pass by itself", async () => {
+  it("[BD-10] does not retry a refusal that cannot pass by itself", async () => {
     vi.useFakeTimers();
     const listed: string[] = [];
     const fetch = vi.fn(async (input: RequestInfo | URL) => {

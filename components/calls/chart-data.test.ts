@@ -3,7 +3,7 @@ import { layoutCallChart } from "./chart-data";
 import { callSummary, rateLimitedCall } from "./test-calls";
 
 describe("layoutCallChart", () => {
-  it("[C4] stacks system, tools, history and new turns from the bottom, scaled to the tallest call", () => {
+  it("[CA-4] stacks system, tools, history and new turns from the bottom, scaled to the tallest call", () => {
     const calls = [
       callSummary("a", { tokens: { encoding: "o200k_base", exact: true, system: 100, tools: 50, history: 0, new: 50, total: 200 } }),
       callSummary("b", { tokens: { encoding: "o200k_base", exact: true, system: 100, tools: 50, history: 50, new: 200, total: 400 } }),

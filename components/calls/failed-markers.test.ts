@@ -7,7 +7,7 @@ describe("failedCallsByPosition", () => {
   const fork = branchNode("fork", { length: 6, forkPosition: 3 });
   const tree = [branchNode("main", { length: 8, children: [fork] })];
 
-  it("[C3] places the branch's failed calls at the position they were made, answered calls not at all", () => {
+  it("[CA-3] places the branch's failed calls at the position they were made, answered calls not at all", () => {
     const calls = [
       rateLimitedCall("a", { requestMessages: 2 }),
       rateLimitedCall("b", { requestMessages: 2, retries: 1 }),

@@ -11,7 +11,7 @@ function flatten(tree: readonly BranchTreeNode[], into = new Map<string, BranchT
 
 /**
  * Failed calls the open branch's history shows, by the position they were
- * made at (C3: before the message at that index; at the history's length,
+ * made at (CA-3: before the message at that index; at the history's length,
  * after its last message). A call on an ancestor shows when it was made
  * within the part of the history the branch inherits.
  */

@@ -91,7 +91,7 @@ function clientAnswering(body: unknown) {
 }
 
 describe("SessionCost", () => {
-  it("[CC11][CC12] lists every call with its cost, the prediction beside it and why the cache broke, and draws the timeline", async () => {
+  it("[CC-11][CC-12] lists every call with its cost, the prediction beside it and why the cache broke, and draws the timeline", async () => {
     render(<SessionCost client={clientAnswering(COST)} conversationId="c1" revision={0} />);
     const summary = await screen.findByLabelText("Cost summary");
     expect(summary.textContent).toContain("2 API calls, 2 with reported usage");
@@ -108,7 +108,7 @@ describe("SessionCost", () => {
     expect(bars[1].getAttribute("aria-label")).toContain("past the cache's lifetime; cache broke: idle past the cache's lifetime");
   });
 
-  it("[CC9] links a break to the message where the request first differed, or to a recorded call's request diff", async () => {
+  it("[CC-9] links a break to the message where the request first differed, or to a recorded call's request diff", async () => {
     const onShowMessage = vi.fn();
     const onOpenCall = vi.fn();
     const [first, second] = COST.calls;

@@ -57,7 +57,7 @@ async function comparison(): Promise<CompareResult> {
 }
 
 describe("comparison figures", () => {
-  it("[RP9] gives each run's totals against raw and marks the cheapest", async () => {
+  it("[E-RP9] gives each run's totals against raw and marks the cheapest", async () => {
     const result = await comparison();
     const rows = compareRows(result);
     expect(rows.map((row) => row.id)).toEqual(["raw", "copilot", "masking"]);
@@ -125,7 +125,7 @@ describe("ComparePanel", () => {
   const branch = sampleBranch(sample[0].traj.length);
   const records = sampleRecords(sample[0].traj);
 
-  it("[RP9] compares the current settings with a preset, then drills into a call's request diff", async () => {
+  it("[E-RP9] compares the current settings with a preset, then drills into a call's request diff", async () => {
     render(
       <PlaygroundStoreProvider conversation={{ conversation, branch, records }} createPipeline={hostPipeline}>
         <ComparePanel />

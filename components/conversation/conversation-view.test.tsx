@@ -46,7 +46,7 @@ describe("linkToolCalls", () => {
     expect(links.ends.get("4:0")).toEqual([4, 5]);
   });
 
-  it("[P2] links an id repeated within one message by position, across a system note standing among the results", () => {
+  it("[E-P2] links an id repeated within one message by position, across a system note standing among the results", () => {
     const calling: Message = {
       role: "assistant",
       content: null,
@@ -171,7 +171,7 @@ describe("ConversationView failed calls", () => {
     { role: "assistant", content: "Boston to Seattle." },
   ];
 
-  it("[C3] marks a failed call before the message at its position, and after the last one at the history's length", async () => {
+  it("[CA-3] marks a failed call before the message at its position, and after the last one at the history's length", async () => {
     const { rateLimitedCall } = await import("@/components/calls/test-calls");
     const onOpenCalls = vi.fn();
     const failedCalls = new Map([

@@ -14,7 +14,7 @@ export interface RowFacts extends CallFacts {
 export const NOTABLE_GAP_MS = 60_000;
 
 /**
- * Each shown message's facts (SF2): `positions[i]` is message i's stored
+ * Each shown message's facts (F-SF2): `positions[i]` is message i's stored
  * position. Messages the proxy or the chat recorder stored carry the time they
  * were recorded; an import's carry the source's time or none.
  */

@@ -16,7 +16,7 @@ export interface RowLayout {
 
 export const CHAIN_HUES = 6;
 
-/** Rounds and tool chains of every message (R1, R3), computed once per list. */
+/** Rounds and tool chains of every message (E-R1, E-R3), computed once per list. */
 export function layoutRows(messages: readonly Message[]): RowLayout[] {
   const rounds = roundOfEachMessage(messages);
   const rows: RowLayout[] = rounds.map((round) => ({ round, roundStart: false }));

@@ -15,7 +15,7 @@ export function callKey(message: number, call: number): string {
   return `${message}:${call}`;
 }
 
-/** Pairs every tool result with the call it answers, by the engine's one pairing walk (P2): reused ids pair by position. */
+/** Pairs every tool result with the call it answers, by the engine's one pairing walk (E-P2): reused ids pair by position. */
 export function linkToolCalls(messages: readonly Message[]): ToolLinks {
   const calls: string[][] = messages.map(() => []);
   const result: (string | undefined)[] = messages.map(() => undefined);

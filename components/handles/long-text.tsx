@@ -8,7 +8,7 @@ const LIMIT = 20_000;
 
 /**
  * Preformatted text cut at 20,000 characters, with a button for the rest (offloaded content can be megabytes);
- * bidi controls and other invisible characters are drawn as their code points (BD9).
+ * bidi controls and other invisible characters are drawn as their code points (BD-9).
  */
 export function LongText({ text, label }: { text: string; label: string }) {
   const [full, setFull] = useState(false);

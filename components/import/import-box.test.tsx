@@ -14,7 +14,7 @@ describe("ImportBox", () => {
     await waitFor(() => expect(onFile).toHaveBeenCalledWith('[{"role":"user","content":"hi"}]', "chat.json"));
   });
 
-  it("[I12] hands several dropped files over together (a session and its subagents' files), each with its name", async () => {
+  it("[IM-12] hands several dropped files over together (a session and its subagents' files), each with its name", async () => {
     const onFile = vi.fn();
     const onFiles = vi.fn();
     render(<ImportBox text="" onTextChange={() => undefined} onFile={onFile} onFiles={onFiles} />);

@@ -49,7 +49,7 @@ export function PasteInspector() {
     setRunFailure(undefined);
     importer.clear();
     try {
-      // I14: a large file is read and parsed in the worker; the page never holds its text.
+      // IM-14: a large file is read and parsed in the worker; the page never holds its text.
       const conversation = await client.current.parse(largeFile ?? text, filename);
       setLoaded(conversation);
       const next = await client.current.run({ settings: resolveSettings({ ...settingsForMode(mode), tokenBudget: budget }) });

@@ -35,7 +35,7 @@ function narrows(query: LibraryQuery): boolean {
 
 /**
  * The home page's saved conversations: search, filters, sort and pages (lib/library). The URL is the
- * state (LB5): a change writes it, and whatever query the URL holds (a change, the back button) is
+ * state (LB-5): a change writes it, and whatever query the URL holds (a change, the back button) is
  * fetched from `GET /api/conversations` unless the rows shown already answer it.
  */
 export function ConversationLibrary({ conversations, total, query: rendered }: ConversationLibraryProps) {
@@ -74,7 +74,7 @@ export function ConversationLibrary({ conversations, total, query: rendered }: C
     return () => controller.abort();
   }, [key, loaded.key, reloads]);
 
-  // LB5: every change is a history entry, so the URL can be shared and the back button undoes it; typing replaces its entry.
+  // LB-5: every change is a history entry, so the URL can be shared and the back button undoes it; typing replaces its entry.
   const navigate = (changes: Partial<LibraryQuery>, mode: "push" | "replace" = "push") => {
     const nextQuery = { ...query, offset: 0, ...changes };
     const next = librarySearchParams(nextQuery).toString();

@@ -39,7 +39,7 @@ function PageLink({ query, offset, enabled, label, children, onPage }: PageLinkP
   );
 }
 
-/** Links to the first, previous, next and last pages of the library (LB2): plain links, so each page has its address. */
+/** Links to the first, previous, next and last pages of the library (LB-2): plain links, so each page has its address. */
 export function LibraryPager({ query, total, shown, onPage }: { query: LibraryQuery; total: number; shown: number; onPage: (offset: number) => void }) {
   const pages = Math.max(1, Math.ceil(total / query.limit));
   const page = Math.min(pages, Math.floor(query.offset / query.limit) + 1);

@@ -10,7 +10,7 @@ afterEach(cleanup);
 const models = (extra: ModelEntry[] = []) => [...BUILT_IN_MODELS, ...extra];
 
 describe("ModelsPage", () => {
-  it("[MC1] lists every model with its window, how it is counted and its prices", () => {
+  it("[MC-1] lists every model with its window, how it is counted and its prices", () => {
     render(<ModelsPage models={models()} takenAt="2026-06-15" />);
     const rows = within(screen.getByRole("table", { name: "Model catalogue" })).getAllByRole("row");
     expect(rows).toHaveLength(BUILT_IN_MODELS.length + 1);
@@ -20,7 +20,7 @@ describe("ModelsPage", () => {
     expect(sonnet.textContent).toContain("$3");
   });
 
-  it("[MC3] adds a model through the form, and shows the server's field errors", async () => {
+  it("[MC-3] adds a model through the form, and shows the server's field errors", async () => {
     const added: ModelEntry = { ...BUILT_IN_MODELS[0], id: "acme-7b", label: "Acme", origin: "custom" };
     const requests: string[] = [];
     let refuse = true;
@@ -48,7 +48,7 @@ describe("ModelsPage", () => {
     expect(screen.getByRole("button", { name: "Delete acme-7b" })).toBeTruthy();
   });
 
-  it("[CC4] editing a built-in model sends its 1-hour write price, and keeps its cache rules, long-context tier and sources", async () => {
+  it("[CC-4] editing a built-in model sends its 1-hour write price, and keeps its cache rules, long-context tier and sources", async () => {
     const bodies: unknown[] = [];
     const fetch = vi.fn(async (_url: RequestInfo | URL, init: RequestInit = {}) => {
       if (init.method === "PUT") {

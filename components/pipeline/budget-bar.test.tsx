@@ -17,7 +17,7 @@ const segment = (key: string) => screen.getByRole("img").querySelector<HTMLEleme
 const legendValue = (label: string) => within(screen.getByRole("list", { name: "Context window split" })).getByText(label).nextElementSibling?.textContent;
 
 describe("BudgetBar", () => {
-  it("[RB3] sizes system, tools, history, free and reserve as shares of the context window", () => {
+  it("[E-RB3] sizes system, tools, history, free and reserve as shares of the context window", () => {
     render(<BudgetBar verdict={verdictOf(null)} />);
     expect(segment("system")?.style.width).toBe("10.000%");
     expect(segment("tools")?.style.width).toBe("5.000%");
@@ -29,7 +29,7 @@ describe("BudgetBar", () => {
     expect(legendValue("Limit (window − reserve)")).toBe("8,000");
   });
 
-  it("[RB3][CT4] summarises the split and the verdict; free is what the token budget leaves, the window's room past it apart", () => {
+  it("[E-RB3][CT4] summarises the split and the verdict; free is what the token budget leaves, the window's room past it apart", () => {
     render(<BudgetBar verdict={verdictOf(6_000)} />);
     expect(screen.getByRole("img").getAttribute("aria-label")).toBe(
       "Context window 10,000 tokens: system 1,000, tool definitions 500, history 4,000, free 500, past the token budget 2,000, output reserve 2,000. 5,500 tokens sent of a 6,000-token limit.",
@@ -41,13 +41,13 @@ describe("BudgetBar", () => {
     expect(screen.getByRole("status").textContent).toContain("Within budget: 500 tokens to spare.");
   });
 
-  it("[RB3] draws the hard budget where everything sent must end", () => {
+  it("[E-RB3] draws the hard budget where everything sent must end", () => {
     render(<BudgetBar verdict={verdictOf(3_000)} />);
     expect(screen.getByRole("img").querySelector<HTMLElement>("[data-budget-line]")?.style.left).toBe("30.000%");
     expect(legendValue("Token budget")).toBe("3,000");
   });
 
-  it("[RB3][CT4] a request over the limit says nothing would be sent, and why, with nothing free and nothing dropped", () => {
+  it("[E-RB3][CT4] a request over the limit says nothing would be sent, and why, with nothing free and nothing dropped", () => {
     render(<BudgetBar verdict={verdictOf(5_000)} trimmed={{ messages: 12, tokensSaved: 3_400 }} />);
     const status = screen.getByRole("status");
     expect(status.textContent).toContain("Over budget: nothing would be sent.");
@@ -58,7 +58,7 @@ describe("BudgetBar", () => {
     expect(segment("over")?.style.width).toBe("5.000%");
   });
 
-  it("[RB3] within budget, says what the token budget dropped to fit", () => {
+  it("[E-RB3] within budget, says what the token budget dropped to fit", () => {
     render(<BudgetBar verdict={verdictOf(6_000)} trimmed={{ messages: 12, tokensSaved: 3_400 }} />);
     expect(screen.getByRole("status").textContent).toContain("The token budget dropped 12 messages (−3,400 tokens) to fit.");
   });
@@ -70,7 +70,7 @@ describe("BudgetBar", () => {
     expect(layout.windowEdge).toBeCloseTo(10_000 / 12_000);
   });
 
-  it("[ST4][CT2] says when counts are approximate", () => {
+  it("[ST-4][CT2] says when counts are approximate", () => {
     render(<BudgetBar verdict={verdictOf(null)} approximation="Claude's tokenizer is not public; o200k_base approximates it" />);
     expect(screen.getByText(/Counts are approximate: Claude's tokenizer is not public/)).toBeTruthy();
     expect(screen.getByRole("img").getAttribute("aria-label")).toContain("≈ 5,500 tokens sent");
@@ -79,7 +79,7 @@ describe("BudgetBar", () => {
 });
 
 describe("AssemblyLine", () => {
-  it("[RB1] says what the processors received: the saved summary in place of what it covers, memories, the rest, the typed turn", async () => {
+  it("[E-RB1] says what the processors received: the saved summary in place of what it covers, memories, the rest, the typed turn", async () => {
     const { AssemblyLine } = await import("./assembly-line");
     render(
       <AssemblyLine

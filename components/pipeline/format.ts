@@ -40,7 +40,7 @@ export function approximately(approximate: boolean): string {
 /**
  * How a request's total is made, term by term, as the toolbar, the trace and
  * the Prompt tab all say it: "44 in messages + 3 reply priming + 120 in tool
- * definitions = 167". The reply priming is a term of its own (RB4), never a
+ * definitions = 167". The reply priming is a term of its own (E-RB4), never a
  * silent difference between two totals.
  */
 export function sentTerms(tokens: RequestTokens, approximate = false): string {

@@ -30,7 +30,7 @@ function renderList(initial: ProcessorSpec[] = defaultPipelineSpec()) {
 const rows = () => within(screen.getByRole("list", { name: "Processors in run order" })).getAllByRole("listitem");
 
 describe("ProcessorList", () => {
-  it("[ST5] lists every shipped processor in run order with its event tag, the strategies after the default pipeline", () => {
+  it("[ST-5] lists every shipped processor in run order with its event tag, the strategies after the default pipeline", () => {
     renderList();
     expect(rows().map((row) => row.getAttribute("data-kind"))).toEqual(PROCESSOR_KINDS);
     const strategies = rows().slice(-STRATEGY_PROCESSOR_KINDS.length);

@@ -32,7 +32,7 @@ function renderPanel(initial: Settings = DEFAULT_SETTINGS) {
 }
 
 describe("ThresholdPanel > mode presets", () => {
-  it("[ST3] applies the mode's preset when it is picked, keeping the settings a preset does not decide", async () => {
+  it("[ST-3] applies the mode's preset when it is picked, keeping the settings a preset does not decide", async () => {
     const { last } = renderPanel({ ...DEFAULT_SETTINGS, tokenBudget: 8_000, model: "gpt-4.1" });
     await userEvent.click(screen.getByRole("radio", { name: "Navigator" }));
     expect(last()).toEqual(settingsForMode("navigator", { ...DEFAULT_SETTINGS, tokenBudget: 8_000, model: "gpt-4.1" }));
@@ -141,7 +141,7 @@ describe("ThresholdPanel > thresholds", () => {
 });
 
 describe("ThresholdPanel > budget, window and reserve", () => {
-  it("[RB3] has no hard budget until one is set: the window is the limit", async () => {
+  it("[E-RB3] has no hard budget until one is set: the window is the limit", async () => {
     const { last } = renderPanel();
     const toggle = screen.getByRole("checkbox", { name: "Token budget: none" });
     expect(toggle).toHaveProperty("checked", true);
@@ -150,7 +150,7 @@ describe("ThresholdPanel > budget, window and reserve", () => {
     expect(last().tokenBudget).toBe(128_000 - 8_192);
   });
 
-  it("[ST4] takes the window and reserve from the model until set by hand, and gives them back to it", async () => {
+  it("[ST-4] takes the window and reserve from the model until set by hand, and gives them back to it", async () => {
     const { last } = renderPanel();
     expect(screen.getByText("128,000 from the model")).toBeTruthy();
     const toggle = screen.getByRole("checkbox", { name: "Context window: from model" });
@@ -164,7 +164,7 @@ describe("ThresholdPanel > budget, window and reserve", () => {
 });
 
 describe("ThresholdPanel > model and encoding", () => {
-  it("[ST4] counts with the model's encoding until one is chosen by hand", async () => {
+  it("[ST-4] counts with the model's encoding until one is chosen by hand", async () => {
     const { last } = renderPanel();
     const encoding = screen.getByRole("combobox", { name: "Encoding" });
     expect(within(encoding).getByRole("option", { name: "The model's (o200k_base)" })).toBeTruthy();
@@ -175,7 +175,7 @@ describe("ThresholdPanel > model and encoding", () => {
     expect(last().encoding).toBeNull();
   });
 
-  it("[ST4] choosing a model gives the window, reserve and encoding back to it", async () => {
+  it("[ST-4] choosing a model gives the window, reserve and encoding back to it", async () => {
     const { last } = renderPanel({ ...DEFAULT_SETTINGS, contextWindow: 50_000, encoding: "cl100k_base" });
     const model = screen.getByRole("combobox", { name: "Model" });
     await userEvent.clear(model);
@@ -186,7 +186,7 @@ describe("ThresholdPanel > model and encoding", () => {
     expect(screen.getByText("2,048 from the model")).toBeTruthy();
   });
 
-  it("[ST4] says when counts are approximate for the chosen model", async () => {
+  it("[ST-4] says when counts are approximate for the chosen model", async () => {
     renderPanel({ ...DEFAULT_SETTINGS, model: "claude-sonnet-4-5" });
     expect(screen.getByRole("option", { name: "Approximate (o200k_base)" })).toBeTruthy();
     expect(screen.getByRole("note", { name: "Model details" }).textContent).toContain("Counts are approximate: Claude's tokenizer is not public");
@@ -201,7 +201,7 @@ describe("ThresholdPanel > processors", () => {
     expect(last().processors.map((entry) => entry.kind)).toEqual(PROCESSOR_KINDS);
   });
 
-  it("[ST5] a strategy switched on shows its settings; an edit stores only that field, switching it off hides them", async () => {
+  it("[ST-5] a strategy switched on shows its settings; an edit stores only that field, switching it off hides them", async () => {
     const { last } = renderPanel();
     expect(screen.queryByRole("group", { name: "Observation masking settings" })).toBeNull();
     await userEvent.click(screen.getByRole("checkbox", { name: "Observation masking" }));

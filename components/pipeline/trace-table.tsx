@@ -91,7 +91,7 @@ export function TraceTable({ steps, selectedStep, onSelectStep, sent, approximat
                 {approx}
                 {formatNumber(sent.tokens.total)}
               </td>
-              {/* The steps count the reply priming with the messages (T1); the tools come on top. */}
+              {/* The steps count the reply priming with the messages (E-T1); the tools come on top. */}
               <td colSpan={3}>{sentTerms(sent.tokens, approximate)}</td>
             </tr>
           </tfoot>

@@ -13,7 +13,7 @@ const base = mergeSettings(DEFAULT_SETTINGS, { model: "gpt-4.1" });
 const policy = policyOfPreset("observation_masking", base);
 
 describe("PolicyCode", () => {
-  it("[PO9] shows, for each framework, its install command and a module applying the policy through that framework's adapter", () => {
+  it("[PO-9] shows, for each framework, its install command and a module applying the policy through that framework's adapter", () => {
     const onClose = vi.fn();
     render(<PolicyCode name="Masking" policy={policy} base={base} onClose={onClose} />);
     const framework = screen.getByRole("combobox", { name: "Framework" });
@@ -37,7 +37,7 @@ describe("PolicyCode", () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
-  it("[PO9] copies the code and downloads it as a .ts file named after the policy and the framework", async () => {
+  it("[PO-9] copies the code and downloads it as a .ts file named after the policy and the framework", async () => {
     const writeText = vi.fn(async () => {});
     Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
     const created = vi.spyOn(URL, "createObjectURL").mockReturnValue("blob:policy");

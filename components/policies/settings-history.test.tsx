@@ -36,7 +36,7 @@ async function mount() {
 }
 
 describe("SettingsHistory", () => {
-  it("[PO6] undoes with the button and Ctrl+Z, redoes with Ctrl+Shift+Z, and leaves text fields' own undo alone", async () => {
+  it("[PO-6] undoes with the button and Ctrl+Z, redoes with Ctrl+Shift+Z, and leaves text fields' own undo alone", async () => {
     const store = await mount();
     const undo = screen.getByRole("button", { name: "Undo" });
     expect((undo as HTMLButtonElement).disabled).toBe(true);
@@ -57,7 +57,7 @@ describe("SettingsHistory", () => {
     expect(store.getState().settings.tokenBudget).toBe(9_000);
   });
 
-  it("[PO6] shows the try state with save and discard", async () => {
+  it("[PO-6] shows the try state with save and discard", async () => {
     const store = await mount();
     fireEvent.click(screen.getByRole("button", { name: "Try without saving" }));
     expect(store.getState().trying).toBe(true);
@@ -70,7 +70,7 @@ describe("SettingsHistory", () => {
 });
 
 describe("PolicyDiff", () => {
-  it("[PO3] lists each differing setting with both values in words", () => {
+  it("[PO-3] lists each differing setting with both values in words", () => {
     const from = policyOfSettings(DEFAULT_SETTINGS);
     const to = {
       ...policyOfSettings(settingsForMode("navigator")),

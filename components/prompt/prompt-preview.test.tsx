@@ -9,7 +9,7 @@ import { EXCEEDED_PROMPT, OK_PROMPT } from "./test-prompt";
 afterEach(cleanup);
 
 describe("PromptPreview", () => {
-  it("[RB4][CT3] lists the sections, static first, then the reply priming, with tokens and share of the total", () => {
+  it("[E-RB4][CT3] lists the sections, static first, then the reply priming, with tokens and share of the total", () => {
     render(<PromptPreview view={OK_PROMPT} />);
     const rows = within(screen.getByRole("list", { name: "Prompt sections" })).getAllByRole("listitem");
     expect(rows.map((row) => row.getAttribute("data-kind"))).toEqual(["system", "tools", "summary", "retrieved", "recent", "current", "priming"]);
@@ -31,14 +31,14 @@ describe("PromptPreview", () => {
     expect(rows.map((row) => row.textContent)).toEqual(["usercancel it", 'assistant→ cancel_reservation({"id":"ABC"})', "toolcancelled"]);
   });
 
-  it("[RB3] says the request fits, with its tokens against the limit", () => {
+  it("[E-RB3] says the request fits, with its tokens against the limit", () => {
     render(<PromptPreview view={OK_PROMPT} />);
     const status = screen.getByRole("status");
     expect(status.getAttribute("data-status")).toBe("ok");
     expect(status.textContent).toContain("Fits500 of 2,000 tokens (the limit is the token budget).");
   });
 
-  it("[RB3] says nothing is sent when the request is over budget, and why", () => {
+  it("[E-RB3] says nothing is sent when the request is over budget, and why", () => {
     render(<PromptPreview view={EXCEEDED_PROMPT} />);
     const status = screen.getByRole("status");
     expect(status.getAttribute("data-status")).toBe("budget_exceeded");
@@ -47,7 +47,7 @@ describe("PromptPreview", () => {
     expect(screen.getByText(/nothing sent/)).toBeTruthy();
   });
 
-  it("[ST4][CT2] labels approximate counts", () => {
+  it("[ST-4][CT2] labels approximate counts", () => {
     render(
       <PromptPreview
         view={{
@@ -72,7 +72,7 @@ describe("PromptPreview", () => {
     expect(body.messages[1]).toEqual({ role: "system", content: OK_PROMPT.messages[1].content });
   });
 
-  it("[BD9] draws a bidi override in the request JSON as its code point, and copies the body as it is", async () => {
+  it("[BD-9] draws a bidi override in the request JSON as its code point, and copies the body as it is", async () => {
     const writeText = vi.fn(async (_text: string) => undefined);
     Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
     const view = { ...OK_PROMPT, messages: [...OK_PROMPT.messages.slice(0, 6), { role: "user" as const, content: "open photo_\u202Egnp.exe" }] };

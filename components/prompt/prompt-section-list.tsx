@@ -11,7 +11,7 @@ export interface PromptSectionListProps {
   sections: readonly SectionView[];
   /** The request's messages, which the sections' indices point into. */
   messages: readonly Message[];
-  /** The reply priming (RB4): listed as its own line after the sections, so the lines add up to the total. */
+  /** The reply priming (E-RB4): listed as its own line after the sections, so the lines add up to the total. */
   priming?: number;
   /** Counts made with a tokenizer standing in for the model's: each shows "≈". */
   approximate?: boolean;

@@ -11,7 +11,7 @@ export interface RequestBodyProps {
   view: Pick<RequestView, "model" | "maxTokens" | "messages" | "tools">;
 }
 
-/** The exact JSON body the next call sends (OpenAI Chat Completions), to read, copy or download; shown with invisible characters drawn (BD9), copied as it is. */
+/** The exact JSON body the next call sends (OpenAI Chat Completions), to read, copy or download; shown with invisible characters drawn (BD-9), copied as it is. */
 export function RequestBody({ view }: RequestBodyProps) {
   const [open, setOpen] = useState(false);
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");

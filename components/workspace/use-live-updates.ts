@@ -17,7 +17,7 @@ const logFailure = (what: string) => (error: unknown) => console.error(`live: co
 
 /**
  * Follows the recording proxy's live events for the open conversation: new turns on this branch, new branches,
- * the conversation's tools. It subscribes before it reads (LC1 in lib/live/README.md): once the stream is open,
+ * the conversation's tools. It subscribes before it reads (LV-LC1 in lib/live/README.md): once the stream is open,
  * the store reads what was recorded since the page's own read, and each append is checked against its cursor.
  */
 export function useLiveUpdates(store: PlaygroundStore, conversationId: string): void {

@@ -1,4 +1,4 @@
-// The AI SDK's own tool loop (generateText) against the fake upstream, through the middleware and through prepareStep (AD3).
+// The AI SDK's own tool loop (generateText) against the fake upstream, through the middleware and through prepareStep (AD-3).
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel, type LanguageModel, type ModelMessage, type PrepareStepFunction } from "ai";
@@ -72,7 +72,7 @@ describe.each(TEST_PROVIDERS)("AI SDK adapters (%s)", (provider) => {
     return { one, two };
   }
 
-  it("[AD1][AD3] middleware, OpenAI chat provider: each step of the tool loop sends what the Prompt tab previews and the proxy forwards", async () => {
+  it("[AD-1][AD-3] middleware, OpenAI chat provider: each step of the tool loop sends what the Prompt tab previews and the proxy forwards", async () => {
     const openai = createOpenAI({ baseURL: harness.fake.baseUrl, apiKey: UPSTREAM_KEY });
     const model = wrapLanguageModel({ model: openai.chat("fake-gpt"), middleware: contextPolicyMiddleware(requestPolicy()) });
     const { one } = await runLoop(model, "call_book_middleware");
@@ -80,14 +80,14 @@ describe.each(TEST_PROVIDERS)("AI SDK adapters (%s)", (provider) => {
     expect(one.body?.max_tokens).toBe(requestPolicy().maxOutputTokens);
   });
 
-  it("[AD1][AD3] middleware, Anthropic provider: the same messages over /v1/messages", async () => {
+  it("[AD-1][AD-3] middleware, Anthropic provider: the same messages over /v1/messages", async () => {
     const anthropic = createAnthropic({ baseURL: `${harness.fake.anthropicBaseUrl}/v1`, apiKey: ANTHROPIC_UPSTREAM_KEY });
     const model = wrapLanguageModel({ model: anthropic("fake-claude"), middleware: contextPolicyMiddleware(requestPolicy()) });
     const { one } = await runLoop(model, "toolu_book_middleware");
     expect(one.path).toBe("/v1/messages");
   });
 
-  it("[AD1][AD3] prepareStep, given the call's system prompt and tools: each step sends what the Prompt tab previews and the proxy forwards", async () => {
+  it("[AD-1][AD-3] prepareStep, given the call's system prompt and tools: each step sends what the Prompt tab previews and the proxy forwards", async () => {
     const openai = createOpenAI({ baseURL: harness.fake.baseUrl, apiKey: UPSTREAM_KEY });
     await runLoop(openai.chat("fake-gpt"), "call_book_step", contextPolicyPrepareStep(requestPolicy(), { system: SYSTEM, tools: TOOLS }));
   });

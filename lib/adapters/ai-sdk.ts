@@ -1,4 +1,4 @@
-// The Vercel AI SDK (AD3): a language-model middleware, which sees every call's
+// The Vercel AI SDK (AD-3): a language-model middleware, which sees every call's
 // prompt and tools, and a prepareStep helper, which sees a step's messages.
 import type { LanguageModelMiddleware, ModelMessage, PrepareStepFunction, SystemModelMessage, ToolSet } from "ai";
 import type { JsonSchema, Message, ToolDefinition } from "@/lib/context";
@@ -36,7 +36,7 @@ function withAddedTools(tools: CallOptions["tools"], built: readonly ToolDefinit
 
 /**
  * A middleware for `wrapLanguageModel` that applies the policy to every call
- * (AD3): the prompt and function tools are read, the request built, and the
+ * (AD-3): the prompt and function tools are read, the request built, and the
  * call made with the built prompt; without an output limit of its own the call
  * gets the policy's reserve, as through the proxy.
  * @example const model = wrapLanguageModel({ model: openai("gpt-4o"), middleware: contextPolicyMiddleware(policy) })
@@ -69,7 +69,7 @@ export interface ContextPolicyPrepareStepOptions extends ContextPolicyOptions {
 
 /**
  * A `prepareStep` for `generateText`/`streamText` and agents that applies the
- * policy to each step's messages (AD3). A step's messages hold neither the
+ * policy to each step's messages (AD-3). A step's messages hold neither the
  * call's `system` nor its tools: pass them in `options` to have them counted.
  * @example generateText({ model, system, messages, tools, prepareStep: contextPolicyPrepareStep(policy, { system }) })
  */

@@ -1,4 +1,4 @@
-// The Anthropic SDK's own client against the fake upstream, its params passed through the adapter (AD2).
+// The Anthropic SDK's own client against the fake upstream, its params passed through the adapter (AD-2).
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { writeAnthropicRequest } from "@/lib/formats";
@@ -12,7 +12,7 @@ describe.each(TEST_PROVIDERS)("Anthropic SDK adapter (%s)", (provider) => {
   const test = useTestDatabase(provider);
   const harness = useProxyHarness(test);
 
-  it("[AD1][AD2] messages: each call of a tool loop sends what the Prompt tab previews and the proxy forwards", async () => {
+  it("[AD-1][AD-2] messages: each call of a tool loop sends what the Prompt tab previews and the proxy forwards", async () => {
     const client = new Anthropic({ baseURL: harness.fake.anthropicBaseUrl, apiKey: ANTHROPIC_UPSTREAM_KEY, maxRetries: 0 });
     const withPolicy = contextPolicyMessagesRequest(requestPolicy());
     const written = writeAnthropicRequest({ messages: history(), tools: TOOLS }).value as Pick<

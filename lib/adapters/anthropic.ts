@@ -1,4 +1,4 @@
-// The Anthropic SDK without a framework (AD2): a function from request to request.
+// The Anthropic SDK without a framework (AD-2): a function from request to request.
 import { createContextPolicy, type ContextPolicyOptions, type PolicyInput } from "./policy";
 import { anthropicBodyWithPolicy } from "./wire";
 
@@ -10,7 +10,7 @@ export interface MessagesRequestLike {
 }
 
 /**
- * Messages params → the params the policy sends (AD2): `system`, `messages`
+ * Messages params → the params the policy sends (AD-2): `system`, `messages`
  * and `tools` rewritten, every other field (`max_tokens`, `thinking`...) kept.
  * @example const withPolicy = contextPolicyMessagesRequest(policy); await client.messages.create(await withPolicy(params))
  */

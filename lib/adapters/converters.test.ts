@@ -1,4 +1,4 @@
-// AD8: what the policy keeps goes back as the framework's own object; what it changed is written anew, complete.
+// AD-8: what the policy keeps goes back as the framework's own object; what it changed is written anew, complete.
 import { describe, expect, it } from "vitest";
 import { buildRequest, type Message } from "@/lib/context";
 import { readSdkMessages, writeSdkMessages, type SdkMessage } from "./ai-sdk/messages";
@@ -13,7 +13,7 @@ function built(history: Message[]) {
 }
 
 describe("adapter converters", () => {
-  it("[AD8] AI SDK: kept messages are the very objects given; a masked result is a new tool message naming its tool", async () => {
+  it("[AD-8] AI SDK: kept messages are the very objects given; a masked result is a new tool message naming its tool", async () => {
     const messages: SdkMessage[] = [
       ...ROUNDS.flatMap((round): SdkMessage[] => [
         { role: "user", content: [{ type: "text", text: round.question }] },
@@ -37,7 +37,7 @@ describe("adapter converters", () => {
     });
   });
 
-  it("[AD8] OpenAI Agents SDK: kept items are the run's own; the instructions stay instructions; a masked result keeps its call's name", async () => {
+  it("[AD-8] OpenAI Agents SDK: kept items are the run's own; the instructions stay instructions; a masked result keeps its call's name", async () => {
     const items: AgentItem[] = [
       ...ROUNDS.flatMap((round): AgentItem[] => [
         { role: "user", content: round.question },
@@ -55,7 +55,7 @@ describe("adapter converters", () => {
     expect(input[2]).toEqual({ type: "function_call_result", callId: ROUNDS[2].callId, name: "search_flights", status: "completed", output: MASKED });
   });
 
-  it("[AD8] Mastra: a turn kept whole is the stored message; a turn the policy changed is rewritten step by step, in its place", async () => {
+  it("[AD-8] Mastra: a turn kept whole is the stored message; a turn the policy changed is rewritten step by step, in its place", async () => {
     const at = (index: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, index));
     const messages: MastraMessage[] = [
       ...ROUNDS.flatMap((round, index): MastraMessage[] => [

@@ -1,5 +1,5 @@
 // LangChain.js against the fake upstream, over a tool loop: the runnable piped
-// into ChatOpenAI (AD4) and the middleware of a createAgent agent (AD9).
+// into ChatOpenAI (AD-4) and the middleware of a createAgent agent (AD-9).
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { ChatPromptTemplate, MessagesPlaceholder } from "@langchain/core/prompts";
 import { tool } from "@langchain/core/tools";
@@ -56,7 +56,7 @@ describe.each(TEST_PROVIDERS)("LangChain adapters (%s)", (provider) => {
   const chatModel = () => new ChatOpenAI({ model: "fake-gpt", apiKey: UPSTREAM_KEY, configuration: { baseURL: harness.fake.baseUrl }, maxRetries: 0 });
   const model = () => chatModel().bindTools(TOOLS);
 
-  it("[AD1][AD4] the runnable piped into ChatOpenAI: each call of a tool loop sends what the Prompt tab previews and the proxy forwards", async () => {
+  it("[AD-1][AD-4] the runnable piped into ChatOpenAI: each call of a tool loop sends what the Prompt tab previews and the proxy forwards", async () => {
     const chain = contextPolicyRunnable(requestPolicy(), { tools: TOOLS }).pipe(model());
     harness.fake.enqueue(...bookingScript("call_book_langchain"));
     const messages = langchainMessages();
@@ -72,7 +72,7 @@ describe.each(TEST_PROVIDERS)("LangChain adapters (%s)", (provider) => {
     expect(rows.at(-1)).toMatchObject({ role: "tool", text: BOOKED });
   });
 
-  it("[AD1][AD9] the agent middleware in createAgent: each model call of the tool loop sends what the Prompt tab previews and the proxy forwards", async () => {
+  it("[AD-1][AD-9] the agent middleware in createAgent: each model call of the tool loop sends what the Prompt tab previews and the proxy forwards", async () => {
     const agent = createAgent({
       model: chatModel(),
       tools: langchainTools(),
@@ -103,7 +103,7 @@ describe.each(TEST_PROVIDERS)("LangChain adapters (%s)", (provider) => {
 });
 
 describe("contextPolicyRunnable", () => {
-  it("[AD4] takes a chat prompt template's output; the messages it keeps are the caller's own objects", async () => {
+  it("[AD-4] takes a chat prompt template's output; the messages it keeps are the caller's own objects", async () => {
     const prompt = ChatPromptTemplate.fromMessages([["system", SYSTEM], new MessagesPlaceholder("history")]);
     const history = langchainMessages().slice(1);
     const trimmed = await prompt.pipe(contextPolicyRunnable(requestPolicy(), { tools: TOOLS })).invoke({ history });
@@ -128,7 +128,7 @@ describe("contextPolicyMiddleware", () => {
   });
   afterAll(() => fake.close());
 
-  it("[AD1][AD9] a call over the policy's budget is refused before the model is called (the agent's error has it as its cause), unless asked to send it", async () => {
+  it("[AD-1][AD-9] a call over the policy's budget is refused before the model is called (the agent's error has it as its cause), unless asked to send it", async () => {
     const tight = { ...requestPolicy(), tokenBudget: 10 };
     const agent = (middleware: ReturnType<typeof contextPolicyMiddleware>) =>
       createAgent({

@@ -1,6 +1,6 @@
 // LangChain.js: a runnable that makes a list of messages what the policy sends,
-// to pipe in front of a chat model (AD4), and a middleware that does it for
-// every model call of a `createAgent` agent (AD9). Both make messages, so this
+// to pipe in front of a chat model (AD-4), and a middleware that does it for
+// every model call of a `createAgent` agent (AD-9). Both make messages, so this
 // entry needs @langchain/core itself, and the middleware `langchain` (peer
 // dependencies of this entry only).
 import type { BaseMessage } from "@langchain/core/messages";
@@ -22,7 +22,7 @@ export interface ContextPolicyRunnableOptions extends ContextPolicyOptions {
 }
 
 /**
- * A runnable from messages to the messages the policy sends (AD4): each one
+ * A runnable from messages to the messages the policy sends (AD-4): each one
  * the policy kept as it was is the caller's own message object.
  * @example const chain = contextPolicyRunnable(policy, { tools }).pipe(model.bindTools(tools))
  */

@@ -1,4 +1,4 @@
-// Mastra's own agent (model router, OpenAI-compatible) against the fake upstream, with the input processor (AD6).
+// Mastra's own agent (model router, OpenAI-compatible) against the fake upstream, with the input processor (AD-6).
 import { Agent } from "@mastra/core/agent";
 import { createTool } from "@mastra/core/tools";
 import { describe, expect, it } from "vitest";
@@ -43,7 +43,7 @@ describe.each(TEST_PROVIDERS)("Mastra adapter (%s)", (provider) => {
   const test = useTestDatabase(provider);
   const harness = useProxyHarness(test);
 
-  it("[AD1][AD6] input processor: the call's model request is what the Prompt tab previews and the proxy forwards; its tool loop adds to it", async () => {
+  it("[AD-1][AD-6] input processor: the call's model request is what the Prompt tab previews and the proxy forwards; its tool loop adds to it", async () => {
     const agent = new Agent({
       // A name of its own per run: Mastra keeps state by agent name across the process.
       name: `travel-${provider}`,

@@ -1,4 +1,4 @@
-// Mastra (AD6): an input processor, which Mastra runs on a call's input
+// Mastra (AD-6): an input processor, which Mastra runs on a call's input
 // messages before the model is called.
 import type { InputProcessor } from "@mastra/core/processors";
 import type { Message, ToolDefinition } from "@/lib/context";
@@ -19,7 +19,7 @@ export interface ContextPolicyProcessorOptions extends ContextPolicyOptions {
 
 /**
  * An input processor that makes a call's input messages what the policy sends
- * (AD6). Mastra runs input processors once per `generate`/`stream` call, before
+ * (AD-6). Mastra runs input processors once per `generate`/`stream` call, before
  * its first model call: the steps of a tool loop inside one call add to what
  * the processor returned.
  * @example new Agent({ name, instructions, model, inputProcessors: [contextPolicyProcessor(policy, { instructions })] })

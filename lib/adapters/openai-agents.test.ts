@@ -1,4 +1,4 @@
-// The OpenAI Agents SDK's own runner (Responses model) against the fake upstream, with the input filter (AD5).
+// The OpenAI Agents SDK's own runner (Responses model) against the fake upstream, with the input filter (AD-5).
 import { Agent, OpenAIProvider, Runner, tool, type AgentInputItem } from "@openai/agents";
 import { describe, expect, it } from "vitest";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
@@ -53,7 +53,7 @@ describe.each(TEST_PROVIDERS)("OpenAI Agents SDK adapter (%s)", (provider) => {
   const test = useTestDatabase(provider);
   const harness = useProxyHarness(test);
 
-  it("[AD1][AD5] callModelInputFilter: each model call of a run sends what the Prompt tab previews and the proxy forwards", async () => {
+  it("[AD-1][AD-5] callModelInputFilter: each model call of a run sends what the Prompt tab previews and the proxy forwards", async () => {
     const runner = new Runner({
       modelProvider: new OpenAIProvider({ baseURL: harness.fake.baseUrl, apiKey: UPSTREAM_KEY }),
       tracingDisabled: true,

@@ -1,4 +1,4 @@
-// The OpenAI Agents SDK (AD5): a `callModelInputFilter`, which the runner calls
+// The OpenAI Agents SDK (AD-5): a `callModelInputFilter`, which the runner calls
 // with the instructions and input items of every model call.
 import type { Agent, AgentInputItem, CallModelInputFilter } from "@openai/agents";
 import type { ToolDefinition } from "@/lib/context";
@@ -24,7 +24,7 @@ function agentTools(agent: Pick<Agent, "tools">): ToolDefinition[] {
 
 /**
  * A `callModelInputFilter` for `Runner` or `run()` that applies the policy to
- * every model call of a run (AD5): the instructions and input items are read,
+ * every model call of a run (AD-5): the instructions and input items are read,
  * the request built, and the call made with its instructions and items; items
  * the policy kept are the run's own.
  * @example const runner = new Runner({ callModelInputFilter: contextPolicyInputFilter(policy) })

@@ -1,4 +1,4 @@
-// The OpenAI SDK's own client against the fake upstream, its params passed through the adapter (AD2).
+// The OpenAI SDK's own client against the fake upstream, its params passed through the adapter (AD-2).
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { BudgetExceededError } from "@/lib/context";
@@ -14,7 +14,7 @@ describe.each(TEST_PROVIDERS)("OpenAI SDK adapters (%s)", (provider) => {
   const harness = useProxyHarness(test);
   const client = () => new OpenAI({ baseURL: harness.fake.baseUrl, apiKey: UPSTREAM_KEY, maxRetries: 0 });
 
-  it("[AD1][AD2] chat completions: each call of a tool loop sends what the Prompt tab previews and the proxy forwards", async () => {
+  it("[AD-1][AD-2] chat completions: each call of a tool loop sends what the Prompt tab previews and the proxy forwards", async () => {
     const withPolicy = contextPolicyChatRequest(requestPolicy());
     const written = writeChatRequest({ messages: history(), tools: TOOLS }).value;
     const messages = written.messages as OpenAI.Chat.ChatCompletionMessageParam[];
@@ -33,7 +33,7 @@ describe.each(TEST_PROVIDERS)("OpenAI SDK adapters (%s)", (provider) => {
     expect(rows.at(-1)).toMatchObject({ role: "tool", text: BOOKED, toolCallId: "call_book" });
   });
 
-  it("[AD1][AD2] responses: instructions and input are rewritten whole; a continued response is refused", async () => {
+  it("[AD-1][AD-2] responses: instructions and input are rewritten whole; a continued response is refused", async () => {
     const withPolicy = contextPolicyResponsesRequest(requestPolicy());
     // The system prompt as instructions, the rest as input items.
     const written = writeResponsesRequest({ messages: history().slice(1), tools: TOOLS }).value as Pick<
@@ -47,7 +47,7 @@ describe.each(TEST_PROVIDERS)("OpenAI SDK adapters (%s)", (provider) => {
     await expect(withPolicy({ model: "fake-gpt", input: "next", previous_response_id: "resp_1" })).rejects.toThrow(/previous_response_id/);
   });
 
-  it("[AD1] a request over the policy's budget is refused before anything is sent, unless asked to send it", async () => {
+  it("[AD-1] a request over the policy's budget is refused before anything is sent, unless asked to send it", async () => {
     const tight = { ...requestPolicy(), tokenBudget: 10 };
     const messages = writeChatRequest({ messages: history() }).value.messages as OpenAI.Chat.ChatCompletionMessageParam[];
     const refused = contextPolicyChatRequest(tight)({ model: "fake-gpt", messages });

@@ -1,4 +1,4 @@
-// The OpenAI SDK without a framework (AD2): a function from request to request.
+// The OpenAI SDK without a framework (AD-2): a function from request to request.
 import { createContextPolicy, type ContextPolicyOptions, type PolicyInput } from "./policy";
 import { chatBodyWithPolicy, responsesBodyWithPolicy } from "./wire";
 
@@ -15,7 +15,7 @@ export interface ResponsesRequestLike {
 }
 
 /**
- * Chat Completions params → the params the policy sends (AD2): messages and
+ * Chat Completions params → the params the policy sends (AD-2): messages and
  * tools rewritten, every other field kept.
  * @example const withPolicy = contextPolicyChatRequest(policy); await client.chat.completions.create(await withPolicy(params))
  */
@@ -25,7 +25,7 @@ export function contextPolicyChatRequest(policy: PolicyInput, options?: ContextP
 }
 
 /**
- * Responses params → the params the policy sends (AD2): `instructions`,
+ * Responses params → the params the policy sends (AD-2): `instructions`,
  * `input` and `tools` rewritten. The whole history must be in `input`.
  * @example const withPolicy = contextPolicyResponsesRequest(policy); await client.responses.create(await withPolicy(params))
  */

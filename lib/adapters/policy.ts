@@ -1,4 +1,4 @@
-// The one step every adapter takes (AD1): the history the agent's framework is
+// The one step every adapter takes (AD-1): the history the agent's framework is
 // about to send, checked as the proxy checks it, built by the engine's request
 // builder under the policy, refused when it does not fit.
 import { BoundedMap } from "@/lib/context/bounded-map";
@@ -33,7 +33,7 @@ function isContextPolicy(input: PolicyInput): input is ContextPolicy {
 }
 
 /**
- * Makes a policy applicable (AD1): `prepare` runs the request builder with
+ * Makes a policy applicable (AD-1): `prepare` runs the request builder with
  * the policy, as the Prompt tab and the proxy do for a conversation with no
  * saved memory, so an agent sends what Context Lab previews.
  * @example const policy = createContextPolicy(exportedPolicy); const request = await policy.prepare(history, tools)

@@ -1,4 +1,4 @@
-// Request bodies of the providers' own APIs, rewritten by a policy (AD2): read
+// Request bodies of the providers' own APIs, rewritten by a policy (AD-2): read
 // and written by the converters the proxy uses (lib/formats), merged with the
 // agent's other fields as the proxy merges them, so a body rewritten here is
 // the body the proxy would forward for the same history and policy.

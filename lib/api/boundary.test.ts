@@ -30,7 +30,7 @@ describe.each(TEST_PROVIDERS)("one boundary for every JSON input (%s)", (provide
     return { conversationId: created.body.conversation.id, branchId: created.body.branch.id };
   }
 
-  it("[BD3] refuses U+0000 with the field named, the same on both databases: create, append, import, query", async () => {
+  it("[BD-3] refuses U+0000 with the field named, the same on both databases: create, append, import, query", async () => {
     const created = await call(conversationsRoute.POST, { body: { title: "t", messages: [{ role: "user", content: NUL }] } });
     expect(created.status).toBe(400);
     expect(created.body.error.issues).toEqual([expect.objectContaining({ path: "messages[0].content" })]);
@@ -72,7 +72,7 @@ describe.each(TEST_PROVIDERS)("one boundary for every JSON input (%s)", (provide
     expect((await call(conversationsRoute.GET)).body.conversations).toHaveLength(1);
   });
 
-  it("[BD3] refuses tool arguments nested 5,000 deep in create, append and import, and `[` x 20,000, with 400", async () => {
+  it("[BD-3] refuses tool arguments nested 5,000 deep in create, append and import, and `[` x 20,000, with 400", async () => {
     const deep = nested(5_000);
     const created = await call(conversationsRoute.POST, { body: { title: "t", messages: [{ role: "user", content: "q" }, toolCall(deep)] } });
     expect(created.status).toBe(400);
@@ -100,7 +100,7 @@ describe.each(TEST_PROVIDERS)("one boundary for every JSON input (%s)", (provide
     expect((await call(conversationsRoute.GET)).body.conversations).toHaveLength(1);
   });
 
-  it("[BD4] refuses counts and positions an Int column cannot hold, and accepts the largest one it can", async () => {
+  it("[BD-4] refuses counts and positions an Int column cannot hold, and accepts the largest one it can", async () => {
     const { branchId } = await branchWithOneMessage();
     for (const position of [2 ** 31, 2 ** 53 + 2, 1e300]) {
       const forked = await call(forkRoute.POST, { params: { branchId }, body: { position } });
@@ -121,7 +121,7 @@ describe.each(TEST_PROVIDERS)("one boundary for every JSON input (%s)", (provide
     expect(page).toMatchObject({ status: 200, body: { messages: [], next: null } });
   });
 
-  it("[BD2] decodes a model id once: Next hands `%25` over as `%`, `%2F` as `/`", async () => {
+  it("[BD-2] decodes a model id once: Next hands `%25` over as `%`, `%2F` as `/`", async () => {
     const input = {
       label: "Acme",
       provider: "other",
@@ -141,8 +141,8 @@ describe.each(TEST_PROVIDERS)("one boundary for every JSON input (%s)", (provide
   });
 });
 
-describe("upstream keys (BD6)", () => {
-  it("[BD6] refuses a key holding anything but visible ASCII when it is saved, naming the character", async () => {
+describe("upstream keys (BD-6)", () => {
+  it("[BD-6] refuses a key holding anything but visible ASCII when it is saved, naming the character", async () => {
     for (const key of ["sk-abc\u00e9def", "sk-abc\u201cdef", "sk-abc\u00a0def", "sk-ab c", "sk-\u0000"]) {
       const refused = await call(upstreamRoute.PUT, { method: "PUT", body: { apiKey: key } });
       expect(refused.status, key).toBe(400);
@@ -170,8 +170,8 @@ function routeFiles(): { file: string; url: string }[] {
 
 type Handler = (request: Request, context?: { params: Promise<Record<string, string>> }) => Promise<Response> | Response;
 
-describe("methods (BD5)", () => {
-  it.each(routeFiles())("[BD5] $url answers every method: OPTIONS names the served ones, the rest are 405 JSON with Allow", async ({ file, url }) => {
+describe("methods (BD-5)", () => {
+  it.each(routeFiles())("[BD-5] $url answers every method: OPTIONS names the served ones, the rest are 405 JSON with Allow", async ({ file, url }) => {
     const module = (await import(path.join(API_ROOT, file))) as Record<string, Handler | undefined>;
     for (const method of [...METHODS, "OPTIONS"]) expect(typeof module[method], `${file} ${method}`).toBe("function");
     const options = await (module.OPTIONS as Handler)(new Request(`http://127.0.0.1${url}`, { method: "OPTIONS", headers: { host: "127.0.0.1" } }), {

@@ -61,7 +61,7 @@ describe.each(TEST_PROVIDERS)("calls API (%s)", (provider) => {
     return { conversationId: created.body.conversation.id, ids: await recordCalls(test.db, created.body.branch.id) };
   }
 
-  it("[C1][C2][C5] lists the calls oldest first: the 429 with its error and retry advice, its retry, the next turn with usage and cost", async () => {
+  it("[CA-1][CA-2][CA-5] lists the calls oldest first: the 429 with its error and retry advice, its retry, the next turn with usage and cost", async () => {
     const { conversationId, ids } = await setUp();
     const { status, body } = await call<CallPage, { id: string }>(callsRoute.GET, { params: { id: conversationId } });
     expect(status).toBe(200);
@@ -87,7 +87,7 @@ describe.each(TEST_PROVIDERS)("calls API (%s)", (provider) => {
     expect(next.retries).toBe(0);
   });
 
-  it("[C3][C4] splits each call's input tokens against the call before it", async () => {
+  it("[CA-3][CA-4] splits each call's input tokens against the call before it", async () => {
     const { conversationId } = await setUp();
     const { body } = await call<CallPage, { id: string }>(callsRoute.GET, { params: { id: conversationId } });
     const [limited, retried, next] = body.calls;

@@ -125,7 +125,7 @@ describe.each(TEST_PROVIDERS)("conversations API (%s)", (provider) => {
       body: { settings: { applyPipeline: true, encoding: "cl100k_base" } },
     });
     expect(proxy.body.conversation.settings).toMatchObject({ applyPipeline: true, encoding: "cl100k_base", mode: "navigator" });
-    // ST3: null clears a field: the encoding follows the model again.
+    // ST-3: null clears a field: the encoding follows the model again.
     const unset = await call(conversationRoute.PATCH, { method: "PATCH", params: { id }, body: { settings: { encoding: null } } });
     expect(unset.body.conversation.settings.encoding).toBeNull();
     const invalid = await call(conversationRoute.PATCH, { method: "PATCH", params: { id }, body: { settings: { historyRounds: 0 } } });
@@ -133,7 +133,7 @@ describe.each(TEST_PROVIDERS)("conversations API (%s)", (provider) => {
     expect(invalid.body.error.issues[0].path).toBe("settings.historyRounds");
   });
 
-  it("[ST1] refuses duplicated or unknown processors and a budget of 0, naming the field, and stores nothing", async () => {
+  it("[ST-1] refuses duplicated or unknown processors and a budget of 0, naming the field, and stores nothing", async () => {
     const created = await call(conversationsRoute.POST, { body: { title: "Strict" } });
     const id = created.body.conversation.id;
     const refused = async (settings: unknown) => {

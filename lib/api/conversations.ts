@@ -58,7 +58,7 @@ export async function createConversationFromRequest(db: Database, request: Creat
   });
 }
 
-/** Changes title, tools, or settings; settings changes are merged over the stored settings atomically, under the row's lock (ST3). */
+/** Changes title, tools, or settings; settings changes are merged over the stored settings atomically, under the row's lock (ST-3). */
 export async function updateConversationFromRequest(db: Database, conversationId: string, changes: UpdateConversationRequest): Promise<ConversationRecord> {
   const { settings } = changes;
   if (settings === undefined) return updateConversationById(db, conversationId, { title: changes.title, tools: changes.tools });

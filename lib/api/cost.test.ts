@@ -1,4 +1,4 @@
-// A session's cost from real Claude Code files imported through the import route, on both databases (CC10–CC12).
+// A session's cost from real Claude Code files imported through the import route, on both databases (CC-10–CC-12).
 import { describe, expect, it } from "vitest";
 import * as costRoute from "@/app/api/conversations/[id]/cost/route";
 import * as importRoute from "@/app/api/conversations/import/route";
@@ -78,7 +78,7 @@ function coldAfterCached(cost: ConversationCost) {
 describe.each(TEST_PROVIDERS)("GET /api/conversations/[id]/cost (%s)", (provider) => {
   useApiTestDatabase(provider);
 
-  it("[CC10][CC11] a compacted Claude Code session costs its bill: one entry per API call, in order, priced as reported", async () => {
+  it("[CC-10][CC-11] a compacted Claude Code session costs its bill: one entry per API call, in order, priced as reported", async () => {
     const messages = billedMessages(COMPACTION);
     const { cost } = await importAndCost(COMPACTION);
     expect(cost.calls).toHaveLength(messages.size);
@@ -90,7 +90,7 @@ describe.each(TEST_PROVIDERS)("GET /api/conversations/[id]/cost (%s)", (provider
     expect(cost.unpricedCalls).toBe(0);
   });
 
-  it("[CC9][CC12] every call that read nothing after a cached call says why: the pauses outlived the 5-minute cache, the compaction rewrote the prefix", async () => {
+  it("[CC-9][CC-12] every call that read nothing after a cached call says why: the pauses outlived the 5-minute cache, the compaction rewrote the prefix", async () => {
     const { cost } = await importAndCost(COMPACTION);
     const cold = coldAfterCached(cost);
     expect(cold).toHaveLength(3);
@@ -104,7 +104,7 @@ describe.each(TEST_PROVIDERS)("GET /api/conversations/[id]/cost (%s)", (provider
     expect(afterCompaction.predicted!.usage.cacheRead).toBeGreaterThan(0);
   });
 
-  it("[CC10][CC11] a session with a Task subagent: the subagent's calls are included, marked and in time order, and the total is the bill", async () => {
+  it("[CC-10][CC-11] a session with a Task subagent: the subagent's calls are included, marked and in time order, and the total is the bill", async () => {
     const messages = billedMessages(TASK);
     const { cost, conversationIds } = await importAndCost(TASK);
     expect(cost.calls).toHaveLength(messages.size);
@@ -120,7 +120,7 @@ describe.each(TEST_PROVIDERS)("GET /api/conversations/[id]/cost (%s)", (provider
     expect(own.body.calls).toHaveLength(messages.size - 10);
   });
 
-  it("[CC11] answers 404 for a conversation that does not exist and 400 for a bad query", async () => {
+  it("[CC-11] answers 404 for a conversation that does not exist and 400 for a bad query", async () => {
     expect((await call(costRoute.GET, { params: { id: "missing" } })).status).toBe(404);
     expect((await call(costRoute.GET, { url: "/api/test?subagents=maybe", params: { id: "missing" } })).status).toBe(400);
   });

@@ -93,7 +93,7 @@ export function describeIssues(what: string, issues: readonly ApiIssue[], total 
 }
 
 /**
- * ST-5: a body can fail its schema in millions of places (a 2.5M-element array of wrong items):
+ * RL-ST5: a body can fail its schema in millions of places (a 2.5M-element array of wrong items):
  * the answer lists the first 100 issues and its message counts them all.
  */
 export const MAX_REPORTED_ISSUES = 100;

@@ -7,7 +7,7 @@ import { call, useApiTestDatabase } from "@/tests/api/support";
 import { turn } from "@/tests/support/db-fixtures";
 
 // [IN-7] An export never grows beyond a small multiple of what is stored: nested tool inputs are not re-expanded.
-// The import refuses arguments nesting past 100 levels (BD3), so the deep ones are stored as the recording
+// The import refuses arguments nesting past 100 levels (BD-3), so the deep ones are stored as the recording
 // proxy stores an agent's calls, arguments as sent.
 
 /** Arguments nesting `{"a":` `levels` deep: about 5 bytes a level. */

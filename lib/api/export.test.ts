@@ -28,7 +28,7 @@ describe.each(TEST_PROVIDERS)("export API (%s)", (provider) => {
     return { read, branch };
   }
 
-  it("[F7] exports a stored Anthropic conversation as Anthropic: thinking, images, documents, server tools and cache marks come back", async () => {
+  it("[F-7] exports a stored Anthropic conversation as Anthropic: thinking, images, documents, server tools and cache marks come back", async () => {
     const { read, branch } = await stored();
     const { status, body } = await call(exportRoute.GET, { url: "/api/x?format=anthropic", params: { branchId: branch.id } });
     expect(status).toBe(200);
@@ -62,7 +62,7 @@ describe.each(TEST_PROVIDERS)("export API (%s)", (provider) => {
     expect(refused.body.error.issues[0].path).toBe("download");
   });
 
-  it("[F8] exports to the other formats with a warning for each thing they cannot hold", async () => {
+  it("[F-8] exports to the other formats with a warning for each thing they cannot hold", async () => {
     const { branch } = await stored();
     for (const format of ["openai", "openai-responses", "gemini"]) {
       const { status, body } = await call(exportRoute.GET, { url: `/api/x?format=${format}`, params: { branchId: branch.id } });

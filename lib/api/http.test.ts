@@ -68,14 +68,14 @@ describe("readBodyLines", () => {
     return lines;
   }
 
-  it("[SE5] gives the lines as they arrive, lines and characters split across chunks included, without their newlines", async () => {
+  it("[SE-5] gives the lines as they arrive, lines and characters split across chunks included, without their newlines", async () => {
     const bytes = new TextEncoder().encode('{"a":"é"}\n{"b":"✓✓"}\n\n{"c":3}');
     const cuts = [3, 8, 9, 15, 19, 20];
     const chunks = [0, ...cuts].map((start, index) => bytes.slice(start, [...cuts, bytes.length][index]));
     expect(await linesOf(streamedRequest(chunks))).toEqual(['{"a":"é"}', '{"b":"✓✓"}', "", '{"c":3}']);
   });
 
-  it("[SE5] refuses a body once it passes the limit, and bytes that are not UTF-8", async () => {
+  it("[SE-5] refuses a body once it passes the limit, and bytes that are not UTF-8", async () => {
     const error = await thrown(() => linesOf(streamedRequest([new Uint8Array(600).fill(10), new Uint8Array(600).fill(10)])));
     expect(error).toMatchObject({ status: 413, details: { limit: 1000 } });
     const invalid = await thrown(() => linesOf(streamedRequest([new Uint8Array([0x41, 0x0a, 0xff])])));

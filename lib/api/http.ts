@@ -188,7 +188,7 @@ export function jsonProblemError(problem: JsonProblem, what = "request body"): H
  * Parses JSON text, or throws a 400 naming what broke and where: a syntax
  * error's line and column, nesting past MAX_JSON_DEPTH (checked before
  * parsing), and the field breaking any other limit of `findJsonProblem`
- * (BD3: string and array length, lone surrogates, U+0000, numbers).
+ * (BD-3: string and array length, lone surrogates, U+0000, numbers).
  */
 export function parseJsonText(text: string, what = "request body"): unknown {
   const nesting = findExcessiveNesting(text);
@@ -227,7 +227,7 @@ export async function readJsonBody<Schema extends z.ZodType>(request: Request, s
 
 /**
  * Validates the query string; repeated parameters keep their last value.
- * Each value passes the limits of any JSON string first (BD3): `?title=%00`
+ * Each value passes the limits of any JSON string first (BD-3): `?title=%00`
  * decodes to U+0000, which PostgreSQL cannot store or compare.
  */
 export function readQuery<Schema extends z.ZodType>(request: Request, schema: Schema): z.output<Schema> {

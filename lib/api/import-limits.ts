@@ -14,7 +14,7 @@ function refusal(path: string, problem: string, located: { messageIndex?: number
 }
 
 /**
- * BD3: an import's text nests no deeper than any other JSON input, checked
+ * BD-3: an import's text nests no deeper than any other JSON input, checked
  * before it is parsed: the importers walk what they read recursively, and
  * a transcript nested 5,000 deep would exhaust the stack.
  */
@@ -42,7 +42,7 @@ function deepArguments(message: Message): JsonProblem | null {
 }
 
 /**
- * BD3: what an import read passes the limits of every JSON input before
+ * BD-3: what an import read passes the limits of every JSON input before
  * anything is counted or written: each message (lone surrogates, U+0000,
  * string and array length, tool arguments nested too deep), the title and
  * everything else the conversation keeps, named by its path. Checked

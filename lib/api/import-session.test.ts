@@ -1,4 +1,4 @@
-// What an import keeps of a session beyond its messages, stored on both databases (I10–I12, SF2, SF3).
+// What an import keeps of a session beyond its messages, stored on both databases (IM-10–IM-12, F-SF2, F-SF3).
 import { describe, expect, it } from "vitest";
 import * as importRoute from "@/app/api/conversations/import/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
@@ -48,7 +48,7 @@ const factsOf = (records: readonly MessageRecord[]) => records.map((record) => c
 describe.each(TEST_PROVIDERS)("session import (%s)", (provider) => {
   const test = useApiTestDatabase(provider);
 
-  it("[I10][SF2][SF3] a Claude Code session keeps every message's time and every call's model and usage, and a session export brings them back", async () => {
+  it("[IM-10][F-SF2][F-SF3] a Claude Code session keeps every message's time and every call's model and usage, and a session export brings them back", async () => {
     const { status, body } = await importText(readFixture(`formats/${COMPACTION}`), COMPACTION);
     expect(status).toBe(201);
     const [{ conversation, branch }] = body.conversations;
@@ -68,7 +68,7 @@ describe.each(TEST_PROVIDERS)("session import (%s)", (provider) => {
     expect((await getConversationById(test.db, conversation.id)).origin).toEqual(conversation.origin);
   });
 
-  it("[I10][SF2] a Codex rollout keeps every message's time and every call's usage, and a session export brings them back", async () => {
+  it("[IM-10][F-SF2] a Codex rollout keeps every message's time and every call's usage, and a session export brings them back", async () => {
     const name = "codex-0.104-compacted-window.jsonl";
     const { body } = await importText(readFixture(`formats/${name}`), name);
     const [{ conversation, branch, compactions }] = body.conversations;
@@ -84,7 +84,7 @@ describe.each(TEST_PROVIDERS)("session import (%s)", (provider) => {
     expect(checkpoint.metadata?.replacement).toSatisfy((replacement: unknown) => Array.isArray(replacement) && replacement.length > 30);
   });
 
-  it("[I11] the agent's compaction is a checkpoint at its place, with the summary and the tokens before and after", async () => {
+  it("[IM-11] the agent's compaction is a checkpoint at its place, with the summary and the tokens before and after", async () => {
     const { body } = await importText(readFixture(`formats/${COMPACTION}`), COMPACTION);
     const [{ branch, compactions }] = body.conversations;
     expect(compactions).toBe(1);
@@ -97,7 +97,7 @@ describe.each(TEST_PROVIDERS)("session import (%s)", (provider) => {
     expect(after).toBeLessThan(155250);
   });
 
-  it("[I12] a subagent streamed into the session is linked to the Task call that started it", async () => {
+  it("[IM-12] a subagent streamed into the session is linked to the Task call that started it", async () => {
     const { body } = await importText(readFixture(`formats/${TASK}`), TASK);
     const [main, subagent] = body.conversations;
     expect(subagent.conversation.parentId).toBe(main.conversation.id);
@@ -105,7 +105,7 @@ describe.each(TEST_PROVIDERS)("session import (%s)", (provider) => {
     expect((await getConversationById(test.db, subagent.conversation.id)).parentCallId).toBe("toolu_0141a8id8CWHmsbTaZRTD38W");
   });
 
-  it("[I12] a subagent file imported before its parent is linked when the parent arrives, by the Task call's prompt", async () => {
+  it("[IM-12] a subagent file imported before its parent is linked when the parent arrives, by the Task call's prompt", async () => {
     const { parent, subagent } = splitSubagent();
     const first = await importText(subagent, "agent-a102bdd.jsonl");
     expect(first.status).toBe(201);
@@ -118,7 +118,7 @@ describe.each(TEST_PROVIDERS)("session import (%s)", (provider) => {
     expect(linked.parentCallId).toBe("toolu_0141a8id8CWHmsbTaZRTD38W");
   });
 
-  it("[SF3] importing the same session again appends only what is new, and again appends nothing", async () => {
+  it("[F-SF3] importing the same session again appends only what is new, and again appends nothing", async () => {
     const all = lines(COMPACTION);
     const first = await importText(text(all.slice(0, 20)), COMPACTION);
     const [{ conversation, messageCount }] = first.body.conversations;

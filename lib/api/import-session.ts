@@ -22,7 +22,7 @@ import {
 import type { ImportedConversation } from "@/lib/import";
 
 /**
- * What an import keeps of a session beyond its messages (I10–I12 in
+ * What an import keeps of a session beyond its messages (IM-10–IM-12 in
  * lib/import/README.md): each message's facts in its metadata, the session's
  * origin on the conversation, the agent's compactions as checkpoints, the
  * subagents' links to the calls that started them, and re-imports of the same
@@ -64,7 +64,7 @@ export function positionsOf(length: number, sources: readonly number[]): (number
 }
 
 /**
- * Saves each of the agent's compactions as a checkpoint at its place (I11):
+ * Saves each of the agent's compactions as a checkpoint at its place (IM-11):
  * the summary, the messages it replaced, the tokens before (as the agent
  * reported them, else counted) and after (the summary, or the replacement
  * history the model received from then on).
@@ -127,7 +127,7 @@ export interface SessionAppendResult {
 }
 
 /**
- * Appends what a re-imported session has beyond what is stored (SF3): the
+ * Appends what a re-imported session has beyond what is stored (F-SF3): the
  * stored messages are compared with the file's from the last one back; when
  * the file changed a stored message (a streamed turn that grew), the rest goes
  * to a new branch forked where they part, so nothing stored is rewritten.
@@ -176,7 +176,7 @@ export interface SubagentParent {
 
 /**
  * Links a subagent to its parent and to the parent's call that started it
- * (I12): the call named by the source, else the Task-like call whose prompt
+ * (IM-12): the call named by the source, else the Task-like call whose prompt
  * is the subagent's first user message.
  */
 export async function linkToParent(db: Database, conversationId: string, imported: ImportedConversation, parent: SubagentParent): Promise<string | null> {
@@ -185,7 +185,7 @@ export async function linkToParent(db: Database, conversationId: string, importe
   return callId ?? null;
 }
 
-/** Links the subagents an earlier import stored before their parent arrived (I12). */
+/** Links the subagents an earlier import stored before their parent arrived (IM-12). */
 export async function claimSubagents(db: Database, sessionKey: string, parent: SubagentParent): Promise<void> {
   for (const subagent of await getUnlinkedSubagentsBySessionKey(db, sessionKey)) {
     const root = await getRootBranchByConversationId(db, subagent.id);

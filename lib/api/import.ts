@@ -66,9 +66,9 @@ export interface ImportedConversationResult {
   conversation: ConversationRecord;
   branch: BranchRecord;
   messageCount: number;
-  /** Set when the session was imported before: the messages this import appended to it (SF3). */
+  /** Set when the session was imported before: the messages this import appended to it (F-SF3). */
   appended?: number;
-  /** The agent's compactions saved as checkpoints (I11). */
+  /** The agent's compactions saved as checkpoints (IM-11). */
   compactions: number;
   /** `messageIndex` refers to the imported messages, before repairs; `position` to the stored ones. */
   warnings: StoredImportWarning[];
@@ -256,7 +256,7 @@ async function deleteAbandoned(db: Database): Promise<void> {
   });
 }
 
-/** A session imported before: what is new is appended to its conversation (SF3). */
+/** A session imported before: what is new is appended to its conversation (F-SF3). */
 async function appendSession(
   db: Database,
   stored: ConversationRecord,
@@ -287,7 +287,7 @@ async function appendSession(
 }
 
 /**
- * Links each subagent to its parent (I12): a conversation of this import
+ * Links each subagent to its parent (IM-12): a conversation of this import
  * (its index, or the one with the parent's session id and no parent of its
  * own), else one an earlier import stored under the parent's session.
  */

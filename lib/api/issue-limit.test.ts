@@ -6,7 +6,7 @@ import { readJsonBody } from "./http";
 const schema = z.strictObject({ messages: z.array(z.strictObject({ role: z.string() })) });
 
 describe("a body that fails its schema in many places", () => {
-  it("[ST-5] answers 400 listing the first MAX_REPORTED_ISSUES issues, its message counting all of them", async () => {
+  it("[RL-ST5] answers 400 listing the first MAX_REPORTED_ISSUES issues, its message counting all of them", async () => {
     const body = JSON.stringify({ messages: new Array(5_000).fill(0) });
     const request = new Request("http://127.0.0.1/api/x", { method: "POST", body, headers: { "content-type": "application/json" } });
     const error = await readJsonBody(request, schema).catch((thrown: unknown) => thrown);

@@ -16,7 +16,7 @@ describe("findExcessiveNesting", () => {
     expect(findExcessiveNesting('{"a":'.repeat(300_000))).not.toBeNull();
   });
 
-  it("[BD3] ends a string at a raw line break, so a broken JSONL line cannot hide a deep one after it", () => {
+  it("[BD-3] ends a string at a raw line break, so a broken JSONL line cannot hide a deep one after it", () => {
     const text = `"unterminated\n${"[".repeat(MAX_JSON_DEPTH + 1)}${"]".repeat(MAX_JSON_DEPTH + 1)}`;
     expect(findExcessiveNesting(text)).toMatchObject({ offset: text.indexOf("\n") + 1 + MAX_JSON_DEPTH });
   });
@@ -38,7 +38,7 @@ describe("findJsonProblem", () => {
 });
 
 describe("findJsonProblem: the limits of every JSON input", () => {
-  it("[BD3] refuses U+0000 in a string or a key, naming where", () => {
+  it("[BD-3] refuses U+0000 in a string or a key, naming where", () => {
     expect(findJsonProblem({ messages: [{ role: "user", content: "a\u0000b" }] })).toMatchObject({
       path: "messages[0].content",
       message: expect.stringContaining("U+0000"),
@@ -47,7 +47,7 @@ describe("findJsonProblem: the limits of every JSON input", () => {
     expect(findJsonProblem({ text: "tab\tand newline\n are fine" })).toBeNull();
   });
 
-  it("[BD3] refuses strings and arrays past their limits and numbers that are not finite", () => {
+  it("[BD-3] refuses strings and arrays past their limits and numbers that are not finite", () => {
     expect(findJsonProblem({ big: "x".repeat(MAX_STRING_LENGTH + 1) })).toMatchObject({ path: "big", message: expect.stringContaining("character limit") });
     expect(findJsonProblem({ list: new Array(MAX_ARRAY_LENGTH + 1).fill(0) })).toMatchObject({
       path: "list",
@@ -57,7 +57,7 @@ describe("findJsonProblem: the limits of every JSON input", () => {
     expect(findJsonProblem(JSON.parse('{"n":[1e999]}'))).toMatchObject({ path: "n[0]" });
   });
 
-  it("[BD3] refuses a value nested past the depth limit without recursion, at any depth", () => {
+  it("[BD-3] refuses a value nested past the depth limit without recursion, at any depth", () => {
     let deep: unknown = "bottom";
     for (let level = 0; level < 50_000; level += 1) deep = { a: deep };
     expect(findJsonProblem(deep)).toMatchObject({ message: expect.stringContaining(`deeper than ${MAX_JSON_DEPTH}`) });

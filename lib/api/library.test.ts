@@ -14,7 +14,7 @@ describe.each(TEST_PROVIDERS)("GET /api/conversations: the library (%s)", (provi
     expect(status).toBe(201);
   }
 
-  it("[LB2] answers a page with the total and the next page's offset", async () => {
+  it("[LB-2] answers a page with the total and the next page's offset", async () => {
     for (const title of ["one", "two", "three", "four", "five"]) await create(title, `about ${title}`);
     const first = await call(conversationsRoute.GET, { url: "/api/conversations?limit=2&sort=created&order=asc" });
     expect(first.status).toBe(200);
@@ -26,7 +26,7 @@ describe.each(TEST_PROVIDERS)("GET /api/conversations: the library (%s)", (provi
     expect(last.body.conversations[0]).toMatchObject({ messageCount: 1, branchCount: 1, failedCalls: 0, source: "api" });
   });
 
-  it("[LB1] [LB3] searches and filters imports by what they say", async () => {
+  it("[LB-1] [LB-3] searches and filters imports by what they say", async () => {
     await create("made here", "a refund please");
     const imported = await call(importRoute.POST, {
       url: "/api/conversations/import?format=openai&title=Imported%20refund",
@@ -40,7 +40,7 @@ describe.each(TEST_PROVIDERS)("GET /api/conversations: the library (%s)", (provi
     expect((await call(conversationsRoute.GET, { url: "/api/conversations?failed=true" })).body).toMatchObject({ total: 0, conversations: [] });
   });
 
-  it("[LB5] refuses a query it cannot read with 400 naming each parameter", async () => {
+  it("[LB-5] refuses a query it cannot read with 400 naming each parameter", async () => {
     const bad = await call(conversationsRoute.GET, { url: "/api/conversations?source=email&failed=yes&sort=size&order=up&limit=0&offset=2147483648" });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("invalid_request");

@@ -161,7 +161,7 @@ describe.each(TEST_PROVIDERS)("memory API (%s)", (provider) => {
     });
     expect(status).toBe(200);
     expect(body.status).toBe("budget_exceeded");
-    // RB3: the request is refused, and says with its figures what it would have been.
+    // E-RB3: the request is refused, and says with its figures what it would have been.
     expect(body.verdict).toMatchObject({ ok: false, limit: 20, limitedBy: "budget", tokens: { total: expect.any(Number) } });
     expect(body.verdict.tokens.total).toBeGreaterThan(20);
     const bad = await call(promptRoute.POST, { params: { branchId }, body: { settings: { tokenBudget: "lots" } } });

@@ -20,14 +20,14 @@ const input = {
 describe.each(TEST_PROVIDERS)("models API (%s)", (provider) => {
   useApiTestDatabase(provider);
 
-  it("[MC1] lists the built-in catalogue with the date its figures were taken", async () => {
+  it("[MC-1] lists the built-in catalogue with the date its figures were taken", async () => {
     const { status, body } = await call(modelsRoute.GET);
     expect(status).toBe(200);
     expect(body.models).toHaveLength(BUILT_IN_MODELS.length);
     expect(body.takenAt).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
-  it("[MC3] adds a model and edits a built-in one; requests are budgeted with the user's figures at once; deleting gives the built-in back", async () => {
+  it("[MC-3] adds a model and edits a built-in one; requests are budgeted with the user's figures at once; deleting gives the built-in back", async () => {
     const added = await call(modelRoute.PUT, { method: "PUT", params: { id: "acme-7b" }, body: input });
     expect(added.status).toBe(200);
     expect(added.body.model).toMatchObject({ id: "acme-7b", origin: "custom", contextWindow: 32_000 });

@@ -21,7 +21,7 @@ describe.each(TEST_PROVIDERS)("policies API (%s)", (provider) => {
     return (await createConversation(test.db, { title, source: "test", messages: [{ message: { role: "user", content: "hi" }, tokens: 1 }] })).conversation;
   }
 
-  it("[PO5] saves policies globally and per conversation; a conversation lists the global ones and its own, never another's", async () => {
+  it("[PO-5] saves policies globally and per conversation; a conversation lists the global ones and its own, never another's", async () => {
     const first = await conversation("first");
     const second = await conversation("second");
     const global = await call(policiesRoute.POST, { body: { name: "Everyday", policy: copilot } });
@@ -40,7 +40,7 @@ describe.each(TEST_PROVIDERS)("policies API (%s)", (provider) => {
     expect((await call(policyRoute.GET, { params: { id: own.body.policy.id } })).status).toBe(404);
   });
 
-  it("[PO5] renames, replaces and deletes a policy", async () => {
+  it("[PO-5] renames, replaces and deletes a policy", async () => {
     const created = (await call(policiesRoute.POST, { body: { name: "Draft", policy: copilot } })).body.policy;
     const renamed = await call(policyRoute.PATCH, { method: "PATCH", params: { id: created.id }, body: { name: "Final", policy: navigator } });
     expect(renamed.status).toBe(200);
@@ -49,7 +49,7 @@ describe.each(TEST_PROVIDERS)("policies API (%s)", (provider) => {
     expect((await call(policyRoute.DELETE, { method: "DELETE", params: { id: created.id } })).status).toBe(404);
   });
 
-  it("[PO3] diffs two saved policies field by field", async () => {
+  it("[PO-3] diffs two saved policies field by field", async () => {
     const a = (await call(policiesRoute.POST, { body: { name: "A", policy: copilot } })).body.policy;
     const b = (await call(policiesRoute.POST, { body: { name: "B", policy: navigator } })).body.policy;
     const { status, body } = await call(diffRoute.GET, { url: `/api/policies/diff?from=${a.id}&to=${b.id}` });
@@ -64,7 +64,7 @@ describe.each(TEST_PROVIDERS)("policies API (%s)", (provider) => {
     expect((await call(diffRoute.GET, { url: `/api/policies/diff?from=${a.id}&to=nope` })).body.error).toMatchObject({ code: "not_found" });
   });
 
-  it("[PO7] exports a saved policy as JSON that saves back as it is, and as TypeScript holding the policy resolved with the catalogue", async () => {
+  it("[PO-7] exports a saved policy as JSON that saves back as it is, and as TypeScript holding the policy resolved with the catalogue", async () => {
     const saved = (await call(policiesRoute.POST, { body: { name: "Tight / navigator", policy: navigator } })).body.policy;
     const asJson = await call(exportRoute.GET, { url: "/api/x?format=json", params: { id: saved.id } });
     expect(asJson.status).toBe(200);
@@ -74,7 +74,7 @@ describe.each(TEST_PROVIDERS)("policies API (%s)", (provider) => {
     expect((await call(policiesRoute.POST, { body: file })).status).toBe(201);
     const asTs = await call(exportRoute.GET, { url: "/api/x?format=typescript", params: { id: saved.id } });
     expect(asTs.body.filename).toBe("Tight-navigator.policy.ts");
-    // The engine's own snippet of the policy as the catalogue resolves it (RP11).
+    // The engine's own snippet of the policy as the catalogue resolves it (E-RP11).
     expect(asTs.body.text).toBe(policySnippet(resolveSettings({ ...DEFAULT_SETTINGS, ...navigator }).policy));
     expect(asTs.body.text).toContain("export function prepareRequest(");
     const bad = await call(exportRoute.GET, { url: "/api/x?format=yaml", params: { id: saved.id } });

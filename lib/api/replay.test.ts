@@ -33,7 +33,7 @@ describe.each(TEST_PROVIDERS)("replay API (%s)", (provider) => {
   const seed = async () =>
     (await createConversation(test.db, { title: "tau-bench", source: "import:openai", messages: trajectory.map((message) => turn(message)), tools })).branch;
 
-  it("[RP1][RP9] replays the stored branch under raw and the policies: the same figures as the engine in process", async () => {
+  it("[E-RP1][E-RP9] replays the stored branch under raw and the policies: the same figures as the engine in process", async () => {
     const branch = await seed();
     const { status, body } = await call(replayRoute.POST, {
       params: { branchId: branch.id },
@@ -57,7 +57,7 @@ describe.each(TEST_PROVIDERS)("replay API (%s)", (provider) => {
     expect(body.runs[0].replay.calls[0].messages).toEqual([]);
   });
 
-  it("[RP6] prices null: no costs; keepMessages sends each request back", async () => {
+  it("[E-RP6] prices null: no costs; keepMessages sends each request back", async () => {
     const branch = await seed();
     const { status, body } = await call(replayRoute.POST, { params: { branchId: branch.id }, body: { policies: [masking], prices: null, keepMessages: true } });
     expect(status).toBe(200);
@@ -66,7 +66,7 @@ describe.each(TEST_PROVIDERS)("replay API (%s)", (provider) => {
     expect(first.messages).toEqual(trajectory.slice(0, first.at));
   });
 
-  it("[ST7][RP9] takes the policy resolveSettings makes for every catalogue model, its media rule included", async () => {
+  it("[ST-7][E-RP9] takes the policy resolveSettings makes for every catalogue model, its media rule included", async () => {
     const { branch } = await createConversation(test.db, {
       title: "short",
       source: "import:openai",

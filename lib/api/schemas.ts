@@ -12,7 +12,7 @@ const toolCallSchema = z.strictObject({
   type: z.literal("function"),
   function: z.strictObject({
     name: z.string().min(1, "a tool call needs a function name"),
-    // BD3: the JSON inside the string nests no deeper than any other JSON input; exports and the proxy parse it.
+    // BD-3: the JSON inside the string nests no deeper than any other JSON input; exports and the proxy parse it.
     arguments: z
       .string({ error: "arguments must be a JSON string, as OpenAI sends them" })
       .refine((text) => findExcessiveNesting(text) === null, `arguments nest deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`),
@@ -143,7 +143,7 @@ export const storedCount = z
   .nonnegative("must not be negative")
   .max(MAX_STORED_INTEGER, `must be at most ${MAX_STORED_INTEGER}`);
 
-/** A non-negative integer in a query string (`?offset=20`), within what an `Int` column holds (BD4). */
+/** A non-negative integer in a query string (`?offset=20`), within what an `Int` column holds (BD-4). */
 export const queryInteger = z.coerce
   .number({ error: "expected a whole number" })
   .int("expected a whole number")

@@ -18,16 +18,16 @@ import { findExcessiveNesting, findJsonProblem } from "./json-input";
 
 /** Session files over this many bytes are refused with 413: the limit of any request, since a streamed file is never held whole. */
 export const MAX_SESSION_BYTES = MAX_REQUEST_BYTES;
-/** What an exchange's request is stored as when the file left requests out (SE5): an empty body. */
+/** What an exchange's request is stored as when the file left requests out (SE-5): an empty body. */
 export const OMITTED_REQUEST = "{}";
 
 const WHAT = "session file";
 
 /**
- * Reads a session file from a request body (SE5): a streamed file (version 2)
+ * Reads a session file from a request body (SE-5): a streamed file (version 2)
  * line by line, never holding its text whole, its deltas decoded as they come
  * to check them; a file of version 1 (one JSON object) whole, as before. Any
- * problem of shape or reference is a 400 naming each place (SE2, SE4), before
+ * problem of shape or reference is a 400 naming each place (SE-2, SE-4), before
  * anything is written.
  */
 export async function readSessionFile(request: Request): Promise<SessionRows> {
@@ -117,7 +117,7 @@ class LineReader {
     // A table's rows are counted and numbered by their lines, valid or not, so paths and the end line's counts hold.
     const index = table !== null && table in this.seen ? this.seen[table as SessionTable]++ : null;
     const limit = findJsonProblem(value);
-    // BD3: text the database cannot hold, numbers out of range, named at the row's path.
+    // BD-3: text the database cannot hold, numbers out of range, named at the row's path.
     if (limit) {
       this.problem(limit.path.replace(/^row(?=$|[.[])/, table === null ? "row" : index === null ? table : `${table}[${index}]`), limit.message, line);
       return;

@@ -12,7 +12,7 @@ import {
   type Database,
 } from "@/lib/db";
 
-/** Reported usage summed over calls, in the shape of one call's tokens (SF1). */
+/** Reported usage summed over calls, in the shape of one call's tokens (F-SF1). */
 export type UsageTotals = UsageTokens & { calls: number };
 
 /** A subagent as its parent's workspace shows it: beside the call that started it. */
@@ -26,7 +26,7 @@ export interface SubagentSummary {
   usage: UsageTotals;
 }
 
-/** A compaction the agent made, as saved on the branch (I11). */
+/** A compaction the agent made, as saved on the branch (IM-11). */
 export interface CompactionSummary {
   checkpointId: string;
   version: number;

@@ -87,7 +87,7 @@ describe.each(TEST_PROVIDERS)("session export and import (%s)", (provider) => {
   const source = useApiTestDatabase(provider);
   const target = useTestDatabase(provider);
 
-  it("[SE1] [SE5] exports a whole session as one file of lines that imports into a fresh database row for row", async () => {
+  it("[SE-1] [SE-5] exports a whole session as one file of lines that imports into a fresh database row for row", async () => {
     const conversationId = await storeSession(source.db);
     const exported = await exportSessionText(conversationId);
     expect(exported.status).toBe(200);
@@ -114,7 +114,7 @@ describe.each(TEST_PROVIDERS)("session export and import (%s)", (provider) => {
     expect(again.text.slice(again.text.indexOf("\n"))).toBe(exported.text.slice(exported.text.indexOf("\n")));
   });
 
-  it("[SE5] still imports a file of version 1, one JSON object with requests whole", async () => {
+  it("[SE-5] still imports a file of version 1, one JSON object with requests whole", async () => {
     const conversationId = await storeSession(source.db);
     const view = sessionView(sessionLinesOf((await exportSessionText(conversationId)).text));
     const exchanges = view.exchanges.map(({ requestBaseId: _request, sentBaseId: _sent, ...exchange }: Record<string, unknown>) => exchange);
@@ -125,7 +125,7 @@ describe.each(TEST_PROVIDERS)("session export and import (%s)", (provider) => {
     expect(await rowsOf(target.db, conversationId)).toEqual(await rowsOf(source.db, conversationId));
   });
 
-  it("[SE5] leaves request bodies out when asked, and such a file imports with empty requests", async () => {
+  it("[SE-5] leaves request bodies out when asked, and such a file imports with empty requests", async () => {
     const conversationId = await storeSession(source.db);
     const exported = await exportSessionText(conversationId, "?requests=omitted");
     const lines = sessionLinesOf(exported.text);
@@ -137,7 +137,7 @@ describe.each(TEST_PROVIDERS)("session export and import (%s)", (provider) => {
     expect((await exportSessionText(conversationId, "?requests=all")).status).toBe(400);
   });
 
-  it("[SE5] refuses a file cut short, or whose delta names another base, writing nothing", async () => {
+  it("[SE-5] refuses a file cut short, or whose delta names another base, writing nothing", async () => {
     const conversationId = await storeSession(source.db);
     const lines = sessionLinesOf((await exportSessionText(conversationId)).text);
     useDatabaseForTests(target.db);
@@ -152,7 +152,7 @@ describe.each(TEST_PROVIDERS)("session export and import (%s)", (provider) => {
     expect(await target.db.conversation.count()).toBe(0);
   });
 
-  it("[SE5] writes each sent body as a delta against its branch's last one, and imports the very text back", async () => {
+  it("[SE-5] writes each sent body as a delta against its branch's last one, and imports the very text back", async () => {
     const { conversation, branch } = await createConversation(source.db, { title: "Piped", source: "proxy", settings: DEFAULT_SETTINGS });
     const history: { role: string; content: string }[] = [{ role: "system", content: "policy ".repeat(200) }];
     let previous: { id: string; request: unknown } | undefined;
@@ -173,7 +173,7 @@ describe.each(TEST_PROVIDERS)("session export and import (%s)", (provider) => {
     expect(await sentOf(target.db)).toEqual(await sentOf(source.db));
   });
 
-  it("[SE3] refuses a session whose conversation is already stored, writing nothing", async () => {
+  it("[SE-3] refuses a session whose conversation is already stored, writing nothing", async () => {
     const conversationId = await storeSession(source.db);
     const { text } = await exportSessionText(conversationId);
     const counted = await source.db.message.count();
@@ -183,7 +183,7 @@ describe.each(TEST_PROVIDERS)("session export and import (%s)", (provider) => {
     expect(await source.db.message.count()).toBe(counted);
   });
 
-  it("[SE2] refuses a broken file with the path of what is wrong, writing nothing", async () => {
+  it("[SE-2] refuses a broken file with the path of what is wrong, writing nothing", async () => {
     const conversationId = await storeSession(source.db);
     const lines = sessionLinesOf((await exportSessionText(conversationId)).text);
     useDatabaseForTests(target.db);

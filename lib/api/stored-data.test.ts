@@ -170,7 +170,7 @@ describe.each(TEST_PROVIDERS)("session files checked like every input (%s)", (pr
     const surrogate = await importSessionText(sessionText(lines));
     expect(surrogate.status).toBe(400);
     expect(surrogate.body.error.message).toMatch(/messages\[1\]\.content: holds a lone UTF-16 surrogate/);
-    // BD3: refused on both databases alike, though SQLite could store it.
+    // BD-3: refused on both databases alike, though SQLite could store it.
     file.messages[1].content = "nul \u0000";
     const nul = await importSessionText(sessionText(lines));
     expect(nul.status).toBe(400);

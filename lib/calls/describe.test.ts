@@ -37,7 +37,7 @@ const rateLimited = {
 };
 
 describe("protocolOfCall", () => {
-  it("[C1] reads the protocol from the answer's shape first, then the request's", () => {
+  it("[CA-1] reads the protocol from the answer's shape first, then the request's", () => {
     expect(protocolOfCall({ model: "gpt-4o", messages: [ASK] }, { object: "chat.completion" })).toBe("openai-chat");
     expect(protocolOfCall({ model: "gpt-4o", input: "hi" }, null)).toBe("openai-responses");
     expect(protocolOfCall({ model: "x", messages: [ASK] }, { object: "response" })).toBe("openai-responses");
@@ -53,7 +53,7 @@ describe("protocolOfCall", () => {
 });
 
 describe("describeCalls", () => {
-  it("[C2] counts retries of one request after failures, and starts again at a new request", () => {
+  it("[CA-2] counts retries of one request after failures, and starts again at a new request", () => {
     const body = { model: "gpt-4o", messages: [SYSTEM, ASK] };
     const calls = [stored(body, rateLimited), stored(body, rateLimited), stored(body), stored(body), stored({ ...body, messages: [ASK] }, rateLimited)];
     const described = describeCalls(calls);
@@ -65,7 +65,7 @@ describe("describeCalls", () => {
     expect(describeCalls(calls.slice(2, 3), calls.slice(0, 2)).map((call) => [call.id, call.retries])).toEqual([[calls[2].id, 2]]);
   });
 
-  it("[C4] splits the forwarded input into system, tools, history and new turns, summing to the total", () => {
+  it("[CA-4] splits the forwarded input into system, tools, history and new turns, summing to the total", () => {
     const first = stored({ model: "gpt-4o", messages: [SYSTEM, ASK], tools: [TOOL] });
     const reply = { role: "assistant", content: "It flies from Boston to Seattle." };
     const follow = { role: "user", content: "Is it direct?" };
@@ -90,7 +90,7 @@ describe("describeCalls", () => {
     expect(three.tokens!.new).toBe(three.tokens!.total - three.tokens!.system - three.tokens!.history);
   });
 
-  it("[C5] prices reported usage with the catalogue; no usage, no prices or an unknown shape is an unknown cost", () => {
+  it("[CA-5] prices reported usage with the catalogue; no usage, no prices or an unknown shape is an unknown cost", () => {
     const usage = { prompt_tokens: 2_000_000, completion_tokens: 1_000_000, total_tokens: 3_000_000 };
     const [priced, unknownModel, noUsage, oddUsage] = describeCalls([
       stored({ model: "gpt-4o-mini", messages: [ASK] }, { response: { object: "chat.completion", model: "gpt-4o-mini", choices: [], usage } }),

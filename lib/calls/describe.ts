@@ -20,7 +20,7 @@ export interface StoredCall {
   createdAt: string;
 }
 
-/** How many calls before a page are read to count retries and split its first call's tokens (C2). */
+/** How many calls before a page are read to count retries and split its first call's tokens (CA-2). */
 export const CALL_LOOKBACK = 8;
 
 type Body = Record<string, unknown>;
@@ -70,7 +70,7 @@ function usageOf(response: unknown): CallUsage | null {
   }
 }
 
-/** C5: the usage as billed, by the reader every cost uses (SF1), else from the engine's reading of it. */
+/** C5: the usage as billed, by the reader every cost uses (F-SF1), else from the engine's reading of it. */
 function billedTokens(response: unknown, usage: CallUsage): UsageTokens {
   const reported = isBody(response) ? readReportedUsage(response.usage) : undefined;
   if (reported !== undefined) return reported;
@@ -133,7 +133,7 @@ export function forwardedMessages(call: StoredCall): Message[] {
 }
 
 /**
- * Describes `calls` in order (C1–C5). `earlier` are the calls just before
+ * Describes `calls` in order (CA-1–CA-5). `earlier` are the calls just before
  * them (oldest first): they count retries and give the first call the
  * history its tokens are split against.
  */
@@ -150,7 +150,7 @@ export function describeCalls(
     const protocol = protocolOfCall(call.request, call.response);
     const read = readBody(protocol, forwardedBody(call));
     const before = all[index - 1];
-    // C2: the same body as a failed call just before it is a retry of that call.
+    // CA-2: the same body as a failed call just before it is a retry of that call.
     const retries = before && outcomeOf(before) === "failed" && sameJson(before.request, call.request) ? previousRetries + 1 : 0;
     if (index >= earlier.length) {
       const asked = call.sent === null || call.sent === undefined ? read : readBody(protocol, call.request);

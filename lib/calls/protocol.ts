@@ -31,7 +31,7 @@ function fromRequest(request: Body): WireFormat | null {
 }
 
 /**
- * The wire format of a recorded call (C1): the answer's shape when it names
+ * The wire format of a recorded call (CA-1): the answer's shape when it names
  * one (`chat.completion`, `response`, an Anthropic `message`, Gemini
  * candidates), else the request's (`contents`, `input`, Anthropic's `system`
  * field or content blocks, else chat `messages`).

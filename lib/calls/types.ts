@@ -1,7 +1,7 @@
 import type { Message } from "@/lib/context/light";
 import type { WireFormat } from "@/lib/formats/types";
 
-/** Input tokens of one call, split by what they carry (C4); `total` is their sum. */
+/** Input tokens of one call, split by what they carry (CA-4); `total` is their sum. */
 export interface CallTokens {
   /** The encoding they were counted with, and whether it is the model's own. */
   encoding: string;
@@ -40,7 +40,7 @@ export interface CallSummary {
   conversationId: string;
   branchId: string;
   createdAt: string;
-  /** The wire format of the call (C1); null when neither body says. */
+  /** The wire format of the call (CA-1); null when neither body says. */
   protocol: WireFormat | null;
   /** The model the upstream answered with, else the one asked for. */
   model: string | null;
@@ -51,14 +51,14 @@ export interface CallSummary {
   error: CallError | null;
   streamed: boolean;
   latencyMs: number | null;
-  /** Failed calls with the same request just before this one: it is retry number `retries` (C2). */
+  /** Failed calls with the same request just before this one: it is retry number `retries` (CA-2). */
   retries: number;
   /** The upstream's `retry-after` (seconds) or `retry-after-ms` advice on a failed call. */
   retryAfter: string | null;
   usage: CallUsage | null;
-  /** US dollars, from the reported usage and the catalogue's prices; null when either is missing (C5). */
+  /** US dollars, from the reported usage and the catalogue's prices; null when either is missing (CA-5). */
   cost: number | null;
-  /** Messages the agent sent: where in its history the call was made (C3). */
+  /** Messages the agent sent: where in its history the call was made (CA-3). */
   requestMessages: number | null;
   /** Messages forwarded upstream (after the context pipeline). */
   sentMessages: number | null;

@@ -194,7 +194,7 @@ describe.each(TEST_PROVIDERS)("POST /api/branches/[branchId]/chat (%s)", (provid
     expect(harness.fake.requests).toHaveLength(0);
   });
 
-  it("[RB7] stops at the budget on a branch due for compaction without calling the summarizing model or writing a summary", async () => {
+  it("[E-RB7] stops at the budget on a branch due for compaction without calling the summarizing model or writing a summary", async () => {
     const { conversationId, branchId } = await conversation(harness.db, { summaryThreshold: 2 });
     for (const text of ["First", "Second"]) expect(outcomeOf(await postChat(branchId, { userTurn: `${text} question?` })).status).toBe("ok");
     const calls = harness.fake.requests.length;

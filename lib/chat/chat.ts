@@ -187,7 +187,7 @@ export async function startChatTurn(db: Database, branchId: string, input: ChatT
     const summarizing = createRecorderSummarizer(upstream, settings.policy.model, options.signal);
     const turn: ChatTurnRecorded = { recorded: [] };
     if (messages.length > 0) {
-      // The turn is stored as it is; the request compacts when due, and not at all when it will be refused (RB7).
+      // The turn is stored as it is; the request compacts when due, and not at all when it will be refused (E-RB7).
       const result = await recordMessages(db, branchId, messages, {
         compact: false,
         expectedLength: history.length,

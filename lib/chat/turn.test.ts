@@ -63,7 +63,7 @@ describe("pendingToolCalls", () => {
     expect(pendingToolCalls([])).toEqual([]);
   });
 
-  it("[P2] a call id repeated within the message waits once per call, paired by position", () => {
+  it("[E-P2] a call id repeated within the message waits once per call, paired by position", () => {
     const twice: Message = {
       ...toolCall("call_0", "lookup", {}),
       tool_calls: [...toolCall("call_0", "lookup", {}).tool_calls!, ...toolCall("call_0", "cancel", {}).tool_calls!],

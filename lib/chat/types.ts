@@ -130,7 +130,7 @@ export type ChatStreamEventName = keyof ChatStreamEvents;
 
 export const CHAT_STREAM_EVENTS: readonly ChatStreamEventName[] = ["turn-recorded", "delta", "done", "budget-exceeded", "error"];
 
-/** The tool calls of the history's last assistant message still without a result, paired by the engine's walk (P2): a repeated id waits once per call. */
+/** The tool calls of the history's last assistant message still without a result, paired by the engine's walk (E-P2): a repeated id waits once per call. */
 export function pendingToolCalls(messages: readonly Message[]): ToolCall[] {
   const last = pairToolCalls(messages).blocks.at(-1);
   if (!last || last.end !== messages.length) return [];

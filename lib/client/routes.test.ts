@@ -96,7 +96,7 @@ describe("the API client against the route handlers (sqlite)", () => {
   useApiTestDatabase("sqlite");
   const client = createApiClient({ fetch: routerFetch });
 
-  it("[PO5] [SE1] saves, lists, diffs and deletes policies, and exports a session whose import is a conflict while it is stored", async () => {
+  it("[PO-5] [SE-1] saves, lists, diffs and deletes policies, and exports a session whose import is a conflict while it is stored", async () => {
     const imported = await client.importConversations(trajectories, { filename: "tau.json", conversation: 0, title: "Trip" });
     const conversationId = imported.conversations[0].conversation.id;
     const a = await client.savePolicy({ name: "Copilot", conversationId, policy: policyOfSettings(DEFAULT_SETTINGS) });

@@ -14,10 +14,10 @@ import { allTrajectories, hasAllTrajectories } from "./test-support/tau-bench";
 import { sharedCounter } from "./tokens/counter";
 
 const BUDGETS = [1_000, 2_000, 4_000, 8_000];
-/** Where the look-ahead (PL5) is also checked against a run without it (one budget: the run without it is cold every time). */
+/** Where the look-ahead (E-PL5) is also checked against a run without it (one budget: the run without it is cold every time). */
 const COMPARED = new Set([4_000]);
 
-/** Keeps no promise about rounds, so no processor before it looks ahead (PL5). */
+/** Keeps no promise about rounds, so no processor before it looks ahead (E-PL5). */
 class NoLookahead extends ContextProcessor {
   constructor() {
     super("pre_llm_call", { name: "no_lookahead" });
@@ -63,7 +63,7 @@ function callPoints(): { trajectory: number; taskId: number | string; at: number
   );
 }
 
-/** What makes an output invalid (B5): a user's system message lost or moved, the last round's turns lost, a broken tool pair. */
+/** What makes an output invalid (E-B5): a user's system message lost or moved, the last round's turns lost, a broken tool pair. */
 function problemsOf(input: readonly Message[], output: readonly Message[]): string[] {
   const problems: string[] = [];
   if (!hasIntactToolPairs(output)) problems.push("tool pairs");
@@ -80,7 +80,7 @@ function problemsOf(input: readonly Message[], output: readonly Message[]): stri
 describe(`every model call of the ${hasAllTrajectories ? 200 : "sample"} tau-bench trajectories`, () => {
   const points = callPoints();
 
-  it("[B5][B3][P1][R2][PL5][I3] at 1,000, 2,000, 4,000 and 8,000 tokens in every mode: no invalid history, over budget only when even the smallest valid history does not fit, and the same history as without look-ahead", async () => {
+  it("[E-B5][E-B3][E-P1][E-R2][E-PL5][E-I3] at 1,000, 2,000, 4,000 and 8,000 tokens in every mode: no invalid history, over budget only when even the smallest valid history does not fit, and the same history as without look-ahead", async () => {
     const invalid: string[] = [];
     const avoidable: string[] = [];
     const differ: string[] = [];

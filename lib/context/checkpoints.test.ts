@@ -4,7 +4,7 @@ import { CheckpointError, ContextError } from "./errors";
 import { ZERO_USAGE } from "./usage";
 
 describe("CheckpointStore", () => {
-  it("[K1] numbers versions from 1 and only up, per store", () => {
+  it("[E-K1] numbers versions from 1 and only up, per store", () => {
     const store = new CheckpointStore("task");
     const other = new CheckpointStore("other");
     expect(store.latest()).toBeUndefined();
@@ -15,7 +15,7 @@ describe("CheckpointStore", () => {
     expect(store.get(2).values).toEqual({ a: 2 });
   });
 
-  it("[K2] stores deep copies, frozen: the saved object can change, the checkpoint does not", () => {
+  it("[E-K2] stores deep copies, frozen: the saved object can change, the checkpoint does not", () => {
     const store = new CheckpointStore("task", { now: () => new Date(0) });
     const values = { history: [{ role: "user", content: "q" }] };
     const metadata = { tags: ["x"] };
@@ -29,7 +29,7 @@ describe("CheckpointStore", () => {
     expect(Object.isFrozen((checkpoint.values.history as unknown[])[0])).toBe(true);
   });
 
-  it("[K2] restore returns fresh copies every time", () => {
+  it("[E-K2] restore returns fresh copies every time", () => {
     const store = new CheckpointStore("task");
     store.save({ list: [1] }, { ...ZERO_USAGE, promptTokens: 5, totalTokens: 5 });
     const first = store.restore(1);
@@ -40,7 +40,7 @@ describe("CheckpointStore", () => {
     expect(store.get(1).values).toEqual({ list: [1] });
   });
 
-  it("[K3] an unknown version throws CheckpointError", () => {
+  it("[E-K3] an unknown version throws CheckpointError", () => {
     const store = new CheckpointStore("task");
     expect(() => store.get(1)).toThrow(CheckpointError);
     store.save({}, ZERO_USAGE);

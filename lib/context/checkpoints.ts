@@ -3,7 +3,7 @@ import { ContextError, CheckpointError } from "./errors";
 import { deepFreeze } from "./freeze";
 import type { TokenUsage } from "./usage";
 
-/** A versioned, deep-copied snapshot of a context's state (K1, K2). */
+/** A versioned, deep-copied snapshot of a context's state (E-K1, E-K2). */
 export interface Checkpoint {
   readonly taskId: string;
   readonly version: number;
@@ -20,8 +20,8 @@ export interface CheckpointStoreOptions {
 }
 
 /**
- * The checkpoints of one task: versions start at 1 and only grow (K1); values
- * are deep copies, frozen, so later state changes never reach them (K2).
+ * The checkpoints of one task: versions start at 1 and only grow (E-K1); values
+ * are deep copies, frozen, so later state changes never reach them (E-K2).
  * @example const store = new CheckpointStore("task-1"); store.save(ctx.state.toObject(), ctx.tokenUsage)
  */
 export class CheckpointStore {
@@ -34,7 +34,7 @@ export class CheckpointStore {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** Saves deep copies as the next version; throws `CheckpointError`, saving nothing, when a value cannot be copied (E2). */
+  /** Saves deep copies as the next version; throws `CheckpointError`, saving nothing, when a value cannot be copied (E-2). */
   save(values: Readonly<Record<string, unknown>>, tokenUsage: Readonly<TokenUsage>, metadata: Readonly<Record<string, unknown>> = {}): Checkpoint {
     const latest = this.checkpoints.at(-1);
     const version = (latest?.version ?? 0) + 1;

@@ -1,4 +1,4 @@
-// Development checks (T7): the engine's caches key on identity (a message's
+// Development checks (E-T7): the engine's caches key on identity (a message's
 // count, a history's index), which is what makes re-runs cheap, and M1 says
 // nothing changes a message in place. With the checks on, the engine freezes
 // what it caches, so an in-place edit throws where it is made instead of

@@ -17,12 +17,12 @@ describe("makeConfig", () => {
     ["pilot", 100, null, null],
     ["copilot", 20, 10, 50],
     ["navigator", 10, 5, 20],
-  ])("[CFG1] %s: %i history rounds, summary threshold %s, offload threshold %s", (mode, historyRounds, summaryThreshold, offloadThreshold) => {
+  ])("[E-CFG1] %s: %i history rounds, summary threshold %s, offload threshold %s", (mode, historyRounds, summaryThreshold, offloadThreshold) => {
     expect(makeConfig(mode)).toMatchObject({ mode, historyRounds, summaryThreshold, offloadThreshold });
     expect(MODE_PRESETS[mode]).toEqual({ historyRounds, summaryThreshold, offloadThreshold });
   });
 
-  it("[CFG1] defaults to copilot, no retrieval, no neurons, empty extra", () => {
+  it("[E-CFG1] defaults to copilot, no retrieval, no neurons, empty extra", () => {
     expect(makeConfig()).toEqual({
       mode: "copilot",
       historyRounds: 20,
@@ -35,7 +35,7 @@ describe("makeConfig", () => {
     expect(AUTOMATION_MODES).toEqual(["pilot", "copilot", "navigator"]);
   });
 
-  it("[CFG1] applies overrides, including null to disable a threshold", () => {
+  it("[E-CFG1] applies overrides, including null to disable a threshold", () => {
     const config = makeConfig("navigator", {
       historyRounds: 3,
       summaryThreshold: null,
@@ -54,7 +54,7 @@ describe("makeConfig", () => {
     });
   });
 
-  it("[CFG1][CFG4] rejects an unknown mode with a ContextError", () => {
+  it("[E-CFG1][E-CFG4] rejects an unknown mode with a ContextError", () => {
     expect(refusal(() => makeConfig("autopilot" as AutomationMode))).toMatchObject({
       where: "mode",
       message: expect.stringMatching(/unknown automation mode 'autopilot'/),
@@ -77,13 +77,13 @@ describe("makeConfig", () => {
     ["extra.max_output_tokens", { extra: { max_output_tokens: -1 } }],
     ["extra.token_encoding", { extra: { token_encoding: "p50k_base" as never } }],
     ["histroyRounds", { histroyRounds: 3 } as never],
-  ])("[CFG4] refuses %s in %j with a ContextError naming the field", (field, overrides) => {
+  ])("[E-CFG4] refuses %s in %j with a ContextError naming the field", (field, overrides) => {
     const error = refusal(() => makeConfig("copilot", overrides));
     expect(error.where).toBe(field);
     expect(error.message).toContain(`'${field}'`);
   });
 
-  it("[CFG4] accepts the edges: one round, zero thresholds, a zero budget and window, null to disable, other extra keys", () => {
+  it("[E-CFG4] accepts the edges: one round, zero thresholds, a zero budget and window, null to disable, other extra keys", () => {
     expect(
       makeConfig("copilot", {
         historyRounds: 1,
@@ -99,11 +99,11 @@ describe("makeConfig", () => {
     });
   });
 
-  it("[CFG4] withConfig checks its overrides too", () => {
+  it("[E-CFG4] withConfig checks its overrides too", () => {
     expect(refusal(() => withConfig(makeConfig(), { historyRounds: 0 })).where).toBe("historyRounds");
   });
 
-  it("[CFG2] the config, its extra and its neuron names are frozen", () => {
+  it("[E-CFG2] the config, its extra and its neuron names are frozen", () => {
     const extra = { token_budget: 8000 };
     const config = makeConfig("copilot", { extra, neuronNames: ["a"] });
     expect(Object.isFrozen(config)).toBe(true);
@@ -121,7 +121,7 @@ describe("makeConfig", () => {
     expect(config.extra.token_budget).toBe(8000);
   });
 
-  it("[CFG2] withConfig returns a changed frozen copy and merges extra", () => {
+  it("[E-CFG2] withConfig returns a changed frozen copy and merges extra", () => {
     const base = makeConfig("navigator", { extra: { token_budget: 8000, token_encoding: "o200k_base" } });
     const changed = withConfig(base, { historyRounds: 4, extra: { token_budget: 2000 } });
     expect(changed).toMatchObject({ mode: "navigator", historyRounds: 4, summaryThreshold: 5, extra: { token_budget: 2000, token_encoding: "o200k_base" } });

@@ -2,14 +2,14 @@ import { ContextError } from "./errors";
 import { isEncodingName, type EncodingName } from "./tokens/encoding-names";
 import { isMediaRule, type MediaRule } from "./tokens/media";
 
-/** How much the engine does on its own: the automation modes (CFG1). */
+/** How much the engine does on its own: the automation modes (E-CFG1). */
 export type AutomationMode = "pilot" | "copilot" | "navigator";
 
-/** Settings the token budget reads from `extra` (B1, B4). */
+/** Settings the token budget reads from `extra` (E-B1, E-B4). */
 export interface ContextExtra {
   token_budget?: number;
   token_encoding?: EncodingName;
-  /** Whose rule counts images, audio and documents (T6). */
+  /** Whose rule counts images, audio and documents (E-T6). */
   token_media_rule?: MediaRule;
   context_window?: number;
   max_output_tokens?: number;
@@ -33,7 +33,7 @@ export type ContextConfigOptions = Partial<Omit<ContextConfig, "extra" | "neuron
   neuronNames?: readonly string[];
 };
 
-/** The mode presets (CFG1). */
+/** The mode presets (E-CFG1). */
 export const MODE_PRESETS: Readonly<Record<AutomationMode, Pick<ContextConfig, "historyRounds" | "summaryThreshold" | "offloadThreshold">>> = Object.freeze({
   pilot: Object.freeze({ historyRounds: 100, summaryThreshold: null, offloadThreshold: null }),
   copilot: Object.freeze({ historyRounds: 20, summaryThreshold: 10, offloadThreshold: 50 }),
@@ -44,7 +44,7 @@ export const AUTOMATION_MODES: readonly AutomationMode[] = Object.freeze(["pilot
 
 /**
  * Builds a frozen config from a mode preset and overrides. Every field is
- * checked (CFG4): a wrong one throws `ContextError` naming it.
+ * checked (E-CFG4): a wrong one throws `ContextError` naming it.
  * @example makeConfig("navigator", { extra: { token_budget: 8000 } })
  */
 export function makeConfig(mode: AutomationMode = "copilot", overrides: ContextConfigOptions = {}): ContextConfig {

@@ -35,7 +35,7 @@ describe("Context", () => {
 });
 
 describe("Context.fork", () => {
-  it("[F1] gives a child that reads the parent's state, shares its config and snapshots its usage", () => {
+  it("[E-F1] gives a child that reads the parent's state, shares its config and snapshots its usage", () => {
     const config = makeConfig("navigator");
     const parent = new Context("parent", { config });
     parent.state.set(STATE_KEYS.history, [user("q")]);
@@ -51,7 +51,7 @@ describe("Context.fork", () => {
     expect(parent.tokenUsage.promptTokens).toBe(50);
   });
 
-  it("[S2][F1] a child's writes and deletes stay local until merged", () => {
+  it("[E-S2][E-F1] a child's writes and deletes stay local until merged", () => {
     const parent = new Context("parent");
     parent.state.set("plan", "A");
     const child = parent.fork("child");
@@ -62,7 +62,7 @@ describe("Context.fork", () => {
     expect(parent.state.has("extra")).toBe(false);
   });
 
-  it("[S2] a child mutating an inherited history throws and the parent is unchanged", () => {
+  it("[E-S2] a child mutating an inherited history throws and the parent is unchanged", () => {
     const parent = new Context("parent");
     parent.state.set(STATE_KEYS.history, [user("q"), answer("a")]);
     const child = parent.fork("child");
@@ -74,7 +74,7 @@ describe("Context.fork", () => {
     expect(parent.state.get(STATE_KEYS.history)).toEqual([user("q"), answer("a")]);
   });
 
-  it("[S2][F1] forks a context holding a typed array, a Map and a class instance; the child changes none of the parent's", () => {
+  it("[E-S2][E-F1] forks a context holding a typed array, a Map and a class instance; the child changes none of the parent's", () => {
     class Workspace {
       files: Record<string, string> = {};
       write(path: string, text: string): void {
@@ -94,7 +94,7 @@ describe("Context.fork", () => {
     expect((parent.state.get("workspace") as Workspace).files).toEqual({});
   });
 
-  it("[S2] fork refuses a function in state with a ContextError, and forks once it is gone", () => {
+  it("[E-S2] fork refuses a function in state with a ContextError, and forks once it is gone", () => {
     const parent = new Context("parent");
     parent.state.set("callback", () => "changes anything it closes over");
     expect(() => parent.fork("child")).toThrow(ContextError);
@@ -112,7 +112,7 @@ describe("Context.fork", () => {
 });
 
 describe("Context.merge", () => {
-  it("[F2] copies the child's local values and deletes into the parent", () => {
+  it("[E-F2] copies the child's local values and deletes into the parent", () => {
     const parent = new Context("parent");
     parent.state.set("keep", 1);
     parent.state.set("drop", 2);
@@ -125,7 +125,7 @@ describe("Context.merge", () => {
     expect(parent.state.has("drop")).toBe(false);
   });
 
-  it("[F2] merged values are copies: changing the child's object afterwards leaves the parent alone", () => {
+  it("[E-F2] merged values are copies: changing the child's object afterwards leaves the parent alone", () => {
     const parent = new Context("parent");
     const child = parent.fork("child");
     const notes = { list: ["a"] };
@@ -136,7 +136,7 @@ describe("Context.merge", () => {
     expect(parent.state.get("notes")).toEqual({ list: ["a"] });
   });
 
-  it("[F2] adds only the child's net token delta since the fork", () => {
+  it("[E-F2] adds only the child's net token delta since the fork", () => {
     const parent = new Context("parent");
     parent.addTokens({ promptTokens: 100, outputTokens: 10 });
     const child = parent.fork("child");
@@ -146,7 +146,7 @@ describe("Context.merge", () => {
     expect(parent.tokenUsage).toEqual({ ...ZERO_USAGE, promptTokens: 135, outputTokens: 13, totalTokens: 148 });
   });
 
-  it("[F2] merging the same child again adds only what it used since the last merge", () => {
+  it("[E-F2] merging the same child again adds only what it used since the last merge", () => {
     const parent = new Context("parent");
     const child = parent.fork("child");
     child.addTokens({ promptTokens: 10 });
@@ -158,7 +158,7 @@ describe("Context.merge", () => {
     expect(parent.tokenUsage.promptTokens).toBe(14);
   });
 
-  it("[F2][S2] a merged Map or class instance arrives as a copy of its own type", () => {
+  it("[E-F2][E-S2] a merged Map or class instance arrives as a copy of its own type", () => {
     class Counter {
       count = 0;
       bump(): void {
@@ -179,7 +179,7 @@ describe("Context.merge", () => {
     expect(parent.state.get("index")).toEqual(new Map([["a", [1]]]));
   });
 
-  it("[F2][E2] merging a value that cannot be copied throws ContextError and merges nothing", () => {
+  it("[E-F2][E-2] merging a value that cannot be copied throws ContextError and merges nothing", () => {
     const parent = new Context("parent");
     const child = parent.fork("child");
     child.state.set("plan", "B");
@@ -188,7 +188,7 @@ describe("Context.merge", () => {
     expect(parent.state.has("plan")).toBe(false);
   });
 
-  it("[F2] merging a context that is not a direct child throws ContextError", () => {
+  it("[E-F2] merging a context that is not a direct child throws ContextError", () => {
     const root = new Context("root");
     const child = root.fork("child");
     const grandchild = child.fork("grandchild");
@@ -210,7 +210,7 @@ describe("Context.merge", () => {
 });
 
 describe("Context.snapshot / Context.restore", () => {
-  it("[K1] numbers snapshots 1, 2, ... and records usage, metadata and time", () => {
+  it("[E-K1] numbers snapshots 1, 2, ... and records usage, metadata and time", () => {
     const ctx = new Context("task", { now: fixedClock });
     ctx.state.set(STATE_KEYS.history, [user("q")]);
     ctx.addTokens({ promptTokens: 7 });
@@ -221,7 +221,7 @@ describe("Context.snapshot / Context.restore", () => {
     expect(ctx.checkpoints.list().map((checkpoint) => checkpoint.version)).toEqual([1, 2]);
   });
 
-  it("[K2] a snapshot holds deep copies: later state changes never reach it", () => {
+  it("[E-K2] a snapshot holds deep copies: later state changes never reach it", () => {
     const ctx = new Context("task");
     const notes = { list: ["a"] };
     ctx.state.set("notes", notes);
@@ -232,7 +232,7 @@ describe("Context.snapshot / Context.restore", () => {
     expect(Object.isFrozen(checkpoint.values)).toBe(true);
   });
 
-  it("[K3][E2] a function in state makes snapshot throw CheckpointError naming it, not the platform's DataCloneError", () => {
+  it("[E-K3][E-2] a function in state makes snapshot throw CheckpointError naming it, not the platform's DataCloneError", () => {
     const ctx = new Context("task");
     ctx.state.set("notes", ["a"]);
     ctx.state.set("format", (text: string) => text.trim());
@@ -249,7 +249,7 @@ describe("Context.snapshot / Context.restore", () => {
     expect(ctx.checkpoints.size).toBe(0);
   });
 
-  it("[K2] a snapshot keeps Maps, Dates and class instances as copies of their own types", () => {
+  it("[E-K2] a snapshot keeps Maps, Dates and class instances as copies of their own types", () => {
     const ctx = new Context("task");
     const when = new Date(5);
     ctx.state.set("when", when);
@@ -260,7 +260,7 @@ describe("Context.snapshot / Context.restore", () => {
     expect(checkpoint.values.seen).toEqual(new Map([["a", 1]]));
   });
 
-  it("[K2] restores a new root context from copies of the checkpoint's values and its usage", () => {
+  it("[E-K2] restores a new root context from copies of the checkpoint's values and its usage", () => {
     const ctx = new Context("task");
     ctx.state.set(STATE_KEYS.history, [user("q"), answer("a")]);
     ctx.addTokens({ promptTokens: 3, outputTokens: 4 });

@@ -15,7 +15,7 @@ export interface ContextOptions {
 
 /**
  * A task's context: hierarchical state, config, token usage and checkpoints.
- * Forks read their parent's state and write only their own (F1).
+ * Forks read their parent's state and write only their own (E-F1).
  * @example const child = ctx.fork("subtask"); child.state.set("history", []); ctx.merge(child)
  */
 export class Context {
@@ -49,14 +49,14 @@ export class Context {
 
   /**
    * Adds a model call's usage: the engine's fields or a provider's usage
-   * object as sent (U1); anything else throws `ContextError`.
+   * object as sent (E-U1); anything else throws `ContextError`.
    * @example ctx.addTokens(completion.usage)
    */
   addTokens(usage: UsageInput): void {
     this.usage = addUsage(this.usage, toUsage(usage));
   }
 
-  /** A child that inherits reads, the config and a token snapshot (F1). */
+  /** A child that inherits reads, the config and a token snapshot (E-F1). */
   fork(taskId: string): Context {
     const child = new Context(taskId, { parent: this, config: this.config, now: this.now });
     child.usage = { ...this.usage };
@@ -65,7 +65,7 @@ export class Context {
     return child;
   }
 
-  /** Folds a direct child's local state and its net token delta since the fork (or its last merge) into this context (F2). */
+  /** Folds a direct child's local state and its net token delta since the fork (or its last merge) into this context (E-F2). */
   merge(child: Context): void {
     if (child.parent !== this || !this.childContexts.includes(child)) {
       throw new ContextError(`cannot merge '${child.taskId}' into '${this.taskId}': it is not a direct child`, { where: child.taskId });
@@ -79,7 +79,7 @@ export class Context {
     child.usageAtFork = { ...child.usage };
   }
 
-  /** Saves a deep copy of the merged state as the next checkpoint version (K1, K2). */
+  /** Saves a deep copy of the merged state as the next checkpoint version (E-K1, E-K2). */
   snapshot(metadata: Readonly<Record<string, unknown>> = {}): Checkpoint {
     return this.checkpoints.save(this.state.toObject(), this.usage, metadata);
   }

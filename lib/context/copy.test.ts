@@ -23,7 +23,7 @@ function caught(run: () => unknown): unknown {
 }
 
 describe("deepCopy", () => {
-  it("[K2] copies plain data into equal, independent, unfrozen values", () => {
+  it("[E-K2] copies plain data into equal, independent, unfrozen values", () => {
     const original = deepFreeze({ history: [{ role: "user", content: "q" }], count: 1, nothing: null });
     const copy = deepCopy(original);
     expect(copy).toEqual(original);
@@ -33,7 +33,7 @@ describe("deepCopy", () => {
     expect(original.history[0].content).toBe("q");
   });
 
-  it("[S2][K2] keeps the types structuredClone loses or keeps: class instances with their methods, Maps, Sets, Dates, RegExps, typed arrays", () => {
+  it("[E-S2][E-K2] keeps the types structuredClone loses or keeps: class instances with their methods, Maps, Sets, Dates, RegExps, typed arrays", () => {
     const ledger = new Ledger();
     ledger.add(5);
     const bytes = new Uint16Array([1, 2, 3, 4]).subarray(1, 3);
@@ -82,7 +82,7 @@ describe("deepCopy", () => {
     expect(Object.keys(copy)).toEqual(["__proto__"]);
   });
 
-  it("[S2] refuses functions, WeakMaps and Promises with a ContextError naming the path", () => {
+  it("[E-S2] refuses functions, WeakMaps and Promises with a ContextError naming the path", () => {
     for (const [value, where, what] of [
       [{ tools: [{ run: () => 1 }] }, "value.tools[0].run", "a function"],
       [{ cache: new WeakMap() }, "value.cache", "a WeakMap"],
@@ -97,7 +97,7 @@ describe("deepCopy", () => {
 });
 
 describe("sharingOf", () => {
-  it("[S2] shares plain data frozen and anything else as copies, without changing the value", () => {
+  it("[E-S2] shares plain data frozen and anything else as copies, without changing the value", () => {
     const history = [{ role: "user", content: "q" }];
     expect(sharingOf(history, "history")).toBe("frozen");
     expect(Object.isFrozen(history)).toBe(false);
@@ -105,7 +105,7 @@ describe("sharingOf", () => {
     for (const value of [new Map(), { nested: [new Set()] }, new Date(), new Uint8Array(2), new Ledger()]) expect(sharingOf(value, "v")).toBe("copied");
   });
 
-  it("[S2] refuses what no copy can protect, naming where", () => {
+  it("[E-S2] refuses what no copy can protect, naming where", () => {
     const error = caught(() => sharingOf({ a: { b: () => 1 } }, "state key 'x'"));
     expect((error as ContextError).where).toBe("state key 'x'.a.b");
   });

@@ -1,5 +1,5 @@
 // Deep copies of state values, and how a sealed state shares them with its
-// children (S2): plain data is frozen and shared as it is; anything a freeze
+// children (E-S2): plain data is frozen and shared as it is; anything a freeze
 // cannot protect (a Map, a Set, a Date, a typed array, a class instance) is
 // handed to each child as its own copy; what cannot be copied at all is
 // refused with a ContextError naming where it is.
@@ -94,7 +94,7 @@ function refuse(where: string, path: readonly Key[], what: string): never {
 }
 
 /**
- * How a sealed state shares `value` with its children (S2), without changing
+ * How a sealed state shares `value` with its children (E-S2), without changing
  * it: plain data (primitives, arrays, plain objects) is frozen; anything else
  * is copied. Throws `ContextError` for what cannot be copied (functions,
  * WeakMaps, Promises...), naming the path.

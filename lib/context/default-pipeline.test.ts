@@ -1,4 +1,4 @@
-// The default pipeline's re-runs cost what changed (I3, PL6, T6): counted in
+// The default pipeline's re-runs cost what changed (E-I3, E-PL6, E-T6): counted in
 // encode calls over real tau-bench trajectories (sierra-research/tau-bench, MIT
 // licence; see test-support/tau-bench.ts) laid end to end.
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -40,7 +40,7 @@ async function encodedDuring(work: () => Promise<unknown>): Promise<string[]> {
 afterEach(() => vi.restoreAllMocks());
 
 describe("default pipeline re-runs", () => {
-  it.each([1_000, 4_000])("[PL6][I3][T6] at %i messages a warm re-run encodes nothing and an appended turn encodes only what is new", async (size) => {
+  it.each([1_000, 4_000])("[E-PL6][E-I3][E-T6] at %i messages a warm re-run encodes nothing and an appended turn encodes only what is new", async (size) => {
     const history = conversation(size);
     const cold = await run(history);
     let warm: readonly Message[] = [];
@@ -61,7 +61,7 @@ describe("default pipeline re-runs", () => {
     expect(after).toEqual(await run(appended.map((message) => ({ ...message }))));
   });
 
-  it("[I3] the encode calls of an appended turn do not grow with the history", async () => {
+  it("[E-I3] the encode calls of an appended turn do not grow with the history", async () => {
     const calls: number[] = [];
     for (const size of [1_000, 4_000]) {
       const history = conversation(size);

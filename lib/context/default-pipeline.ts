@@ -25,7 +25,7 @@ export interface PipelineDependencies extends ProcessorSettings {
   summarizer?: Summarizer;
   createHandle?: HandleFactory;
   now?: () => number;
-  /** The message offloader leaves the incomplete round alone (O5); the request builder always asks for it. */
+  /** The message offloader leaves the incomplete round alone (E-O5); the request builder always asks for it. */
   keepIncompleteRound?: boolean;
 }
 
@@ -68,7 +68,7 @@ export function createProcessor(kind: ProcessorKind, config: ContextConfig, depe
 
 /**
  * A pipeline from a spec: enabled processors, in the spec's order. A disabled
- * (`null`) offload threshold leaves the message offloader out (CFG3).
+ * (`null`) offload threshold leaves the message offloader out (E-CFG3).
  */
 export function buildPipeline(spec: readonly ProcessorSpec[], config: ContextConfig, dependencies: PipelineDependencies = {}): ProcessorPipeline {
   const pipeline = new ProcessorPipeline({ now: dependencies.now });
@@ -80,7 +80,7 @@ export function buildPipeline(spec: readonly ProcessorSpec[], config: ContextCon
 }
 
 /**
- * The recommended pipeline (PL4) for a config.
+ * The recommended pipeline (E-PL4) for a config.
  * @example const trace = await defaultPipeline(makeConfig("navigator")).fire("pre_llm_call", ctx)
  */
 export function defaultPipeline(config: ContextConfig, dependencies: PipelineDependencies = {}): ProcessorPipeline {

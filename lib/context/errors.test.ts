@@ -9,7 +9,7 @@ function foreignError(...markers: string[]): Error {
 }
 
 describe("engine errors", () => {
-  it("[E1] form a hierarchy under ContextError with names", () => {
+  it("[E-1] form a hierarchy under ContextError with names", () => {
     const cause = new Error("boom");
     const errors = [
       new ContextError("x"),
@@ -25,14 +25,14 @@ describe("engine errors", () => {
     expect(errors.map((error) => error.name)).toEqual(["ContextError", "ProcessorError", "CheckpointError", "BudgetExceededError"]);
   });
 
-  it("[E1] isInstance tells the classes apart", () => {
+  it("[E-1] isInstance tells the classes apart", () => {
     expect(ProcessorError.isInstance(new ContextError("x"))).toBe(false);
     expect(CheckpointError.isInstance(new ProcessorError("p", "pre_llm_call", "x"))).toBe(false);
     expect(BudgetExceededError.isInstance(new CheckpointError("x"))).toBe(false);
     for (const value of [new Error("plain"), null, undefined, "ContextError", 42, {}]) expect(ContextError.isInstance(value)).toBe(false);
   });
 
-  it("[E1] isInstance holds across bundles through the Symbol.for markers", () => {
+  it("[E-1] isInstance holds across bundles through the Symbol.for markers", () => {
     const foreignBudget = foreignError("context-lab.error.context", "context-lab.error.budget");
     expect(foreignBudget).not.toBeInstanceOf(ContextError);
     expect(ContextError.isInstance(foreignBudget)).toBe(true);

@@ -58,7 +58,7 @@ export class BudgetExceededError extends ContextError {
   }
 }
 
-/** A replay or comparison was cancelled through its `AbortSignal` (RP2); `cause` is the signal's reason. */
+/** A replay or comparison was cancelled through its `AbortSignal` (E-RP2); `cause` is the signal's reason. */
 export class ReplayCancelledError extends ContextError {
   static override readonly marker: symbol = Symbol.for("context-lab.error.replay-cancelled");
   /** Calls replayed before the cancellation was seen. */

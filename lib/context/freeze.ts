@@ -5,7 +5,7 @@ const deeplyFrozen = new WeakSet<object>();
  * Deep-freezes plain data in place and returns it. Subtrees it has already
  * walked are not walked again, so re-freezing a history that shares messages
  * is cheap. A value frozen only on the outside (`Object.freeze([message])`) is
- * still walked: its contents must not stay mutable (S2).
+ * still walked: its contents must not stay mutable (E-S2).
  */
 export function deepFreeze<T>(value: T): T {
   if (typeof value !== "object" || value === null || deeplyFrozen.has(value)) return value;

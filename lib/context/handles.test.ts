@@ -4,7 +4,7 @@ import { contentHandle, isHandle, offloadMarker, OFFLOAD_MARKER_PATTERN, randomH
 const never = () => false;
 
 describe("offload handles", () => {
-  it("[O1] markers read [[OFFLOADED: handle=off_<12 hex>]]", () => {
+  it("[E-O1] markers read [[OFFLOADED: handle=off_<12 hex>]]", () => {
     expect(offloadMarker("off_0123456789ab")).toBe("[[OFFLOADED: handle=off_0123456789ab]]");
     expect([...`a ${offloadMarker("off_0123456789ab")} b`.matchAll(OFFLOAD_MARKER_PATTERN)].map((match) => match[1])).toEqual(["off_0123456789ab"]);
     expect(isHandle("off_0123456789ab")).toBe(true);
@@ -12,14 +12,14 @@ describe("offload handles", () => {
     expect(isHandle("off_0123")).toBe(false);
   });
 
-  it("[O4] content handles are derived from the content", () => {
+  it("[E-O4] content handles are derived from the content", () => {
     const handle = contentHandle("some long content", never);
     expect(isHandle(handle)).toBe(true);
     expect(contentHandle("some long content", never)).toBe(handle);
     expect(contentHandle("some long content!", never)).not.toBe(handle);
   });
 
-  it("[O4] a taken handle makes the content handle move on", () => {
+  it("[E-O4] a taken handle makes the content handle move on", () => {
     const first = contentHandle("content", never);
     const second = contentHandle("content", (candidate) => candidate === first);
     expect(isHandle(second)).toBe(true);

@@ -32,7 +32,7 @@ export function sortKeys(value: unknown): unknown {
 }
 
 /**
- * M3: two JSON values are the same value when their JSON texts are: key order
+ * E-M3: two JSON values are the same value when their JSON texts are: key order
  * counts, so use it on values one writer made (a request, stored settings,
  * tool definitions). Messages compare with `sameMessage`.
  * @example sameJson({ a: [1] }, { a: [1] }) // true

@@ -10,7 +10,7 @@ const FORBIDDEN_IMPORTS =
   /(?:from|import)\s*\(?\s*["'](node:[^"']+|fs|path|crypto|os|child_process|worker_threads|@prisma\/[^"']+|react|react-dom|next(\/[^"']*)?|server-only)["']/;
 
 describe("isomorphism", () => {
-  it("[I1] no engine module imports Node built-ins, Prisma, React or Next", () => {
+  it("[E-I1] no engine module imports Node built-ins, Prisma, React or Next", () => {
     for (const forbidden of ['import fs from "node:fs";', 'import "server-only";', 'await import("crypto")', 'import { PrismaClient } from "@prisma/client";'])
       expect(forbidden).toMatch(FORBIDDEN_IMPORTS);
     expect(Object.keys(SOURCES).length).toBeGreaterThan(25);
@@ -20,7 +20,7 @@ describe("isomorphism", () => {
     expect(offenders).toEqual([]);
   });
 
-  it("[I1] no engine module reads process.env", () => {
+  it("[E-I1] no engine module reads process.env", () => {
     expect(
       Object.entries(SOURCES)
         .filter(([, source]) => /process\.env/.test(source))
@@ -28,7 +28,7 @@ describe("isomorphism", () => {
     ).toEqual([]);
   });
 
-  it("[I1] the public entry loads and works in this environment (node, then happy-dom)", async () => {
+  it("[E-I1] the public entry loads and works in this environment (node, then happy-dom)", async () => {
     const { history } = await engine.processHistory([{ role: "user", content: "hello" }]);
     expect(history).toEqual([{ role: "user", content: "hello" }]);
     expect(new engine.TiktokenCounter({ model: "gpt-4o" }).countText("hello world")).toBe(2);

@@ -40,16 +40,16 @@ function packagesReachedFrom(entry: string): Set<string> {
 }
 
 describe("the light entry (lib/context/light.ts)", () => {
-  it("[I2] reaches no tokenizer package, so the page's main thread never downloads BPE ranks", () => {
+  it("[E-I2] reaches no tokenizer package, so the page's main thread never downloads BPE ranks", () => {
     const reached = [...packagesReachedFrom("./light.ts")];
     expect(reached.filter((name) => name.startsWith("gpt-tokenizer") || name.startsWith("js-tiktoken"))).toEqual([]);
   });
 
-  it("[I2] the full entry does reach the tokenizer (so the check above can fail)", () => {
+  it("[E-I2] the full entry does reach the tokenizer (so the check above can fail)", () => {
     expect([...packagesReachedFrom("./index.ts")].some((name) => name.startsWith("gpt-tokenizer"))).toBe(true);
   });
 
-  it("[I2] exports the same values as the full entry under the same names", async () => {
+  it("[E-I2] exports the same values as the full entry under the same names", async () => {
     const light = await import("./light");
     const full = await import("./index");
     for (const [name, value] of Object.entries(light)) expect(full[name as keyof typeof full], name).toBe(value);

@@ -2,7 +2,7 @@
 // (structure, config, pipeline specs, errors, handles, retrieval), none of the
 // ~3 MB of BPE ranks that counting needs. Counting runs in the Web Worker and
 // on the server, which import `@/lib/context`. A test keeps this entry's
-// module graph free of the tokenizer (I2).
+// module graph free of the tokenizer (E-I2).
 export {
   splitRounds,
   findToolChains,

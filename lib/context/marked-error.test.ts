@@ -3,7 +3,7 @@ import { BudgetExceededError, ContextError, ProcessorError } from "./errors";
 import { MarkedError } from "./marked-error";
 
 describe("MarkedError", () => {
-  it("[E1] a subclass is an instance of itself and its bases, not of its siblings", () => {
+  it("[E-1] a subclass is an instance of itself and its bases, not of its siblings", () => {
     const error = new ProcessorError("offloader", "pre_llm_call", new Error("boom"));
     expect(ProcessorError.isInstance(error)).toBe(true);
     expect(ContextError.isInstance(error)).toBe(true);
@@ -14,7 +14,7 @@ describe("MarkedError", () => {
     expect(error.name).toBe("ProcessorError");
   });
 
-  it("[E1] holds for an error made by another copy of the module, where instanceof fails", () => {
+  it("[E-1] holds for an error made by another copy of the module, where instanceof fails", () => {
     // Another bundle's copy: a class of its own, with the same marker.
     class OtherCopy extends MarkedError {
       static override readonly marker: symbol = Symbol.for("context-lab.error.context");
@@ -24,7 +24,7 @@ describe("MarkedError", () => {
     expect(ContextError.isInstance(foreign)).toBe(true);
   });
 
-  it("[E1] the guard works unbound, as a callback", () => {
+  it("[E-1] the guard works unbound, as a callback", () => {
     const errors: unknown[] = [new BudgetExceededError(10, 12), new Error("plain"), new ContextError("bad")];
     expect(errors.filter(ContextError.isInstance)).toHaveLength(2);
     expect(errors.filter(BudgetExceededError.isInstance)).toEqual([errors[0]]);

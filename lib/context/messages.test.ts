@@ -13,7 +13,7 @@ import {
 import { answer, calls, chainSummary, conversationSummary, result, system, toolCall, user } from "./test-support/conversation";
 
 describe("splitRounds", () => {
-  it("[R1] a round runs from a user message through the next assistant message without tool calls", () => {
+  it("[E-R1] a round runs from a user message through the next assistant message without tool calls", () => {
     const history = [user("q1"), calls(toolCall("a")), result("a", "r"), answer("a1"), user("q2"), answer("a2")];
     const rounds = splitRounds(history);
     expect(rounds.map((round) => round.indices)).toEqual([
@@ -26,13 +26,13 @@ describe("splitRounds", () => {
     ]);
   });
 
-  it("[R1] keeps a multi-step tool sequence (a multi-step round) inside one round", () => {
+  it("[E-R1] keeps a multi-step tool sequence (a multi-step round) inside one round", () => {
     const history = [user("q"), calls(toolCall("a")), result("a", "r"), calls(toolCall("b")), result("b", "r"), answer("done")];
     expect(splitRounds(history)).toHaveLength(1);
     expect(splitRounds(history)[0].indices).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
-  it("[R1] system messages belong to no round, even inside a round's span", () => {
+  it("[E-R1] system messages belong to no round, even inside a round's span", () => {
     const history = [system("policy"), user("q"), system("note"), answer("a"), system("late")];
     const rounds = splitRounds(history);
     expect(rounds).toHaveLength(1);
@@ -40,24 +40,24 @@ describe("splitRounds", () => {
     expect(roundOfEachMessage(history)).toEqual([-1, 0, -1, 0, -1]);
   });
 
-  it("[R1] a second user message before the final answer stays in the same round", () => {
+  it("[E-R1] a second user message before the final answer stays in the same round", () => {
     const history = [user("q"), user("also this"), answer("a")];
     expect(splitRounds(history).map((round) => round.indices)).toEqual([[0, 1, 2]]);
   });
 
-  it("[R1] an agent speaking twice opens a round without a user message", () => {
+  it("[E-R1] an agent speaking twice opens a round without a user message", () => {
     const history = [user("q"), answer("a"), answer("one more thing")];
     const rounds = splitRounds(history);
     expect(rounds.map((round) => round.indices)).toEqual([[0, 1], [2]]);
     expect(rounds[1].complete).toBe(true);
   });
 
-  it("[R1] messages before the first user message open a round of their own", () => {
+  it("[E-R1] messages before the first user message open a round of their own", () => {
     const history = [system("s"), answer("Hello, how can I help?"), user("q"), answer("a")];
     expect(splitRounds(history).map((round) => round.indices)).toEqual([[1], [2, 3]]);
   });
 
-  it("[R1][M2] a chain summary (engine-marked) stands for tool calls and ends no round", () => {
+  it("[E-R1][E-M2] a chain summary (engine-marked) stands for tool calls and ends no round", () => {
     const summary = chainSummary("1 tool call: lookup.");
     const history = [user("q"), summary, answer("a"), user("q2")];
     expect(isChainSummary(summary)).toBe(true);
@@ -68,7 +68,7 @@ describe("splitRounds", () => {
     ]);
   });
 
-  it("[M2][R1][R3] a model answer that starts with the chain-summary prefix is a final answer: it ends its round and closes the chain", () => {
+  it("[E-M2][E-R1][E-R3] a model answer that starts with the chain-summary prefix is a final answer: it ends its round and closes the chain", () => {
     const history = [
       user("q1"),
       calls(toolCall("c1")),
@@ -86,7 +86,7 @@ describe("splitRounds", () => {
     expect(findToolChains(history)).toEqual([{ start: 1, end: 3, round: 0, closed: true }]);
   });
 
-  it("[M2] engine summaries are recognised by their mark only, whatever their text", () => {
+  it("[E-M2] engine summaries are recognised by their mark only, whatever their text", () => {
     expect(isChainSummary({ role: "assistant", content: "no prefix at all", engine: { kind: "chain-summary" } })).toBe(true);
     expect(isConversationSummary(conversationSummary("- user: hi"))).toBe(true);
     expect(isConversationSummary(system("[Conversation Summary]\n- user: hi"))).toBe(false);
@@ -99,21 +99,21 @@ describe("splitRounds", () => {
     ]);
   });
 
-  it("[R2] the last round is incomplete until its final answer comes", () => {
+  it("[E-R2] the last round is incomplete until its final answer comes", () => {
     const waiting = splitRounds([user("q1"), answer("a1"), user("q2"), calls(toolCall("a")), result("a", "r")]);
     expect(waiting.map((round) => round.complete)).toEqual([true, false]);
     expect(splitRounds([user("q1"), answer("a1"), user("q2")]).at(-1)?.complete).toBe(false);
     expect(splitRounds([user("q1"), answer("a1")]).at(-1)?.complete).toBe(true);
   });
 
-  it("[R1] an empty or system-only history has no rounds", () => {
+  it("[E-R1] an empty or system-only history has no rounds", () => {
     expect(splitRounds([])).toEqual([]);
     expect(splitRounds([system("s")])).toEqual([]);
   });
 });
 
 describe("isToolCallMessage / isFinalAnswer", () => {
-  it("[M1] an assistant message with an empty tool_calls list is a final answer", () => {
+  it("[E-M1] an assistant message with an empty tool_calls list is a final answer", () => {
     const empty = { role: "assistant" as const, content: "done", tool_calls: [] };
     expect(isToolCallMessage(empty)).toBe(false);
     expect(isFinalAnswer(empty)).toBe(true);
@@ -123,17 +123,17 @@ describe("isToolCallMessage / isFinalAnswer", () => {
 });
 
 describe("findToolChains", () => {
-  it("[R3] finds a contiguous run of tool calls and results, closed by the final answer", () => {
+  it("[E-R3] finds a contiguous run of tool calls and results, closed by the final answer", () => {
     const history = [user("q"), calls(toolCall("a")), result("a", "r"), calls(toolCall("b")), result("b", "r"), answer("done")];
     expect(findToolChains(history)).toEqual([{ start: 1, end: 5, round: 0, closed: true }]);
   });
 
-  it("[R3] a chain with no final answer after it is open", () => {
+  it("[E-R3] a chain with no final answer after it is open", () => {
     const history = [user("q1"), answer("a1"), user("q2"), calls(toolCall("a"), toolCall("b")), result("a", "r"), result("b", "r")];
     expect(findToolChains(history)).toEqual([{ start: 3, end: 6, round: 1, closed: false }]);
   });
 
-  it("[R3] finds every chain, each with its round, and a system message splits a run", () => {
+  it("[E-R3] finds every chain, each with its round, and a system message splits a run", () => {
     const history = [
       user("q1"),
       calls(toolCall("a")),
@@ -158,7 +158,7 @@ describe("findToolChains", () => {
     ]);
   });
 
-  it("[R3] a history without tool calls has no chains", () => {
+  it("[E-R3] a history without tool calls has no chains", () => {
     expect(findToolChains([user("q"), answer("a")])).toEqual([]);
   });
 });

@@ -50,9 +50,9 @@ export interface Message {
 }
 
 /**
- * What made an engine-made message (M2). Offloaded copies keep the mark of
+ * What made an engine-made message (E-M2). Offloaded copies keep the mark of
  * the message they stand for; an offload marker needs none of its own, since
- * nothing decides by it (O2).
+ * nothing decides by it (E-O2).
  */
 export interface EngineMark {
   kind: EngineMarkKind;
@@ -62,7 +62,7 @@ export interface EngineMark {
  * `chain-summary`: `DialogueCompressor`'s stand-in for a tool chain;
  * `conversation-summary`: `SummarizeProcessor`'s (or a saved summary's)
  * stand-in for older rounds; `retrieved-memory`: a memory the request builder
- * retrieved into the request (RB2).
+ * retrieved into the request (E-RB2).
  */
 export type EngineMarkKind = "chain-summary" | "conversation-summary" | "retrieved-memory";
 
@@ -94,7 +94,7 @@ export interface JsonSchema {
   [key: string]: unknown;
 }
 
-/** A round: a user message through the next assistant message without tool calls (R1). */
+/** A round: a user message through the next assistant message without tool calls (E-R1). */
 export interface Round {
   index: number;
   /** Index of the round's first message in the history. */
@@ -107,7 +107,7 @@ export interface Round {
   complete: boolean;
 }
 
-/** A tool chain: a contiguous run of assistant tool calls and their results (R3). */
+/** A tool chain: a contiguous run of assistant tool calls and their results (E-R3). */
 export interface ToolChain {
   start: number;
   end: number;
@@ -122,38 +122,38 @@ export function isToolCallMessage(message: Message): boolean {
   return message.role === "assistant" && (message.tool_calls?.length ?? 0) > 0;
 }
 
-/** Content prefix of the message `DialogueCompressor` leaves in place of a tool chain: what the model reads, never what the engine decides by (M2). */
+/** Content prefix of the message `DialogueCompressor` leaves in place of a tool chain: what the model reads, never what the engine decides by (E-M2). */
 export const TOOL_CHAIN_SUMMARY_PREFIX = "[Tool chain summary]";
 
-/** Content prefix of the system message `SummarizeProcessor` leaves in place of older rounds: for the model to read (M2). */
+/** Content prefix of the system message `SummarizeProcessor` leaves in place of older rounds: for the model to read (E-M2). */
 export const CONVERSATION_SUMMARY_PREFIX = "[Conversation Summary]";
 
 /**
  * True for what is left of a compressed tool chain: it stands for tool calls,
- * so it ends no round (R1). Recognised by its engine mark, never by its text
- * (M2): a model answer that starts with the same prefix is an answer.
+ * so it ends no round (E-R1). Recognised by its engine mark, never by its text
+ * (E-M2): a model answer that starts with the same prefix is an answer.
  */
 export function isChainSummary(message: Message): boolean {
   return message.role === "assistant" && message.engine?.kind === "chain-summary" && !isToolCallMessage(message);
 }
 
-/** True for the system message a conversation summary left (SU2), by its engine mark (M2). */
+/** True for the system message a conversation summary left (E-SU2), by its engine mark (E-M2). */
 export function isConversationSummary(message: Message): boolean {
   return message.role === "system" && message.engine?.kind === "conversation-summary";
 }
 
-/** True for a summary the engine wrote: its own text, which the budget may shorten or drop (B5). */
+/** True for a summary the engine wrote: its own text, which the budget may shorten or drop (E-B5). */
 export function isEngineSummary(message: Message): boolean {
   return isChainSummary(message) || isConversationSummary(message);
 }
 
-/** True for the assistant message that ends a round: one without tool calls (R1). */
+/** True for the assistant message that ends a round: one without tool calls (E-R1). */
 export function isFinalAnswer(message: Message): boolean {
   return message.role === "assistant" && !isToolCallMessage(message) && !isChainSummary(message);
 }
 
 /**
- * Splits a history into rounds (R1). Messages before the first user message
+ * Splits a history into rounds (E-R1). Messages before the first user message
  * open a round of their own; system messages belong to no round.
  */
 export function splitRounds(history: readonly Message[]): Round[] {
@@ -161,7 +161,7 @@ export function splitRounds(history: readonly Message[]): Round[] {
   let current: Round | undefined;
   history.forEach((message, index) => {
     if (message.role === "system") return;
-    // R1: a round opens at the first non-system message after a final answer (normally a user turn).
+    // E-R1: a round opens at the first non-system message after a final answer (normally a user turn).
     if (current === undefined || current.complete) {
       current = { index: rounds.length, start: index, end: index + 1, indices: [], complete: false };
       rounds.push(current);
@@ -194,7 +194,7 @@ export function roundOfEachMessage(history: readonly Message[]): number[] {
   return owner;
 }
 
-/** Finds every tool chain (R3); a chain is closed once a final assistant answer follows it. */
+/** Finds every tool chain (E-R3); a chain is closed once a final assistant answer follows it. */
 export function findToolChains(history: readonly Message[]): ToolChain[] {
   const owner = roundOfEachMessage(history);
   let lastFinalAnswer = -1;

@@ -10,10 +10,10 @@ export type ProcessorKind =
   | "tool_result_offloader"
   | StrategyProcessorKind;
 
-/** The context strategies of other agents, as processors (CS1–CS4): none is in the default pipeline. */
+/** The context strategies of other agents, as processors (E-CS1–E-CS4): none is in the default pipeline. */
 export type StrategyProcessorKind = "clear_tool_uses" | "observation_masking" | "auto_compact" | "token_window";
 
-/** Anthropic-style tool-result clearing (CS1). */
+/** Anthropic-style tool-result clearing (E-CS1). */
 export interface ClearToolUsesSettings {
   /** Clear only once the request's history holds more than this many tokens. */
   triggerTokens: number;
@@ -29,14 +29,14 @@ export interface ClearToolUsesSettings {
   placeholder: string;
 }
 
-/** Observation masking: only the newest tool results are shown (CS2). */
+/** Observation masking: only the newest tool results are shown (E-CS2). */
 export interface ObservationMaskingSettings {
   /** Tool results (observations) left as they are, counted from the end. */
   keepObservations: number;
   placeholder: string;
 }
 
-/** Claude-Code-style auto-compaction (CS3). */
+/** Claude-Code-style auto-compaction (E-CS3). */
 export interface AutoCompactSettings {
   /** Compact once the request passes this fraction of the context window (0 < fraction ≤ 1). */
   fraction: number;
@@ -44,7 +44,7 @@ export interface AutoCompactSettings {
   keepRounds: number;
 }
 
-/** A window by tokens alone (CS4). */
+/** A window by tokens alone (E-CS4). */
 export interface TokenWindowSettings {
   /** Tokens the history may hold; the oldest whole rounds go until it fits. */
   maxTokens: number;
@@ -64,7 +64,7 @@ export interface ProcessorSettings {
   maxToolResultSize?: number;
   minChainLength?: number;
   encoding?: EncodingName;
-  /** Settings of the strategy processors (CS1–CS4). */
+  /** Settings of the strategy processors (E-CS1–E-CS4). */
   tuning?: ProcessorTuning;
 }
 
@@ -74,7 +74,7 @@ export interface ProcessorSpec {
   enabled: boolean;
 }
 
-/** The recommended order (PL4): offload, compress, window, summarize, budget; then the post-tool offloader. */
+/** The recommended order (E-PL4): offload, compress, window, summarize, budget; then the post-tool offloader. */
 export const DEFAULT_PROCESSOR_ORDER: readonly ProcessorKind[] = Object.freeze([
   "message_offloader",
   "dialogue_compressor",
@@ -84,7 +84,7 @@ export const DEFAULT_PROCESSOR_ORDER: readonly ProcessorKind[] = Object.freeze([
   "tool_result_offloader",
 ]);
 
-/** Defaults of the strategy processors' settings (CS1–CS4). */
+/** Defaults of the strategy processors' settings (E-CS1–E-CS4). */
 export const STRATEGY_DEFAULTS: Readonly<{
   clear_tool_uses: Readonly<ClearToolUsesSettings>;
   observation_masking: Readonly<ObservationMaskingSettings>;

@@ -44,7 +44,7 @@ const clock = () => {
 };
 
 describe("ProcessorPipeline", () => {
-  it("[PL1] runs processors in registration order, only those on the fired event", async () => {
+  it("[E-PL1] runs processors in registration order, only those on the fired event", async () => {
     const log: string[] = [];
     const pipeline = new ProcessorPipeline()
       .register(new Step("b", log))
@@ -58,7 +58,7 @@ describe("ProcessorPipeline", () => {
     expect(log).toEqual(["b", "a", "c", "tool"]);
   });
 
-  it("[PL1] registers, lists, unregisters and clears processors", () => {
+  it("[E-PL1] registers, lists, unregisters and clears processors", () => {
     const log: string[] = [];
     const a = new Step("a", log);
     const tool = new Step("tool", log, undefined, "post_tool_call");
@@ -73,7 +73,7 @@ describe("ProcessorPipeline", () => {
     expect(pipeline.listProcessors()).toEqual([]);
   });
 
-  it("[PL2] records one step per processor with messages and tokens before and after", async () => {
+  it("[E-PL2] records one step per processor with messages and tokens before and after", async () => {
     const log: string[] = [];
     const history = [system("policy"), user("q1"), answer("a1"), user("q2")];
     const dropFirstRound = (messages: readonly Message[]) => [messages[0], messages[3]];
@@ -117,7 +117,7 @@ describe("ProcessorPipeline", () => {
     expect(trace.steps[1].stateKeys).toEqual([STATE_KEYS.history]);
   });
 
-  it("[PL2] counts trace tokens with the context's encoding", async () => {
+  it("[E-PL2] counts trace tokens with the context's encoding", async () => {
     const history = [user("Привет, как дела? Это тест.".repeat(10))];
     const pipeline = new ProcessorPipeline().register(new Step("noop", []));
     const o200k = await pipeline.fire("pre_llm_call", contextWith(history, makeConfig("copilot", { extra: { token_encoding: "o200k_base" } })));
@@ -127,7 +127,7 @@ describe("ProcessorPipeline", () => {
     expect(o200k.steps[0].tokensBefore).not.toBe(cl100k.steps[0].tokensBefore);
   });
 
-  it("[PL2] passes on the processors' effects and the state keys they wrote", async () => {
+  it("[E-PL2] passes on the processors' effects and the state keys they wrote", async () => {
     const ctx = contextWith([user("q"), answer(longText(500))]);
     const trace = await new ProcessorPipeline()
       .register(new MessageOffloader({ maxMessageSize: 100 }))
@@ -139,7 +139,7 @@ describe("ProcessorPipeline", () => {
     expect(trace.steps[0].tokensAfter).toBeLessThan(trace.steps[0].tokensBefore);
   });
 
-  it("[PL3] a throwing processor stops the run with a ProcessorError that carries the trace so far", async () => {
+  it("[E-PL3] a throwing processor stops the run with a ProcessorError that carries the trace so far", async () => {
     const log: string[] = [];
     const pipeline = new ProcessorPipeline().register(new Step("first", log)).register(new Failing()).register(new Step("never", log));
     const error = await pipeline.fire("pre_llm_call", contextWith([user("q")])).catch((failure: unknown) => failure);
@@ -152,7 +152,7 @@ describe("ProcessorPipeline", () => {
     expect(log).toEqual(["first"]);
   });
 
-  it("[PL2] emits processor-start and processor-end, until unsubscribed", async () => {
+  it("[E-PL2] emits processor-start and processor-end, until unsubscribed", async () => {
     const seen: string[] = [];
     const pipeline = new ProcessorPipeline().register(new Step("a", []));
     const stopStart = pipeline.on("processor-start", ({ processor }) => seen.push(`start ${processor}`));
@@ -163,7 +163,7 @@ describe("ProcessorPipeline", () => {
     expect(seen).toEqual(["start a", "end a", "end a"]);
   });
 
-  it("[PL2] an empty history counts 0 tokens", async () => {
+  it("[E-PL2] an empty history counts 0 tokens", async () => {
     const ctx = contextWith([]);
     ctx.state.delete(STATE_KEYS.history);
     const trace = await new ProcessorPipeline().register(new Step("a", [])).fire("pre_llm_call", ctx);
@@ -177,7 +177,7 @@ describe("ProcessorPipeline", () => {
 });
 
 describe("defaultPipeline", () => {
-  it("[PL4] registers offload, compress, window, summarize, budget on pre_llm_call and the result offloader on post_tool_call", () => {
+  it("[E-PL4] registers offload, compress, window, summarize, budget on pre_llm_call and the result offloader on post_tool_call", () => {
     const pipeline = defaultPipeline(makeConfig());
     const pre = pipeline.listProcessors("pre_llm_call");
     expect(pre.map((processor) => processor.name)).toEqual(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget"]);
@@ -192,7 +192,7 @@ describe("defaultPipeline", () => {
     expect(DEFAULT_PROCESSOR_ORDER).toEqual(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget", "tool_result_offloader"]);
   });
 
-  it("[PL4] takes its budget from the config and its sizes from the dependencies", () => {
+  it("[E-PL4] takes its budget from the config and its sizes from the dependencies", () => {
     const pipeline = defaultPipeline(makeConfig("navigator", { extra: { token_budget: 2_000, token_encoding: "o200k_base" } }), {
       maxMessageSize: 300,
       maxToolResultSize: 400,

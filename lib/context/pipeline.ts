@@ -6,7 +6,7 @@ import type { Message } from "./messages";
 import { STATE_KEYS } from "./state";
 import { resolveCounter } from "./tokens/resolve";
 
-/** The events processors register on (PL1). */
+/** The events processors register on (E-PL1). */
 export type ContextEvent = "pre_llm_call" | "post_tool_call";
 
 export const CONTEXT_EVENTS: readonly ContextEvent[] = Object.freeze(["pre_llm_call", "post_tool_call"]);
@@ -16,7 +16,7 @@ export type MessageEffectKind = "offloaded" | "compressed" | "dropped" | "summar
 
 export interface MessageEffect {
   kind: MessageEffectKind;
-  /** Indices in the history the processor received, as ranges (PL2). */
+  /** Indices in the history the processor received, as ranges (E-PL2). */
   before: IndexRanges;
   /** Indices in the history it returned, as ranges (none when the messages are gone). */
   after: IndexRanges;
@@ -30,7 +30,7 @@ export interface ProcessorResult {
   effects?: MessageEffect[];
 }
 
-/** What a run tells a processor about the ones after it (PL5). */
+/** What a run tells a processor about the ones after it (E-PL5). */
 export interface ProcessorRun {
   /**
    * Set for a processor that keeps rounds whole (`preservesRounds`) when a
@@ -53,7 +53,7 @@ export interface ContextProcessorOptions {
 export abstract class ContextProcessor<Payload extends object = Record<string, unknown>> {
   readonly event: ContextEvent;
   readonly name: string;
-  /** True for a processor that never changes which messages make up which round (R1), only their contents (PL5). */
+  /** True for a processor that never changes which messages make up which round (E-R1), only their contents (E-PL5). */
   readonly preservesRounds: boolean = false;
 
   constructor(event: ContextEvent, options: ContextProcessorOptions = {}) {
@@ -61,7 +61,7 @@ export abstract class ContextProcessor<Payload extends object = Record<string, u
     this.name = options.name ?? this.constructor.name;
   }
 
-  /** For a processor that keeps only the newest rounds: how many it keeps in this context (PL5). */
+  /** For a processor that keeps only the newest rounds: how many it keeps in this context (E-PL5). */
   roundsKept(_ctx: Context): number | undefined {
     return undefined;
   }
@@ -158,7 +158,7 @@ export class ProcessorPipeline {
    */
   async fire(event: ContextEvent, ctx: Context, payload: object = {}): Promise<PipelineTrace> {
     const counter = resolveCounter(ctx.config);
-    // PL2: the step totals come from the history indexes' running totals, never a recount of whole histories.
+    // E-PL2: the step totals come from the history indexes' running totals, never a recount of whole histories.
     const tokensOf = (history: readonly Message[]) => indexOf(history).tokens(counter);
     const trace: PipelineTrace = { event, steps: [] };
     const processors = this.listProcessors(event);
@@ -171,7 +171,7 @@ export class ProcessorPipeline {
       try {
         result = await processor.process(ctx, payload, processor.preservesRounds ? { roundsKeptLater: roundsKeptAfter(processors, position, ctx) } : {});
       } catch (error) {
-        // B3: the budget stop is a result the caller acts on, not a processor failure: it is thrown as itself.
+        // E-B3: the budget stop is a result the caller acts on, not a processor failure: it is thrown as itself.
         if (BudgetExceededError.isInstance(error)) {
           error.trace = trace;
           throw error;

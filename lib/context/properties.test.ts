@@ -46,7 +46,7 @@ function configOf(settings: Settings): ContextConfig {
 }
 
 describe("structure properties", () => {
-  it("[M2][R1][R3] rounds and chains follow roles, tool calls and engine marks, never what a message says (look-alike markers included)", () => {
+  it("[E-M2][E-R1][E-R3] rounds and chains follow roles, tool calls and engine marks, never what a message says (look-alike markers included)", () => {
     fc.assert(
       fc.property(conversationArbitrary, (history) => {
         const neutral = history.map((message) => ({ ...message, content: message.content === null ? null : "text" }));
@@ -60,7 +60,7 @@ describe("structure properties", () => {
 
 describe("defaultPipeline properties", () => {
   it(
-    "[P1][R2][O2][B3][B5][M2] for any conversation (marker look-alikes included), mode and budget: tool pairs intact, the user's system messages and the incomplete round kept, handles reload, budget met or exceeded exactly and only when unavoidable",
+    "[E-P1][E-R2][E-O2][E-B3][E-B5][E-M2] for any conversation (marker look-alikes included), mode and budget: tool pairs intact, the user's system messages and the incomplete round kept, handles reload, budget met or exceeded exactly and only when unavoidable",
     async () => {
       await fc.assert(
         fc.asyncProperty(conversationArbitrary, settingsArbitrary, async (input, settings) => {
@@ -82,7 +82,7 @@ describe("defaultPipeline properties", () => {
   );
 
   it(
-    "[O4][B3] is deterministic: the same conversation gives the same output and state",
+    "[E-O4][E-B3] is deterministic: the same conversation gives the same output and state",
     async () => {
       await fc.assert(
         fc.asyncProperty(conversationArbitrary, settingsArbitrary, async (input, settings) => {
@@ -101,7 +101,7 @@ describe("defaultPipeline properties", () => {
   );
 
   it(
-    "[P1][R2][SU2] holds turn after turn, re-run on its own output with the next user message appended (an agent loop)",
+    "[E-P1][E-R2][E-SU2] holds turn after turn, re-run on its own output with the next user message appended (an agent loop)",
     async () => {
       await fc.assert(
         fc.asyncProperty(
@@ -134,7 +134,7 @@ describe("defaultPipeline properties", () => {
   );
 
   it(
-    "[S2] never changes the messages it was given",
+    "[E-S2] never changes the messages it was given",
     async () => {
       await fc.assert(
         fc.asyncProperty(conversationArbitrary, settingsArbitrary, async (input, settings) => {
@@ -169,7 +169,7 @@ function processorOf(kind: (typeof KINDS)[number], settings: Settings): ContextP
 
 describe("any composition of processors (any subset, any order)", () => {
   it(
-    "[P1][R2][O2] keeps tool pairs, system messages and the incomplete round, and every handle reloads",
+    "[E-P1][E-R2][E-O2] keeps tool pairs, system messages and the incomplete round, and every handle reloads",
     async () => {
       await fc.assert(
         fc.asyncProperty(conversationArbitrary, settingsArbitrary, fc.shuffledSubarray([...KINDS]), async (input, settings, kinds) => {

@@ -1,5 +1,5 @@
 // The reference scenarios: each processor's basic cases, then one integration
-// test with all processors composed in the recommended order (PL4).
+// test with all processors composed in the recommended order (E-PL4).
 import { describe, expect, it, vi } from "vitest";
 import { makeConfig } from "./config";
 import { defaultPipeline } from "./default-pipeline";
@@ -16,27 +16,27 @@ import { reloadOffloaded } from "./tools";
 const MARKER = /^\[\[OFFLOADED: handle=(off_[0-9a-f]{12})\]\]$/;
 
 describe("reference: MessageOffloader", () => {
-  it("[O1] within-limit untouched", () => {
+  it("[E-O1] within-limit untouched", () => {
     const history = [user("short"), answer("short too")];
     const ctx = contextWith(history);
     new MessageOffloader({ maxMessageSize: 20 }).process(ctx);
     expect(historyOf(ctx)).toBe(history);
   });
 
-  it("[O1] oversized replaced", () => {
+  it("[E-O1] oversized replaced", () => {
     const ctx = contextWith([user(longText(50))]);
     new MessageOffloader({ maxMessageSize: 20 }).process(ctx);
     expect(historyOf(ctx)[0].content).toMatch(MARKER);
   });
 
-  it("[O1] system messages skipped", () => {
+  it("[E-O1] system messages skipped", () => {
     const policy = system(longText(50));
     const ctx = contextWith([policy]);
     new MessageOffloader({ maxMessageSize: 20 }).process(ctx);
     expect(historyOf(ctx)[0]).toBe(policy);
   });
 
-  it("[O1] handle stored", () => {
+  it("[E-O1] handle stored", () => {
     const ctx = contextWith([user(longText(50))]);
     new MessageOffloader({ maxMessageSize: 20 }).process(ctx);
     const handle = MARKER.exec(historyOf(ctx)[0].content ?? "")![1];
@@ -47,25 +47,25 @@ describe("reference: MessageOffloader", () => {
 describe("reference: DialogueCompressor", () => {
   const summarizer = () => vi.fn<Summarizer>(async (messages) => `${messages.length} messages`);
 
-  it("[R3] chain detection", () => {
+  it("[E-R3] chain detection", () => {
     const history = [user("q"), calls(toolCall("a")), result("a", "r"), calls(toolCall("b")), result("b", "r"), answer("done")];
     expect(findToolChains(history)).toEqual([{ start: 1, end: 5, round: 0, closed: true }]);
   });
 
-  it("[C1] single-chain compression", async () => {
+  it("[E-C1] single-chain compression", async () => {
     const ctx = contextWith(toolRound("q", "a", "r", "done"));
     await new DialogueCompressor({ summarizer: summarizer() }).process(ctx);
     expect(historyOf(ctx).map((message) => message.content)).toEqual(["q", `${TOOL_CHAIN_SUMMARY_PREFIX} 2 messages`, "done"]);
   });
 
-  it("[C1] multi-chain", async () => {
+  it("[E-C1] multi-chain", async () => {
     const ctx = contextWith([...toolRound("q1", "a", "r", "d1"), ...toolRound("q2", "a", "r", "d2")]);
     await new DialogueCompressor({ summarizer: summarizer() }).process(ctx);
     expect(historyOf(ctx).filter((message) => message.content?.startsWith(TOOL_CHAIN_SUMMARY_PREFIX))).toHaveLength(2);
     expect(historyOf(ctx)).toHaveLength(6);
   });
 
-  it("[C1] mock summarizer", async () => {
+  it("[E-C1] mock summarizer", async () => {
     const history = toolRound("q", "a", "r", "done");
     const mock = summarizer();
     await new DialogueCompressor({ summarizer: mock }).process(contextWith(history));
@@ -75,7 +75,7 @@ describe("reference: DialogueCompressor", () => {
 });
 
 describe("reference: RoundWindowProcessor", () => {
-  it("[R1] round boundary detection", () => {
+  it("[E-R1] round boundary detection", () => {
     // Three example rounds: a plain answer, a multi-step tool sequence, an answer after tools.
     const history = [
       ...toolRound("r1", "a", "r", "a1"),
@@ -95,14 +95,14 @@ describe("reference: RoundWindowProcessor", () => {
     ]);
   });
 
-  it("[R2] incomplete round preserved", () => {
+  it("[E-R2] incomplete round preserved", () => {
     const incomplete = [user("q3"), calls(toolCall("a")), result("a", "r")];
     const ctx = contextWith([user("q1"), answer("a1"), user("q2"), answer("a2"), ...incomplete]);
     new RoundWindowProcessor({ maxRounds: 1 }).process(ctx);
     expect(historyOf(ctx)).toEqual(incomplete);
   });
 
-  it("[W1] mixed sequences", () => {
+  it("[E-W1] mixed sequences", () => {
     const history = [
       system("policy"),
       ...toolRound("q1", "a", "r", "a1"),
@@ -126,13 +126,13 @@ describe("reference: TokenBudgetProcessor", () => {
     user("last"),
   ];
 
-  it("[B2] under-budget no-op", () => {
+  it("[E-B2] under-budget no-op", () => {
     const ctx = contextWith(history);
     new TokenBudgetProcessor({ maxTokens: 100_000 }).process(ctx, {});
     expect(historyOf(ctx)).toBe(history);
   });
 
-  it("[B2] over-budget trimming", () => {
+  it("[E-B2] over-budget trimming", () => {
     const ctx = contextWith(history);
     new TokenBudgetProcessor({ maxTokens: 200 }).process(ctx, {});
     const counter = new TiktokenCounter({ encoding: "cl100k_base" });
@@ -141,7 +141,7 @@ describe("reference: TokenBudgetProcessor", () => {
     expect(ctx.state.get(STATE_KEYS.tokenBudgetTrimmed)?.messages).toBeGreaterThan(0);
   });
 
-  it("[B4] encoding selection", () => {
+  it("[E-B4] encoding selection", () => {
     const text = "日本語のテキストはトークナイザーによって数が違います。".repeat(30);
     const counts = (["cl100k_base", "o200k_base"] as const).map((encoding) =>
       new TiktokenCounter({ encoding }).countMessages([user("q"), answer("a"), user(text)]),
@@ -158,13 +158,13 @@ describe("reference: TokenBudgetProcessor", () => {
 });
 
 describe("reference: reload_offloaded", () => {
-  it("[O2] valid handle returns content", async () => {
+  it("[E-O2] valid handle returns content", async () => {
     const ctx = contextWith([user(longText(50))]);
     new MessageOffloader({ maxMessageSize: 20 }).process(ctx);
     expect(await reloadOffloaded(ctx, handlesIn(historyOf(ctx))[0])).toBe(longText(50));
   });
 
-  it("[O2] unknown handle raises error", async () => {
+  it("[E-O2] unknown handle raises error", async () => {
     await expect(reloadOffloaded(contextWith([]), "off_123456789abc")).rejects.toThrow(ContextError);
   });
 });
@@ -204,7 +204,7 @@ describe("reference: integration, all processors in the recommended order", () =
     return { ctx, pipeline, trace, output: historyOf(ctx) };
   }
 
-  it("[PL4] runs offload, compress, window, summarize, budget in order, each step handing on to the next", async () => {
+  it("[E-PL4] runs offload, compress, window, summarize, budget in order, each step handing on to the next", async () => {
     const { trace, output } = await run(100_000);
     expect(trace.steps.map((step) => step.processor)).toEqual(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget"]);
     trace.steps.slice(1).forEach((step, index) => {
@@ -213,16 +213,16 @@ describe("reference: integration, all processors in the recommended order", () =
       expect(step.tokensBefore).toBe(trace.steps[index].tokensAfter);
     });
     expect(trace.steps.at(-1)?.tokensAfter).toBe(new TiktokenCounter({ encoding: "cl100k_base" }).countMessages(output));
-    // PL5: the compressor leaves the chains of rounds 1 and 3, which the window drops next, as they are; C3: round 5's too.
+    // E-PL5: the compressor leaves the chains of rounds 1 and 3, which the window drops next, as they are; C3: round 5's too.
     expect(trace.steps.map((step) => step.messagesAfter)).toEqual([40, 37, 27, 7, 7]);
   });
 
-  it("[O1][C1][C2][C3][W1][SU2][R2] offloads, compresses closed chains, windows to 10 rounds, summarises to the threshold and keeps the incomplete round", async () => {
+  it("[E-O1][E-C1][E-C2][E-C3][E-W1][E-SU2][E-R2] offloads, compresses closed chains, windows to 10 rounds, summarises to the threshold and keeps the incomplete round", async () => {
     const { ctx, trace, output } = await run(100_000);
     const [offload, compress, window, summarize] = trace.steps;
     expect(offload.effects.map((effect) => effect.before)).toEqual([[[15, 16]], [[37, 38]]]);
-    // Six closed chains (odd rounds); the incomplete round's chain stays, and so do those of rounds 1 and 3, which the window drops next (PL5),
-    // and round 5's, whose result is already an offload marker shorter than any summary of it (C3).
+    // Six closed chains (odd rounds); the incomplete round's chain stays, and so do those of rounds 1 and 3, which the window drops next (E-PL5),
+    // and round 5's, whose result is already an offload marker shorter than any summary of it (E-C3).
     expect(compress.effects.map((effect) => effect.before)).toEqual([[[20, 22]], [[26, 28]], [[32, 34]]]);
     expect(splitRounds(window.historyAfter)).toHaveLength(10);
     expect(summarize.effects[0].kind).toBe("summarised");
@@ -244,7 +244,7 @@ describe("reference: integration, all processors in the recommended order", () =
     expect(ctx.state.get(STATE_KEYS.tokenBudgetTrimmed)).toEqual({ messages: 0, tokensSaved: 0 });
   });
 
-  it("[O2] every handle left in the context reloads its exact original", async () => {
+  it("[E-O2] every handle left in the context reloads its exact original", async () => {
     const { ctx, output } = await run(100_000);
     const handles = Object.keys(ctx.state.get(STATE_KEYS.offloadedMessages) ?? {});
     expect(handles).toHaveLength(2);
@@ -252,7 +252,7 @@ describe("reference: integration, all processors in the recommended order", () =
     for (const handle of handlesIn(output)) expect([BIG_RESULT, BIG_QUESTION]).toContain(await reloadOffloaded(ctx, handle));
   });
 
-  it("[B2] a budget just under what summarising left drops the last complete round, and only it", async () => {
+  it("[E-B2] a budget just under what summarising left drops the last complete round, and only it", async () => {
     const { trace } = await run(100_000);
     const summarised = trace.steps[3].tokensAfter;
     const { ctx, output } = await run(summarised - 1);
@@ -262,7 +262,7 @@ describe("reference: integration, all processors in the recommended order", () =
     expect(ctx.state.has(STATE_KEYS.tokenBudgetExceeded)).toBe(false);
   });
 
-  it("[B3] a budget below the smallest valid history keeps it valid and reports the exact tokens", async () => {
+  it("[E-B3] a budget below the smallest valid history keeps it valid and reports the exact tokens", async () => {
     const { ctx, output } = await run(50);
     const tokens = new TiktokenCounter({ encoding: "cl100k_base" }).countMessages(output);
     expect(ctx.state.get(STATE_KEYS.tokenBudgetExceeded)).toEqual({ budget: 50, tokens });
@@ -270,11 +270,11 @@ describe("reference: integration, all processors in the recommended order", () =
     expect(output[0]).toEqual(POLICY);
   });
 
-  it("[O4][B3] the same input gives the same output", async () => {
+  it("[E-O4][E-B3] the same input gives the same output", async () => {
     expect((await run(300)).output).toEqual((await run(300)).output);
   });
 
-  it("[O3] the same pipeline offloads a large tool result on post_tool_call", async () => {
+  it("[E-O3] the same pipeline offloads a large tool result on post_tool_call", async () => {
     const { ctx, pipeline } = await run(100_000);
     const payload: ToolResultPayload = { tool_result: BIG_RESULT, tool_name: "search_flights", tool_call_id: "call_0" };
     const trace = await pipeline.fire("post_tool_call", ctx, payload);

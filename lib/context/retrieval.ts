@@ -32,7 +32,7 @@ export function tokenize(text: string): string[] {
 
 /**
  * Okapi BM25 over a fixed set of documents, in memory, no network: the
- * retrieval over summaries and artifact summaries (MEM7).
+ * retrieval over summaries and artifact summaries (MEM-7).
  * @example new Bm25Index(summaries).search("refund for cancelled flight", 3)
  */
 export class Bm25Index<D extends SearchDocument = SearchDocument> {

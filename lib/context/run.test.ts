@@ -11,13 +11,13 @@ import { TiktokenCounter } from "./tokens/counter";
 const rounds = (count: number) => Array.from({ length: count }, (_, index) => [user(`q${index + 1}`), answer(`a${index + 1}`)]).flat();
 
 describe("processHistory", () => {
-  it("[CFG3] pilot's disabled offload threshold leaves the message offloader out of the default pipeline", async () => {
+  it("[E-CFG3] pilot's disabled offload threshold leaves the message offloader out of the default pipeline", async () => {
     const run = await processHistory([system("policy"), ...rounds(3), user(longText(12_000))], { config: makeConfig("pilot") });
     expect(run.trace.steps.map((step) => step.processor)).toEqual(["dialogue_compressor", "round_window", "summarize", "token_budget"]);
     expect(run.history.at(-1)?.content).toBe(longText(12_000));
   });
 
-  it("[CFG3] the default pipeline offloads only once the history holds more than offloadThreshold non-system messages", async () => {
+  it("[E-CFG3] the default pipeline offloads only once the history holds more than offloadThreshold non-system messages", async () => {
     const history = [system("policy"), ...rounds(3), user(longText(12_000))];
     const under = await processHistory(history, { config: makeConfig("copilot", { offloadThreshold: 7 }) });
     expect(under.history.at(-1)?.content).toBe(longText(12_000));
@@ -25,7 +25,7 @@ describe("processHistory", () => {
     expect(over.history.at(-1)?.content).toMatch(/^\[\[OFFLOADED: handle=off_[0-9a-f]{12}\]\]$/);
   });
 
-  it("[PL4] runs the default pipeline over a history in a fresh context and returns what the model would be sent", async () => {
+  it("[E-PL4] runs the default pipeline over a history in a fresh context and returns what the model would be sent", async () => {
     const history = [system("policy"), ...rounds(3), user(longText(12_000))];
     const run = await processHistory(history, { config: makeConfig("pilot", { offloadThreshold: 0, extra: { token_budget: 100_000 } }) });
     expect(run.trace.steps.map((step) => step.processor)).toEqual(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget"]);
@@ -37,7 +37,7 @@ describe("processHistory", () => {
     expect(run.context.taskId).toBe("run");
   });
 
-  it("[B3] reports the exceeded record", async () => {
+  it("[E-B3] reports the exceeded record", async () => {
     const run = await processHistory([system("policy"), user(longText(2_000))], { config: makeConfig("pilot", { extra: { token_budget: 10 } }) });
     expect(run.exceeded).toEqual({ budget: 10, tokens: new TiktokenCounter().countMessages(run.history) });
   });
@@ -49,7 +49,7 @@ describe("processHistory", () => {
     expect(run.trace.steps).toHaveLength(1);
   });
 
-  it("[B4] passes the request's tools to the budget", async () => {
+  it("[E-B4] passes the request's tools to the budget", async () => {
     const tools = [{ type: "function" as const, function: { name: "search", description: longText(2_000) } }];
     const config = makeConfig("pilot", { extra: { context_window: new TiktokenCounter().countTools(tools) + 12 } });
     const history = [...rounds(5), user("last question")];
@@ -57,7 +57,7 @@ describe("processHistory", () => {
     expect((await processHistory(history, { config, tools })).history).toEqual([user("last question")]);
   });
 
-  it("[F1] with a parent, reads the parent's state and never writes it", async () => {
+  it("[E-F1] with a parent, reads the parent's state and never writes it", async () => {
     const root = new Context("conversation", { state: { title: "Trip", history: rounds(2) } });
     const run = await processHistory(rounds(12), { parent: root, config: makeConfig("navigator") });
     expect(run.context.parent).toBe(root);
@@ -66,7 +66,7 @@ describe("processHistory", () => {
     expect(root.state.localKeys().sort()).toEqual(["history", "title"]);
   });
 
-  it("[F1] with a parent, runs with the config it was given, not the parent's", async () => {
+  it("[E-F1] with a parent, runs with the config it was given, not the parent's", async () => {
     const root = new Context("conversation", { config: makeConfig("copilot") });
     const config = makeConfig("copilot", { historyRounds: 2, summaryThreshold: null, extra: { token_encoding: "o200k_base" } });
     const history = rounds(6);

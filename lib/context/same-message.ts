@@ -1,5 +1,5 @@
 /**
- * M3: the one definition of "the same message" (F4 in lib/formats/SPEC.md),
+ * E-M3: the one definition of "the same message" (F-4 in lib/formats/SPEC.md),
  * for placing recorded turns, finding where branches diverge, diffing
  * pipeline steps, matching loaded rows and a replay's cached prefix. Agents
  * re-send one message in several spellings, so equality is on what the model
@@ -51,7 +51,7 @@ export function messageKey(message: Message): string {
   ]);
 }
 
-/** True when two messages are the same message (F4). */
+/** True when two messages are the same message (F-4). */
 export function sameMessage(left: Message, right: Message): boolean {
   return left === right || messageKey(left) === messageKey(right);
 }

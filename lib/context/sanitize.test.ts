@@ -7,14 +7,14 @@ import { brokenHistoryArbitrary, conversationArbitrary } from "./test-support/ar
 import { answer, calls, result, system, toolCall, user } from "./test-support/conversation";
 
 describe("sanitizeHistory", () => {
-  it("[S1] returns a valid history as the same array, with no repairs", () => {
+  it("[E-S1] returns a valid history as the same array, with no repairs", () => {
     const history = [system("s"), user("q"), calls(toolCall("a"), toolCall("b")), result("b", "rb"), result("a", "ra"), answer("done")];
     const sanitized = sanitizeHistory(history);
     expect(sanitized.history).toBe(history);
     expect(sanitized.repairs).toEqual([]);
   });
 
-  it("[S1] pairs reused ids (call_0 turn after turn) with the nearest call message", () => {
+  it("[E-S1] pairs reused ids (call_0 turn after turn) with the nearest call message", () => {
     const history = [
       user("q1"),
       calls(toolCall("call_0", "get_user")),
@@ -32,7 +32,7 @@ describe("sanitizeHistory", () => {
     expect(sanitized.history).toBe(history);
   });
 
-  it("[S1] matches results positionally when one message repeats an id", () => {
+  it("[E-S1] matches results positionally when one message repeats an id", () => {
     const history = [
       user("q"),
       calls(toolCall("call_0", "f"), toolCall("call_0", "g")),
@@ -43,7 +43,7 @@ describe("sanitizeHistory", () => {
     expect(sanitizeHistory(history)).toEqual({ history, repairs: [] });
   });
 
-  it("[S1] drops a result with no call before it and names its index", () => {
+  it("[E-S1] drops a result with no call before it and names its index", () => {
     const history = [user("q"), result("call_9", "stray"), answer("a")];
     const { history: repaired, repairs } = sanitizeHistory(history);
     expect(repaired).toEqual([user("q"), answer("a")]);
@@ -51,14 +51,14 @@ describe("sanitizeHistory", () => {
     expect(repairs[0].message).toMatch(/^message 1: tool result 'call_9'/);
   });
 
-  it("[S1] drops a result that answers no call of the message right before its block", () => {
+  it("[E-S1] drops a result that answers no call of the message right before its block", () => {
     const history = [user("q"), calls(toolCall("a")), result("a", "ra"), result("zzz", "wrong id"), answer("done")];
     const { history: repaired, repairs } = sanitizeHistory(history);
     expect(repaired).toEqual([history[0], history[1], history[2], history[4]]);
     expect(repairs).toEqual([expect.objectContaining({ kind: "orphan-tool-result", index: 3, toolCallId: "zzz" })]);
   });
 
-  it("[S1] does not let a result reach past another message to an earlier call", () => {
+  it("[E-S1] does not let a result reach past another message to an earlier call", () => {
     const history = [user("q"), calls(toolCall("a")), user("hurry"), result("a", "late"), answer("done")];
     const { history: repaired, repairs } = sanitizeHistory(history);
     expect(repaired).toEqual([user("q"), user("hurry"), answer("done")]);
@@ -69,14 +69,14 @@ describe("sanitizeHistory", () => {
     ]);
   });
 
-  it("[S1] drops an extra result for an already answered call", () => {
+  it("[E-S1] drops an extra result for an already answered call", () => {
     const history = [user("q"), calls(toolCall("a")), result("a", "first"), result("a", "again"), answer("done")];
     const { history: repaired, repairs } = sanitizeHistory(history);
     expect(repaired.map((message) => message.content)).toEqual(["q", null, "first", "done"]);
     expect(repairs).toEqual([expect.objectContaining({ kind: "duplicate-tool-result", index: 3, toolCallId: "a" })]);
   });
 
-  it("[S1] removes a call that never got a result and keeps the message's other answered calls", () => {
+  it("[E-S1] removes a call that never got a result and keeps the message's other answered calls", () => {
     const history = [user("q"), calls(toolCall("a", "f"), toolCall("b", "g")), result("a", "ra"), answer("done")];
     const { history: repaired, repairs } = sanitizeHistory(history);
     expect(repaired[1].tool_calls).toEqual([toolCall("a", "f")]);
@@ -85,7 +85,7 @@ describe("sanitizeHistory", () => {
     expect(repairs[0].message).toContain("'b' (g)");
   });
 
-  it("[S1] keeps an assistant message with content when all its calls are removed", () => {
+  it("[E-S1] keeps an assistant message with content when all its calls are removed", () => {
     const history = [user("q"), { role: "assistant" as const, content: "Let me check.", tool_calls: [toolCall("a")] }, user("?")];
     const { history: repaired, repairs } = sanitizeHistory(history);
     expect(repaired[1]).toEqual({ role: "assistant", content: "Let me check." });
@@ -93,7 +93,7 @@ describe("sanitizeHistory", () => {
     expect(repairs.map((repair) => repair.kind)).toEqual(["unanswered-tool-call"]);
   });
 
-  it("[S1] drops an assistant message with nothing left", () => {
+  it("[E-S1] drops an assistant message with nothing left", () => {
     const history = [user("q"), calls(toolCall("a")), answer("gave up")];
     const { history: repaired, repairs } = sanitizeHistory(history);
     expect(repaired).toEqual([user("q"), answer("gave up")]);
@@ -103,31 +103,31 @@ describe("sanitizeHistory", () => {
     ]);
   });
 
-  it("[S1] removes calls still awaiting results at the end by default", () => {
+  it("[E-S1] removes calls still awaiting results at the end by default", () => {
     const history = [user("q"), calls(toolCall("a"))];
     expect(sanitizeHistory(history).history).toEqual([user("q")]);
     expect(hasIntactToolPairs(history)).toBe(false);
   });
 
-  it("[S1] allowPendingToolCalls keeps the calls at the very end that await their results", () => {
+  it("[E-S1] allowPendingToolCalls keeps the calls at the very end that await their results", () => {
     const history = [user("q"), calls(toolCall("a"), toolCall("b"))];
     expect(sanitizeHistory(history, { allowPendingToolCalls: true })).toEqual({ history, repairs: [] });
     expect(hasIntactToolPairs(history, { allowPendingToolCalls: true })).toBe(true);
   });
 
-  it("[S1] allowPendingToolCalls keeps parallel calls at the end when only some results have come", () => {
+  it("[E-S1] allowPendingToolCalls keeps parallel calls at the end when only some results have come", () => {
     const history = [user("q"), calls(toolCall("a"), toolCall("b"), toolCall("c")), result("a", "ra")];
     const sanitized = sanitizeHistory(history, { allowPendingToolCalls: true });
     expect(sanitized.repairs).toEqual([]);
     expect(sanitized.history).toBe(history);
   });
 
-  it("[S1] allowPendingToolCalls still repairs unanswered calls that are not at the end", () => {
+  it("[E-S1] allowPendingToolCalls still repairs unanswered calls that are not at the end", () => {
     const history = [user("q"), calls(toolCall("a")), user("q2")];
     expect(sanitizeHistory(history, { allowPendingToolCalls: true }).repairs.map((repair) => repair.kind)).toContain("unanswered-tool-call");
   });
 
-  it("[S1] never changes the messages it was given", () => {
+  it("[E-S1] never changes the messages it was given", () => {
     const history = deepFreeze([user("q"), calls(toolCall("a"), toolCall("b")), result("a", "ra"), result("x", "stray"), answer("done")]);
     const copy = structuredClone(history);
     expect(() => sanitizeHistory(history)).not.toThrow();
@@ -136,7 +136,7 @@ describe("sanitizeHistory", () => {
 });
 
 describe("hasIntactToolPairs", () => {
-  it("[P1] is true only when every result answers the call right before it and every call is answered", () => {
+  it("[E-P1] is true only when every result answers the call right before it and every call is answered", () => {
     expect(hasIntactToolPairs([user("q"), calls(toolCall("a")), result("a", "r"), answer("a")])).toBe(true);
     expect(hasIntactToolPairs([user("q"), result("a", "r")])).toBe(false);
     expect(hasIntactToolPairs([user("q"), calls(toolCall("a")), system("x"), result("a", "r")])).toBe(false);
@@ -153,7 +153,7 @@ describe("sanitizeHistory properties", () => {
         (output.tool_calls ?? []).every((call) => candidate.tool_calls?.includes(call)),
     );
 
-  it("[S1] leaves every generated valid conversation untouched (same array)", () => {
+  it("[E-S1] leaves every generated valid conversation untouched (same array)", () => {
     fc.assert(
       fc.property(conversationArbitrary, (history) => {
         const sanitized = sanitizeHistory(history);
@@ -164,7 +164,7 @@ describe("sanitizeHistory properties", () => {
     );
   }, 60_000);
 
-  it("[S1][P1] repairs any broken history into one with intact tool pairs, idempotently", () => {
+  it("[E-S1][E-P1] repairs any broken history into one with intact tool pairs, idempotently", () => {
     fc.assert(
       fc.property(brokenHistoryArbitrary, (broken) => {
         const { history, repairs, sources } = sanitizeHistory(broken);
@@ -194,7 +194,7 @@ describe("sanitizeHistory properties", () => {
     );
   }, 60_000);
 
-  it("[S1.1] moves a system message that stands between calls and their results after the results", () => {
+  it("[E-S1.1] moves a system message that stands between calls and their results after the results", () => {
     const history: Message[] = [
       user("go"),
       calls(toolCall("call_1", "read"), toolCall("call_2", "list")),
@@ -214,7 +214,7 @@ describe("sanitizeHistory properties", () => {
     expect(hasIntactToolPairs(repaired)).toBe(true);
   });
 
-  it("[S1.1] leaves a message after the results where it is, and still drops an unanswered call", () => {
+  it("[E-S1.1] leaves a message after the results where it is, and still drops an unanswered call", () => {
     const history: Message[] = [user("go"), calls(toolCall("call_1", "read")), user("next"), answer("done")];
     const { history: repaired, repairs, sources } = sanitizeHistory(history);
     expect(repairs.map((repair) => repair.kind)).toEqual(["unanswered-tool-call", "empty-assistant-dropped"]);

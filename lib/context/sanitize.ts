@@ -26,11 +26,11 @@ export interface SanitizeOptions {
 
 /**
  * Repairs a history so every tool result answers a call right before it and
- * every call has its result (P1), as the one pairing walk pairs them (P2):
+ * every call has its result (E-P1), as the one pairing walk pairs them (E-P2):
  * results match the first unanswered call with their id, positionally,
  * because agents reuse ids (`call_0`) across turns. A system message standing
  * between a call and its results (a developer note, a memory rebuild) is
- * moved after them, not taken for the end of the turn (S1.1). A valid
+ * moved after them, not taken for the end of the turn (E-S1.1). A valid
  * history comes back unchanged (same array) with no repairs.
  * @example const { history, repairs } = sanitizeHistory(imported)
  */
@@ -71,7 +71,7 @@ export function sanitizeHistory(history: readonly Message[], options: SanitizeOp
   return { history: out, repairs, sources };
 }
 
-/** Keeps a call message's answered calls, then their results, then the system messages that stood among them (S1.1). */
+/** Keeps a call message's answered calls, then their results, then the system messages that stood among them (E-S1.1). */
 function repairBlock(
   history: readonly Message[],
   block: ToolCallBlock,
@@ -133,7 +133,7 @@ function repairBlock(
   keepResults();
 }
 
-/** True when every tool result answers a call right before it and every call is answered (P1). */
+/** True when every tool result answers a call right before it and every call is answered (E-P1). */
 export function hasIntactToolPairs(history: readonly Message[], options: SanitizeOptions = {}): boolean {
   return sanitizeHistory(history, options).repairs.length === 0;
 }

@@ -9,7 +9,7 @@ import { mutateEverything, stateValueArbitrary } from "./test-support/arbitrarie
 import { answer, user } from "./test-support/conversation";
 
 describe("ContextState", () => {
-  it("[S2] reads through the parent chain", () => {
+  it("[E-S2] reads through the parent chain", () => {
     const root = new ContextState({ a: 1 });
     const middle = new ContextState({ b: 2 }, root);
     const leaf = new ContextState({}, middle);
@@ -20,7 +20,7 @@ describe("ContextState", () => {
     expect(leaf.has("a")).toBe(true);
   });
 
-  it("[S2] writes locally: the parent never sees a child's set", () => {
+  it("[E-S2] writes locally: the parent never sees a child's set", () => {
     const parent = new ContextState({ a: 1 });
     const child = new ContextState({}, parent);
     child.set("a", 2);
@@ -33,7 +33,7 @@ describe("ContextState", () => {
     expect(parent.localKeys()).toEqual(["a"]);
   });
 
-  it("[S2] a local delete hides an inherited value in the child only", () => {
+  it("[E-S2] a local delete hides an inherited value in the child only", () => {
     const parent = new ContextState({ a: 1, b: 2 });
     const child = new ContextState({}, parent);
     child.delete("a");
@@ -46,7 +46,7 @@ describe("ContextState", () => {
     expect(child.localObject()).toEqual({});
   });
 
-  it("[S2] deleting a key only the child holds removes it outright", () => {
+  it("[E-S2] deleting a key only the child holds removes it outright", () => {
     const child = new ContextState({}, new ContextState());
     child.set("x", 1);
     child.delete("x");
@@ -54,14 +54,14 @@ describe("ContextState", () => {
     expect(child.deletedKeys()).toEqual([]);
   });
 
-  it("[S2] toObject is the merged view, localObject only this level", () => {
+  it("[E-S2] toObject is the merged view, localObject only this level", () => {
     const parent = new ContextState({ a: 1, b: 2 });
     const child = new ContextState({ b: 20, c: 30 }, parent);
     expect(child.toObject()).toEqual({ a: 1, b: 20, c: 30 });
     expect(child.localObject()).toEqual({ b: 20, c: 30 });
   });
 
-  it("[S2] a state without children keeps its values unfrozen", () => {
+  it("[E-S2] a state without children keeps its values unfrozen", () => {
     const state = new ContextState();
     const history: Message[] = [user("q"), answer("a")];
     state.set(STATE_KEYS.history, history);
@@ -69,7 +69,7 @@ describe("ContextState", () => {
     expect(Object.isFrozen(state.get(STATE_KEYS.history))).toBe(false);
   });
 
-  it("[S2] creating a child seals the parent and its ancestors: values deep-frozen now and when set later", () => {
+  it("[E-S2] creating a child seals the parent and its ancestors: values deep-frozen now and when set later", () => {
     const root = new ContextState({ history: [user("q")] });
     const parent = new ContextState({ notes: { list: ["a"] } }, root);
     new ContextState({}, parent);
@@ -83,7 +83,7 @@ describe("ContextState", () => {
     expect(Object.isFrozen((parent.get("later") as { nested: number[] }).nested)).toBe(true);
   });
 
-  it("[S2] a child mutating an inherited history throws and the parent is unchanged", () => {
+  it("[E-S2] a child mutating an inherited history throws and the parent is unchanged", () => {
     const parent = new ContextState();
     parent.set(STATE_KEYS.history, [user("q"), answer("a")]);
     const child = new ContextState({}, parent);
@@ -96,7 +96,7 @@ describe("ContextState", () => {
     expect(parent.get(STATE_KEYS.history)).toEqual([user("q"), answer("a")]);
   });
 
-  it("[S2] deep-freezes messages inside an array that was frozen only on the outside", () => {
+  it("[E-S2] deep-freezes messages inside an array that was frozen only on the outside", () => {
     const parent = new ContextState();
     const message = user("q");
     parent.set(STATE_KEYS.history, Object.freeze([message]));
@@ -108,7 +108,7 @@ describe("ContextState", () => {
     expect((parent.get(STATE_KEYS.history) as Message[])[0].content).toBe("q");
   });
 
-  it("[S2] a child gets its own copy of an inherited Map, Set, Date or typed array: its changes never reach the parent", () => {
+  it("[E-S2] a child gets its own copy of an inherited Map, Set, Date or typed array: its changes never reach the parent", () => {
     const parent = new ContextState({ map: new Map([["a", 1]]), set: new Set(["x"]), date: new Date(0), bytes: new Uint8Array([1, 2, 3]) });
     const child = new ContextState({}, parent);
     (child.get("map") as Map<string, number>).set("b", 2);
@@ -130,7 +130,7 @@ describe("ContextState", () => {
     expect((child.get("date") as Date).getTime()).toBe(86_400_000);
   });
 
-  it("[S2] a child gets a working copy of a class instance: its methods run on the copy, never on the parent's", () => {
+  it("[E-S2] a child gets a working copy of a class instance: its methods run on the copy, never on the parent's", () => {
     class Workspace {
       private readonly files: Record<string, string> = {};
       private readonly index = new Map<string, number>();
@@ -154,7 +154,7 @@ describe("ContextState", () => {
     expect(parent.get("workspace")).toBe(workspace);
   });
 
-  it("[S2] a value a copy cannot protect (a function) is refused with a ContextError naming it, and the parent is left unsealed", () => {
+  it("[E-S2] a value a copy cannot protect (a function) is refused with a ContextError naming it, and the parent is left unsealed", () => {
     const parent = new ContextState({ tools: { lookup: () => "x" }, notes: ["a"] });
     let caught: unknown;
     try {
@@ -171,7 +171,7 @@ describe("ContextState", () => {
     expect(Object.isFrozen(parent.get("notes"))).toBe(true);
   });
 
-  it("[S2] a sealed state protects values set later the same way, and refuses a function without writing it", () => {
+  it("[E-S2] a sealed state protects values set later the same way, and refuses a function without writing it", () => {
     const parent = new ContextState({ plan: "A" });
     const child = new ContextState({}, parent);
     parent.set("index", new Map([["k", [1]]]));
@@ -181,7 +181,7 @@ describe("ContextState", () => {
     expect(parent.has("callback")).toBe(false);
   });
 
-  it("[S2] toObject reads as get does: inherited Maps arrive as the child's copies", () => {
+  it("[E-S2] toObject reads as get does: inherited Maps arrive as the child's copies", () => {
     const map = new Map([["a", 1]]);
     const parent = new ContextState({ map });
     const child = new ContextState({}, parent);
@@ -190,11 +190,11 @@ describe("ContextState", () => {
     expect(merged.map).toBe(child.get("map"));
   });
 
-  it("[S2] refuses undefined: delete is the way to remove", () => {
+  it("[E-S2] refuses undefined: delete is the way to remove", () => {
     expect(() => new ContextState().set("a", undefined as unknown as number)).toThrow(/delete/);
   });
 
-  it("[S3] names the well-known keys exactly", () => {
+  it("[E-S3] names the well-known keys exactly", () => {
     expect(Object.values(STATE_KEYS).sort()).toEqual(
       ["history", "needs_summary", "offloaded_messages", "offloaded_results", "summary_candidates", "token_budget_exceeded", "token_budget_trimmed"].sort(),
     );
@@ -202,7 +202,7 @@ describe("ContextState", () => {
 });
 
 describe("ContextState properties", () => {
-  it("[S2] for any value (plain data, Maps, Sets, Dates, typed arrays, class instances, nested), nothing a child does to what it reads changes what its parent sees", () => {
+  it("[E-S2] for any value (plain data, Maps, Sets, Dates, typed arrays, class instances, nested), nothing a child does to what it reads changes what its parent sees", () => {
     fc.assert(
       fc.property(stateValueArbitrary, (value) => {
         const parent = new ContextState({ value });
@@ -219,14 +219,14 @@ describe("ContextState properties", () => {
 });
 
 describe("deepFreeze / deepCopy", () => {
-  it("[S2] freezes nested plain data and leaves primitives alone", () => {
+  it("[E-S2] freezes nested plain data and leaves primitives alone", () => {
     const value = deepFreeze({ a: [{ b: 1 }], c: "x" });
     expect(Object.isFrozen(value.a[0])).toBe(true);
     expect(deepFreeze(5)).toBe(5);
     expect(deepFreeze(null)).toBe(null);
   });
 
-  it("[K2] deepCopy gives an equal, independent, unfrozen copy", () => {
+  it("[E-K2] deepCopy gives an equal, independent, unfrozen copy", () => {
     const original = deepFreeze({ history: [user("q")] });
     const copy = deepCopy(original);
     expect(copy).toEqual(original);

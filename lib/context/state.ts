@@ -44,7 +44,7 @@ const DELETED = Symbol("deleted");
 /**
  * Hierarchical key/value state. Reads fall through to the parent; writes and
  * deletes stay local (a local delete hides an inherited value). A state that
- * has children is sealed, so no child can change what its parent sees (S2):
+ * has children is sealed, so no child can change what its parent sees (E-S2):
  * its plain values are deep-frozen, now and when set later, and any other
  * value (a Map, a Date, a class instance...) reaches each child as the
  * child's own copy. A state without children stays unfrozen, because V8
@@ -67,7 +67,7 @@ export class ContextState {
 
   /**
    * Protects every value here and in the ancestors, and every value set here
-   * from now on (S2). Throws `ContextError`, changing nothing, when a value
+   * from now on (E-S2). Throws `ContextError`, changing nothing, when a value
    * cannot be protected (a function...).
    */
   seal(): void {
@@ -106,7 +106,7 @@ export class ContextState {
     return value === undefined ? fallback : value;
   }
 
-  /** Writes locally; in a sealed state the value is protected from children first (S2). */
+  /** Writes locally; in a sealed state the value is protected from children first (E-S2). */
   set<K extends string>(key: K, value: ValueOf<K>): void {
     if (value === undefined) throw new ContextError(`state key '${key}': use delete() instead of setting undefined`, { where: key });
     if (this.sealed) this.share(key, value, sharingOf(value, `state key '${key}'`));

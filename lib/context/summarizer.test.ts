@@ -13,12 +13,12 @@ const chain = [
 ];
 
 describe("extractiveSummarizer", () => {
-  it("[SM1] is deterministic", async () => {
+  it("[E-SM1] is deterministic", async () => {
     const first = await extractiveSummarizer(chain, { purpose: "tool-chain" });
     expect(await extractiveSummarizer(structuredClone(chain), { purpose: "tool-chain" })).toBe(first);
   });
 
-  it("[SM1] a chain summary names each call with its arguments and result head, and what the chain concluded", async () => {
+  it("[E-SM1] a chain summary names each call with its arguments and result head, and what the chain concluded", async () => {
     const summary = await extractiveSummarizer(chain, { purpose: "tool-chain" });
     expect(summary).toBe(
       [
@@ -31,7 +31,7 @@ describe("extractiveSummarizer", () => {
     );
   });
 
-  it("[SM1] pairs reused ids in order and marks a call without result", () => {
+  it("[E-SM1] pairs reused ids in order and marks a call without result", () => {
     const parallel = [
       calls(toolCall("call_0", "f", "{}"), toolCall("call_0", "g", "{}"), toolCall("call_9", "h", "{}")),
       result("call_0", "first"),
@@ -44,14 +44,14 @@ describe("extractiveSummarizer", () => {
     expect(summary.startsWith(`${TOOL_CHAIN_SUMMARY_PREFIX} 3 tool calls: f, g, h.`)).toBe(true);
   });
 
-  it("[SM1] keeps only the head of a long result and says how long it was", () => {
+  it("[E-SM1] keeps only the head of a long result and says how long it was", () => {
     const long = "x".repeat(500);
     const summary = summarizeToolChain([calls(toolCall("a", "dump", "{}")), result("a", long)]);
     expect(summary).toContain(`${"x".repeat(159)}… (500 chars)`);
     expect(summary).not.toContain("x".repeat(161));
   });
 
-  it("[SM1] a conversation summary says what each turn asked and answered and which tools ran", async () => {
+  it("[E-SM1] a conversation summary says what each turn asked and answered and which tools ran", async () => {
     const conversation = [
       user("I want to cancel ZFA04Y"),
       calls(toolCall("a", "get_reservation_details")),
@@ -78,12 +78,12 @@ describe("extractiveSummarizer", () => {
     );
   });
 
-  it("[SM1] tells a chain from a conversation when no purpose is given", async () => {
+  it("[E-SM1] tells a chain from a conversation when no purpose is given", async () => {
     expect((await extractiveSummarizer(chain)).startsWith(TOOL_CHAIN_SUMMARY_PREFIX)).toBe(true);
     expect(await extractiveSummarizer([user("hi"), answer("hello")])).toBe("- user: hi\n  assistant: hello");
   });
 
-  it("[SM1] stays within 4 000 characters, keeping the header and the latest lines", async () => {
+  it("[E-SM1] stays within 4 000 characters, keeping the header and the latest lines", async () => {
     const many = Array.from({ length: 200 }, (_, index) => [user(`question ${index} ${"q".repeat(40)}`), answer(`answer ${index}`)]).flat();
     const summary = await extractiveSummarizer(many, { purpose: "conversation" });
     expect(summary.length).toBeLessThanOrEqual(4_000);
@@ -92,7 +92,7 @@ describe("extractiveSummarizer", () => {
     expect(summary.split("\n")[0]).toContain("question 0");
   });
 
-  it("[SM1] never cuts a character in half", async () => {
+  it("[E-SM1] never cuts a character in half", async () => {
     const emoji = "😀".repeat(300);
     const summary = await extractiveSummarizer([user(emoji), answer(emoji)], { purpose: "conversation" });
     expect(summary).not.toMatch(LONE_SURROGATE);

@@ -50,7 +50,7 @@ describe("tau-bench sample trajectories", () => {
   });
 
   it.each(sample.map((trajectory) => [trajectory.taskId, trajectory] as const))(
-    "[S1] task %s is a valid history: sanitizeHistory returns it as is",
+    "[E-S1] task %s is a valid history: sanitizeHistory returns it as is",
     (_, trajectory) => {
       const sanitized = sanitizeHistory(trajectory.messages);
       expect(sanitized.repairs).toEqual([]);
@@ -59,7 +59,7 @@ describe("tau-bench sample trajectories", () => {
   );
 
   it.each(sample.map((trajectory) => [trajectory.taskId, trajectory] as const))(
-    "[P1][R2][B3] task %s survives the default pipeline (navigator, 2 000 tokens)",
+    "[E-P1][E-R2][E-B3] task %s survives the default pipeline (navigator, 2 000 tokens)",
     async (_, trajectory) => {
       const { trace, output } = await survive(trajectory, NAVIGATOR_2000);
       expect(trace.steps.map((step) => step.processor)).toEqual(["message_offloader", "dialogue_compressor", "round_window", "summarize", "token_budget"]);
@@ -69,13 +69,13 @@ describe("tau-bench sample trajectories", () => {
   );
 
   it.each(sample.map((trajectory) => [trajectory.taskId, trajectory] as const))(
-    "[P1][O2] task %s survives offloading at 500 characters on o200k_base",
+    "[E-P1][E-O2] task %s survives offloading at 500 characters on o200k_base",
     async (_, trajectory) => {
       await survive(trajectory, COPILOT_O200K);
     },
   );
 
-  it("[C1] compresses the closed tool chains of a real trajectory and keeps the open one", async () => {
+  it("[E-C1] compresses the closed tool chains of a real trajectory and keeps the open one", async () => {
     const longest = [...sample].sort((a, b) => b.messages.length - a.messages.length)[0];
     const { trace } = await survive(longest, { ...NAVIGATOR_2000, mode: "pilot", budget: 100_000 });
     const compress = trace.steps.find((step) => step.processor === "dialogue_compressor")!;
@@ -87,13 +87,13 @@ describe("tau-bench sample trajectories", () => {
 describe(`all ${hasAllTrajectories ? 200 : "sample"} tau-bench trajectories`, () => {
   const trajectories = allTrajectories();
 
-  it("[S1] are valid histories, reused call ids included", () => {
+  it("[E-S1] are valid histories, reused call ids included", () => {
     const invalid = trajectories.filter((trajectory) => sanitizeHistory(trajectory.messages).repairs.length > 0).map((trajectory) => trajectory.taskId);
     expect(invalid).toEqual([]);
     if (hasAllTrajectories) expect(trajectories).toHaveLength(200);
   });
 
-  it("[P1][R2][B3] every one survives the default pipeline at 2 000 tokens: valid, system prompt and last round kept, within budget or exactly exceeded", async () => {
+  it("[E-P1][E-R2][E-B3] every one survives the default pipeline at 2 000 tokens: valid, system prompt and last round kept, within budget or exactly exceeded", async () => {
     let exceeded = 0;
     for (const trajectory of trajectories) if ((await survive(trajectory, NAVIGATOR_2000)).exceeded) exceeded += 1;
     if (hasAllTrajectories) {
@@ -103,7 +103,7 @@ describe(`all ${hasAllTrajectories ? 200 : "sample"} tau-bench trajectories`, ()
     }
   }, 120_000);
 
-  it("[P1][O2] every one survives offloading at 500 characters on o200k_base", async () => {
+  it("[E-P1][E-O2] every one survives offloading at 500 characters on o200k_base", async () => {
     for (const trajectory of trajectories) await survive(trajectory, COPILOT_O200K);
   }, 120_000);
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { countCharacters, exceedsCharacters, firstCharacters } from "./text";
 
 describe("code-point text helpers", () => {
-  it("[O1] count characters as code points", () => {
+  it("[E-O1] count characters as code points", () => {
     expect(countCharacters("")).toBe(0);
     expect(countCharacters("abc")).toBe(3);
     expect(countCharacters("😀😀")).toBe(2);
@@ -12,13 +12,13 @@ describe("code-point text helpers", () => {
     expect(exceedsCharacters("😀😀😀", 2)).toBe(true);
   });
 
-  it("[O3] cut after whole characters only", () => {
+  it("[E-O3] cut after whole characters only", () => {
     expect(firstCharacters("a😀b", 2)).toBe("a😀");
     expect(firstCharacters("😀", 0)).toBe("");
     expect(firstCharacters("ab", 5)).toBe("ab");
   });
 
-  it("[O1][O3] agree with Array.from on any string", () => {
+  it("[E-O1][E-O3] agree with Array.from on any string", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary", maxLength: 40 }), fc.nat({ max: 50 }), (text, count) => {
         const characters = Array.from(text);

@@ -13,7 +13,7 @@ export interface ToolCallBlock {
   at: number;
   /** Per call of its `tool_calls`: the index of the result that answers it, or -1. */
   resultAt: number[];
-  /** System messages standing between the calls and results that answer them (S1.1), in order. */
+  /** System messages standing between the calls and results that answer them (E-S1.1), in order. */
   interleaved: number[];
   /** The index of the first message after the block; the history's length when the history ends in it. */
   end: number;
@@ -35,12 +35,12 @@ export interface ToolPairing {
 }
 
 /**
- * P2: the one walk that pairs tool calls with their results. A result answers
+ * E-P2: the one walk that pairs tool calls with their results. A result answers
  * the first unanswered call with its id in the assistant message that opens
  * its block, so reused ids (`call_0` turn after turn, or twice in one
  * message) pair by position. A block is the tool results right after the
  * call message, and system messages standing before results that answer its
- * unanswered calls (S1.1); anything else ends it.
+ * unanswered calls (E-S1.1); anything else ends it.
  * @example pairToolCalls(history).pairs // [{ callAt: 1, callOrdinal: 0, resultAt: 2 }]
  */
 export function pairToolCalls(history: readonly Message[]): ToolPairing {

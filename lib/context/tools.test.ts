@@ -12,27 +12,27 @@ function contextWithOffloads(): Context {
 }
 
 describe("reloadOffloaded", () => {
-  it("[O2] returns the exact original of an offloaded message or tool result", async () => {
+  it("[E-O2] returns the exact original of an offloaded message or tool result", async () => {
     const ctx = contextWithOffloads();
     expect(await reloadOffloaded(ctx, "off_aaaaaaaaaaaa")).toBe("the original message\r\n with  spacing 😀");
     expect(await reloadOffloaded(ctx, "off_bbbbbbbbbbbb")).toBe('{"flights": []}');
   });
 
-  it("[O2] an unknown handle throws ContextError naming it", async () => {
+  it("[E-O2] an unknown handle throws ContextError naming it", async () => {
     const error = await reloadOffloaded(contextWithOffloads(), "off_cccccccccccc").catch((failure: unknown) => failure);
     expect(ContextError.isInstance(error)).toBe(true);
     expect((error as ContextError).message).toContain("off_cccccccccccc");
     await expect(reloadOffloaded(new Context("empty"), "off_aaaaaaaaaaaa")).rejects.toThrow(ContextError);
   });
 
-  it("[O2] a forked child reloads what its parent offloaded", async () => {
+  it("[E-O2] a forked child reloads what its parent offloaded", async () => {
     const child = contextWithOffloads().fork("child");
     expect(await reloadOffloaded(child, "off_bbbbbbbbbbbb")).toBe('{"flights": []}');
   });
 });
 
 describe("getContextTools", () => {
-  it("[TL1] returns reload_offloaded, todo_write, todo_read and search_knowledge with JSON-schema definitions and handlers", () => {
+  it("[E-TL1] returns reload_offloaded, todo_write, todo_read and search_knowledge with JSON-schema definitions and handlers", () => {
     const tools = getContextTools();
     expect(tools.map((tool) => tool.definition.function.name)).toEqual(["reload_offloaded", "todo_write", "todo_read", "search_knowledge"]);
     for (const tool of tools) {
@@ -46,12 +46,12 @@ describe("getContextTools", () => {
 });
 
 describe("runContextTool", () => {
-  it("[TL1][O2] reload_offloaded returns the original", async () => {
+  it("[E-TL1][E-O2] reload_offloaded returns the original", async () => {
     expect(await runContextTool(contextWithOffloads(), "reload_offloaded", '{"handle":"off_aaaaaaaaaaaa"}')).toBe("the original message\r\n with  spacing 😀");
     await expect(runContextTool(contextWithOffloads(), "reload_offloaded", "{}")).rejects.toThrow(/argument 'handle'/);
   });
 
-  it("[TL1] todo_write replaces the checklist and todo_read renders it", async () => {
+  it("[E-TL1] todo_write replaces the checklist and todo_read renders it", async () => {
     const ctx = new Context("task");
     expect(await runContextTool(ctx, "todo_read", "")).toBe("The checklist is empty.");
     const written = await runContextTool(
@@ -68,7 +68,7 @@ describe("runContextTool", () => {
     ]);
   });
 
-  it("[TL1] todo_write rejects malformed items with where the problem is", async () => {
+  it("[E-TL1] todo_write rejects malformed items with where the problem is", async () => {
     const ctx = new Context("task");
     await expect(runContextTool(ctx, "todo_write", '{"items":"not a list"}')).rejects.toThrow(/'items' must be an array/);
     const error = await runContextTool(ctx, "todo_write", '{"items":[{"text":"a","status":"maybe"}]}').catch((failure: unknown) => failure);
@@ -76,7 +76,7 @@ describe("runContextTool", () => {
     await expect(runContextTool(ctx, "todo_write", '{"items":[{"status":"done"}]}')).rejects.toThrow(/items\[0\]\.text/);
   });
 
-  it("[TL1] search_knowledge ranks the state's knowledge with BM25", async () => {
+  it("[E-TL1] search_knowledge ranks the state's knowledge with BM25", async () => {
     const ctx = new Context("task");
     const knowledge: KnowledgeItem[] = [
       { id: "k1", title: "Baggage", text: "Gold members get three free checked bags." },
@@ -92,7 +92,7 @@ describe("runContextTool", () => {
     await expect(runContextTool(ctx, "search_knowledge", '{"query":""}')).rejects.toThrow(ContextError);
   });
 
-  it("[TL1] an unknown tool or bad arguments throw ContextError", async () => {
+  it("[E-TL1] an unknown tool or bad arguments throw ContextError", async () => {
     const ctx = new Context("task");
     await expect(runContextTool(ctx, "rm_rf", "{}")).rejects.toThrow(/unknown context tool 'rm_rf'/);
     const invalid = await runContextTool(ctx, "todo_read", "{not json").catch((failure: unknown) => failure);

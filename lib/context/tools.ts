@@ -6,7 +6,7 @@ import { STATE_KEYS } from "./state";
 
 /**
  * The exact original content behind an offload handle, from offloaded messages
- * or offloaded tool results (O2). An unknown handle throws `ContextError`.
+ * or offloaded tool results (E-O2). An unknown handle throws `ContextError`.
  * @example await reloadOffloaded(ctx, "off_3fa2b01c9d4e")
  */
 export async function reloadOffloaded(ctx: Context, handle: string): Promise<string> {

@@ -27,7 +27,7 @@ describe("TokenTracker", () => {
     expect(tracker.agentUsage("nobody")).toEqual(ZERO_USAGE);
   });
 
-  it("[U1] records a provider's usage object as sent", () => {
+  it("[E-U1] records a provider's usage object as sent", () => {
     const tracker = new TokenTracker({ now: () => 0 });
     expect(tracker.addStep("planner", { input_tokens: 100, output_tokens: 7, cache_read_input_tokens: 900 })).toMatchObject({
       promptTokens: 1_000,

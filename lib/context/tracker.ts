@@ -21,7 +21,7 @@ export class TokenTracker {
     this.now = options.now ?? (() => Date.now());
   }
 
-  /** Records one call's usage: the engine's fields or a provider's usage object (U1). */
+  /** Records one call's usage: the engine's fields or a provider's usage object (E-U1). */
   addStep(agentId: string, usage: UsageInput): TokenStep {
     const step: TokenStep = {
       agentId,

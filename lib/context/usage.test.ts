@@ -16,7 +16,7 @@ function refusal(usage: unknown): ContextError {
 }
 
 describe("toUsage / Context.addTokens", () => {
-  it("[U1] reads OpenAI Chat Completions' usage, cached prompt tokens included", () => {
+  it("[E-U1] reads OpenAI Chat Completions' usage, cached prompt tokens included", () => {
     const usage = {
       prompt_tokens: 500,
       completion_tokens: 20,
@@ -30,7 +30,7 @@ describe("toUsage / Context.addTokens", () => {
     expect(ctx.tokenUsage).toEqual({ ...ZERO_USAGE, promptTokens: 500, outputTokens: 20, totalTokens: 520 });
   });
 
-  it("[U1] reads Anthropic's usage: cache reads and writes are prompt tokens too", () => {
+  it("[E-U1] reads Anthropic's usage: cache reads and writes are prompt tokens too", () => {
     const usage = {
       input_tokens: 12,
       output_tokens: 40,
@@ -44,7 +44,7 @@ describe("toUsage / Context.addTokens", () => {
     expect(toUsage({ input_tokens: 10, output_tokens: 3 })).toEqual({ ...ZERO_USAGE, promptTokens: 10, outputTokens: 3, totalTokens: 13 });
   });
 
-  it("[U1] reads OpenAI Responses' and the AI SDK's usage", () => {
+  it("[E-U1] reads OpenAI Responses' and the AI SDK's usage", () => {
     expect(
       toUsage({
         input_tokens: 80,
@@ -69,7 +69,7 @@ describe("toUsage / Context.addTokens", () => {
     });
   });
 
-  it("[U1] refuses a key no usage shape has, naming it, and records nothing", () => {
+  it("[E-U1] refuses a key no usage shape has, naming it, and records nothing", () => {
     const ctx = new Context("task");
     expect(() => ctx.addTokens({ prompt: 500 } as never)).toThrow(ContextError);
     expect(ctx.tokenUsage).toEqual(ZERO_USAGE);
@@ -77,7 +77,7 @@ describe("toUsage / Context.addTokens", () => {
     expect(refusal({ prompt_tokens: 5, input_tokens: 3 }).message).toContain("mixes fields");
   });
 
-  it("[U1] refuses counts that are not non-negative numbers, naming the field", () => {
+  it("[E-U1] refuses counts that are not non-negative numbers, naming the field", () => {
     expect(refusal({ prompt_tokens: "500", completion_tokens: 1 }).where).toBe("usage.prompt_tokens");
     expect(refusal({ promptTokens: -1 }).where).toBe("usage.promptTokens");
     expect(refusal({ prompt_tokens: 1, completion_tokens: 1, prompt_tokens_details: { cached_tokens: Number.NaN } }).where).toBe(
@@ -86,7 +86,7 @@ describe("toUsage / Context.addTokens", () => {
     expect(refusal(null).where).toBe("usage");
   });
 
-  it("[U1] for any provider usage object, records exactly the provider's prompt, cached and output tokens", () => {
+  it("[E-U1] for any provider usage object, records exactly the provider's prompt, cached and output tokens", () => {
     fc.assert(
       fc.property(providerUsageArbitrary, ({ usage, expected }) => {
         const ctx = new Context("task");
@@ -104,7 +104,7 @@ describe("toUsage / Context.addTokens", () => {
     );
   });
 
-  it("[U1] for any usage object with a key no shape has, refuses it", () => {
+  it("[E-U1] for any usage object with a key no shape has, refuses it", () => {
     fc.assert(
       fc.property(providerUsageArbitrary, fc.constantFrom("prompt", "completion", "tokens", "usage", "input"), ({ usage }, stray) => {
         expect(() => toUsage({ ...usage, [stray]: 1 } as UsageInput)).toThrow(ContextError);

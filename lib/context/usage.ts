@@ -54,7 +54,7 @@ export interface AiSdkUsage {
   cachedInputTokens?: number;
 }
 
-/** What `addTokens` and `addStep` accept: the engine's own record or a provider's usage object, as the provider sent it (U1). */
+/** What `addTokens` and `addStep` accept: the engine's own record or a provider's usage object, as the provider sent it (E-U1). */
 export type UsageInput = Partial<TokenUsage> | OpenAIChatUsage | OpenAIResponsesUsage | AnthropicUsage | AiSdkUsage;
 
 type Shape = "engine" | "ai-sdk" | "openai-chat" | "openai-responses" | "anthropic";
@@ -82,7 +82,7 @@ const SHAPES: readonly [Shape, ReadonlySet<string>][] = [
 ];
 
 /**
- * Normalises a usage record (U1): the engine's own fields, or OpenAI Chat's,
+ * Normalises a usage record (E-U1): the engine's own fields, or OpenAI Chat's,
  * OpenAI Responses', Anthropic's or the AI SDK's usage object as sent. A key
  * none of them has, or a count that is not a non-negative number, is refused
  * with `ContextError` naming it: nothing is ever recorded as zero by mistake.

@@ -37,7 +37,7 @@ interface Answer {
   facts: CallFacts | undefined;
 }
 
-/** An agent compaction saved on a branch (I11): from `position` on, `replacement` stood for the history before it. */
+/** An agent compaction saved on a branch (IM-11): from `position` on, `replacement` stood for the history before it. */
 interface Compaction {
   position: number;
   replacement: Message[];
@@ -95,7 +95,7 @@ function historyRequest(history: readonly MessageRecord[], position: number, com
 }
 
 /**
- * CC10: one call per maximal run of answer messages with one response id (or
+ * CC-10: one call per maximal run of answer messages with one response id (or
  * none): a Claude Code call written as several lines is one call; a response
  * id seen before is the same call again (a re-import's fork).
  */
@@ -164,7 +164,7 @@ function exchangeCall(exchange: ExchangeRecord, reply: Answer | undefined, conve
   const at = reply?.facts?.at ?? exchange.createdAt;
   const started = timeOf(at);
   const latency = reply?.facts?.latencyMs ?? exchange.durationMs ?? 0;
-  // As the calls view prices them (C5): the model asked for, else the one that answered.
+  // As the calls view prices them (CA-5): the model asked for, else the one that answered.
   const asked = (exchange.request as Record<string, unknown> | null)?.model;
   const model = typeof asked === "string" ? asked : typeof response.model === "string" ? response.model : (reply?.facts?.model ?? null);
   return {
@@ -216,7 +216,7 @@ async function subagentsOf(db: Database, conversationId: string, depth: number):
 }
 
 /**
- * CC10: a conversation's calls with those of the other conversations
+ * CC-10: a conversation's calls with those of the other conversations
  * recorded under its agent key (P-S3 splits one agent's independent runs by
  * their opening turn), in time order: they share the provider's cache.
  */
@@ -230,7 +230,7 @@ async function chainOf(db: Database, conversation: ConversationRecord, subagent:
   return [...own, ...others].sort((a, b) => (a.startedAt ?? 0) - (b.startedAt ?? 0));
 }
 
-/** `GET /api/conversations/[id]/cost`: every API call of the conversation and its subagents, priced (CC10–CC12). */
+/** `GET /api/conversations/[id]/cost`: every API call of the conversation and its subagents, priced (CC-10–CC-12). */
 export async function getConversationCost(db: Database, conversationId: string, options: { subagents?: boolean } = {}): Promise<ConversationCost> {
   const conversation = await getConversationById(db, conversationId);
   const subagents = options.subagents === false ? [] : await subagentsOf(db, conversationId, 0);

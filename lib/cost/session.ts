@@ -42,7 +42,7 @@ function plainUsage(usage: UsageTokens): CostUsage {
 }
 
 /**
- * CC6: the request's segments, brought to the prompt the provider reported:
+ * CC-6: the request's segments, brought to the prompt the provider reported:
  * a session log's missing part (the agent's system prompt and tools) is one
  * leading segment; a count above the report is scaled down to it, as is any
  * difference on a recorded body (the tokenizer is an approximation).
@@ -169,7 +169,7 @@ function timelinePoint(call: SessionCall, usage: CostUsage, previous: Previous |
   };
 }
 
-/** CC6–CC8: the call's request against the session's cache, and its usage as billed (reported, else predicted). */
+/** CC-6–CC-8: the call's request against the session's cache, and its usage as billed (reported, else predicted). */
 function modelCall(call: SessionCall, catalogue: readonly ModelEntry[], state: CacheState, counts: Map<string, number>): Modelled {
   const entry = findModel(call.model ?? "", catalogue).entry;
   const rules = cachingOf(entry);
@@ -179,7 +179,7 @@ function modelCall(call: SessionCall, catalogue: readonly ModelEntry[], state: C
   return { cacheCall, prediction, predicted, usage: call.usage === null ? predicted : plainUsage(call.usage), rules, entry };
 }
 
-/** Prices one chain of calls in order against its prompt cache (CC7–CC12); only listed calls are returned. */
+/** Prices one chain of calls in order against its prompt cache (CC-7–CC-12); only listed calls are returned. */
 function priceChain(calls: readonly SessionCall[], catalogue: readonly ModelEntry[]): Priced[] {
   const state = createCacheState();
   const counts = new Map<string, number>();
@@ -188,7 +188,7 @@ function priceChain(calls: readonly SessionCall[], catalogue: readonly ModelEntr
   const lastTtlOf = new Map<string, CacheTtl | null>();
   let last: Previous | null = null;
   for (const call of calls) {
-    // CC9: a call is weighed against its own conversation's call before it, or, first in its conversation, the key's last call.
+    // CC-9: a call is weighed against its own conversation's call before it, or, first in its conversation, the key's last call.
     const previous = lastOf.get(call.conversationId) ?? last;
     const modelled = modelCall(call, catalogue, state, counts);
     const { cacheCall, prediction, usage, rules } = modelled;
@@ -233,7 +233,7 @@ function merge(chains: readonly Priced[][]): Priced[] {
 }
 
 /**
- * A session's cost (CC10–CC12): each conversation's calls (the session's
+ * A session's cost (CC-10–CC-12): each conversation's calls (the session's
  * own first, then its subagents') priced against their own prompt cache, then
  * merged in time order with one index across them.
  * @example priceSession(conversationId, [ownCalls, ...subagentCalls], catalogue)

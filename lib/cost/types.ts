@@ -1,6 +1,6 @@
 import type { CacheBreak, CacheBreakReason, Message, ToolDefinition, UsageCost, UsageTokens } from "@/lib/context/light";
 
-/** One model call of a session, as read from storage, before it is priced (CC10). */
+/** One model call of a session, as read from storage, before it is priced (CC-10). */
 export interface SessionCall {
   /** The conversation that made it: the session's own, or one of its subagents'. */
   conversationId: string;
@@ -9,12 +9,12 @@ export interface SessionCall {
   /**
    * False for a call of another conversation under the same agent key (P-S3:
    * another run of the agent): it shares the provider's cache, so
-   * it is modelled, but it is not this conversation's to list or total (CC10).
+   * it is modelled, but it is not this conversation's to list or total (CC-10).
    */
   listed: boolean;
   /** When the answer was written (ISO 8601); null when the source does not say. */
   at: string | null;
-  /** When the request was made, epoch milliseconds: `at` less the call's latency (CC7). */
+  /** When the request was made, epoch milliseconds: `at` less the call's latency (CC-7). */
   startedAt: number | null;
   model: string | null;
   /** The usage the provider reported, when it was kept. */
@@ -26,24 +26,24 @@ export interface SessionCall {
   position: number | null;
   /** What the call sent. */
   request: { messages: readonly Message[]; tools: readonly ToolDefinition[] };
-  /** True when `request` is the body as sent, cache marks included (a recorded call); false when rebuilt from a session log (CC6). */
+  /** True when `request` is the body as sent, cache marks included (a recorded call); false when rebuilt from a session log (CC-6). */
   marked: boolean;
   /** The answer's messages: their tokens stand for the output when no usage was kept. */
   reply: readonly Message[];
-  /** The agent compacted its history since the call before (CC9). */
+  /** The agent compacted its history since the call before (CC-9). */
   compacted: boolean;
 }
 
 /** A call's tokens by how they are billed (the engine's `UsageTokens`). */
 export type CostUsage = UsageTokens;
 
-/** The prediction beside a reported call (CC11). */
+/** The prediction beside a reported call (CC-11). */
 export interface CostPrediction {
   usage: CostUsage;
   costUsd: number | null;
 }
 
-/** Reported less predicted: the cache model's error on a call (CC11). */
+/** Reported less predicted: the cache model's error on a call (CC-11). */
 export interface CostDifference {
   cacheRead: number;
   /** 5-minute and 1-hour writes together. */
@@ -52,7 +52,7 @@ export interface CostDifference {
   costUsd: number | null;
 }
 
-/** One API call of a session, priced (CC11). */
+/** One API call of a session, priced (CC-11). */
 export interface CostCall {
   index: number;
   at: string | null;
@@ -63,7 +63,7 @@ export interface CostCall {
   usage: CostUsage;
   /** Null when the model has no prices. */
   costUsd: number | null;
-  /** The cost part by part (CC1); null when the model has no prices. */
+  /** The cost part by part (CC-1); null when the model has no prices. */
   breakdown: UsageCost | null;
   /** For a reported call: what the cache model predicted, and the difference. */
   predicted?: CostPrediction;
@@ -77,7 +77,7 @@ export interface CostCall {
   position: number | null;
 }
 
-/** One call on the session timeline (CC12). */
+/** One call on the session timeline (CC-12). */
 export interface CostTimelinePoint {
   index: number;
   at: string | null;
@@ -99,7 +99,7 @@ export interface CostTimelinePoint {
   cacheBreak: CacheBreakReason | null;
 }
 
-/** `GET /api/conversations/[id]/cost` (CC11). */
+/** `GET /api/conversations/[id]/cost` (CC-11). */
 export interface ConversationCost {
   conversationId: string;
   /** The calls' costs added up, as reported where reported; unpriced calls add nothing. */

@@ -17,7 +17,7 @@ const messages: NewMessage[] = [
 describe.each(TEST_PROVIDERS)("appendMessagesBulk (%s)", (provider) => {
   const test = useTestDatabase(provider);
 
-  it("[D5] stores exactly what appendMessages stores, in position order, in batches", async () => {
+  it("[RL-D5] stores exactly what appendMessages stores, in position order, in batches", async () => {
     const one = await createConversation(test.db, { title: "slow path", source: "api" });
     const two = await createConversation(test.db, { title: "bulk path", source: "api" });
     await appendMessages(test.db, one.branch.id, messages);
@@ -34,7 +34,7 @@ describe.each(TEST_PROVIDERS)("appendMessagesBulk (%s)", (provider) => {
     expect(new Set(bulk.map((record) => record.id)).size).toBe(bulk.length);
   });
 
-  it("[D5] refuses a moved branch and writes nothing", async () => {
+  it("[RL-D5] refuses a moved branch and writes nothing", async () => {
     const { branch } = await createConversation(test.db, { title: "moved", source: "api" });
     await expect(appendMessagesBulk(test.db, branch.id, messages, { expectedLength: 3 })).rejects.toSatisfy(ConflictError.isInstance);
     expect(await getHistoryByBranchId(test.db, branch.id)).toEqual([]);

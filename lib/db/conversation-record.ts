@@ -17,7 +17,7 @@ export interface ConversationRecord {
   tools: ToolDefinition[] | null;
   /** The proxy finds its conversation by this key. */
   recordKey: string | null;
-  /** What the source said of the session (SF3); null for conversations made here. */
+  /** What the source said of the session (F-SF3); null for conversations made here. */
   origin: ConversationOrigin | null;
   /** "<agent>:<session id>": an import of the same session appends to this conversation. */
   sessionKey: string | null;

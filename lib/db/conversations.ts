@@ -26,7 +26,7 @@ export interface CreateConversationOptions {
   settings?: Record<string, unknown>;
   tools?: ToolDefinition[] | null;
   recordKey?: string | null;
-  /** What the source said of its session (SF3). */
+  /** What the source said of its session (F-SF3). */
   origin?: ConversationOrigin | null;
   sessionKey?: string | null;
   /** A subagent's parent conversation and the tool call that started it. */

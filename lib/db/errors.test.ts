@@ -40,7 +40,7 @@ describe("mapDatabaseError", () => {
     expect(DatabaseUnavailableError.isInstance(busy)).toBe(true);
   });
 
-  it("[D3] maps a PostgreSQL shutting down, starting up or gone mid-query to DatabaseUnavailableError (503), never a 500", () => {
+  it("[RL-D3] maps a PostgreSQL shutting down, starting up or gone mid-query to DatabaseUnavailableError (503), never a 500", () => {
     const cases = [
       prismaError("P2010", { kind: "postgres", originalCode: "57P01", code: "57P01" }),
       prismaError("P2010", { kind: "postgres", originalCode: "57P03", code: "57P03" }),
@@ -59,7 +59,7 @@ describe("mapDatabaseError", () => {
     }
   });
 
-  it("[D2] marks serialization failures and deadlocks retryable, and only those", () => {
+  it("[RL-D2] marks serialization failures and deadlocks retryable, and only those", () => {
     for (const cause of [{ kind: "TransactionWriteConflict" }, { kind: "postgres", originalCode: "40P01" }, { kind: "postgres", originalCode: "40001" }]) {
       const mapped = mapDatabaseError(prismaError("P2010", cause), postgres);
       expect(ConflictError.isInstance(mapped) && mapped.retryable).toBe(true);

@@ -69,7 +69,7 @@ describe.each(TEST_PROVIDERS)("exchanges (%s)", (provider) => {
     await expect(getExchangesByConversationId(test.db, "missing")).rejects.toSatisfy(NotFoundError.isInstance);
   });
 
-  it("[D6.4] a request stored against the previous call reads back whole from every reader; one that shares no history is stored whole", async () => {
+  it("[PX-D6.4] a request stored against the previous call reads back whole from every reader; one that shares no history is stored whole", async () => {
     const { conversation, branch } = await seedConversation(test.db, 1);
     const first = await createExchange(test.db, branch.id, { request });
     const grown = { ...request, messages: [...request.messages, { role: "assistant", content: "hello" }, { role: "user", content: "again" }] };
@@ -88,7 +88,7 @@ describe.each(TEST_PROVIDERS)("exchanges (%s)", (provider) => {
     expect(await getExchangeById(test.db, second.id)).toMatchObject({ request: grown, status: 200, durationMs: 5 });
   });
 
-  it("[D6.8] a body sent after the pipeline is stored against the previous call's and reads back whole; one written again is whole", async () => {
+  it("[PX-D6.8] a body sent after the pipeline is stored against the previous call's and reads back whole; one written again is whole", async () => {
     const { conversation, branch } = await seedConversation(test.db, 1);
     const sentFirst = { ...request, max_tokens: 10 };
     const first = await createExchange(test.db, branch.id, { request, sent: sentFirst });

@@ -28,7 +28,7 @@ export interface CreateExchangeOptions {
   /** The id to give the row (the proxy's journal id, so a replayed placement finds it); default a new cuid. */
   id?: string;
   request: unknown;
-  /** The call before this one (same conversation): the request, and the body sent, are stored as deltas against its own when they share history (D6, D6.8). */
+  /** The call before this one (same conversation): the request, and the body sent, are stored as deltas against its own when they share history (PX-D6, PX-D6.8). */
   previous?: { id: string; request: unknown; sent?: unknown };
   sent?: unknown;
   streamed?: boolean;
@@ -53,7 +53,7 @@ export interface ExchangeListOptions {
   offset?: number;
 }
 
-/** The columns that store a request and the body sent (D6, D6.8). */
+/** The columns that store a request and the body sent (PX-D6, PX-D6.8). */
 const BODY_COLUMNS = { id: true, request: true, requestBaseId: true, sent: true, sentBaseId: true } as const;
 type StoredBodies = Pick<ExchangeRow, "id" | "request" | "requestBaseId" | "sent" | "sentBaseId">;
 
@@ -80,7 +80,7 @@ function decodeBody(row: StoredBodies, stored: ReadonlyMap<string, StoredBodies>
 }
 
 /**
- * The request and sent body of exchange rows, read back whole (D6.4, D6.8):
+ * The request and sent body of exchange rows, read back whole (PX-D6.4, PX-D6.8):
  * a row without a base id holds the body whole (every row written before
  * deltas); one with it holds a delta, decoded along its chain of bases,
  * which are earlier exchanges of its conversation, read in one query.
@@ -112,7 +112,7 @@ function toRecord(row: ExchangeRow, bodies: { request: JsonValue; sent: JsonValu
   };
 }
 
-/** Exchange rows as records, their requests read back whole (D6.4). */
+/** Exchange rows as records, their requests read back whole (PX-D6.4). */
 export async function toExchangeRecords(db: Database | Transaction, rows: readonly ExchangeRow[]): Promise<ExchangeRecord[]> {
   if (rows.length === 0) return [];
   const bodies = await readBodies(db, rows, rows[0].conversationId);
@@ -175,7 +175,7 @@ export async function updateExchangeById(db: Database, exchangeId: string, chang
   });
 }
 
-/** `updateExchangeById` without reading the record back, so its request is not decoded (D6.4): one query. */
+/** `updateExchangeById` without reading the record back, so its request is not decoded (PX-D6.4): one query. */
 export async function writeExchangeById(db: Database, exchangeId: string, changes: UpdateExchangeOptions): Promise<void> {
   const data = updateData(changes);
   const { count } = await runQuery(db, () => db.exchange.updateMany({ where: { id: exchangeId }, data }));

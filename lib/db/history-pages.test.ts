@@ -11,7 +11,7 @@ const turns = (count: number, from = 0) =>
 describe.each(TEST_PROVIDERS)("a long history's read (%s)", (provider) => {
   const test = useTestDatabase(provider);
 
-  it("[ST-4] reads a forked 5,000-message history in pages of at most HISTORY_PAGE_MESSAGES, whole and in order", async () => {
+  it("[RL-ST4] reads a forked 5,000-message history in pages of at most HISTORY_PAGE_MESSAGES, whole and in order", async () => {
     const { branch: main } = await createConversation(test.db, { title: "long", source: "manual" });
     await appendMessagesBulk(test.db, main.id, turns(3_000));
     const fork = await forkBranch(test.db, main.id, { position: 2_500, name: "fork" });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { dayTermOf, MAX_TERM_LENGTH, prefixUpperBound, termsOf } from "./library-terms";
 
 describe("library terms", () => {
-  it("[LB1] splits text into distinct lower-case words, keeping ISO dates whole", () => {
+  it("[LB-1] splits text into distinct lower-case words, keeping ISO dates whole", () => {
     expect(termsOf("Refund ORDER-4471, refund again on 2026-11-29 via gpt-4o")).toEqual([
       "refund",
       "order",
@@ -19,7 +19,7 @@ describe("library terms", () => {
     expect(termsOf("x".repeat(200))).toEqual(["x".repeat(MAX_TERM_LENGTH)]);
   });
 
-  it("[LB1] bounds a prefix: every word that starts with it sorts in [prefix, bound), in code point order", () => {
+  it("[LB-1] bounds a prefix: every word that starts with it sorts in [prefix, bound), in code point order", () => {
     const words = ["ab", "abc", "abz", "ab\u{1F600}", "ac", "aa", "abé"];
     const bound = prefixUpperBound("ab");
     expect(bound).toBe("ac");
@@ -31,7 +31,7 @@ describe("library terms", () => {
     expect(prefixUpperBound("\ud7ff")).toBe("\ue000");
   });
 
-  it("[LB1] names a day as the index holds it", () => {
+  it("[LB-1] names a day as the index holds it", () => {
     expect(dayTermOf(new Date("2026-11-29T23:59:00Z"))).toBe("2026-11-29");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The words the conversation library searches (LB1): what a conversation is
+ * The words the conversation library searches (LB-1): what a conversation is
  * found by. Isomorphic and pure so the query and the index split text alike.
  */
 

@@ -36,7 +36,7 @@ function countingClient(db: Database): { db: Database; operations: () => number 
 describe.each(TEST_PROVIDERS)("conversation library (%s)", (provider) => {
   const test = useTestDatabase(provider);
 
-  it("[LB1] finds a conversation by every word of its title, key, model, agent, messages or date, the last word as a prefix", async () => {
+  it("[LB-1] finds a conversation by every word of its title, key, model, agent, messages or date, the last word as a prefix", async () => {
     await createConversation(test.db, {
       title: "Refund for order 4471",
       source: "proxy",
@@ -70,7 +70,7 @@ describe.each(TEST_PROVIDERS)("conversation library (%s)", (provider) => {
     expect((await titles(test.db, { q: today.slice(0, 7) })).sort()).toEqual(["Refund for order 4471", "Unrelated"]);
   });
 
-  it("[LB1] finds words appended later, and a renamed conversation by its new title only", async () => {
+  it("[LB-1] finds words appended later, and a renamed conversation by its new title only", async () => {
     const { conversation, branch } = await createConversation(test.db, { title: "Old name", source: "proxy", messages: [user("first")] });
     expect(await titles(test.db, { q: "marmalade" })).toEqual([]);
     await appendMessages(test.db, branch.id, [assistant("the marmalade recipe")]);
@@ -83,7 +83,7 @@ describe.each(TEST_PROVIDERS)("conversation library (%s)", (provider) => {
     expect(row.tokens).toBeGreaterThan(0);
   });
 
-  it("[LB2] pages with a total in two queries, whatever the page size", async () => {
+  it("[LB-2] pages with a total in two queries, whatever the page size", async () => {
     for (let index = 0; index < 12; index += 1)
       await createConversation(test.db, { title: `conversation ${index}`, source: "proxy", messages: [user(`m${index}`)] });
     const counting = countingClient(test.db);
@@ -99,7 +99,7 @@ describe.each(TEST_PROVIDERS)("conversation library (%s)", (provider) => {
     expect(whole.conversations).toHaveLength(12);
   });
 
-  it("[LB3] filters by source, failed calls and budget stops", async () => {
+  it("[LB-3] filters by source, failed calls and budget stops", async () => {
     const imported = await createConversation(test.db, { title: "imported", source: "import:openai", messages: [user("a")] });
     const proxied = await createConversation(test.db, { title: "proxied", source: "proxy", messages: [user("b")] });
     await createConversation(test.db, { title: "agent session", source: "import:claude-code", origin: { agent: "claude-code" }, messages: [user("c")] });
@@ -123,7 +123,7 @@ describe.each(TEST_PROVIDERS)("conversation library (%s)", (provider) => {
     ]);
   });
 
-  it("[LB4] sorts by stored messages, tokens and title, both ways", async () => {
+  it("[LB-4] sorts by stored messages, tokens and title, both ways", async () => {
     const small = await createConversation(test.db, { title: "b small", source: "proxy", messages: [user("x")] });
     await createConversation(test.db, { title: "a large", source: "proxy", messages: [user("x"), assistant("y"), user("z")] });
     await createConversation(test.db, { title: "c wordy", source: "proxy", messages: [user("a much longer message than the others ".repeat(20))] });
@@ -134,7 +134,7 @@ describe.each(TEST_PROVIDERS)("conversation library (%s)", (provider) => {
     expect(await titles(test.db, { sort: "updated" })).toEqual(["b small", "c wordy", "a large"]);
   });
 
-  it("[LB6] lists no staged conversation, and indexes session files and conversations stored before the library", async () => {
+  it("[LB-6] lists no staged conversation, and indexes session files and conversations stored before the library", async () => {
     const staging = beginStaging(test.db);
     await createConversation(test.db, { title: "half imported", source: staging.source, messages: [user("pending words")] });
     staging.end();
@@ -159,7 +159,7 @@ describe.each(TEST_PROVIDERS)("conversation library (%s)", (provider) => {
 });
 
 describe("conversation library: SQL statements", () => {
-  it("[LB2] reads any page in three statements: the page with its counts, its entries, the total", async () => {
+  it("[LB-2] reads any page in three statements: the page with its counts, its entries, the total", async () => {
     const database = await createTestDatabase("sqlite");
     // The only client used on the file (database.db is never connected): two clients on one SQLite file in one process can deadlock.
     const factory = createSqliteAdapter(sqlitePathOf(database.url));

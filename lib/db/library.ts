@@ -37,7 +37,7 @@ function sourceWhere(source: LibrarySource): Prisma.ConversationWhereInput {
 export const MIN_PREFIX_LENGTH = 3;
 
 /**
- * LB1: one lookup of the term index per word, never a read of the messages. Only the word being
+ * LB-1: one lookup of the term index per word, never a read of the messages. Only the word being
  * typed (the last) is a prefix, and only from three characters: a short prefix ("3", "re") is a
  * range over a large part of the index, which every keystroke would pay for.
  */
@@ -73,7 +73,7 @@ function libraryOrder(sort: LibrarySort, order: LibraryOrder): Prisma.Conversati
 }
 
 /**
- * One page of the conversation library (LB2): the conversations matching the
+ * One page of the conversation library (LB-2): the conversations matching the
  * search and filters in the chosen order, and how many match in all. Two
  * operations (three statements) whatever the page size or the number of conversations.
  */
@@ -183,7 +183,7 @@ export async function rewriteLibraryAbout(tx: Transaction, conversationId: strin
 }
 
 /**
- * LB1: messages written to a branch count towards its conversation's entry
+ * LB-1: messages written to a branch count towards its conversation's entry
  * and add their words, in the transaction that writes them, so a search is
  * right as soon as the write commits (appends included).
  */

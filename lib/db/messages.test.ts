@@ -163,7 +163,7 @@ describe.each(TEST_PROVIDERS)("messages (%s)", (provider) => {
     await expect(getBranchScope(test.db, "no-such-branch", { conversation: true })).rejects.toSatisfy(NotFoundError.isInstance);
   });
 
-  it("[R1] totals a range's messages, tokens per role and final answers in the database, as the engine counts them", async () => {
+  it("[E-R1] totals a range's messages, tokens per role and final answers in the database, as the engine counts them", async () => {
     const call = (id: string) => ({ id, type: "function" as const, function: { name: "search", arguments: "{}" } });
     const messages: Message[] = [
       { role: "system", content: "be brief" },

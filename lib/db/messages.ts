@@ -59,7 +59,7 @@ export interface HistoryTotals {
   /** The same per role (every role present, zero when absent). */
   roles: Record<Role, { messages: number; tokens: number }>;
   /**
-   * Assistant messages that end a round (R1, the engine's `isFinalAnswer`):
+   * Assistant messages that end a round (E-R1, the engine's `isFinalAnswer`):
    * no tool calls, and not what is left of a compressed tool chain. A history
    * has this many rounds, plus one when its last non-system message is not one.
    */
@@ -141,7 +141,7 @@ function toMessageRow(branchId: string, position: number, input: NewMessage, arg
  * the branch lock, which is what makes the positions theirs.
  */
 export async function insertMessages(tx: Transaction, branchId: string, start: number, messages: NewMessage[]): Promise<MessageRecord[]> {
-  // ST-2: Prisma's createManyAndReturn costs about a third of a millisecond a row while the transaction holds
+  // RL-ST2: Prisma's createManyAndReturn costs about a third of a millisecond a row while the transaction holds
   // the connection (on SQLite every other request waits for it): the rows go in as plain multi-row INSERTs and
   // the records are the rows as written.
   return (await insertMessageRows(tx, branchId, start, messages)).map(toMessageRecord);
@@ -200,7 +200,7 @@ function historyWhere(lineage: Lineage, from: number, to: number | undefined) {
 }
 
 /**
- * ST-4: a history is read at most this many messages a query, so a long one
+ * RL-ST4: a history is read at most this many messages a query, so a long one
  * never holds the connection (SQLite has one) or the thread for the whole read.
  */
 export const HISTORY_PAGE_MESSAGES = 2_000;
@@ -223,7 +223,7 @@ export async function getHistoryByBranchId(db: Database, branch: BranchRef, opti
       ...(options.positions ? { position: { in: [...options.positions] } } : {}),
     });
     if (options.last === undefined) {
-      // ST-4: pages keyed on the position; raw turns are append-only, so the pages join into one prefix of the history.
+      // RL-ST4: pages keyed on the position; raw turns are append-only, so the pages join into one prefix of the history.
       const records: MessageRecord[] = [];
       for (let start = from; ; ) {
         const rows = await db.message.findMany({ where: whereFrom(start), orderBy: { position: "asc" }, take: HISTORY_PAGE_MESSAGES });

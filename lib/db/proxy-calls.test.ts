@@ -7,7 +7,7 @@ import { newRowId } from "./run";
 const request = { model: "fake-gpt", messages: [{ role: "user", content: "héllo ✓" }], stream: true };
 
 describe("journal ids", () => {
-  it("[D5] sort in the order the calls were journaled, also within one millisecond", () => {
+  it("[PX-D5] sort in the order the calls were journaled, also within one millisecond", () => {
     const ids = Array.from({ length: 2_000 }, () => newRowId("c"));
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(ids);
@@ -17,7 +17,7 @@ describe("journal ids", () => {
 describe.each(TEST_PROVIDERS)("the proxy's journal (%s)", (provider) => {
   const test = useTestDatabase(provider);
 
-  it("[D5] journals a call's request and outcome in one plain statement each, and reads them back as written", async () => {
+  it("[PX-D5] journals a call's request and outcome in one plain statement each, and reads them back as written", async () => {
     const statements = vi.spyOn(test.db, "$executeRawUnsafe");
     const details = { messages: request.messages, tools: null, sentMessages: null, pipeline: null };
     const started = await createProxyCall(test.db, { key: "agent-1", request, details, streamed: true });

@@ -8,7 +8,7 @@ import { decodeRequest, encodeRequest, type RequestDelta } from "./request-delta
 import { insertRow, newRowId, runQuery, updateRowById } from "./run";
 
 /**
- * The recording proxy's journal (D5): one row per call, written before the
+ * The recording proxy's journal (PX-D5): one row per call, written before the
  * agent gets an answer and completed with the outcome, so a call the agent
  * saw succeed survives a crash of the server before it was placed into its
  * conversation. Placing it creates the Exchange with the same id and takes

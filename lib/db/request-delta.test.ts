@@ -14,7 +14,7 @@ function chatCall(k: number): Record<string, unknown> {
 }
 
 describe("request deltas", () => {
-  it("[D6.1] [D6.2] a request is stored as its new items and changed fields, and decodes exactly, key order included", () => {
+  it("[PX-D6.1] [PX-D6.2] a request is stored as its new items and changed fields, and decodes exactly, key order included", () => {
     const base = chatCall(3);
     const request = { temperature: 0.2, ...chatCall(4), extra: { unknown: [1, 2] } };
     const delta = encodeRequest(base, request) as RequestDelta;
@@ -30,7 +30,7 @@ describe("request deltas", () => {
     expect(JSON.stringify(decoded)).toBe(JSON.stringify(request));
   });
 
-  it("[D6.1] a history that forks keeps only the shared items; Responses `input` is a history too", () => {
+  it("[PX-D6.1] a history that forks keeps only the shared items; Responses `input` is a history too", () => {
     const base = {
       model: "gpt-4o",
       input: [
@@ -51,14 +51,14 @@ describe("request deltas", () => {
     expect(decodeRequest(base, delta)).toEqual(request);
   });
 
-  it("[D6.1] no delta without a shared first item, a history field in common, or JSON objects", () => {
+  it("[PX-D6.1] no delta without a shared first item, a history field in common, or JSON objects", () => {
     expect(encodeRequest({ messages: [{ role: "user", content: "a" }] }, { messages: [{ role: "user", content: "b" }] })).toBeNull();
     expect(encodeRequest({ input: [1] }, { messages: [1] })).toBeNull();
     expect(encodeRequest("text", { messages: [1] })).toBeNull();
     expect(encodeRequest({ messages: [1] }, [1])).toBeNull();
   });
 
-  it("[D6.7] a chat request whose system prompt changed (a clock in it) stores the new prompt and its new turns, not its history again", () => {
+  it("[PX-D6.7] a chat request whose system prompt changed (a clock in it) stores the new prompt and its new turns, not its history again", () => {
     const withClock = (k: number, minute: number) => {
       const request = chatCall(k);
       const messages = request.messages as Record<string, unknown>[];
@@ -78,12 +78,12 @@ describe("request deltas", () => {
     expect(encodeRequest(calls[0], { ...calls[1], messages: [{ role: "developer", content: "new" }, ...(calls[1].messages as unknown[])] })).toBeNull();
   });
 
-  it("[D6.2] decoding refuses a base shorter than the delta's kept items", () => {
+  it("[PX-D6.2] decoding refuses a base shorter than the delta's kept items", () => {
     const delta = encodeRequest({ messages: [1, 2] }, { messages: [1, 2, 3] }) as RequestDelta;
     expect(() => decodeRequest({ messages: [1] }, delta)).toThrow(/fewer than 2/);
   });
 
-  it("[D6.3] 200 calls of a growing conversation store bytes bounded by their new turns and read back as the requests sent", () => {
+  it("[PX-D6.3] 200 calls of a growing conversation store bytes bounded by their new turns and read back as the requests sent", () => {
     const calls = Array.from({ length: 200 }, (_, index) => chatCall(index + 1));
     const deltas: RequestDelta[] = [];
     let storedBytes = JSON.stringify(calls[0]).length;

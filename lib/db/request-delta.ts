@@ -2,7 +2,7 @@ import { sameJson } from "@/lib/context/light";
 
 /**
  * A request body stored as what it adds to an earlier request of the same
- * branch (D6): its history's items after the ones it repeats, and its other
+ * branch (PX-D6): its history's items after the ones it repeats, and its other
  * fields except those equal to the earlier request's. Decoding against that
  * earlier request gives the body back exactly, key order included (`sameJson`
  * compares with key order).
@@ -54,7 +54,7 @@ export function encodeRequest(base: unknown, request: unknown): RequestDelta | n
   if (history === null || historyField(base) !== history) return null;
   const baseItems = base[history] as unknown[];
   const items = request[history] as unknown[];
-  // D6.7: a system prompt that changes every call (a clock, a memory block) must not cost the delta.
+  // PX-D6.7: a system prompt that changes every call (a clock, a memory block) must not cost the delta.
   const instructions = leadingInstructions(items);
   const head =
     instructions > 0 &&

@@ -31,7 +31,7 @@ const EXCHANGE_PAGE = 50;
 const RECENT_REQUESTS = 16;
 
 export interface ExportSessionOptions {
-  /** Request bodies as deltas against the call before (default), or left out (SE5). */
+  /** Request bodies as deltas against the call before (default), or left out (SE-5). */
   requests?: SessionRequests;
 }
 
@@ -63,7 +63,7 @@ async function readSnapshot(tx: Transaction, conversationId: string) {
 type Snapshot = Awaited<ReturnType<typeof readSnapshot>>;
 
 /**
- * One conversation and every row stored for it (SE1, SE5): branches, messages,
+ * One conversation and every row stored for it (SE-1, SE-5): branches, messages,
  * summaries, checkpoints, offloaded content, artifacts, proxy exchanges and
  * the conversation's own policies, exactly as stored. Everything but the
  * exchanges is read in one transaction before this returns (a missing
@@ -105,7 +105,7 @@ async function* sessionLines(db: Database, snapshot: Snapshot, requests: Session
   yield sessionLineText({ table: "end", rows });
 }
 
-/** A body written against `previous` (the branch's call before) as its delta (D6.1), else whole, as the recorder stores it. */
+/** A body written against `previous` (the branch's call before) as its delta (PX-D6.1), else whole, as the recorder stores it. */
 function againstPrevious(previous: { id: string; body: JsonValue } | undefined, body: JsonValue, whole: () => string): { text: string; baseId: string | null } {
   const delta = previous === undefined ? null : encodeRequest(previous.body, body);
   return delta === null ? { text: whole(), baseId: null } : { text: JSON.stringify(delta), baseId: previous!.id };
@@ -118,7 +118,7 @@ async function requestOf(db: Database, row: ExchangeRow, recent: Map<string, Jso
   return (await getExchangeById(db, row.id)).request;
 }
 
-/** A stored sent body whole (D6.8): as stored, or decoded against its base's. */
+/** A stored sent body whole (PX-D6.8): as stored, or decoded against its base's. */
 async function sentOf(db: Database, row: ExchangeRow & { sent: string }, recent: Map<string, JsonValue>): Promise<JsonValue> {
   if (row.sentBaseId === null) return fromJsonText(row.sent);
   const base = recent.get(row.sentBaseId);
@@ -127,7 +127,7 @@ async function sentOf(db: Database, row: ExchangeRow & { sent: string }, recent:
 }
 
 /**
- * The exchange lines (SE5): each request (whole as the agent sent it, D6.4)
+ * The exchange lines (SE-5): each request (whole as the agent sent it, D6.4)
  * written as a delta against the request of the exchange before it on its
  * branch, each sent body against the branch's last sent body. A sent body
  * stored in other than JSON.stringify's spelling stays whole, so the import
@@ -188,11 +188,11 @@ export interface ImportSessionResult {
 }
 
 /**
- * Writes a session file's rows as they are (SE1), all or nothing; an
+ * Writes a session file's rows as they are (SE-1), all or nothing; an
  * exchange's request as the file held it, a delta against `requestBaseId` or
- * whole (D6.4). A file whose
- * references point outside it is refused before anything is written (SE2); a
- * conversation already stored (its id or its record key) is a conflict (SE3).
+ * whole (PX-D6.4). A file whose
+ * references point outside it is refused before anything is written (SE-2); a
+ * conversation already stored (its id or its record key) is a conflict (SE-3).
  */
 export async function importSession(db: Database, file: SessionRows): Promise<ImportSessionResult> {
   const issues = findSessionIssues(file);

@@ -4,7 +4,7 @@ import { buildMessage, parseDataUrl, partsToWrite } from "./canonical";
 import { writeAnthropicRequest } from "./anthropic/write";
 
 describe("the canonical normal form", () => {
-  it("[F1] keeps parts only for more than one plain text, and gives an assistant without text null", () => {
+  it("[F-1] keeps parts only for more than one plain text, and gives an assistant without text null", () => {
     expect(buildMessage("user", [{ type: "text", text: "hi" }])).toEqual({ role: "user", content: "hi" });
     expect(buildMessage("assistant", [])).toEqual({ role: "assistant", content: null });
     expect(buildMessage("tool", [], { tool_call_id: "c" })).toEqual({ role: "tool", content: "", tool_call_id: "c" });
@@ -16,14 +16,14 @@ describe("the canonical normal form", () => {
     ).toBe("a\nb");
   });
 
-  it("[F2] holds the last part's cache mark as the message's, unless tool calls end the message", () => {
+  it("[F-2] holds the last part's cache mark as the message's, unless tool calls end the message", () => {
     const marked = { type: "text" as const, text: "a", cacheControl: { type: "ephemeral" as const } };
     expect(buildMessage("user", [marked])).toEqual({ role: "user", content: "a", cache_control: { type: "ephemeral" } });
     const call = { id: "c", type: "function" as const, function: { name: "f", arguments: "{}" } };
     expect(buildMessage("assistant", [marked], { tool_calls: [call] }).parts).toEqual([marked]);
   });
 
-  it("[F3] writes a processor's rewritten content in place of the text parts, keeping the others", () => {
+  it("[F-3] writes a processor's rewritten content in place of the text parts, keeping the others", () => {
     const message: Message = {
       role: "tool",
       content: "[truncated]",

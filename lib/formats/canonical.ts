@@ -1,7 +1,7 @@
 /**
  * The canonical message's normal form, shared by every reader and writer so
  * that a message read from any format and written back reads as the same
- * value (F1, F2, F3 in SPEC.md).
+ * value (F-1, F-2, F-3 in SPEC.md).
  */
 import type { CacheControl, ContentPart, Message, ProviderExtras, ProviderName, Role, TextPart, ToolCall } from "@/lib/context/messages";
 
@@ -28,7 +28,7 @@ export interface MessageFields {
 }
 
 /**
- * Builds a canonical message from its parts in wire order (F1, F2): a cache
+ * Builds a canonical message from its parts in wire order (F-1, F-2): a cache
  * mark on the last part is the message's; `parts` is kept only when the
  * message holds more than one plain text; `content` is the text parts joined,
  * null for an assistant without text.
@@ -61,7 +61,7 @@ function isPlainText(parts: readonly ContentPart[]): boolean {
 }
 
 /**
- * The parts a writer sends (F3): the message's parts, or its content as one
+ * The parts a writer sends (F-3): the message's parts, or its content as one
  * text part. When a processor rewrote `content` so it no longer matches the
  * text parts, the text parts give way to one part holding `content`, where
  * the first text part was; the other parts stay.

@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import { callFactsMetadata, callFactsOf, isoTime } from "./facts";
 
 describe("call facts in metadata", () => {
-  it("[SF2] round-trips through metadata fields", () => {
+  it("[F-SF2] round-trips through metadata fields", () => {
     const facts = { at: "2026-01-07T11:54:28.650Z", model: "claude-opus-4-5", requestId: "req_1", responseId: "msg_1", stopReason: "tool_use", latencyMs: 812 };
     expect(callFactsOf(callFactsMetadata(facts))).toEqual(facts);
   });
 
-  it("[SF2] reads rows the proxy wrote before: the provider's usage object and finishReason", () => {
+  it("[F-SF2] reads rows the proxy wrote before: the provider's usage object and finishReason", () => {
     const facts = callFactsOf({
       recorder: "proxy",
       model: "gpt-4o",
@@ -18,7 +18,7 @@ describe("call facts in metadata", () => {
     expect(callFactsOf({ recorder: "chat" })).toBeUndefined();
   });
 
-  it("[SF2] reads times given as ISO text or epoch seconds or milliseconds", () => {
+  it("[F-SF2] reads times given as ISO text or epoch seconds or milliseconds", () => {
     expect(isoTime("2026-02-24T09:51:48.878Z")).toBe("2026-02-24T09:51:48.878Z");
     expect(isoTime(1771926708)).toBe("2026-02-24T09:51:48.000Z");
     expect(isoTime(1771926708878)).toBe("2026-02-24T09:51:48.878Z");

@@ -2,13 +2,13 @@
  * What a source says about a session besides its messages: when each call
  * happened, the model that answered, the usage the provider reported and the
  * ids it gave (`CallFacts`), and which agent ran where (`SessionFacts`).
- * Imports, the recording proxy and exports share these shapes (SF1–SF3 in
+ * Imports, the recording proxy and exports share these shapes (F-SF1–F-SF3 in
  * SPEC.md); nothing here counts tokens, it only reads what was reported.
  */
 
 import { readReportedUsage, type ReportedUsage } from "./reported-usage";
 
-/** One model call's facts as a source recorded them; every field is optional because sources differ (SF2). */
+/** One model call's facts as a source recorded them; every field is optional because sources differ (F-SF2). */
 export interface CallFacts {
   /** ISO 8601 time the message was written or the call answered. */
   at?: string;
@@ -22,7 +22,7 @@ export interface CallFacts {
   latencyMs?: number;
 }
 
-/** Which agent wrote a session, and where (SF3). */
+/** Which agent wrote a session, and where (F-SF3). */
 export interface SessionFacts {
   /** The agent's name as its own files say it: "claude-code", "codex", "gemini-cli", "openhands", … */
   agent?: string;
@@ -36,7 +36,7 @@ export interface SessionFacts {
 const CALL_FACT_KEYS = ["at", "model", "usage", "requestId", "responseId", "stopReason", "latencyMs"] as const;
 
 /**
- * The call facts kept in a stored message's metadata (SF2). Rows the proxy
+ * The call facts kept in a stored message's metadata (F-SF2). Rows the proxy
  * wrote before usage was normalised hold the provider's object as `usage`:
  * it is read again here, so old rows read as new ones.
  */

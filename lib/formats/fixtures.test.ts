@@ -36,12 +36,12 @@ describe("wire-format samples", () => {
       const raw = loadFixture(sample.file) as Record<string, unknown>;
       const read = readRequest(sample.format, raw);
 
-      it("[F6] keeps every message, tool call, tool result, thinking block and media part the manifest counts", () => {
+      it("[F-6] keeps every message, tool call, tool result, thinking block and media part the manifest counts", () => {
         const expected = manifestCounts(sample.file);
         expect({ messages: sample.messages(read, raw), ...canonicalCounts(read.messages) }).toEqual(expected);
       });
 
-      it("[F7] reads back the same canonical messages and tools after a trip through its own format", () => {
+      it("[F-7] reads back the same canonical messages and tools after a trip through its own format", () => {
         const written = writeRequest(sample.format, read);
         expect(written.warnings).toEqual([]);
         const back = readRequest(sample.format, written.value);
@@ -50,7 +50,7 @@ describe("wire-format samples", () => {
       });
 
       for (const target of WIRE_FORMATS.filter((format) => format !== sample.format)) {
-        it(`[F8] through ${target} and back, every message that changed was warned about`, () => {
+        it(`[F-8] through ${target} and back, every message that changed was warned about`, () => {
           const written = writeRequest(target, read);
           const back = readRequest(target, written.value);
           const warned = warnedIndices(written.warnings);
@@ -72,7 +72,7 @@ describe("wire-format samples", () => {
   describe("openai-legacy-functions.jsonl", () => {
     const lines = loadFixture("openai-legacy-functions.jsonl") as { messages: unknown[] }[];
 
-    it("[C3] gives a legacy call and its function result the same id, so the turn pairs", () => {
+    it("[F-C3] gives a legacy call and its function result the same id, so the turn pairs", () => {
       const conversations = lines.map((line) => readChatMessages(line.messages).messages);
       const counts = conversations.map((messages) => canonicalCounts(messages));
       expect(conversations.flat()).toHaveLength(manifestCounts("openai-legacy-functions.jsonl").messages);
@@ -84,7 +84,7 @@ describe("wire-format samples", () => {
       }
     });
 
-    it("[F7] writes legacy functions back as functions", () => {
+    it("[F-7] writes legacy functions back as functions", () => {
       const read = readRequest("openai-chat", lines[0]);
       const written = writeRequest("openai-chat", read);
       // The call's absent content is written as the null it means.

@@ -15,7 +15,7 @@ export * from "./types";
 export { FormatError, MAX_FORMAT_ISSUES, formatDisplayName, formatPath, type FormatIssue } from "./errors";
 export { ConversionContext } from "./context";
 export { PART_SEPARATOR, nameToolResults, parseDataUrl, partsToWrite, textOfParts } from "./canonical";
-// The engine's one "same message" (M3), which F4 states for the formats; lib/proxy/canonical.ts still imports it from here.
+// The engine's one "same message" (F-M3), which F4 states for the formats; lib/proxy/canonical.ts still imports it from here.
 export { callFactsMetadata, callFactsOf, isoTime, type CallFacts, type SessionFacts } from "./facts";
 export { readReportedUsage, type ReportedUsage } from "./reported-usage";
 export {

@@ -69,7 +69,7 @@ function trip(format: WireFormat, messages: Message[]): Message[] {
 
 describe("round trips on generated conversations", () => {
   for (const format of WIRE_FORMATS) {
-    it(`[F7] text, tool calls and results come back deep-equal through ${format}`, () => {
+    it(`[F-7] text, tool calls and results come back deep-equal through ${format}`, () => {
       fc.assert(
         fc.property(conversation(false), (messages) => {
           expect(withoutImpliedNames(trip(format, messages))).toEqual(withoutImpliedNames(messages));
@@ -80,7 +80,7 @@ describe("round trips on generated conversations", () => {
   }
 
   for (const format of ["openai-chat", "anthropic"] as const) {
-    it(`[F7] images, documents and signed reasoning come back deep-equal through ${format}`, () => {
+    it(`[F-7] images, documents and signed reasoning come back deep-equal through ${format}`, () => {
       fc.assert(
         fc.property(conversation(true), (messages) => {
           expect(withoutImpliedNames(trip(format, messages))).toEqual(messages);

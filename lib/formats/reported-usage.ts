@@ -1,12 +1,12 @@
 /**
- * Providers' and agents' usage objects read into one shape (SF1): what a
+ * Providers' and agents' usage objects read into one shape (F-SF1): what a
  * call reported it used, split by what the prompt cache did.
  */
 
 import type { UsageTokens } from "@/lib/context/cost/types";
 
 /**
- * Usage as the provider reported it (SF1): the tokens by how they are billed,
+ * Usage as the provider reported it (F-SF1): the tokens by how they are billed,
  * the engine's `UsageTokens` (an automatic cache's writes count as 5-minute
  * writes; 0 reasoning when the provider does not say), with the object it came in.
  */
@@ -28,7 +28,7 @@ function has(object: Record<string, unknown>, ...keys: string[]): boolean {
 }
 
 /**
- * Reads a provider's usage object into `ReportedUsage` (SF1): Anthropic
+ * Reads a provider's usage object into `ReportedUsage` (F-SF1): Anthropic
  * Messages (`cache_creation.ephemeral_5m/1h_input_tokens`), OpenAI Chat and
  * Responses (cached tokens are part of the input there), LiteLLM's chat
  * usage with Anthropic's cache fields, OpenHands' `TokenUsage`, Gemini

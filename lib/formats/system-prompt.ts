@@ -34,7 +34,7 @@ export function leadingSystemCount(messages: readonly Pick<Message, "role">[]): 
   return count;
 }
 
-/** One fingerprint for a whole system prompt (F4 per message, so cache marks and provider extras do not count). */
+/** One fingerprint for a whole system prompt (F-4 per message, so cache marks and provider extras do not count). */
 export function systemPromptFingerprint(messages: readonly Message[]): string {
   return messages.map(messageFingerprint).join(",");
 }

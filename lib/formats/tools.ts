@@ -1,5 +1,5 @@
 /**
- * Tool definitions, shared by every format's tool converter (T1–T3 in
+ * Tool definitions, shared by every format's tool converter (F-T1–E-T3 in
  * SPEC.md): function tools map field for field; a provider's built-in tools
  * (web search, code execution) are kept whole under that provider's extras
  * and written back only to its own format.

@@ -8,7 +8,7 @@ import type { ImportedConversation } from "./types";
 
 const TITLE_LENGTH = 60;
 
-/** Finishes every draft, one piece of work a step (I9); `filename` titles conversations that carry no title of their own. */
+/** Finishes every draft, one piece of work a step (IM-9); `filename` titles conversations that carry no title of their own. */
 export function* finishConversations(drafts: readonly ConversationDraft[], filename?: string): Generator<void, ImportedConversation[], void> {
   const base = filename === undefined ? undefined : baseName(filename);
   const finished: ImportedConversation[] = [];

@@ -124,12 +124,12 @@ describe("import formats", () => {
       const text = readFixture(`formats/${sample.file}`);
       const result = parseConversations(text);
 
-      it(`[I1] is detected as ${sample.format}`, () => {
+      it(`[IM-1] is detected as ${sample.format}`, () => {
         expect(result.format).toBe(sample.format);
         expect(result.conversations.every((conversation) => conversation.format === sample.format)).toBe(true);
       });
 
-      it("[I2] keeps every message, tool call, tool result, thinking block and media part the manifest counts", () => {
+      it("[IM-2] keeps every message, tool call, tool result, thinking block and media part the manifest counts", () => {
         const { messages: expectedMessages, toolCalls, toolResults, thinking, images } = manifestCounts(sample.file);
         const expected = { messages: expectedMessages, toolCalls, toolResults, thinking, images };
         const counted = (sample.counted?.(result) ?? result.conversations).flatMap((conversation) => conversation.messages);
@@ -137,14 +137,14 @@ describe("import formats", () => {
         expect({ messages, ...canonicalCounts(counted) }).toEqual(expected);
       });
 
-      it("[I3] lists a warning for what it approximated, merged, skipped or repaired", () => {
+      it("[IM-3] lists a warning for what it approximated, merged, skipped or repaired", () => {
         const codes = result.conversations.flatMap((conversation) => conversation.warnings.map((warning) => warning.code));
         expect(codes.sort()).toEqual([...sample.warnings].sort());
       });
 
       for (const target of ["openai-chat", "openai-responses", "anthropic"] as WireFormat[]) {
         if (sample.knownGaps?.[target] !== undefined) continue;
-        it(`[I4] exported as ${target} and imported again gives the same canonical messages`, () => {
+        it(`[IM-4] exported as ${target} and imported again gives the same canonical messages`, () => {
           for (const conversation of result.conversations) {
             const written = writeRequest(target, { messages: conversation.messages, tools: conversation.tools });
             const back = parseConversations(JSON.stringify(written.value)).conversations;
@@ -164,7 +164,7 @@ describe("import formats", () => {
 });
 
 describe("offload markers", () => {
-  it("[I2] keeps the three offload markers the manifest counts, of both engines", () => {
+  it("[IM-2] keeps the three offload markers the manifest counts, of both engines", () => {
     const [conversation] = parseConversations(readFixture("formats/exo-offload-markers.json")).conversations;
     expect(conversation.offloadMarkers.map((marker) => [marker.messageIndex, marker.engine])).toEqual([
       [3, "exo"],
@@ -178,7 +178,7 @@ describe("Claude Code sessions", () => {
   const result = parseConversations(readFixture("formats/claude-code-sidechain-compact.jsonl"));
   const [main, subagent] = result.conversations;
 
-  it("[I5] imports a subagent's sidechain as a conversation of its own, keeping its parallel tool calls in one turn", () => {
+  it("[IM-5] imports a subagent's sidechain as a conversation of its own, keeping its parallel tool calls in one turn", () => {
     expect(result.conversations).toHaveLength(2);
     expect(subagent.title).toBe("Claude Code session (subagent 1)");
     expect(subagent.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool", "assistant"]);
@@ -188,7 +188,7 @@ describe("Claude Code sessions", () => {
     );
   });
 
-  it("[I5] merges the lines of one message id into one message and marks the compaction", () => {
+  it("[IM-5] merges the lines of one message id into one message and marks the compaction", () => {
     expect(main.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "user", "assistant"]);
     expect(main.messages[4].parts?.map((part) => part.type)).toEqual(["reasoning", "text"]);
     const markers = main.warnings.filter((warning) => warning.code === "marker");
@@ -199,13 +199,13 @@ describe("Claude Code sessions", () => {
     expect(main.source?.model).toBe("claude-sonnet-4-5");
   });
 
-  it("[I5] takes a summary line as the title", () => {
+  it("[IM-5] takes a summary line as the title", () => {
     expect(parseConversations(readFixture("formats/claude-code-simonw-sample_session.jsonl")).conversations[0].title).toBe("Test session for JSONL parsing");
   });
 });
 
 describe("titles", () => {
-  it("[I6] a pasted Anthropic conversation is titled by its first user text, not by an image before it", () => {
+  it("[IM-6] a pasted Anthropic conversation is titled by its first user text, not by an image before it", () => {
     const image = { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } };
     const request = {
       system: "Be brief.",
@@ -221,7 +221,7 @@ describe("titles", () => {
 describe("refusals", () => {
   const refusal = (text: string) => importErrorOf(() => parseConversations(text));
 
-  it("[I8] an array of objects that are not messages is an unknown format, naming what it found, not a message without a role", () => {
+  it("[IM-8] an array of objects that are not messages is an unknown format, naming what it found, not a message without a role", () => {
     const error = refusal('[{"question": "hi", "answer": "hello"}]');
     expect(error.issues).toEqual([
       {
@@ -231,7 +231,7 @@ describe("refusals", () => {
     ]);
   });
 
-  it("[I8] a Claude Code line with broken content names the format, the line and the field", () => {
+  it("[IM-8] a Claude Code line with broken content names the format, the line and the field", () => {
     const lines = readFixture("formats/claude-code-simonw-sample_session.jsonl").trim().split("\n");
     lines[2] = lines[2].replace(/"content":\[.*\]\}/, '"content":5}');
     const [issue] = refusal(lines.join("\n")).issues;
@@ -244,7 +244,7 @@ describe("refusals", () => {
     });
   });
 
-  it("[I8] a UIMessage tool part without its call id names the message index and the part", () => {
+  it("[IM-8] a UIMessage tool part without its call id names the message index and the part", () => {
     const messages = JSON.parse(readFixture("formats/vercel-ai-ui-messages.json")) as { parts: Record<string, unknown>[] }[];
     delete messages[2].parts[3].toolCallId;
     const [issue] = refusal(JSON.stringify(messages, null, 1)).issues;
@@ -256,7 +256,7 @@ describe("refusals", () => {
     });
   });
 
-  it("[I8] a ShareGPT turn from an unknown speaker names the conversation, turn and field", () => {
+  it("[IM-8] a ShareGPT turn from an unknown speaker names the conversation, turn and field", () => {
     const entries = JSON.parse(readFixture("formats/sharegpt-glaive-toolcall.json")) as { conversations: Record<string, unknown>[] }[];
     entries[1].conversations[4].from = "narrator";
     const [issue] = refusal(JSON.stringify(entries)).issues;
@@ -269,7 +269,7 @@ describe("refusals", () => {
     });
   });
 
-  it("[I8] an OpenTelemetry span whose gen_ai.input.messages is not JSON says which attribute", () => {
+  it("[IM-8] an OpenTelemetry span whose gen_ai.input.messages is not JSON says which attribute", () => {
     const span = { traceId: "t", spanId: "s", attributes: { "gen_ai.input.messages": "not json" } };
     const [issue] = refusal(JSON.stringify(span)).issues;
     expect(issue).toMatchObject({
@@ -281,7 +281,7 @@ describe("refusals", () => {
 });
 
 describe("forced formats", () => {
-  it("[I8] a format asked for that the input is not is refused, saying what was found", () => {
+  it("[IM-8] a format asked for that the input is not is refused, saying what was found", () => {
     const error = importErrorOf(() => parseConversations('[{"role": "user", "content": "hi"}]', { format: "langfuse" }));
     expect(error.issues).toEqual([
       {
@@ -292,7 +292,7 @@ describe("forced formats", () => {
     ]);
   });
 
-  it("[I1] a format asked for is read without detection", () => {
+  it("[IM-1] a format asked for is read without detection", () => {
     const result = parseConversations(readFixture("formats/langfuse-trace.json"), { format: "langfuse" });
     expect(result.format).toBe("langfuse");
   });

@@ -1,4 +1,4 @@
-// A JSONL export keeps each message's facts on its line, and importing it brings them back (I13).
+// A JSONL export keeps each message's facts on its line, and importing it brings them back (IM-13).
 import { describe, expect, it } from "vitest";
 import { readFixture } from "@/tests/fixtures/import/load";
 import { parseConversations, serializeConversation } from "./index";
@@ -6,7 +6,7 @@ import { parseConversations, serializeConversation } from "./index";
 describe("JSONL facts", () => {
   const [session] = parseConversations(readFixture("formats/claude-code-2.0.76-compaction.jsonl")).conversations;
 
-  it("[I13][I10] an exported session's JSONL carries every message's time, model and usage, and its import reads them back", () => {
+  it("[IM-13][IM-10] an exported session's JSONL carries every message's time, model and usage, and its import reads them back", () => {
     const { text } = serializeConversation(session.messages, "jsonl", { facts: session.facts });
     const lines = text
       .trim()
@@ -18,7 +18,7 @@ describe("JSONL facts", () => {
     expect(back.facts).toEqual(session.facts);
   });
 
-  it("[I13] lines without facts import as before", () => {
+  it("[IM-13] lines without facts import as before", () => {
     const { text } = serializeConversation(session.messages, "jsonl");
     expect(text).not.toContain('"facts"');
     expect(parseConversations(text).conversations[0].facts).toBeUndefined();

@@ -168,7 +168,7 @@ describe("OpenAI chat import", () => {
     ]);
   });
 
-  it("[I7] keeps a tool result without a call and warns with the repair sanitizeHistory makes when it is stored", () => {
+  it("[IM-7] keeps a tool result without a call and warns with the repair sanitizeHistory makes when it is stored", () => {
     const conversation = parseConversations(readFixture("import/orphan-tool-result.json")).conversations[0];
     expect(conversation.messages).toHaveLength(15);
     expect(conversation.messages[6].role).toBe("tool");
@@ -181,7 +181,7 @@ describe("OpenAI chat import", () => {
     ]);
   });
 
-  it("[I7] warns about a tool call whose result never came", () => {
+  it("[IM-7] warns about a tool call whose result never came", () => {
     const conversation = only([
       { role: "user", content: "go" },
       { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
@@ -193,7 +193,7 @@ describe("OpenAI chat import", () => {
     ]);
   });
 
-  it("[I7] calls a second result for an answered call a duplicate, not an orphan", () => {
+  it("[IM-7] calls a second result for an answered call a duplicate, not an orphan", () => {
     const call = { id: "c1", type: "function", function: { name: "f", arguments: "{}" } };
     const conversation = only([
       { role: "user", content: "go" },

@@ -78,7 +78,7 @@ describe("parseConversations refusals", () => {
     expect(error.message).toBe(`could not import: ${UNKNOWN_FORMAT_MESSAGE}; found ${found}`);
   });
 
-  it("[I8] the refusal of an unknown format names every format the importer reads", () => {
+  it("[IM-8] the refusal of an unknown format names every format the importer reads", () => {
     for (const label of Object.values(IMPORT_FORMAT_LABELS)) expect(UNKNOWN_FORMAT_MESSAGE).toContain(label);
     expect(UNKNOWN_FORMAT_MESSAGE).toContain("Claude Code session (JSONL)");
     expect(UNKNOWN_FORMAT_MESSAGE).toContain("tau-bench trajectories");

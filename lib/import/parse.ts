@@ -22,7 +22,7 @@ const LEGACY_FORMATS: ReadonlySet<ImportFormat> = new Set(["openai", "jsonl", "a
 export const DEFAULT_MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 
 /** The message of an input whose shape matches no format. */
-/** The refusal of an input no reader recognises: it names every format the importer reads (I8). */
+/** The refusal of an input no reader recognises: it names every format the importer reads (IM-8). */
 export const UNKNOWN_FORMAT_MESSAGE = `could not recognise the format: expected one of ${Object.values(IMPORT_FORMAT_LABELS).join(", ")}`;
 
 const EMPTY_MESSAGE = "the input is empty: paste or drop a conversation (JSON or JSONL)";
@@ -38,7 +38,7 @@ export function runSteps<T>(steps: ImportSteps<T>): T {
   }
 }
 
-/** Time an async import works before it lets other requests run (I9). */
+/** Time an async import works before it lets other requests run (IM-9). */
 const SLICE_MS = 10;
 
 /**
@@ -52,7 +52,7 @@ export function parseConversations(text: string, options: ParseConversationsOpti
 /**
  * `parseConversations` for a server: JSONL lines are parsed, and long message
  * lists converted, in slices of about 10 ms with the event loop free between
- * them (I9), so a 100,000-message import does not hold up other requests.
+ * them (IM-9), so a 100,000-message import does not hold up other requests.
  */
 export async function parseConversationsAsync(text: string, options: ParseConversationsOptions = {}): Promise<ImportResult> {
   const steps = parseSteps(text, options);

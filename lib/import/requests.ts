@@ -36,7 +36,7 @@ export interface ConversationDraft {
   source?: Record<string, unknown>;
   warnings: ImportWarning[];
   title?: string;
-  /** Per message, same index as `messages` (I10). */
+  /** Per message, same index as `messages` (IM-10). */
   facts?: (CallFacts | undefined)[];
   session?: SessionFacts;
   compactions?: ImportedCompaction[];
@@ -166,7 +166,7 @@ export function convertMessageList(raw: readonly unknown[], dialect: Dialect, sc
 const MESSAGES_PER_STEP = 1000;
 
 /**
- * `convertMessageList` in slices, for long lists (I9). A slice ends before a
+ * `convertMessageList` in slices, for long lists (IM-9). A slice ends before a
  * user turn (one without Anthropic tool results), so no tool call is read
  * apart from its results; the messages and warnings are those of one pass.
  */

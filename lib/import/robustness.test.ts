@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readFixture } from "@/tests/fixtures/import/load";
 import { ImportError, IMPORT_FORMATS, parseConversations } from "./index";
 
-// [I8] Any sample with any one value replaced imports or is refused with an ImportError: no importer throws anything else.
+// [IM-8] Any sample with any one value replaced imports or is refused with an ImportError: no importer throws anything else.
 const files = [
   "claude-code-short.jsonl",
   "claude-code-sidechain-compact.jsonl",
@@ -59,7 +59,7 @@ function parseOrRefuse(text: string, format?: (typeof IMPORT_FORMATS)[number]): 
 
 describe("robustness", () => {
   for (const file of files) {
-    it(`[I8] ${file} with any one value replaced imports or is refused, never crashes`, () => {
+    it(`[IM-8] ${file} with any one value replaced imports or is refused, never crashes`, () => {
       const text = readFixture(`formats/${file}`);
       const lines = file.endsWith(".jsonl");
       const document: unknown = lines

@@ -46,7 +46,7 @@ describe("serializeConversation", () => {
     }
   });
 
-  it.each(["openai-responses", "anthropic", "gemini"] as const)("[F8] exports every sample trajectory as %s and reads it back the same", (format) => {
+  it.each(["openai-responses", "anthropic", "gemini"] as const)("[F-8] exports every sample trajectory as %s and reads it back the same", (format) => {
     for (const entry of sample) {
       const { text: exported, warnings } = serializeConversation(entry.traj, format, { tools: request.tools });
       expect(warnings).toEqual([]);

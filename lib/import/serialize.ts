@@ -19,7 +19,7 @@ export const SERIALIZE_FORMATS: readonly SerializeFormat[] = ["openai", "jsonl",
 export interface SerializeConversationOptions {
   /** Tool definitions to include; JSONL has no place for them. */
   tools?: readonly ToolDefinition[];
-  /** Per message, its call's facts: JSONL writes them on the message's line as `facts` (I13); the request formats have no place for them. */
+  /** Per message, its call's facts: JSONL writes them on the message's line as `facts` (IM-13); the request formats have no place for them. */
   facts?: readonly (CallFacts | undefined)[];
 }
 
@@ -64,7 +64,7 @@ export function indentedJson(value: unknown, levels = INDENTED_LEVELS, prefix = 
 export function serializeConversation(messages: readonly Message[], format: SerializeFormat, options: SerializeConversationOptions = {}): SerializeResult {
   if (format === "jsonl") {
     const written = writeChatMessages(messages);
-    // Each message is one line when it is written (F5 keeps the count), so facts line up with lines.
+    // Each message is one line when it is written (F-5 keeps the count), so facts line up with lines.
     const lines = written.value.map((message, index) => {
       const facts = written.value.length === messages.length ? options.facts?.[index] : undefined;
       return JSON.stringify(facts === undefined ? message : { ...message, facts: factsField(facts) });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { importErrorOf } from "@/tests/fixtures/import/load";
 import { parseConversations, parseConversationsAsync } from "./index";
 
-// [I9] Long inputs are parsed and converted in slices; the result is the one of a single pass.
+// [IM-9] Long inputs are parsed and converted in slices; the result is the one of a single pass.
 const turn = (index: number) => [
   { role: "user", content: `question ${index}` },
   { role: "assistant", content: null, tool_calls: [{ id: `call_${index}`, type: "function", function: { name: "look", arguments: "{}" } }] },
@@ -12,7 +12,7 @@ const turn = (index: number) => [
 const messages = Array.from({ length: 1_200 }, (_, index) => turn(index)).flat();
 
 describe("slices", () => {
-  it("[I9] a 4,800-message JSONL converts to the same messages as the JSON array read in one pass, with no warning", async () => {
+  it("[IM-9] a 4,800-message JSONL converts to the same messages as the JSON array read in one pass, with no warning", async () => {
     const whole = parseConversations(JSON.stringify(messages)).conversations[0];
     const sliced = await parseConversationsAsync(messages.map((message) => JSON.stringify(message)).join("\n"));
     expect(sliced.conversations[0].messages).toEqual(whole.messages);
@@ -20,7 +20,7 @@ describe("slices", () => {
     expect(sliced.conversations[0].warnings).toEqual([]);
   });
 
-  it("[I9] a problem in a later slice keeps its line, message index and path", () => {
+  it("[IM-9] a problem in a later slice keeps its line, message index and path", () => {
     const broken = messages.map((message, index) => (index === 3_001 ? { ...message, role: "robot" } : message));
     const [issue] = importErrorOf(() => parseConversations(broken.map((message) => JSON.stringify(message)).join("\n"))).issues;
     expect(issue).toMatchObject({

@@ -122,13 +122,13 @@ export interface ImportedConversation {
   warnings: ImportWarning[];
   /** What the input said besides messages and tools (a request's `model`, tau-bench's `task_id`, `reward`, `info`). */
   source?: Record<string, unknown>;
-  /** Per message (same index as `messages`): its time, model, reported usage and ids, where the source has them (I10). */
+  /** Per message (same index as `messages`): its time, model, reported usage and ids, where the source has them (IM-10). */
   facts?: (CallFacts | undefined)[];
-  /** The agent, its version, cwd, git branch and session id, where the source has them (I10). */
+  /** The agent, its version, cwd, git branch and session id, where the source has them (IM-10). */
   session?: SessionFacts;
-  /** The agent's own compactions, in order (I11). */
+  /** The agent's own compactions, in order (IM-11). */
   compactions?: ImportedCompaction[];
-  /** For a subagent's conversation: the call that started it (I12). */
+  /** For a subagent's conversation: the call that started it (IM-12). */
   subagentOf?: SubagentLink;
 }
 

@@ -1,10 +1,10 @@
 import * as z from "zod";
 
-/** Where a conversation came from, as the library filters it (LB3). */
+/** Where a conversation came from, as the library filters it (LB-3). */
 export const LIBRARY_SOURCES = ["import", "proxy", "agent"] as const;
 export type LibrarySource = (typeof LIBRARY_SOURCES)[number];
 
-/** What the library sorts by (LB4): last change, creation, title, stored messages, stored tokens. */
+/** What the library sorts by (LB-4): last change, creation, title, stored messages, stored tokens. */
 export const LIBRARY_SORTS = ["updated", "created", "title", "messages", "tokens"] as const;
 export type LibrarySort = (typeof LIBRARY_SORTS)[number];
 
@@ -26,7 +26,7 @@ const whole = (name: string) => z.coerce.number({ error: `${name} must be a whol
 
 /**
  * The library's query as the URL and `GET /api/conversations` carry it
- * (LB5): one schema for the route, the home page and the page's links.
+ * (LB-5): one schema for the route, the home page and the page's links.
  */
 export const libraryQuerySchema = z.object({
   q: z.string().trim().max(500, "q must be at most 500 characters").default(""),

@@ -1,5 +1,5 @@
 /**
- * A tab's cursor on the branch it shows (LC1–LC4 in README.md): the length of
+ * A tab's cursor on the branch it shows (LV-LC1–LV-LC4 in README.md): the length of
  * the history it holds. A branch's positions are the database's, dense and
  * only ever appended to, so they order its writes alike on SQLite and
  * PostgreSQL and on every instance; nothing else needs numbering.
@@ -23,7 +23,7 @@ export interface AppendPlan<T extends Positioned> {
 
 /**
  * What a tab holding `cursor` messages does with messages an event appended
- * (LC2, LC3): those at or below the cursor are already shown; when the rest
+ * (LV-LC2, LV-LC3): those at or below the cursor are already shown; when the rest
  * does not start at the cursor, the positions in between are read first.
  */
 export function planAppend<T extends Positioned>(cursor: number, messages: readonly T[]): AppendPlan<T> {
@@ -40,7 +40,7 @@ export function planAppend<T extends Positioned>(cursor: number, messages: reado
 }
 
 /**
- * The messages that continue the cursor without a hole (LC3): from position
+ * The messages that continue the cursor without a hole (LV-LC3): from position
  * `cursor` on, up to the first position none of them holds. Anything past a
  * hole waits for a later read.
  */

@@ -6,7 +6,7 @@ import { ensureSharedLive } from "./shared";
 
 const now = () => new Date().toISOString();
 
-/** Tells this process's open tabs, and with PostgreSQL every other instance's (L2). */
+/** Tells this process's open tabs, and with PostgreSQL every other instance's (LV-2). */
 export function publishLiveEvent(event: LiveEvent): void {
   void ensureSharedLive();
   getLiveBus().publish(event);

@@ -57,7 +57,7 @@ describe("live events shared through PostgreSQL", () => {
     await database?.cleanup();
   });
 
-  it("[L1][L2] an event published on one instance reaches the other's tabs once, and its own tabs once", async () => {
+  it("[LV-1][LV-2] an event published on one instance reaches the other's tabs once, and its own tabs once", async () => {
     const event = updated(conversation);
     a.bus.publish(event);
     expect(a.heard).toEqual([event]);
@@ -71,7 +71,7 @@ describe("live events shared through PostgreSQL", () => {
     b.heard.length = 0;
   });
 
-  it("[L3] an update too large for one notification is read back from the database, whole", async () => {
+  it("[LV-3] an update too large for one notification is read back from the database, whole", async () => {
     const long = "The passenger's full itinerary, fare rules and baggage history. ".repeat(400);
     const records = await appendMessages(database.db, branchId, [
       { message: { role: "user", content: long }, tokens: 0 },
@@ -88,7 +88,7 @@ describe("live events shared through PostgreSQL", () => {
     b.heard.length = 0;
   });
 
-  it("[L4] a listening connection cut by the server comes back and hears the next events", async () => {
+  it("[LV-4] a listening connection cut by the server comes back and hears the next events", async () => {
     const pid = await b.shared.backendPid();
     expect(pid).not.toBeNull();
     const plain = new URL(database.url);
@@ -108,7 +108,7 @@ describe("live events shared through PostgreSQL", () => {
     expect(b.heard).toEqual([event]);
   });
 
-  it("[L6] a new instance's listening promise settles once it listens: an event published right after reaches it", async () => {
+  it("[LV-6] a new instance's listening promise settles once it listens: an event published right after reaches it", async () => {
     const c = instance(database);
     try {
       await c.shared.listening;
@@ -122,7 +122,7 @@ describe("live events shared through PostgreSQL", () => {
     }
   });
 
-  it("[L5] each schema has its own channel: instances of another database never hear these", () => {
+  it("[LV-5] each schema has its own channel: instances of another database never hear these", () => {
     const url = new URL(database.url);
     expect(liveChannelOf(url.toString())).toBe(`context_lab_live:${url.searchParams.get("schema")}`);
     url.searchParams.set("schema", "other");

@@ -7,20 +7,20 @@ import { getLiveBus, type LiveBus } from "./bus";
 import type { LiveEvent } from "./events";
 
 /**
- * Live events shared by every app instance on one PostgreSQL database (L1–L5
+ * Live events shared by every app instance on one PostgreSQL database (LV-1–LV-5
  * in README.md): each instance delivers its own events to its own tabs and
  * sends them to the others with NOTIFY; one connection per instance LISTENs
  * and hands the others' events to its bus.
  */
 
-/** NOTIFY refuses payloads of 8,000 bytes or more: an event above this travels as a reference (L3). */
+/** NOTIFY refuses payloads of 8,000 bytes or more: an event above this travels as a reference (LV-3). */
 export const MAX_NOTIFY_BYTES = 7_900;
 const RECONNECT_MS = [250, 500, 1_000, 2_000, 5_000];
 
 /** What one notification carries: the publishing instance, and the event or where to read it. */
 type Notice = { from: string; event: LiveEvent } | { from: string; appended: AppendedReference };
 
-/** A conversation update read back from the database (L3): the conversation, and the appended positions of a branch. */
+/** A conversation update read back from the database (LV-3): the conversation, and the appended positions of a branch. */
 interface AppendedReference {
   conversationId: string;
   at: string;
@@ -35,7 +35,7 @@ export function liveChannelOf(url: string): string {
 }
 
 /**
- * The notification for an event (L3): the event itself when it fits; a
+ * The notification for an event (LV-3): the event itself when it fits; a
  * conversation update as a reference to what the database holds; an
  * exchange without its error body. Null for an event that cannot be shared.
  */
@@ -84,7 +84,7 @@ export interface SharedLiveOptions {
   onListening?: () => void;
 }
 
-/** One instance's share of the live events (L1–L5). */
+/** One instance's share of the live events (LV-1–LV-5). */
 export class SharedLive {
   readonly instanceId = randomUUID();
   readonly channel: string;
@@ -95,7 +95,7 @@ export class SharedLive {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Events of other instances delivered here. */
   received = 0;
-  /** Settles once the first connection listens, or has failed and is being retried (L6). */
+  /** Settles once the first connection listens, or has failed and is being retried (LV-6). */
   readonly listening: Promise<void>;
   private settleListening: () => void = () => undefined;
 
@@ -199,10 +199,10 @@ const SHARED_KEY = Symbol.for("context-lab.live.shared");
 const globalForShared = globalThis as typeof globalThis & { [SHARED_KEY]?: SharedLive | null };
 
 /**
- * Starts sharing live events when the app's database is PostgreSQL (L5): once
+ * Starts sharing live events when the app's database is PostgreSQL (LV-5): once
  * per process, from the first publisher or the first live stream. SQLite is
  * one process's database: its bus stays in the process. Settles when this
- * instance hears the others (L6): a live stream waits for it before it opens.
+ * instance hears the others (LV-6): a live stream waits for it before it opens.
  */
 export function ensureSharedLive(): Promise<void> {
   if (globalForShared[SHARED_KEY] === undefined) {

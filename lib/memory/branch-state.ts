@@ -103,7 +103,7 @@ export async function loadRaw(db: Database, state: BranchState): Promise<Message
 /** Stage 1's trigger: more non-system raw messages than `summaryThreshold`; a null threshold is never due. */
 export async function isCompactionDue(db: Database, state: BranchState, settings: ResolvedSettings): Promise<boolean> {
   const threshold = settings.policy.summaryThreshold;
-  // RB9: with the summarize processor off, nothing is summarised, whatever the threshold.
+  // E-RB9: with the summarize processor off, nothing is summarised, whatever the threshold.
   if (threshold === null || !keepsMemory(settings.policy)) return false;
   const from = coveredUntil(state);
   const recent = state.recent.filter((record) => record.position >= from && record.message.role !== "system").length;
@@ -130,7 +130,7 @@ export async function loadPairingTail(db: Database, state: BranchState): Promise
   return { offset, records };
 }
 
-/** Rounds (R1) of a slice of records, with record indices relative to the slice. */
+/** Rounds (E-R1) of a slice of records, with record indices relative to the slice. */
 export function roundsOf(records: readonly MessageRecord[]) {
   return splitRounds(records.map((record) => record.message));
 }

@@ -57,7 +57,7 @@ describe.each(TEST_PROVIDERS)("branch-scoped memory (%s)", (provider) => {
     return branch;
   }
 
-  it("[MEM6] a child reads the parent's memory up to the fork and writes only its own", async () => {
+  it("[MEM-6] a child reads the parent's memory up to the fork and writes only its own", async () => {
     const parent = await parentWithMemory();
     const parentChain = await getSummaryChainByBranchId(test.db, parent.id);
     const parentArtifacts = await getArtifactsByBranchId(test.db, parent.id);
@@ -95,7 +95,7 @@ describe.each(TEST_PROVIDERS)("branch-scoped memory (%s)", (provider) => {
     await expect(getArtifactById(test.db, parent.id, artifacts[0].id)).rejects.toSatisfy(NotFoundError.isInstance);
   });
 
-  it("[MEM6] siblings never see each other's compactions", async () => {
+  it("[MEM-6] siblings never see each other's compactions", async () => {
     const parent = await parentWithMemory();
     const left = await forkBranch(test.db, parent.id, { position: 62, name: "left" });
     const right = await forkBranch(test.db, parent.id, { position: 62, name: "right" });
@@ -104,7 +104,7 @@ describe.each(TEST_PROVIDERS)("branch-scoped memory (%s)", (provider) => {
     expect(await memoryOf(test.db, right.id)).toEqual(rightBefore);
   });
 
-  it("[MEM6] artifacts and the next request survive a restart", async () => {
+  it("[MEM-6] artifacts and the next request survive a restart", async () => {
     const parent = await parentWithMemory();
     const [artifact] = await getArtifactsByBranchId(test.db, parent.id);
     const handles = (await getOffloadedContentsByBranchId(test.db, parent.id)).map((content) => content.handle);

@@ -33,7 +33,7 @@ function countedFigures(history: readonly MessageRecord[], toPosition: number) {
 describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
   const test = useTestDatabase(provider);
 
-  it("[MEM4][MEM5] persists a summary and a checkpoint after the turn that crosses the threshold, and not before", async () => {
+  it("[MEM-4][MEM-5] persists a summary and a checkpoint after the turn that crosses the threshold, and not before", async () => {
     const { branch } = await memoryConversation(test.db, { summaryThreshold: 6, artifactThreshold: 1_000 });
     const recorded: Message[] = [];
     for (const turn of turnsOf(tauBench(2))) {
@@ -61,7 +61,7 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
     throw new Error("the trajectory never crossed the threshold");
   });
 
-  it("[MEM4] keeps the 2 most recent rounds raw, cut where no tool pair is split", async () => {
+  it("[MEM-4] keeps the 2 most recent rounds raw, cut where no tool pair is split", async () => {
     const { branch } = await memoryConversation(test.db, { summaryThreshold: 4 });
     const turns = turnsOf(tauBench(27));
     for (const turn of turns) await recordMessages(test.db, branch.id, turn);
@@ -74,7 +74,7 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
     for (const summary of chain) expect(history[summary.toPosition].role).toBe("user");
   });
 
-  it("[MEM5] extends the chain across compactions: linked, contiguous, each checkpoint on its summary", async () => {
+  it("[MEM-5] extends the chain across compactions: linked, contiguous, each checkpoint on its summary", async () => {
     const previous: (string | undefined)[] = [];
     const summarizer: Summarizer = async (messages, options) => {
       previous.push(options?.previousSummary);
@@ -96,7 +96,7 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
     expect(checkpoints.map((checkpoint) => checkpoint.summaryId)).toEqual(chain.map((summary) => summary.id));
   });
 
-  it("[MEM5] writes a checkpoint whose values are a readable, diffable context state", async () => {
+  it("[MEM-5] writes a checkpoint whose values are a readable, diffable context state", async () => {
     const { branch } = await memoryConversation(test.db, { summaryThreshold: 6, artifactThreshold: 1_000, model: "gpt-4" });
     for (const turn of turnsOf(tauBench(2))) await recordMessages(test.db, branch.id, turn);
     // Turn 7–8 crossed the threshold, then turn 9–61 again: the second checkpoint holds the large results' artifacts.
@@ -148,7 +148,7 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
     expect(checkpoint.metadata).toMatchObject({ source: "lib/memory", reason: "threshold" });
   });
 
-  it("[MEM5] counts every checkpoint's history figures as the whole history would, across forks, without reading it", async () => {
+  it("[MEM-5] counts every checkpoint's history figures as the whole history would, across forks, without reading it", async () => {
     const { branch } = await memoryConversation(test.db, { mode: "navigator", artifactThreshold: 1_000 });
     const trajectories = [0, 12, 2, 41, 27, 44].map((task) => turnsOf(tauBench(task)));
     for (const [index, turns] of trajectories.entries()) {
@@ -190,7 +190,7 @@ describe.each(TEST_PROVIDERS)("compaction (%s)", (provider) => {
     }
   });
 
-  it("[MEM4] compacts exactly when a raw part longer than one read crosses the threshold", async () => {
+  it("[MEM-4] compacts exactly when a raw part longer than one read crosses the threshold", async () => {
     const { branch } = await memoryConversation(test.db, { summaryThreshold: 300 });
     const dialogue = Array.from({ length: 150 }, (_, index) => [user(`question ${index}`), assistant(`answer ${index}`)]).flat();
     for (let start = 0; start < dialogue.length; start += 60) {

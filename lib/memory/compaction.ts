@@ -61,7 +61,7 @@ export interface CompactionPlan {
   raw: MessageRecord[];
 }
 
-/** Raw rounds stage 1 never summarises: the 2 most recent, an incomplete one included (MEM4). */
+/** Raw rounds stage 1 never summarises: the 2 most recent, an incomplete one included (MEM-4). */
 export const KEPT_ROUNDS = 2;
 
 /**
@@ -81,7 +81,7 @@ export async function planCompaction(
   const rounds = roundsOf(raw);
   if (rounds.length <= KEPT_ROUNDS) return null;
   const to = from + rounds[rounds.length - KEPT_ROUNDS].start;
-  // System messages are static and sent whole with every request (MEM4), so they are not summarised.
+  // System messages are static and sent whole with every request (MEM-4), so they are not summarised.
   const covered = raw.slice(0, to - from).filter((record) => record.message.role !== "system");
   if (covered.length === 0) return null;
   const previous = latestSummary(state);
@@ -191,7 +191,7 @@ export function checkpointValues(
   artifactIds: string[],
 ): JsonObject {
   const kept = raw.filter((record) => record.position >= summary.toPosition);
-  // Rounds (R1) of the whole history: one per final answer, plus the open one when the last non-system message is not one.
+  // Rounds (E-R1) of the whole history: one per final answer, plus the open one when the last non-system message is not one.
   const lastOpen = raw.findLast((record) => record.message.role !== "system");
   const open = lastOpen ? !isFinalAnswer(lastOpen.message) : !facts.beforeEndsRound;
   const rounds = facts.before.finalAnswers + raw.filter((record) => isFinalAnswer(record.message)).length + (open ? 1 : 0);
@@ -303,7 +303,7 @@ export interface CompactBranchOptions {
 }
 
 /**
- * A compaction on demand (MEM4, MEM5): when the branch is due (or `force`),
+ * A compaction on demand (MEM-4, MEM-5): when the branch is due (or `force`),
  * persists the next summary and a checkpoint; null when nothing is due. The
  * summarizer runs before the write transaction, so a slow model never holds
  * the branch's lock; a branch that moved meanwhile is read and summarised again.

@@ -9,7 +9,7 @@ import { retrieveRelevant } from "./memory-search";
 describe.each(TEST_PROVIDERS)("retrieveRelevant (%s)", (provider) => {
   const test = useTestDatabase(provider);
 
-  it("[MEM7] ranks the summary about the asked topic first", async () => {
+  it("[MEM-7] ranks the summary about the asked topic first", async () => {
     const { branchId, baggage, cancellation } = await topicalBranch(test.db);
     expect([baggage.fromPosition, baggage.toPosition, cancellation.fromPosition, cancellation.toPosition]).toEqual([0, 6, 6, 12]);
 
@@ -30,7 +30,7 @@ describe.each(TEST_PROVIDERS)("retrieveRelevant (%s)", (provider) => {
     expect((await retrieveRelevant(test.db, branchId, query, { exclude: [baggage.id] })).map((hit) => hit.id)).toEqual([cancellation.id]);
   });
 
-  it("[MEM7] searches artifact summaries too, with the tool message's position", async () => {
+  it("[MEM-7] searches artifact summaries too, with the tool message's position", async () => {
     const { branch } = await memoryConversation(test.db, { mode: "pilot", artifactThreshold: 200 });
     const flights = JSON.stringify([{ flight_number: "HAT017", origin: "MCO", destination: "BOS", status: "available", prices: { economy: 120 } }]).repeat(3);
     const { artifacts } = await recordMessages(test.db, branch.id, [
@@ -43,7 +43,7 @@ describe.each(TEST_PROVIDERS)("retrieveRelevant (%s)", (provider) => {
     expect(hits[0]).toMatchObject({ kind: "artifact", id: artifacts[0].id, branchId: branch.id, positions: [2, 3], text: artifacts[0].summary });
   });
 
-  it("[MEM7] sees ancestors' summaries up to the fork and never a child's", async () => {
+  it("[MEM-7] sees ancestors' summaries up to the fork and never a child's", async () => {
     const { branchId, baggage, cancellation } = await topicalBranch(test.db);
     // Forked after summary 1 was written, before summary 2 covered these messages: only summary 1 is inherited.
     const child = await forkBranch(test.db, branchId, { position: 8 });

@@ -32,7 +32,7 @@ async function footprint(db: Database, branchId: string) {
 describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
   const test = useTestDatabase(provider);
 
-  it("[MEM1] stores each message with its tokens counted in the conversation's encoding", async () => {
+  it("[MEM-1] stores each message with its tokens counted in the conversation's encoding", async () => {
     const messages = tauBench(12).slice(0, 8);
     for (const [model, encoding] of [
       ["gpt-4", "cl100k_base"],
@@ -47,7 +47,7 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
     }
   });
 
-  it("[MEM2] turns a large tool result into an artifact and offloaded content, keeping a pointer in the raw turn", async () => {
+  it("[MEM-2] turns a large tool result into an artifact and offloaded content, keeping a pointer in the raw turn", async () => {
     const trajectory = tauBench(2);
     const { branch } = await memoryConversation(test.db, { artifactThreshold: 2_000 });
     await recordMessages(test.db, branch.id, trajectory.slice(0, 38));
@@ -105,7 +105,7 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
     expect(recorded.artifacts.map((artifact) => [artifact.position, artifact.toolName])).toEqual([[3, "lookup"]]);
   });
 
-  it("[P2] an artifact names the tool of the call its result answers when ids repeat within a message and across turns", async () => {
+  it("[E-P2] an artifact names the tool of the call its result answers when ids repeat within a message and across turns", async () => {
     const { branch } = await memoryConversation(test.db, { artifactThreshold: 5 });
     const calling = (...names: string[]): Message => ({
       role: "assistant",
@@ -125,7 +125,7 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
     ]);
   });
 
-  it("[P1] accepts results that answer calls recorded earlier, one by one", async () => {
+  it("[E-P1] accepts results that answer calls recorded earlier, one by one", async () => {
     const { branch } = await memoryConversation(test.db);
     const calls: Message = {
       role: "assistant",
@@ -138,7 +138,7 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
     expect(await getHistoryByBranchId(test.db, branch.id)).toHaveLength(5);
   });
 
-  it("[P1] refuses messages that would break tool pairing, naming the message, and writes nothing", async () => {
+  it("[E-P1] refuses messages that would break tool pairing, naming the message, and writes nothing", async () => {
     const { branch } = await memoryConversation(test.db, { artifactThreshold: 10 });
     await recordMessages(test.db, branch.id, [user("hello"), toolCall("call_0", "get_reservation_details", { reservation_id: "ZFA04Y" })]);
     const cases: { messages: Message[]; where: string; says: RegExp }[] = [
@@ -164,7 +164,7 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
     }
   });
 
-  it("[MEM3] a failing summarizer leaves nothing of the call behind", async () => {
+  it("[MEM-3] a failing summarizer leaves nothing of the call behind", async () => {
     const { branch } = await memoryConversation(test.db, { summaryThreshold: 4, artifactThreshold: 1_000 });
     const turns = turnsOf(tauBench(2));
     await recordMessages(test.db, branch.id, [...turns[0], ...turns[1], ...turns[2]]);
@@ -204,7 +204,7 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
     expect((await reloadOffloadedContent(test.db, branch.id, natural)).content).toBe("someone else's text");
   });
 
-  it("[P1] checks pairing against a tail longer than one read: 20 parallel calls answered one by one", async () => {
+  it("[E-P1] checks pairing against a tail longer than one read: 20 parallel calls answered one by one", async () => {
     // Summaries off: the state reads only the last few messages, and the tail of results grows past them.
     const { branch } = await memoryConversation(test.db, { mode: "pilot", artifactThreshold: 1_000 });
     await recordMessages(test.db, branch.id, tauBench(12));
@@ -274,7 +274,7 @@ describe.each(TEST_PROVIDERS)("recordMessages (%s)", (provider) => {
     expect(await getHistoryByBranchId(test.db, branch.id)).toHaveLength(1);
   });
 
-  it("[MEM1] never rewrites raw turns, through artifacts and compactions", async () => {
+  it("[MEM-1] never rewrites raw turns, through artifacts and compactions", async () => {
     const { branch } = await memoryConversation(test.db, { mode: "navigator", artifactThreshold: 1_000 });
     const returned = [];
     let compactions = 0;

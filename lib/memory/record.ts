@@ -45,7 +45,7 @@ export interface RecordMessagesOptions {
   expectedLength?: number;
   /** Metadata to store with each message, by index (the memory layer adds `artifactId`, `handle`, `originalSize` to offloaded results). */
   metadata?: JsonObject[];
-  /** Default true. False: store the messages only; a caller about to build a request compacts then, if it will be sent (RB7). */
+  /** Default true. False: store the messages only; a caller about to build a request compacts then, if it will be sent (E-RB7). */
   compact?: boolean;
 }
 
@@ -66,7 +66,7 @@ interface PreparedMessage {
 }
 
 /**
- * Records a turn's messages on a branch (MEM1–MEM3):
+ * Records a turn's messages on a branch (MEM-1–MEM-3):
  * checks they keep tool pairs intact against the branch's tail, turns tool
  * results over `artifactThreshold` into an artifact plus offloaded content and
  * stores a pointer (head + `[[OFFLOADED: handle=...]]`) in their place, counts
@@ -167,17 +167,17 @@ async function prepareMessages(
   const counter = policyCounter(settings.policy);
   // Handles the branch already sees holding other content: a pointer must never resolve to someone else's text.
   const blocked = new Set<string>();
-  // The engine's own offloader words the pointer, so stored turns read like the pipeline's (O3); one context keeps handles unique within the turn.
+  // The engine's own offloader words the pointer, so stored turns read like the pipeline's (E-O3); one context keeps handles unique within the turn.
   const offloader = new ToolResultOffloader({
     maxSize: settings.artifactThreshold,
     createHandle: (content, taken) => contentHandle(content, (handle) => taken(handle) || blocked.has(handle)),
   });
   const context = new Context(`record:${scope.branch.id}`);
   const seen = [...tail, ...messages];
-  // P2: a result's call is the one the engine's walk pairs it with, so repeated ids name the right tool.
+  // E-P2: a result's call is the one the engine's walk pairs it with, so repeated ids name the right tool.
   const callOf = new Map(pairToolCalls(seen).pairs.map((pair) => [pair.resultAt, seen[pair.callAt].tool_calls![pair.callOrdinal]]));
   const prepared: PreparedMessage[] = [];
-  // ST-3: counting a long append's tokens runs in slices, so other requests are answered meanwhile.
+  // RL-ST3: counting a long append's tokens runs in slices, so other requests are answered meanwhile.
   const slicer = createSlicer();
   for (const [index, message] of messages.entries()) {
     await slicer.step();
@@ -254,7 +254,7 @@ function virtualRecords(state: BranchState, prepared: PreparedMessage[]): Messag
 }
 
 /**
- * Refuses new messages that would break tool pairing (P1) against the
+ * Refuses new messages that would break tool pairing (E-P1) against the
  * branch's tail: the last call message and its results. Repairs the tail
  * already needed (an imported orphan) are not the new messages' fault.
  * `history` may be the end of the history from position `offset` on, as

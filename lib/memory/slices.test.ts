@@ -17,7 +17,7 @@ async function countYields(work: () => Promise<unknown>): Promise<number> {
 }
 
 describe("createSlicer", () => {
-  it("[ST-3] yields to the event loop at least once every SLICE_ITEMS steps", async () => {
+  it("[RL-ST3] yields to the event loop at least once every SLICE_ITEMS steps", async () => {
     const slicer = createSlicer();
     const yields = await countYields(async () => {
       for (let step = 0; step < 10 * SLICE_ITEMS; step += 1) await slicer.step();
@@ -31,13 +31,13 @@ describe.each(TEST_PROVIDERS)("a long append (%s)", (provider) => {
   const COUNT = 4_000;
   const turns = Array.from({ length: COUNT }, (_, index) => (index % 2 === 0 ? user(`question ${index}`) : assistant(`answer ${index}`)));
 
-  it("[ST-3] counts a 4,000-message append's tokens in slices that yield at least once every SLICE_ITEMS messages", async () => {
+  it("[RL-ST3] counts a 4,000-message append's tokens in slices that yield at least once every SLICE_ITEMS messages", async () => {
     const { branch } = await memoryConversation(test.db);
     const yields = await countYields(() => recordMessages(test.db, branch.id, turns));
     expect(yields).toBeGreaterThanOrEqual(COUNT / SLICE_ITEMS);
   });
 
-  it("[ST-2] answers with the records as stored: ids, positions, tokens and times read back the same", async () => {
+  it("[RL-ST2] answers with the records as stored: ids, positions, tokens and times read back the same", async () => {
     const { branch } = await memoryConversation(test.db);
     const { messages: answered } = await recordMessages(test.db, branch.id, turns.slice(0, 1_200));
     const stored = await getHistoryByBranchId(test.db, branch.id);

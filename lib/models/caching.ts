@@ -3,7 +3,7 @@ import type { FigureSource, ModelCaching, ModelEntry, ModelFigure, ModelProvider
 /** When the caching rules, cache-write multipliers and long-context tiers below were read on the providers' pages. */
 export const CACHING_CHECKED_AT = "2026-11-28";
 
-/** The providers' pages each figure was read on (CC4). */
+/** The providers' pages each figure was read on (CC-4). */
 export const SOURCES = {
   anthropicPrices: "https://platform.claude.com/docs/en/about-claude/pricing",
   anthropicCaching: "https://platform.claude.com/docs/en/build-with-claude/prompt-caching",
@@ -53,7 +53,7 @@ export function providerCaching(provider: ModelProvider): ModelCaching {
   return NO_CACHING;
 }
 
-/** The prompt-cache rules a model is predicted with: its own, else its provider's (CC5). */
+/** The prompt-cache rules a model is predicted with: its own, else its provider's (CC-5). */
 export function cachingOf(entry: Pick<ModelEntry, "caching" | "provider">): ModelCaching {
   return entry.caching ?? providerCaching(entry.provider);
 }

@@ -5,7 +5,7 @@ import type { FigureSource, ModelCaching, ModelEntry, ModelFigure, ModelPrices, 
  * When the built-in figures were taken from the providers' model and pricing
  * pages. Prices move: a user edits an entry (or adds one) on the Models page,
  * and the edited entry wins over the built-in one. Each entry's `sources`
- * say where every figure was read and when (CC4).
+ * say where every figure was read and when (CC-4).
  */
 export const CATALOGUE_TAKEN_AT = "2026-06-15";
 
@@ -57,7 +57,7 @@ function family({ provider, tokenizer, caching, sources }: Family, rows: Row[]):
   }));
 }
 
-/** Anthropic bills cache reads at 0.1×, 5-minute writes at 1.25× and 1-hour writes at 2× the input price (CC2). */
+/** Anthropic bills cache reads at 0.1×, 5-minute writes at 1.25× and 1-hour writes at 2× the input price (CC-2). */
 function claudePrices(input: number, output: number, longContext?: { input: number; output: number }): ModelPrices {
   const tier = (base: number, out: number) => ({ input: base, output: out, cachedInput: base / 10, cacheWrite: base * 1.25, cacheWrite1h: base * 2 });
   return { ...tier(input, output), ...(longContext ? { longContext: { above: 200_000, ...tier(longContext.input, longContext.output) } } : {}) };

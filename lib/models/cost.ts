@@ -4,7 +4,7 @@ import type { ModelEntry, ModelPrices } from "./types";
 export type { BilledTokens, CallCost, UsageCost, UsageTokens };
 
 /**
- * The prices a model's calls are costed with (CC2): its own, with the cache
+ * The prices a model's calls are costed with (CC-2): its own, with the cache
  * figures an Anthropic entry leaves out (one saved before they existed)
  * taken from Anthropic's published multipliers of the input price: reads
  * 0.1×, 5-minute writes 1.25×, 1-hour writes 2×. Null without prices.
@@ -21,7 +21,7 @@ export function pricesOf(model: Pick<ModelEntry, "prices" | "provider">): ModelP
   };
 }
 
-/** What a call with this usage costs on this model, part by part (CC1); null when the model has no prices. */
+/** What a call with this usage costs on this model, part by part (CC-1); null when the model has no prices. */
 export function costOfUsage(usage: UsageTokens, model: Pick<ModelEntry, "prices" | "provider">): UsageCost | null {
   const prices = pricesOf(model);
   return prices === null ? null : priceUsage(usage, prices);

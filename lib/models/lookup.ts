@@ -24,7 +24,7 @@ export function mergeCatalogue(custom: readonly ModelEntry[], builtIn: readonly 
   for (const entry of builtIn) byId.set(entry.id, entry);
   for (const entry of custom) {
     const builtInEntry = byId.get(entry.id);
-    // CC4: an entry saved before cache rules existed keeps the built-in model's rules rather than its provider's defaults.
+    // CC-4: an entry saved before cache rules existed keeps the built-in model's rules rather than its provider's defaults.
     byId.set(entry.id, entry.caching === undefined && builtInEntry?.caching !== undefined ? { ...entry, caching: builtInEntry.caching } : entry);
   }
   return [...byId.values()];

@@ -3,7 +3,7 @@ import { encodingForModel } from "@/lib/context/light";
 import { BUILT_IN_MODELS, cachingOf, costOfCall, costOfUsage, findModel, mergeCatalogue, pricesOf, readCustomEntry, type ModelEntry } from ".";
 
 describe("model catalogue", () => {
-  it("[MC1] has one entry per id and the families people use", () => {
+  it("[MC-1] has one entry per id and the families people use", () => {
     const ids = BUILT_IN_MODELS.map((entry) => entry.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of [
@@ -24,11 +24,11 @@ describe("model catalogue", () => {
     }
   });
 
-  it("[MC1] an exact tokenizer is the engine's encoding for that model", () => {
+  it("[MC-1] an exact tokenizer is the engine's encoding for that model", () => {
     for (const entry of BUILT_IN_MODELS.filter((model) => model.tokenizer.exact)) expect(entry.tokenizer.encoding, entry.id).toBe(encodingForModel(entry.id));
   });
 
-  it("[MC2] dated snapshots and gateway prefixes match by prefix; a longer id wins; a name that only starts alike does not match", () => {
+  it("[MC-2] dated snapshots and gateway prefixes match by prefix; a longer id wins; a name that only starts alike does not match", () => {
     expect(findModel("gpt-4o-mini-2024-07-18")).toMatchObject({ entry: { id: "gpt-4o-mini" }, match: "prefix" });
     expect(findModel("openai/gpt-4o")).toMatchObject({ entry: { id: "gpt-4o" }, match: "exact" });
     expect(findModel("claude-sonnet-4-20250514").entry.id).toBe("claude-sonnet-4");
@@ -38,7 +38,7 @@ describe("model catalogue", () => {
     expect(findModel("gpt-4.5-preview")).toMatchObject({ match: "fallback", entry: { id: "gpt-4.5-preview", tokenizer: { exact: false } } });
   });
 
-  it("[MC3] user entries replace built-in ones by id and add new ones", () => {
+  it("[MC-3] user entries replace built-in ones by id and add new ones", () => {
     const edited: ModelEntry = { ...BUILT_IN_MODELS[0], label: "mine", origin: "custom" };
     const added: ModelEntry = { ...BUILT_IN_MODELS[0], id: "acme-7b", origin: "custom" };
     const merged = mergeCatalogue([edited, added]);
@@ -47,7 +47,7 @@ describe("model catalogue", () => {
     expect(findModel("acme-7b", merged).match).toBe("exact");
   });
 
-  it("[MC4] prices input, cache reads, cache writes and output separately; no prices, no cost", () => {
+  it("[MC-4] prices input, cache reads, cache writes and output separately; no prices, no cost", () => {
     const sonnet = findModel("claude-sonnet-4-5").entry;
     const cost = costOfCall({ input: 100_000, cachedInput: 40_000, cacheWrite: 10_000, output: 10_000 }, sonnet)!;
     expect(cost.input).toBeCloseTo(0.05 * 3);
@@ -58,7 +58,7 @@ describe("model catalogue", () => {
     expect(costOfCall({ input: 10, output: 10 }, findModel("unknown-model").entry)).toBeNull();
   });
 
-  it("[CC4] an entry saved before the cache figures existed reads as it did; the new figures are checked when given", () => {
+  it("[CC-4] an entry saved before the cache figures existed reads as it did; the new figures are checked when given", () => {
     const saved = {
       label: "Mine",
       provider: "anthropic",
@@ -79,7 +79,7 @@ describe("model catalogue", () => {
     expect(readCustomEntry("mine", { ...full, caching: { ...full.caching, ttls: ["10m"] } }, "2026-01-02T00:00:00Z")).toBeNull();
   });
 
-  it("[CC4] every built-in price and cache rule says where it was read and when", () => {
+  it("[CC-4] every built-in price and cache rule says where it was read and when", () => {
     for (const entry of BUILT_IN_MODELS.filter(
       (model) => model.prices !== undefined && model.provider !== "meta" && model.provider !== "qwen" && model.provider !== "mistral",
     )) {
@@ -91,13 +91,13 @@ describe("model catalogue", () => {
     }
   });
 
-  it("[CC4] a user's edit of a built-in model without cache rules keeps the built-in ones", () => {
+  it("[CC-4] a user's edit of a built-in model without cache rules keeps the built-in ones", () => {
     const { caching: _caching, ...edited } = findModel("claude-opus-4-5").entry;
     const merged = mergeCatalogue([{ ...edited, label: "mine", origin: "custom" }]);
     expect(cachingOf(findModel("claude-opus-4-5", merged).entry).minimumTokens).toBe(4096);
   });
 
-  it("[CC5] each model's cache rules: Anthropic minimums by model, OpenAI automatic in 128-token steps, Gemini implicit minimums", () => {
+  it("[CC-5] each model's cache rules: Anthropic minimums by model, OpenAI automatic in 128-token steps, Gemini implicit minimums", () => {
     const minimum = (id: string) => cachingOf(findModel(id).entry).minimumTokens;
     expect([
       minimum("claude-opus-4-6"),
@@ -115,7 +115,7 @@ describe("model catalogue", () => {
     expect(cachingOf({ provider: "anthropic" }).mode).toBe("breakpoints");
   });
 
-  it("[CC2] an Anthropic entry without cache figures is priced with Anthropic's multipliers; other providers' fall back to input", () => {
+  it("[CC-2] an Anthropic entry without cache figures is priced with Anthropic's multipliers; other providers' fall back to input", () => {
     expect(pricesOf({ provider: "anthropic", prices: { input: 4, output: 20 } })).toMatchObject({ cachedInput: 0.4, cacheWrite: 5, cacheWrite1h: 8 });
     expect(pricesOf({ provider: "openai", prices: { input: 4, output: 20 } })).toEqual({ input: 4, output: 20 });
     const usage = { input: 0, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 1_000_000, output: 0, reasoning: 0 };

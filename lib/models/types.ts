@@ -17,13 +17,13 @@ export interface ModelTokenizer {
 }
 
 /**
- * US dollars per million tokens (CC1–CC3): input, output, cache reads, cache
+ * US dollars per million tokens (CC-1–CC-3): input, output, cache reads, cache
  * writes by TTL (`cacheWrite` is the 5-minute write), reasoning where it is
  * priced apart, and a long-context tier where the provider has one.
  */
 export type ModelPrices = TokenPrices;
 
-/** A model's prompt-cache rules (CC5): how it caches, the minimum prefix, the increment, the TTLs offered. */
+/** A model's prompt-cache rules (CC-5): how it caches, the minimum prefix, the increment, the TTLs offered. */
 export type ModelCaching = CacheRules;
 
 /** The figures of an entry a source is given for. */
@@ -52,7 +52,7 @@ export interface ModelEntry {
   prices?: ModelPrices;
   /** Absent: the provider's usual rules apply (`cachingOf`). */
   caching?: ModelCaching;
-  /** Where each figure comes from and when it was read (CC4). */
+  /** Where each figure comes from and when it was read (CC-4). */
   sources?: Partial<Record<ModelFigure, FigureSource>>;
   /** Other names that mean this model exactly (`claude-3-5-sonnet-latest`). */
   aliases?: string[];

@@ -37,7 +37,7 @@ const policies = () => [
 ];
 
 describe("comparisons in the pipeline worker", () => {
-  it("[RP9] replays the loaded conversation under raw and the policies, reporting progress to the last call, while runs still answer", async () => {
+  it("[E-RP9] replays the loaded conversation under raw and the policies, reporting progress to the last call, while runs still answer", async () => {
     const client = new PipelineClient(loopbackWorker());
     await client.load("task", sample[0].traj);
     const progress: { policy: string; done: number; total: number; finished: number }[] = [];
@@ -55,7 +55,7 @@ describe("comparisons in the pipeline worker", () => {
     client.dispose();
   });
 
-  it("[RP9] stops a comparison on cancel: it rejects as cancelled and the worker takes the next request", async () => {
+  it("[E-RP9] stops a comparison on cancel: it rejects as cancelled and the worker takes the next request", async () => {
     const worker = loopbackWorker();
     const client = new PipelineClient(worker);
     await client.load("task", sample[0].traj);

@@ -148,7 +148,7 @@ describe("PipelineClient with the worker's handler", () => {
     const pasted = await client.parse(JSON.stringify(sample[2].traj));
     expect(pasted.messages).toHaveLength(sample[2].traj.length);
     expect((await client.run(input(settingsForMode("copilot"))))?.kept).toHaveLength(sample[2].traj.length);
-    // I14: a file is handed over unread and read in the worker.
+    // IM-14: a file is handed over unread and read in the worker.
     const file = await client.parse(new Blob([JSON.stringify(sample[3].traj)]), "task.json");
     expect(file.messages).toHaveLength(sample[3].traj.length);
     expect(file).toEqual(await client.parse(JSON.stringify(sample[3].traj), "task.json"));

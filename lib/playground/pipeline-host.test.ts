@@ -159,7 +159,7 @@ describe("PipelineHost builds what the server builds", () => {
       message,
     }));
 
-  it("[RB1] sends the covered system messages and the persisted summary in place of the messages it covers, and marks them", async () => {
+  it("[E-RB1] sends the covered system messages and the persisted summary in place of the messages it covers, and marks them", async () => {
     const host = new PipelineHost();
     const messages = sample[0].traj;
     const coveredUntil = 6;
@@ -186,7 +186,7 @@ describe("PipelineHost builds what the server builds", () => {
     });
   });
 
-  it("[CT5][RB1] a covered system prompt read apart (the memory's copy, as a recorded branch's snapshot brings it) is followed to where it is sent", async () => {
+  it("[CT5][E-RB1] a covered system prompt read apart (the memory's copy, as a recorded branch's snapshot brings it) is followed to where it is sent", async () => {
     const host = new PipelineHost();
     const messages = sample[0].traj;
     const coveredUntil = 6;
@@ -209,7 +209,7 @@ describe("PipelineHost builds what the server builds", () => {
     expect(result.marks[systemAt]).toEqual([]);
   });
 
-  it("[RB1] a typed next turn is sent last as the current turn, and the same text keeps the same message", async () => {
+  it("[E-RB1] a typed next turn is sent last as the current turn, and the same text keeps the same message", async () => {
     const host = new PipelineHost();
     host.load("t", sample[1].traj);
     const first = await host.run(input(settingsForMode("copilot"), "and my refund?"));

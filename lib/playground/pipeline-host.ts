@@ -219,7 +219,7 @@ export class PipelineHost {
 
   /**
    * Replays the loaded conversation (as the "before" view shows it) under raw
-   * and the policies (RP9). The conversation is taken when it starts: a load
+   * and the policies (E-RP9). The conversation is taken when it starts: a load
    * meanwhile does not change what it replays.
    */
   async compare(input: CompareInput, options: { signal?: AbortSignal; onProgress?: (progress: CompareProgress) => void } = {}): Promise<CompareResult> {

@@ -138,7 +138,7 @@ export interface CompareInput {
   policies: ComparedPolicy[];
   /** The prices every run is costed with; null: no costs. */
   prices: TokenPrices | null;
-  /** The model's prompt-cache rules: runs are costed with the cache model's reads and writes (CC7, CC8); absent: the shared prefix is read. */
+  /** The model's prompt-cache rules: runs are costed with the cache model's reads and writes (CC-7, CC-8); absent: the shared prefix is read. */
   cache?: CacheRules | null;
   /** The TTL cache writes get in the runs (a what-if of 5 minutes against an hour). */
   cacheTtl?: CacheTtl;

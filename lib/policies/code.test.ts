@@ -1,4 +1,4 @@
-// Policies as code (PO9): every snippet imports only what the engine package
+// Policies as code (PO-9): every snippet imports only what the engine package
 // exports and compiles under strict against the frameworks' own types.
 import path from "node:path";
 import ts from "typescript";
@@ -68,7 +68,7 @@ function typeErrors(files: Record<string, string>): string[] {
 }
 
 describe("policy code", () => {
-  it("[PO9] each snippet imports the engine and an adapter the package exports, by names those modules export, and installs what it imports", () => {
+  it("[PO-9] each snippet imports the engine and an adapter the package exports, by names those modules export, and installs what it imports", () => {
     for (const policy of [openaiPolicy, claudePolicy]) {
       for (const target of CODE_TARGETS) {
         const { code, install } = policyCode(target, policy);
@@ -91,21 +91,21 @@ describe("policy code", () => {
     }
   });
 
-  it("[PO9] LangChain.js's code applies the policy both ways: a createAgent agent's middleware and a runnable in front of the model", () => {
+  it("[PO-9] LangChain.js's code applies the policy both ways: a createAgent agent's middleware and a runnable in front of the model", () => {
     const { code, install } = policyCode("langchain", openaiPolicy);
     expect(code).toContain("middleware: [contextPolicyMiddleware(policy)]");
     expect(code).toContain("contextPolicyRunnable(policy).pipe(model)");
     expect(install).toBe(`npm install ${ENGINE_PACKAGE_NAME} langchain @langchain/core @langchain/openai`);
   });
 
-  it("[PO9] a saved policy's code holds it resolved against the catalogue, as its TypeScript export does", () => {
+  it("[PO-9] a saved policy's code holds it resolved against the catalogue, as its TypeScript export does", () => {
     const code = exportPolicyCode("Masking, 5 results", saved, "openai");
     expect(code).toEqual(policyCode("openai", openaiPolicy, "Masking, 5 results"));
     expect(code.filename).toBe("Masking-5-results.openai.ts");
     expect(code.install).toBe(`npm install ${ENGINE_PACKAGE_NAME} openai`);
   });
 
-  it("[PO9] every snippet compiles under strict against the frameworks' own types", () => {
+  it("[PO-9] every snippet compiles under strict against the frameworks' own types", () => {
     const files: Record<string, string> = {};
     for (const [label, policy] of [
       ["openai", openaiPolicy],

@@ -6,7 +6,7 @@ import { fileStem } from "./export";
 import { settingsWithPolicy } from "./policy";
 import type { Policy } from "./schema";
 
-/** The frameworks a policy is exported as code for (PO9), each through its adapter of the engine package. */
+/** The frameworks a policy is exported as code for (PO-9), each through its adapter of the engine package. */
 export const CODE_TARGETS = ["ai-sdk-middleware", "ai-sdk-prepare-step", "langchain", "openai-agents", "mastra", "openai", "anthropic"] as const;
 export type CodeTarget = (typeof CODE_TARGETS)[number];
 
@@ -170,7 +170,7 @@ console.log(message.content);`,
   }
 }
 
-/** A request policy as code for `target` (PO9): a module that runs as it is once its packages are installed. */
+/** A request policy as code for `target` (PO-9): a module that runs as it is once its packages are installed. */
 export function policyCode(target: CodeTarget, policy: RequestPolicy, name = "policy"): PolicyCode {
   const { imports, usage, packages } = body(target, policy);
   return {
@@ -180,7 +180,7 @@ export function policyCode(target: CodeTarget, policy: RequestPolicy, name = "po
   };
 }
 
-/** A saved policy as code for `target` (PO9): resolved against the catalogue over `base`, as its TypeScript export is (PO7). */
+/** A saved policy as code for `target` (PO-9): resolved against the catalogue over `base`, as its TypeScript export is (PO-7). */
 export function exportPolicyCode(
   name: string,
   policy: Policy,

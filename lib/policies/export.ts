@@ -4,7 +4,7 @@ import { DEFAULT_SETTINGS, resolveSettings, type Settings } from "@/lib/settings
 import { settingsWithPolicy } from "./policy";
 import type { Policy } from "./schema";
 
-/** The ways a policy can be taken home (PO7). */
+/** The ways a policy can be taken home (PO-7). */
 export const POLICY_EXPORT_FORMATS = ["json", "typescript"] as const;
 export type PolicyExportFormat = (typeof POLICY_EXPORT_FORMATS)[number];
 
@@ -14,7 +14,7 @@ export function fileStem(title: string, fallback: string): string {
 }
 
 /**
- * A named policy as a file (PO7): JSON holds the name and the policy as saved
+ * A named policy as a file (PO-7): JSON holds the name and the policy as saved
  * (it can be saved again as it is); TypeScript is the engine's snippet of the
  * policy resolved against the catalogue (window, reserve and encoding made
  * concrete), over `base` for the recording fields.

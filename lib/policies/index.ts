@@ -1,4 +1,4 @@
-// Policies as values (PO1–PO3): the policy part of a conversation's settings,
+// Policies as values (PO-1–PO-3): the policy part of a conversation's settings,
 // taken out, put back and compared field by field. Isomorphic.
 export { policySchema, policyNameSchema, POLICY_FIELDS, RECORDING_FIELDS, type Policy, type PolicyField } from "./schema";
 export { diffPolicies, policyOfPreset, policyOfSettings, readStoredPolicy, settingsWithPolicy, type PolicyDifference } from "./policy";

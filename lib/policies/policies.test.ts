@@ -4,7 +4,7 @@ import { DEFAULT_SETTINGS, mergeSettings, resolveSettings, settingsForMode } fro
 import { diffPolicies, policyOfPreset, policyOfSettings, policySchema, readStoredPolicy, settingsWithPolicy } from "@/lib/policies";
 
 describe("policies", () => {
-  it("[PO1] a policy is the settings without the recording fields, and validates with the settings' own rules", () => {
+  it("[PO-1] a policy is the settings without the recording fields, and validates with the settings' own rules", () => {
     const policy = policyOfSettings({ ...DEFAULT_SETTINGS, applyPipeline: true, artifactThreshold: 900 });
     expect(Object.keys(policy)).not.toContain("applyPipeline");
     expect(Object.keys(policy)).not.toContain("artifactThreshold");
@@ -15,7 +15,7 @@ describe("policies", () => {
     expect(policySchema.safeParse({ ...policy, applyPipeline: true }).success).toBe(false);
   });
 
-  it("[PO2] applying a policy replaces every policy field and keeps the recording fields", () => {
+  it("[PO-2] applying a policy replaces every policy field and keeps the recording fields", () => {
     const current = { ...settingsForMode("pilot"), applyPipeline: true, artifactThreshold: 900 };
     const policy = policyOfSettings(mergeSettings(settingsForMode("navigator"), { tokenBudget: 20_000, model: "gpt-4.1" }));
     const applied = settingsWithPolicy(current, policy);
@@ -23,7 +23,7 @@ describe("policies", () => {
     expect(policyOfSettings(applied)).toEqual(policy);
   });
 
-  it("[PO3] the diff names exactly the fields that differ, in the schema's order", () => {
+  it("[PO-3] the diff names exactly the fields that differ, in the schema's order", () => {
     const a = policyOfSettings(DEFAULT_SETTINGS);
     expect(diffPolicies(a, a)).toEqual([]);
     const processors = [...a.processors].reverse().map((entry) => ({ ...entry, enabled: entry.kind !== "summarize" }));
@@ -33,7 +33,7 @@ describe("policies", () => {
     expect(differences[1]).toEqual({ field: "tokenBudget", from: null, to: 50_000 });
   });
 
-  it("[PO4] a stored policy is read back in the current shape, whatever it lacks taking its default", () => {
+  it("[PO-4] a stored policy is read back in the current shape, whatever it lacks taking its default", () => {
     const stored = { mode: "navigator", tokenBudget: 12_000, processors: [{ kind: "round_window", enabled: true }], unknown: 1 };
     const policy = readStoredPolicy(stored);
     expect(policySchema.parse(policy)).toEqual(policy);
@@ -42,7 +42,7 @@ describe("policies", () => {
     expect(policy.processors.filter((entry) => entry.enabled)).toHaveLength(1);
   });
 
-  it("[PO8] every preset is a policy that validates, saves back as it is, and resolves to the preset on the settings' model", () => {
+  it("[PO-8] every preset is a policy that validates, saves back as it is, and resolves to the preset on the settings' model", () => {
     const settings = { ...settingsForMode("pilot"), model: "gpt-4.1", applyPipeline: true };
     const resolved = resolveSettings(settings).policy;
     const model = { model: resolved.model, encoding: resolved.encoding, contextWindow: resolved.contextWindow, maxOutputTokens: resolved.maxOutputTokens };

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { settingsSchema, type Settings } from "@/lib/settings";
 
 // A policy is the part of a conversation's settings that decides what a
-// request holds (PO1): everything but how the recorder and the proxy store and
+// request holds (PO-1): everything but how the recorder and the proxy store and
 // forward calls. It is a sub-schema of the settings, never a second one.
 
 /** Settings fields that are not the policy's: the proxy's switch and the recorder's artifact size. */

@@ -73,7 +73,7 @@ function previousCalls(db: Database): BoundedMap<string, JournaledBodies> {
 }
 
 /**
- * One proxied call (D5): its request is journaled (`journaled`, committed)
+ * One proxied call (PX-D5): its request is journaled (`journaled`, committed)
  * before the agent gets any byte, its outcome journaled by `finish` before
  * the agent gets the end of the answer; placing both into the conversation
  * is queued on the recorder, off the response path. A crash between the two

@@ -31,7 +31,7 @@ describe("readChatCompletionRequest (lib/formats' OpenAI Chat reader)", () => {
     ]);
   });
 
-  it("[P5] keeps content parts and the developer role, so the agent's message is written back as it came", () => {
+  it("[PX-P5] keeps content parts and the developer role, so the agent's message is written back as it came", () => {
     const raw = [
       { role: "developer", content: "rules" },
       {
@@ -47,7 +47,7 @@ describe("readChatCompletionRequest (lib/formats' OpenAI Chat reader)", () => {
     expect(writeChatMessages(messages).value).toEqual(raw);
   });
 
-  it("[P5] gives a legacy function_call and its function result the same id, and reads functions as tools", () => {
+  it("[PX-P5] gives a legacy function_call and its function result the same id, and reads functions as tools", () => {
     const { messages, tools } = read(
       [
         { role: "user", content: "weather?" },
@@ -86,7 +86,7 @@ describe("readChatReply", () => {
   });
 });
 
-describe("messageFingerprint (F4)", () => {
+describe("messageFingerprint (F-4)", () => {
   it("is the same for one text part and the same text as a string", () => {
     expect(fingerprint({ role: "user", content: [{ type: "text", text: "hi" }] })).toBe(fingerprint({ role: "user", content: "hi" }));
   });

@@ -9,7 +9,7 @@ import { ProxyRequestError } from "./errors";
  * canonical message loses nothing (content parts, the developer role, legacy
  * function calls are held as parts and provider extras), so a message the
  * pipeline leaves alone is written back as the agent sent it. Histories are
- * compared by `messageFingerprint` (F4), never by their raw JSON.
+ * compared by `messageFingerprint` (F-4), never by their raw JSON.
  */
 
 export { messageFingerprint };

@@ -113,7 +113,7 @@ async function openExchange(db: Database, branch: BranchRecord, options: RecordR
   }
 }
 
-/** An agent's last opened exchange, the base its next request is stored against (D6.5). */
+/** An agent's last opened exchange, the base its next request is stored against (PX-D6.5). */
 interface PreviousCall {
   id: string;
   branchId: string;
@@ -186,7 +186,7 @@ function now(): string {
  * itself cannot be stored (text the database refuses, turns the memory
  * layer refuses, a bug). The call is then recorded as failed, with the
  * reason, instead of being placed again at every start; outages, races and
- * a conversation deleted meanwhile are retried (D5.4).
+ * a conversation deleted meanwhile are retried (PX-D5.4).
  */
 function isLastingFailure(error: unknown): boolean {
   return !(DatabaseUnavailableError.isInstance(error) || ConflictError.isInstance(error) || NotFoundError.isInstance(error));
@@ -241,7 +241,7 @@ function replyOf(exchangeId: string, outcome: RecordOutcomeOptions): ReplyTurn |
   const completion = outcome.completion;
   if (!completion?.reply) return null;
   const fingerprint = messageFingerprint(completion.reply);
-  // The call's facts under the names imports use (SF2); usage stays as the provider sent it, which callFactsOf reads.
+  // The call's facts under the names imports use (F-SF2); usage stays as the provider sent it, which callFactsOf reads.
   const metadata: JsonObject = {
     recorder: "proxy",
     exchangeId,
@@ -345,7 +345,7 @@ export class ProxyRecorder {
   }
 
   /**
-   * Places the journaled calls that no running call will place (D5): those
+   * Places the journaled calls that no running call will place (PX-D5): those
    * journaled before this process started, cut by a crash or a restart
    * before they were in their conversations. Queued behind each agent's
    * writes like any call; resolves once they are placed.

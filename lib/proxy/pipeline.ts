@@ -100,7 +100,7 @@ function rewrite(protocol: Protocol, body: Record<string, unknown>, messages: Me
   return sent;
 }
 
-/** Build: the one request builder on the request's messages when the conversation applies its settings (P1), or the agent's request as it came. */
+/** Build: the one request builder on the request's messages when the conversation applies its settings (PX-P1), or the agent's request as it came. */
 async function plan(protocol: Protocol, prepared: Prepared): Promise<Plan> {
   const { conversation, read, db } = prepared;
   if (!wantsPipeline(conversation)) return PASSED_THROUGH;
@@ -150,7 +150,7 @@ function budgetRefusal(protocol: Protocol, conversation: ConversationRecord, exc
 /**
  * A recorded call of `protocol`: forwarded to the protocol's upstream
  * (streamed event by event, or whole), answered with exactly what the
- * upstream answered, and journaled before the agent has the answer (D5),
+ * upstream answered, and journaled before the agent has the answer (PX-D5),
  * to be placed into the agent's conversation on the side.
  */
 export async function handleProtocol(protocol: Protocol, request: Request): Promise<Response> {
@@ -256,7 +256,7 @@ async function forward(forwarding: Forwarding, payload: string): Promise<Respons
   }
   const eventStream = (response.headers.get("content-type") ?? "").includes("text/event-stream");
   if (response.ok && eventStream && response.body) {
-    // Reading starts now; the agent gets the headers and the first byte once the request is journaled (D5).
+    // Reading starts now; the agent gets the headers and the first byte once the request is journaled (PX-D5).
     const passed = passStream(call, watch, response, {
       assembler: () => noticed(protocol.assembler(), (answer) => protocol.answered?.(call.db, agentBody, answer)),
       reloads: reloads && {
@@ -302,7 +302,7 @@ async function forward(forwarding: Forwarding, payload: string): Promise<Respons
       continue;
     }
     watch.dispose();
-    // D5: the outcome is in the journal before the agent gets it.
+    // PX-D5: the outcome is in the journal before the agent gets it.
     await call.finish({
       status: response.status,
       response: answer,

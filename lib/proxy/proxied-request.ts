@@ -23,7 +23,7 @@ export interface PipelineOutcome {
   request: NextRequest;
   /** The branch the request's messages were placed on (read-only). */
   branchId: string;
-  /** The builder's refusal (RB3), with its figures; null when the request may be sent. */
+  /** The builder's refusal (E-RB3), with its figures; null when the request may be sent. */
   exceeded: { budget: number; tokens: number; reason: string | null } | null;
   /** What each processor did, for the reply's metadata. */
   steps: PipelineStepSummary[];
@@ -37,8 +37,8 @@ export function wantsPipeline(conversation: ConversationRecord | null): conversa
 }
 
 /**
- * The next request for a proxied call (P1), made as every other surface
- * makes it (RB1): the request's messages are placed on the conversation's
+ * The next request for a proxied call (PX-P1), made as every other surface
+ * makes it (E-RB1): the request's messages are placed on the conversation's
  * branches read-only (the branch with the longest common prefix), that
  * branch's persisted memory is the snapshot when the request carries all it
  * covers, and `nextRequest` builds with the conversation's settings. The raw
@@ -59,7 +59,7 @@ export async function buildProxiedRequest(
     messages.map((message) => ({ message, fingerprint: messageFingerprint(message) })),
   );
   let snapshot: MemorySnapshot = emptySnapshot(branch.id);
-  // RB9: the persisted summary and retrieved memories apply only while the summarize processor is on.
+  // E-RB9: the persisted summary and retrieved memories apply only while the summarize processor is on.
   if (common > 0 && keepsMemory(settings.policy)) {
     const stored = await loadMemorySnapshot(db, await getBranchScope(db, branch.id), common);
     // A summary that covers turns this request does not carry describes another history.

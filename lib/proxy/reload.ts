@@ -3,9 +3,9 @@ import { isHandle, type Message, type ToolCall } from "@/lib/context";
 import { getOffloadedContentByHandle, NotFoundError, type Database } from "@/lib/db";
 
 /**
- * The proxy answers the model's `reload_offloaded` calls itself (P4): the
+ * The proxy answers the model's `reload_offloaded` calls itself (PX-P4): the
  * agent never declared that tool, the builder added it because the request
- * carries offload markers (RB5). Protocol-neutral: a canonical reply in, the
+ * carries offload markers (E-RB5). Protocol-neutral: a canonical reply in, the
  * assistant call and its tool results out, for the protocol to send again.
  */
 

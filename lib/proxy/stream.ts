@@ -111,7 +111,7 @@ function isEventStream(response: Response): boolean {
  * reading each chunk on the side to assemble the answer. A stream the
  * upstream drops, or that stalls past the timeout, ends the agent's
  * connection the same way after the chunks received so far. The outcome is
- * journaled before the agent sees the stream end (D5).
+ * journaled before the agent sees the stream end (PX-D5).
  *
  * With `reloads`, each round's chunks are held until they show something
  * for the agent (text, or a call of one of its tools): a round that only

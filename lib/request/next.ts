@@ -43,7 +43,7 @@ export interface NextRequest extends BuiltRequest {
 }
 
 /**
- * The one way a branch's next request is made (RB1): the raw history after
+ * The one way a branch's next request is made (E-RB1): the raw history after
  * the persisted summary (tool pairs checked, calls still waiting at the very
  * end kept), the snapshot's memory for the current turn (else the last user
  * message), and `buildRequest` with the resolved settings' policy. The

@@ -35,7 +35,7 @@ export async function loadMemorySnapshot(db: Database, scope: BranchScope, lengt
   const system =
     coveredUntil > 0 ? (await getHistoryByBranchId(db, scope, { roles: ["system"], toPosition: coveredUntil })).map((record) => record.message) : [];
   const outlines = (await getArtifactOutlinesByBranchId(db, scope, { inherited: true })).filter((artifact) => artifact.position < length);
-  // Only artifacts before the summary's end can be retrieved (RB2); their tool messages name the reload handles.
+  // Only artifacts before the summary's end can be retrieved (E-RB2); their tool messages name the reload handles.
   const retrievable = outlines.filter((artifact) => artifact.position < coveredUntil);
   const handles = new Map<string, string>();
   if (retrievable.length > 0) {
@@ -163,7 +163,7 @@ async function budgetCompaction(db: Database, branchId: string, state: RequestSt
 /**
  * Whether the request `compact` would make fits, tried with the deterministic
  * summarizer and writing nothing: after the compaction due by threshold, or
- * else after the one a budget stop would try (RB7).
+ * else after the one a budget stop would try (E-RB7).
  */
 async function wouldFit(db: Database, branchId: string, state: RequestState, options: PrepareNextRequestOptions): Promise<boolean> {
   const due = await loadBranchState(db, branchId, options.settings);
@@ -178,11 +178,11 @@ async function wouldFit(db: Database, branchId: string, state: RequestState, opt
 }
 
 /**
- * The next request of a branch (RB1–RB7), the one every server surface sends
+ * The next request of a branch (E-RB1–E-RB7), the one every server surface sends
  * or shows. With `compact`, a branch past its summary threshold is compacted
  * first; a request over budget gets a compaction that is persisted only if
  * the request then fits. A request that would be refused whatever is
- * compacted leaves the branch as it was and calls no summarizing model (RB7).
+ * compacted leaves the branch as it was and calls no summarizing model (E-RB7).
  * The same stored state and options always give the same request.
  */
 export async function prepareNextRequest(db: Database, branchId: string, options: PrepareNextRequestOptions = {}): Promise<PreparedRequest> {

@@ -15,7 +15,7 @@ function compactedThrice(): MemorySnapshot {
 }
 
 describe("memoryForRequest", () => {
-  it("[RB8] retrieves no summary the checkpoint's summary covers, and gives the place to a stored tool result", () => {
+  it("[E-RB8] retrieves no summary the checkpoint's summary covers, and gives the place to a stored tool result", () => {
     const memory = memoryForRequest(compactedThrice(), { query: "flight to Boston HAT100", limit: 3 });
     expect(memory.summary).toMatchObject({ id: "s3", fromPosition: 0, toPosition: 30 });
     expect(memory.retrieved?.map((entry) => entry.id)).toEqual(["a1"]);

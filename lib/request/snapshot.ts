@@ -134,7 +134,7 @@ function retrievedOf(snapshot: MemorySnapshot, hit: MemoryHit): RetrievedMemory 
 }
 
 /**
- * The persisted memory one request carries (RB1, RB2): the latest summary
+ * The persisted memory one request carries (E-RB1, E-RB2): the latest summary
  * (as its checkpoint), the covered part's system messages, and up to `limit`
  * older summaries or stored tool results most relevant to `query`.
  */
@@ -144,7 +144,7 @@ export function memoryForRequest(snapshot: MemorySnapshot, options: { query: str
     ? { id: latest.id, text: latest.text, fromPosition: snapshot.chain[0].fromPosition, toPosition: latest.toPosition, label: summaryLabel(snapshot, latest) }
     : null;
   // The latest summary is in the request already, and so is every artifact whose tool message the raw history carries;
-  // RB8: a summary it covers would repeat it, so it is not ranked (it would take the place of a memory that adds something).
+  // E-RB8: a summary it covers would repeat it, so it is not ranked (it would take the place of a memory that adds something).
   const hits =
     options.limit > 0 && options.query.trim() !== ""
       ? rankMemories(

@@ -53,7 +53,7 @@ function isApiPath(pathname: string): boolean {
 const RETURN_BASE = "http://context-lab.invalid";
 
 /**
- * BD7: where the login page sends the browser back to: a path of this app,
+ * BD-7: where the login page sends the browser back to: a path of this app,
  * or `/`. Browsers drop tabs and line breaks from a URL and read `\` as `/`,
  * so `/%09/evil.example/` (decoded to a tab) would land on `//evil.example/`:
  * those characters are refused outright, and what is left must resolve to

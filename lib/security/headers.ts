@@ -41,7 +41,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "cross-origin-opener-policy": "same-origin",
 };
 
-/** Sets the Content-Security-Policy and the other security headers (S5) on a response whose headers may be changed. */
+/** Sets the Content-Security-Policy and the other security headers (SEC-5) on a response whose headers may be changed. */
 export function secured<T extends Response>(response: T, policy: string): T {
   response.headers.set("content-security-policy", policy);
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
@@ -52,7 +52,7 @@ export function secured<T extends Response>(response: T, policy: string): T {
  * The response itself when its headers may be changed, else the same body
  * under a copy of them: a redirect's or a fetched response's headers cannot
  * change. Copying only then saves every other answer a second Response.
- * The probe sets `X-Content-Type-Options`, which every answer carries (S5).
+ * The probe sets `X-Content-Type-Options`, which every answer carries (SEC-5).
  */
 export function changeable(response: Response): Response {
   try {

@@ -1,5 +1,5 @@
 /**
- * BD1: why a request's path cannot be read, or null when it can. A `%` must
+ * BD-1: why a request's path cannot be read, or null when it can. A `%` must
  * start an escape of two hexadecimal digits, the escaped bytes must be
  * UTF-8, and no control character may hide behind an escape (`%00` would
  * reach the database as an id, which PostgreSQL refuses). Next answers such

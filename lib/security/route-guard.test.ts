@@ -17,7 +17,7 @@ function post(path: string, headers: Record<string, string> = {}, body = "{}", s
 }
 
 describe("guardRoute: the guard run by a route the request hook skips", () => {
-  it("[S1] refuses a rebinding Host in the protocol's shape without calling the route", async () => {
+  it("[SEC-1] refuses a rebinding Host in the protocol's shape without calling the route", async () => {
     const handler = vi.fn(() => new Response("never"));
     const anthropic = await guardRoute(handler, open)(post("/api/v1/messages", { host: "evil.example:3000" }));
     expect(anthropic.status).toBe(403);
@@ -27,7 +27,7 @@ describe("guardRoute: the guard run by a route the request hook skips", () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
-  it("[S2] [S6] refuses another origin, a text/plain body and a body without a length", async () => {
+  it("[SEC-2] [SEC-6] refuses another origin, a text/plain body and a body without a length", async () => {
     const handler = vi.fn(() => new Response("never"));
     const route = guardRoute(handler, open);
     expect((await route(post("/api/v1/chat/completions", { origin: "http://evil.example" }))).status).toBe(403);
@@ -40,7 +40,7 @@ describe("guardRoute: the guard run by a route the request hook skips", () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
-  it("[S3] [S4] needs the token, and hands the route its request without it, body and all", async () => {
+  it("[SEC-3] [SEC-4] needs the token, and hands the route its request without it, body and all", async () => {
     let seen: { authorization: string | null; body: string } | undefined;
     const route = guardRoute(async (request) => {
       seen = { authorization: request.headers.get("authorization"), body: await request.text() };
@@ -70,7 +70,7 @@ describe("guardRoute: the guard run by a route the request hook skips", () => {
     expect(answer.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
 
-  it("[S5] sets the security headers on refusals and on answers, also answers whose headers cannot change", async () => {
+  it("[SEC-5] sets the security headers on refusals and on answers, also answers whose headers cannot change", async () => {
     const refused = await guardRoute(() => new Response(), open)(post("/api/v1/models", { host: "evil.example" }));
     const redirected = await guardRoute(() => Response.redirect("http://127.0.0.1:3000/elsewhere", 307), open)(post("/api/v1/models"));
     expect(redirected.status).toBe(307);
@@ -97,8 +97,8 @@ describe("guardRoute: the guard run by a route the request hook skips", () => {
   });
 });
 
-describe("guardRoute: bodies (BD3)", () => {
-  it("[BD3] refuses a body nesting past the limit in the protocol's shape, before the route reads it", async () => {
+describe("guardRoute: bodies (BD-3)", () => {
+  it("[BD-3] refuses a body nesting past the limit in the protocol's shape, before the route reads it", async () => {
     const handler = vi.fn(() => new Response("never"));
     const deep = `{"model":"m","messages":[{"role":"user","content":"q","x":${"[".repeat(5_000)}${"]".repeat(5_000)}}]}`;
     const openai = await guardRoute(handler, open)(post("/api/v1/responses", {}, deep));
@@ -109,7 +109,7 @@ describe("guardRoute: bodies (BD3)", () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
-  it("[BD3] hands a body within the limit on byte for byte, a byte-order mark included", async () => {
+  it("[BD-3] hands a body within the limit on byte for byte, a byte-order mark included", async () => {
     let seen: Uint8Array | undefined;
     const route = guardRoute(async (request) => {
       seen = new Uint8Array(await request.arrayBuffer());

@@ -15,10 +15,10 @@ const environmentConfig = securityConfigOf(process.env);
  * The request guard run by a route itself, for the routes Next's request
  * hook (`proxy.ts`) skips: the recording proxy's, where the hook's extra
  * pass cost every proxied call 1.5–2.4 ms. Same decision, same refusal
- * bodies, same headers (S1–S6): a refused request never reaches the
+ * bodies, same headers (SEC-1–SEC-6): a refused request never reaches the
  * handler, a passed one reaches it with the access token taken out of its
- * headers (S4), and as it came when nothing was. A body nesting deeper than
- * any JSON input may (BD3) is refused here too, in the protocol's shape:
+ * headers (SEC-4), and as it came when nothing was. A body nesting deeper than
+ * any JSON input may (BD-3) is refused here too, in the protocol's shape:
  * the proxy's readers, recorder and pipeline walk what they parse.
  * @example export const POST = guardRoute(handleChatCompletions)
  */

@@ -13,13 +13,13 @@ import {
   sessionSummarySchema,
 } from "./schema";
 
-// A version 2 session file (SE5): one JSON value a line, so it is written and
+// A version 2 session file (SE-5): one JSON value a line, so it is written and
 // read a row at a time. The header, the conversation, each table's rows, then
 // an end line with the counts, which tells a whole file from one cut short.
 
 export const SESSION_STREAM_VERSION = 2;
 
-/** How the exchanges' request bodies are written: as deltas against the call before (D6), or left out. */
+/** How the exchanges' request bodies are written: as deltas against the call before (PX-D6), or left out. */
 export const SESSION_REQUESTS = ["delta", "omitted"] as const;
 export type SessionRequests = (typeof SESSION_REQUESTS)[number];
 
@@ -38,7 +38,7 @@ export const sessionHeaderSchema = z.strictObject({
 export type SessionHeader = z.infer<typeof sessionHeaderSchema>;
 
 /**
- * An exchange line: `request` whole, or with `requestBaseId` a delta (D6.1)
+ * An exchange line: `request` whole, or with `requestBaseId` a delta (PX-D6.1)
  * against the request of the exchange before it on its branch; `sent` alike
  * with `sentBaseId`, against the last exchange of the branch that has one.
  * With requests left out, `request` is null.
@@ -69,7 +69,7 @@ export const sessionLineSchema = z.discriminatedUnion("table", [
 ]);
 export type SessionLine = z.infer<typeof sessionLineSchema>;
 
-/** A request delta as a file holds it (D6.1): checked before it is decoded. */
+/** A request delta as a file holds it (PX-D6.1): checked before it is decoded. */
 export const requestDeltaSchema = z.strictObject({
   history: z.enum(["messages", "input"]),
   kept: count,

@@ -3,11 +3,11 @@ import { extensionProblem, jsonColumnProblem, MAX_STORED_INTEGER, objectProblem,
 
 // A session file: one conversation with everything stored for it, row by row,
 // as the database holds it (ids, revisions, JSON columns as their stored text),
-// so importing it into another database gives the same rows (SE1). Version 1
+// so importing it into another database gives the same rows (SE-1). Version 1
 // is one JSON object; version 2 (lines.ts) is written and read line by line.
 
 export const SESSION_KIND = "context-lab-session";
-/** The version of the one-object files written before sessions were streamed (SE5 reads them still). */
+/** The version of the one-object files written before sessions were streamed (SE-5 reads them still). */
 export const SESSION_VERSION = 1;
 
 const id = z.string().min(1, "an id is needed");
@@ -171,10 +171,10 @@ export const sessionFileSchema = z.strictObject({
 
 export type SessionFile = z.infer<typeof sessionFileSchema>;
 
-/** An exchange as the database stores it: with `requestBaseId`, its `request` is a delta against that exchange's (D6.4). */
+/** An exchange as the database stores it: with `requestBaseId`, its `request` is a delta against that exchange's (PX-D6.4). */
 export type SessionExchangeRow = z.infer<typeof sessionExchangeSchema> & { requestBaseId: string | null };
 
-/** The rows of a session, read from a file of either version, ready to be written (SE1). */
+/** The rows of a session, read from a file of either version, ready to be written (SE-1). */
 export interface SessionRows extends Omit<SessionFile, "kind" | "version" | "exportedAt" | "exchanges"> {
   exchanges: SessionExchangeRow[];
 }
@@ -186,7 +186,7 @@ export interface SessionIssue {
 }
 
 /**
- * The references a session's rows make that the file does not hold (SE2):
+ * The references a session's rows make that the file does not hold (SE-2):
  * each must point at the conversation, a branch or a summary of the same file,
  * and branches must form one tree under a root.
  */

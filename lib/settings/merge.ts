@@ -20,7 +20,7 @@ export function mergeSettings(current: Settings, changes: SettingsChanges): Sett
   return merged;
 }
 
-/** The settings with another model: its window, reply reserve and encoding come from the catalogue again (ST4). */
+/** The settings with another model: its window, reply reserve and encoding come from the catalogue again (ST-4). */
 export function settingsWithModel(current: Settings, model: string): Settings {
   return mergeSettings(current, { model, contextWindow: null, maxOutputTokens: null, encoding: null });
 }

@@ -4,7 +4,7 @@ import { PROCESSOR_KINDS, type ProcessorKind, type ProcessorSpec } from "@/lib/c
  * Every shipped processor exactly once: the list's own in its order, then any
  * it lacks, switched off, in the recommended order (a processor added to the
  * engine after settings were saved never switches itself on). The recommended
- * order is the default pipeline's, then the strategy processors (ST5).
+ * order is the default pipeline's, then the strategy processors (ST-5).
  */
 export function completeProcessors(entries: readonly ProcessorSpec[]): ProcessorSpec[] {
   const listed = new Set(entries.map((entry) => entry.kind));

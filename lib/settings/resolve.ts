@@ -76,8 +76,8 @@ export function resolveSettings(settings: Settings, catalogue: readonly ModelEnt
 }
 
 /**
- * ST6: a stored settings row as every reader resolves it: normalised (ST2),
- * a call's overrides merged over it (ST3), resolved against the catalogue (ST4).
+ * ST-6: a stored settings row as every reader resolves it: normalised (ST-2),
+ * a call's overrides merged over it (ST-3), resolved against the catalogue (ST-4).
  */
 export function resolveStoredSettings(stored: unknown, catalogue: readonly ModelEntry[] = BUILT_IN_MODELS, overrides?: SettingsChanges): ResolvedSettings {
   const { settings } = normalizeSettings(stored);

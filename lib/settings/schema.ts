@@ -30,7 +30,7 @@ const processorsSchema = z.array(processorEntrySchema).superRefine((entries, con
 });
 
 /**
- * The strategy processors' settings (ST5), each field optional: what is left
+ * The strategy processors' settings (ST-5), each field optional: what is left
  * out takes the engine's default, so a stored tuning holds only what was changed.
  */
 export const processorTuningSchema = z.strictObject({
@@ -104,7 +104,7 @@ export const settingsSchema = z.strictObject(settingsFields);
 export const settingsChangesSchema = z.strictObject(settingsFields).partial();
 
 /**
- * ST7: the engine's `RequestPolicy` as JSON (a replayed or compared policy):
+ * ST-7: the engine's `RequestPolicy` as JSON (a replayed or compared policy):
  * the settings' fields, with what `resolveSettings` fills in from the model
  * made concrete. Derived from the settings, so a policy the settings resolve
  * to always parses.

@@ -5,7 +5,7 @@ import { resolveStoredSettings, type ResolvedSettings } from "./resolve";
 import type { SettingsChanges } from "./schema";
 
 /**
- * A conversation's settings resolved (ST6) against the catalogue with the users' entries.
+ * A conversation's settings resolved (ST-6) against the catalogue with the users' entries.
  */
 export async function conversationSettings(
   db: Database,

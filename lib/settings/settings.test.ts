@@ -20,7 +20,7 @@ const issuesOf = (value: unknown) => {
 };
 
 describe("settings schema", () => {
-  it("[ST1] refuses duplicates, unknown processors, a budget of 0 and unknown fields, naming the field", () => {
+  it("[ST-1] refuses duplicates, unknown processors, a budget of 0 and unknown fields, naming the field", () => {
     expect(
       issuesOf({
         processors: [
@@ -35,18 +35,18 @@ describe("settings schema", () => {
     expect(issuesOf({ historyRounds: 2.5 })).toEqual(["historyRounds: expected a whole number"]);
   });
 
-  it("[ST1] the defaults are valid settings", () => {
+  it("[ST-1] the defaults are valid settings", () => {
     expect(settingsSchema.parse(DEFAULT_SETTINGS)).toEqual(DEFAULT_SETTINGS);
     for (const mode of ["pilot", "copilot", "navigator"] as const) expect(settingsSchema.safeParse(settingsForMode(mode)).success).toBe(true);
   });
 });
 
 describe("normalizeSettings", () => {
-  it("[ST2] leaves settings in the current shape as they are", () => {
+  it("[ST-2] leaves settings in the current shape as they are", () => {
     expect(normalizeSettings(DEFAULT_SETTINGS)).toEqual({ settings: DEFAULT_SETTINGS, repairs: [] });
   });
 
-  it("[ST2] an old row: duplicates dropped, missing processors appended switched off, the old fixed window and reserve follow the model, Auto encoding stays auto", () => {
+  it("[ST-2] an old row: duplicates dropped, missing processors appended switched off, the old fixed window and reserve follow the model, Auto encoding stays auto", () => {
     const old = {
       mode: "navigator",
       historyRounds: 4,
@@ -82,7 +82,7 @@ describe("normalizeSettings", () => {
     expect(repairs).toEqual([{ field: "processors[1]", message: "'round_window' was listed twice: the first place kept" }]);
   });
 
-  it("[ST2] invalid fields fall back to the mode's preset or the default, each reported; never throws", () => {
+  it("[ST-2] invalid fields fall back to the mode's preset or the default, each reported; never throws", () => {
     const { settings, repairs } = normalizeSettings({ mode: "navigator", historyRounds: -3, summaryThreshold: "five", encoding: "p50k", extra: 1 });
     expect(settings).toEqual(settingsForMode("navigator"));
     expect(repairs.map((repair) => repair.field)).toEqual(["historyRounds", "summaryThreshold", "encoding", "extra"]);
@@ -92,12 +92,12 @@ describe("normalizeSettings", () => {
 });
 
 describe("mergeSettings", () => {
-  it("[ST3] a new mode brings its preset unless the change sets the field; null clears", () => {
+  it("[ST-3] a new mode brings its preset unless the change sets the field; null clears", () => {
     const merged = mergeSettings({ ...DEFAULT_SETTINGS, contextWindow: 50_000 }, { mode: "navigator", summaryThreshold: 7, contextWindow: null });
     expect(merged).toMatchObject({ mode: "navigator", historyRounds: 10, summaryThreshold: 7, offloadThreshold: 20, contextWindow: null });
   });
 
-  it("[ST3] a partial processor list is completed with the rest switched off", () => {
+  it("[ST-3] a partial processor list is completed with the rest switched off", () => {
     const merged = mergeSettings(DEFAULT_SETTINGS, { processors: [{ kind: "token_budget", enabled: true }] });
     expect(merged.processors[0]).toEqual({ kind: "token_budget", enabled: true });
     expect(merged.processors).toHaveLength(PROCESSOR_KINDS.length);
@@ -106,7 +106,7 @@ describe("mergeSettings", () => {
 });
 
 describe("resolveSettings", () => {
-  it("[ST4] window, reserve and encoding follow the model unless set", () => {
+  it("[ST-4] window, reserve and encoding follow the model unless set", () => {
     const gpt41 = resolveSettings({ ...DEFAULT_SETTINGS, model: "gpt-4.1-2025-04-14" });
     expect(gpt41.policy).toMatchObject({ contextWindow: 1_047_576, maxOutputTokens: 8_192, encoding: "o200k_base" });
     expect(gpt41).toMatchObject({ exact: true, sources: { contextWindow: "model", maxOutputTokens: "model", encoding: "model" } });
@@ -114,13 +114,13 @@ describe("resolveSettings", () => {
     expect(set.policy).toMatchObject({ contextWindow: 6_000, maxOutputTokens: 500, encoding: "cl100k_base" });
   });
 
-  it("[ST4] images, audio and documents count by the model's provider's rule", () => {
+  it("[ST-4] images, audio and documents count by the model's provider's rule", () => {
     expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "gpt-4o" }).policy.mediaRule).toBe("openai");
     expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "claude-sonnet-4-5-20250929" }).policy.mediaRule).toBe("anthropic");
     expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "gemini-2.5-pro" }).policy.mediaRule).toBe("gemini");
   });
 
-  it("[ST4] counts for Claude, Gemini, unknown models and hand-picked encodings are labelled approximate", () => {
+  it("[ST-4] counts for Claude, Gemini, unknown models and hand-picked encodings are labelled approximate", () => {
     expect(resolveSettings({ ...DEFAULT_SETTINGS, model: "claude-sonnet-4-5-20250929" })).toMatchObject({
       exact: false,
       approximation: expect.stringContaining("Claude"),
@@ -133,7 +133,7 @@ describe("resolveSettings", () => {
     });
   });
 
-  it("[ST4] a user's catalogue entry wins over the built-in one", () => {
+  it("[ST-4] a user's catalogue entry wins over the built-in one", () => {
     const custom: ModelEntry = { ...BUILT_IN_MODELS.find((entry) => entry.id === "gpt-4o")!, contextWindow: 64_000, origin: "custom" };
     const resolved = resolveSettings({ ...DEFAULT_SETTINGS, model: "gpt-4o" }, [...BUILT_IN_MODELS.filter((entry) => entry.id !== "gpt-4o"), custom]);
     expect(resolved.policy.contextWindow).toBe(64_000);
@@ -141,7 +141,7 @@ describe("resolveSettings", () => {
 });
 
 describe("strategy processors in settings", () => {
-  it("[ST5] the strategies are settings: listed after the default pipeline, switched off; a tuned strategy validates and is refused with its path when wrong", () => {
+  it("[ST-5] the strategies are settings: listed after the default pipeline, switched off; a tuned strategy validates and is refused with its path when wrong", () => {
     expect(DEFAULT_SETTINGS.processors.map((entry) => entry.kind)).toEqual(PROCESSOR_KINDS);
     expect(DEFAULT_SETTINGS.processors.filter((entry) => !entry.enabled).map((entry) => entry.kind)).toEqual([
       "clear_tool_uses",
@@ -158,7 +158,7 @@ describe("strategy processors in settings", () => {
     expect(settingsChangesSchema.safeParse({ tuning: { summarize: {} } }).success).toBe(false);
   });
 
-  it("[ST5] a stored tuning keeps each valid strategy and drops an invalid or unknown one with a repair", () => {
+  it("[ST-5] a stored tuning keeps each valid strategy and drops an invalid or unknown one with a repair", () => {
     const { settings, repairs } = normalizeSettings({
       ...DEFAULT_SETTINGS,
       tuning: { observation_masking: { keepObservations: 2 }, clear_tool_uses: { keepToolUses: -1 }, summarize: { x: 1 } },
@@ -170,7 +170,7 @@ describe("strategy processors in settings", () => {
     expect(normalizeSettings(older)).toEqual({ settings: DEFAULT_SETTINGS, repairs: [] });
   });
 
-  it("[ST5] resolving passes the strategies' settings to the request policy, and none when nothing is tuned", () => {
+  it("[ST-5] resolving passes the strategies' settings to the request policy, and none when nothing is tuned", () => {
     expect(resolveSettings(DEFAULT_SETTINGS).policy).not.toHaveProperty("tuning");
     const tuning = { clear_tool_uses: { triggerTokens: 2_000, excludeTools: ["search"] } };
     const resolved = resolveSettings({ ...DEFAULT_SETTINGS, tuning }).policy;
@@ -180,7 +180,7 @@ describe("strategy processors in settings", () => {
 });
 
 describe("resolveStoredSettings", () => {
-  it("[ST6] normalises a stored row, merges a call's overrides, resolves against the given catalogue", () => {
+  it("[ST-6] normalises a stored row, merges a call's overrides, resolves against the given catalogue", () => {
     const stored = { mode: "pilot", model: "gpt-4", historyRounds: 0, tokenBudget: 0, unknown: true };
     const resolved = resolveStoredSettings(stored);
     expect(resolved).toEqual(resolveSettings(normalizeSettings(stored).settings));
@@ -194,7 +194,7 @@ describe("resolveStoredSettings", () => {
 });
 
 describe("requestPolicySchema", () => {
-  it("[ST7] parses the policy resolveSettings makes for every catalogue model, unchanged, and every preset", () => {
+  it("[ST-7] parses the policy resolveSettings makes for every catalogue model, unchanged, and every preset", () => {
     for (const entry of BUILT_IN_MODELS) {
       const { policy } = resolveSettings({ ...DEFAULT_SETTINGS, model: entry.id, tuning: { observation_masking: { keepObservations: 2 } } });
       expect(requestPolicySchema.parse(policy), entry.id).toEqual(policy);
@@ -202,7 +202,7 @@ describe("requestPolicySchema", () => {
     for (const preset of Object.values(PRESETS)) expect(requestPolicySchema.parse(preset.policy), preset.id).toEqual(preset.policy);
   });
 
-  it("[ST7] its type is the engine's RequestPolicy; a wrong field is refused with its path", () => {
+  it("[ST-7] its type is the engine's RequestPolicy; a wrong field is refused with its path", () => {
     expectTypeOf<z.infer<typeof requestPolicySchema>>().toExtend<RequestPolicy>();
     expectTypeOf<keyof z.infer<typeof requestPolicySchema>>().toEqualTypeOf<keyof RequestPolicy>();
     const policy = resolveSettings({ ...DEFAULT_SETTINGS, model: "claude-sonnet-4-5-20250929" }).policy;

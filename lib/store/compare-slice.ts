@@ -25,12 +25,12 @@ export function createCompareSlice(runtime: PlaygroundRuntime): StateCreator<Pla
       }
       runtime.cancelCompare?.();
       const token = ++runtime.compareToken;
-      // RP9: every run is costed with the prices and cache rules of the model raw runs on (the first policy's).
+      // E-RP9: every run is costed with the prices and cache rules of the model raw runs on (the first policy's).
       const entry = policies[0] ? findModel(policies[0].policy.model, get().catalogue).entry : null;
       const prices = entry ? pricesOf(entry) : null;
       const cache = entry ? cachingOf(entry) : null;
       set({ comparing: true, compareError: null, compareProgress: null });
-      // CC13: a TTL the model does not offer is no what-if; the runs keep the model's own.
+      // CC-13: a TTL the model does not offer is no what-if; the runs keep the model's own.
       const ttl = cacheTtl !== undefined && cache?.ttls.includes(cacheTtl) ? cacheTtl : undefined;
       const job = pipeline.compare({ policies, prices, cache, ...(ttl === undefined ? {} : { cacheTtl: ttl }) }, (progress) => {
         if (token === runtime.compareToken) set({ compareProgress: progress });

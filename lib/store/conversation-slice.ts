@@ -103,7 +103,7 @@ async function load(runtime: PlaygroundRuntime, set: (partial: Partial<Playgroun
       offloadMarkers: collectOffloadMarkers(loaded.messages),
       loadStatus: "ready",
     });
-    // LC4: live turns that came while the history was read were left to this moment.
+    // LV-LC4: live turns that came while the history was read were left to this moment.
     if (partial && runtime.syncPending) {
       runtime.syncPending = false;
       void get()
@@ -178,7 +178,7 @@ function sameTools(first: ConversationRecord["tools"], second: ConversationRecor
   return sameJson(first ?? null, second ?? null);
 }
 
-/** Runs live changes one after another, each on the state the one before left (LC3). */
+/** Runs live changes one after another, each on the state the one before left (LV-LC3). */
 function inTurn<T>(runtime: PlaygroundRuntime, work: () => Promise<T>): Promise<T> {
   const next = runtime.liveQueue.then(work);
   runtime.liveQueue = next.catch(() => undefined);
@@ -233,7 +233,7 @@ export function createConversationSlice(runtime: PlaygroundRuntime): StateCreato
       async appendRecords(branchId: string, branchLength: number, appended: MessageRecord[]) {
         const shown = await inTurn(runtime, async () => {
           if (get().partial) {
-            // The history is being read: add to it once it is here. Not read yet: read past it once it is (LC4).
+            // The history is being read: add to it once it is here. Not read yet: read past it once it is (LV-LC4).
             if (runtime.loading) await runtime.loading;
             if (get().partial) {
               runtime.syncPending = true;
@@ -243,7 +243,7 @@ export function createConversationSlice(runtime: PlaygroundRuntime): StateCreato
           if (get().branch?.id !== branchId) return null;
           const cursor = get().records.length;
           const { fresh, missing } = planAppend(cursor, appended);
-          // LC3: a gap means events were missed; what they carried is read before the rest is shown.
+          // LV-LC3: a gap means events were missed; what they carried is read before the rest is shown.
           const read = missing && runtime.services ? await runtime.services.getBranchMessages(branchId, missing) : [];
           if (get().branch?.id !== branchId || get().partial) return null;
           return showRecords(takeContiguous(get().records.length, [...read, ...fresh]), branchLength);
@@ -324,7 +324,7 @@ export function createConversationSlice(runtime: PlaygroundRuntime): StateCreato
           const { branch: next, records } = opening;
           const result = opening.result && serverResultFits(get(), opening.conversation) ? fromPageResult(opening.result) : undefined;
           await get().setConversation({ conversation, branch: next, records, partial: records.length < next.length, result });
-          // LC4: turns recorded on it between the opening's read and now had no branch shown to go to.
+          // LV-LC4: turns recorded on it between the opening's read and now had no branch shown to go to.
           if (runtime.following)
             void get()
               .syncBranch()

@@ -47,7 +47,7 @@ export interface PlaygroundRuntime {
   /** Settings are saved this long after the last change. */
   saveDelayMs: number;
   saveTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The field the last undo step changed, while more changes to it still join that step (PO6). */
+  /** The field the last undo step changed, while more changes to it still join that step (PO-6). */
   historyField: string | undefined;
   historyTimer: ReturnType<typeof setTimeout> | undefined;
   /** Bumped by every load: work started for an older load is dropped when it returns. */
@@ -61,11 +61,11 @@ export interface PlaygroundRuntime {
   cancelCompare: (() => void) | undefined;
   /** Bumped by every comparison started: an older one's answer is dropped. */
   compareToken: number;
-  /** Live changes to the shown branch and conversation, applied one after another (LC3). */
+  /** Live changes to the shown branch and conversation, applied one after another (LV-LC3). */
   liveQueue: Promise<unknown>;
-  /** A live stream is open: what a branch switch may have missed is read after it (LC4). */
+  /** A live stream is open: what a branch switch may have missed is read after it (LV-LC4). */
   following: boolean;
-  /** The shown history is still being read: read past the cursor once it is here (LC4). */
+  /** The shown history is still being read: read past the cursor once it is here (LV-LC4). */
   syncPending: boolean;
 }
 

@@ -47,7 +47,7 @@ function flushSave(runtime: PlaygroundRuntime, set: Set, get: Get): void {
 }
 
 /**
- * Keeps `previous` as an undo step (PO6), unless this change continues a run
+ * Keeps `previous` as an undo step (PO-6), unless this change continues a run
  * of changes to the same field within the save delay (a slider drag).
  */
 function recordStep(runtime: PlaygroundRuntime, set: Set, get: Get, previous: Settings, field: string | undefined): void {

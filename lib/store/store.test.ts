@@ -212,7 +212,7 @@ describe("createPlaygroundStore: conversation and run", () => {
 });
 
 describe("createPlaygroundStore: settings", () => {
-  it("[ST4] choosing a model gives the window, reserve and encoding back to it, and every count follows", async () => {
+  it("[ST-4] choosing a model gives the window, reserve and encoding back to it, and every count follows", async () => {
     const { store, pipeline } = await loadedStore();
     store.getState().replaceSettings(mergeSettings(store.getState().settings, { contextWindow: 50_000, encoding: "o200k_base" }));
     store.getState().replaceSettings(settingsWithModel(store.getState().settings, "gpt-4"));
@@ -243,7 +243,7 @@ describe("createPlaygroundStore: settings", () => {
     expect(updates).toEqual([{ tokens: true, result: true }]);
   });
 
-  it("[RB1] a typed next turn goes into every build, and clearing it takes it out", async () => {
+  it("[E-RB1] a typed next turn goes into every build, and clearing it takes it out", async () => {
     const { store, pipeline } = await loadedStore();
     store.getState().setNextTurn("what about my bags?");
     await vi.waitFor(() => expect(store.getState().result?.history.at(-1)?.content).toBe("what about my bags?"), { timeout: 8_000 });
@@ -454,7 +454,7 @@ describe("createPlaygroundStore: live updates without gaps", () => {
       position: from + index,
     }));
 
-  it("[LC3] reads the turns no event brought before showing a later append, so every turn keeps its number", async () => {
+  it("[LV-LC3] reads the turns no event brought before showing a later append, so every turn keeps its number", async () => {
     const services = fakeServices({ getBranchMessages: vi.fn(async (_id: string, range?: { from?: number; to?: number }) => turns(range?.from ?? 0, 2)) });
     const { store } = await loadedStore({ services });
     await store.getState().appendRecords("main", 36, turns(34, 2));
@@ -469,7 +469,7 @@ describe("createPlaygroundStore: live updates without gaps", () => {
     expect(store.getState().branch?.length).toBe(36);
   });
 
-  it("[LC2] applies appends one after another: a repeat of a shown turn changes nothing, a continuation reads nothing", async () => {
+  it("[LV-LC2] applies appends one after another: a repeat of a shown turn changes nothing, a continuation reads nothing", async () => {
     const services = fakeServices();
     const { store } = await loadedStore({ services });
     await Promise.all([store.getState().appendRecords("main", 33, turns(32, 1)), store.getState().appendRecords("main", 34, turns(32, 2))]);
@@ -483,7 +483,7 @@ describe("createPlaygroundStore: live updates without gaps", () => {
     expect(services.getBranchMessages).not.toHaveBeenCalled();
   });
 
-  it("[LC1] [LC4] once the stream is open, reads past the cursor what was recorded before it, the conversation and the calls", async () => {
+  it("[LV-LC1] [LV-LC4] once the stream is open, reads past the cursor what was recorded before it, the conversation and the calls", async () => {
     const services = fakeServices({ getBranchMessages: vi.fn(async () => turns(32, 3)) });
     const { store } = await loadedStore({ services });
     const calls = store.getState().callsRevision;
@@ -494,7 +494,7 @@ describe("createPlaygroundStore: live updates without gaps", () => {
     expect(store.getState().callsRevision).toBe(calls + 1);
   });
 
-  it("[LC4] a turn that came before the first screen's history was read is read once it is here", async () => {
+  it("[LV-LC4] a turn that came before the first screen's history was read is read once it is here", async () => {
     const all = records(sample[0].traj);
     const services = fakeServices({ getBranchMessages: vi.fn(async () => turns(all.length, 1)) });
     const store = createPlaygroundStore({
@@ -510,7 +510,7 @@ describe("createPlaygroundStore: live updates without gaps", () => {
     expect(store.getState().messages.at(-1)?.content).toBe(`turn ${all.length}`);
   });
 
-  it("[LC4] while following, a branch switch reads what was recorded on the branch since its opening", async () => {
+  it("[LV-LC4] while following, a branch switch reads what was recorded on the branch since its opening", async () => {
     const services = fakeServices({
       getBranchMessages: vi.fn(async (id: string, range?: { from?: number }) => (range ? turns(4, 1).map((record) => ({ ...record, branchId: id })) : [])),
     });
@@ -522,7 +522,7 @@ describe("createPlaygroundStore: live updates without gaps", () => {
     store.getState().stopFollowing();
   });
 
-  it("[LC5] takes the conversation's new tools when a live event says they changed, and reads nothing when they did not", async () => {
+  it("[LV-LC5] takes the conversation's new tools when a live event says they changed, and reads nothing when they did not", async () => {
     const tools = [{ type: "function" as const, function: { name: "get_reservation_details", parameters: { type: "object", properties: {} } } }];
     const services = fakeServices({ getConversation: vi.fn(async () => ({ conversation: { ...conversation, tools }, branches: [] })) });
     const { store } = await loadedStore({ services });
@@ -597,7 +597,7 @@ describe("createPlaygroundStore: the page's first screen, then the whole branch"
 });
 
 describe("createPlaygroundStore: undo, redo and trying settings out", () => {
-  it("[PO6] undoes and redoes settings changes, a drag of one slider being one step, and saves what undo brings back", async () => {
+  it("[PO-6] undoes and redoes settings changes, a drag of one slider being one step, and saves what undo brings back", async () => {
     const services = fakeServices();
     const { store, pipeline } = await loadedStore({ services, saveDelayMs: 20 });
     const original = store.getState().settings;
@@ -623,7 +623,7 @@ describe("createPlaygroundStore: undo, redo and trying settings out", () => {
     expect(store.getState().past).toHaveLength(steps + 1);
   });
 
-  it("[PO6] a try runs the pipeline without saving; saving writes the tried settings, discarding brings the saved ones back", async () => {
+  it("[PO-6] a try runs the pipeline without saving; saving writes the tried settings, discarding brings the saved ones back", async () => {
     const services = fakeServices();
     const { store, pipeline } = await loadedStore({ services, saveDelayMs: 1 });
     const saved = store.getState().settings;
@@ -648,7 +648,7 @@ describe("createPlaygroundStore: undo, redo and trying settings out", () => {
 });
 
 describe("createPlaygroundStore: comparisons", () => {
-  it("[RP9] compares the loaded branch with the catalogue's prices of the first policy's model, and another branch drops the result", async () => {
+  it("[E-RP9] compares the loaded branch with the catalogue's prices of the first policy's model, and another branch drops the result", async () => {
     const services = fakeServices();
     const store = createPlaygroundStore({ pipeline: hostPipeline(), services });
     await store.getState().setConversation({ conversation, branch: branch("main", 32), records: records(sample[0].traj) });
@@ -662,7 +662,7 @@ describe("createPlaygroundStore: comparisons", () => {
     expect(store.getState().comparison).toBeNull();
   });
 
-  it("[CC13] prices the runs with a cache lifetime the model offers, and ignores one it does not", async () => {
+  it("[CC-13] prices the runs with a cache lifetime the model offers, and ignores one it does not", async () => {
     const pipeline = hostPipeline();
     const seen: (string | undefined)[] = [];
     const compare = pipeline.compare!;
@@ -678,7 +678,7 @@ describe("createPlaygroundStore: comparisons", () => {
     expect(seen).toEqual(["1h", undefined]);
   });
 
-  it("[RP9] a cancelled comparison is not an error and keeps the last result", async () => {
+  it("[E-RP9] a cancelled comparison is not an error and keeps the last result", async () => {
     const store = createPlaygroundStore({ pipeline: hostPipeline() });
     await store.getState().setConversation({ conversation, branch: branch("main", 32), records: records(sample[0].traj) });
     const started = store.getState().startCompare([{ id: "current", label: "Current", policy: store.getState().resolved.policy }]);

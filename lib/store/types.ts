@@ -56,16 +56,16 @@ export interface ConversationSlice {
   switchBranch(branchId: string): Promise<void>;
   /**
    * Messages recorded on a branch meanwhile (live updates): the current branch takes those past its
-   * cursor and runs again, reading first any it missed (LC2, LC3 in lib/live/README.md).
+   * cursor and runs again, reading first any it missed (LV-LC2, LV-LC3 in lib/live/README.md).
    */
   appendRecords(branchId: string, branchLength: number, records: MessageRecord[]): Promise<void>;
-  /** Reads the shown branch past its cursor and shows what was recorded since (LC4). */
+  /** Reads the shown branch past its cursor and shows what was recorded since (LV-LC4). */
   syncBranch(): Promise<void>;
-  /** Reads the conversation: its branch tree, and its tools, which reload the branch when they changed (LC5). */
+  /** Reads the conversation: its branch tree, and its tools, which reload the branch when they changed (LV-LC5). */
   syncConversation(): Promise<void>;
   /** A live event's conversation: when its tools are not the shown ones, reads the conversation (the event may be older than the shown state). */
   noticeConversation(conversation: ConversationRecord): Promise<void>;
-  /** The live stream is open (again): reads what it may have missed, and follows branch switches from now on (LC1, LC4). */
+  /** The live stream is open (again): reads what it may have missed, and follows branch switches from now on (LV-LC1, LV-LC4). */
   catchUp(): Promise<void>;
   /** The live stream is closed. */
   stopFollowing(): void;

@@ -11,7 +11,7 @@ async function isAbove(upper: Locator, lower: Locator): Promise<boolean> {
   return a !== null && b !== null && a.y + a.height <= b.y;
 }
 
-test("[I14] the 200-trajectory file is sent from disk with its progress shown, and its 200 conversations are reported", async ({ page }) => {
+test("[IM-14] the 200-trajectory file is sent from disk with its progress shown, and its 200 conversations are reported", async ({ page }) => {
   test.setTimeout(180_000);
   const home = new HomePage(page);
   await home.goto();
@@ -42,7 +42,7 @@ test("[I14] the 200-trajectory file is sent from disk with its progress shown, a
   await expect(progress).toHaveCount(0);
 });
 
-test("[I14] Run pipeline on a large file reads it in the worker and shows the first of its conversations", async ({ page }) => {
+test("[IM-14] Run pipeline on a large file reads it in the worker and shows the first of its conversations", async ({ page }) => {
   const home = new HomePage(page);
   await home.goto();
   await home.fileInput.setInputFiles(TRAJECTORIES);
@@ -52,7 +52,7 @@ test("[I14] Run pipeline on a large file reads it in the worker and shows the fi
   await expect(page.getByText(/too large to show here/)).toBeVisible();
 });
 
-test("[I14] a refused import shows at the top of the box, in view, for text and for a file too large", async ({ page }) => {
+test("[IM-14] a refused import shows at the top of the box, in view, for text and for a file too large", async ({ page }) => {
   const home = new HomePage(page);
   await home.goto();
   await home.conversation.fill('[{"role": "user", "content": "hi"},, ]');
@@ -72,7 +72,7 @@ test("[I14] a refused import shows at the top of the box, in view, for text and 
   await page.screenshot({ path: test.info().outputPath("refused-too-large.png") });
 });
 
-test("[I14] [SE5] a refused session file shows above the session button, in view", async ({ page }) => {
+test("[IM-14] [SE-5] a refused session file shows above the session button, in view", async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 768 });
   const home = new HomePage(page);
   await home.goto();

@@ -6,7 +6,7 @@ import { fixtureText } from "./support/fixtures";
 // Conversation #37 of the 200 tau-bench trajectories: imported 163rd from the newest, far past the newest hundred.
 const TASK_37 = /^tau-bench airline task 37 \(trial 0,/;
 
-test("[LB1] [LB2] [LB3] [LB5] 200 imported conversations: #37 found by search at once, pages reach the oldest, filters narrow, the URL keeps it all", async ({
+test("[LB-1] [LB-2] [LB-3] [LB-5] 200 imported conversations: #37 found by search at once, pages reach the oldest, filters narrow, the URL keeps it all", async ({
   page,
   request,
 }) => {
@@ -40,14 +40,14 @@ test("[LB1] [LB2] [LB3] [LB5] 200 imported conversations: #37 found by search at
   // The header's links prefetch their pages on the same server: the timed search starts once they are in.
   await page.waitForLoadState("networkidle");
 
-  // LB1: typed, debounced, answered from the index; 1 s is the whole budget, typing included.
+  // LB-1: typed, debounced, answered from the index; 1 s is the whole budget, typing included.
   await library.search.fill("task 37");
   await expect(library.row(TASK_37)).toBeVisible({ timeout: 1_000 });
   await expect(library.count).toContainText("matching conversation");
   expect(new URL(page.url()).searchParams.get("q")).toBe("task 37");
   await page.screenshot({ path: test.info().outputPath("library-search.png") });
 
-  // LB3: the failed-call filter finds the one conversation with a failed call; the source filter leaves it out.
+  // LB-3: the failed-call filter finds the one conversation with a failed call; the source filter leaves it out.
   await library.search.fill("");
   await expect(library.count).not.toContainText("matching");
   await library.failedCalls.check();
@@ -58,7 +58,7 @@ test("[LB1] [LB2] [LB3] [LB5] 200 imported conversations: #37 found by search at
   await expect(library.rows.filter({ hasNotText: "import:" })).toHaveCount(0);
   expect(new URL(page.url()).searchParams.get("source")).toBe("import");
 
-  // LB5: the back button undoes one change at a time.
+  // LB-5: the back button undoes one change at a time.
   await page.goBack();
   await expect(library.source).toHaveValue("");
   await expect(library.failedCalls).toBeChecked();
@@ -66,7 +66,7 @@ test("[LB1] [LB2] [LB3] [LB5] 200 imported conversations: #37 found by search at
   await expect(library.failedCalls).not.toBeChecked();
   await expect(library.rows).toHaveCount(50);
 
-  // LB2: newest first by creation, the last page ends with the oldest match (other specs' imports may be older than ours); a shared link opens the same page.
+  // LB-2: newest first by creation, the last page ends with the oldest match (other specs' imports may be older than ours); a shared link opens the same page.
   const oldest = await request.get("/api/conversations?q=tau-bench%20airline&source=import&sort=created&order=asc&limit=1");
   const oldestTitle = ((await oldest.json()) as { conversations: { title: string }[] }).conversations[0].title;
   await library.source.selectOption("import");
@@ -84,7 +84,7 @@ test("[LB1] [LB2] [LB3] [LB5] 200 imported conversations: #37 found by search at
   await expect(library.sort).toHaveValue("created");
   await expect(library.rows.last()).toContainText(oldestTitle);
 
-  // LB4: the longest first by messages.
+  // LB-4: the longest first by messages.
   await library.sort.selectOption("messages");
   await expect(page).toHaveURL(/sort=messages/);
   await expect(library.count).not.toContainText("updating");

@@ -63,7 +63,7 @@ async function expectEveryTurn(page: Page, workspace: WorkspacePage, run: number
   await expect(workspace.branch.getByRole("option")).toHaveCount(2);
 }
 
-test("[LC1] [LC2] [LC3] [LC4] a page opened while an agent records shows every turn at its number and the fork, 50 runs in a row", async ({
+test("[LV-LC1] [LV-LC2] [LV-LC3] [LV-LC4] a page opened while an agent records shows every turn at its number and the fork, 50 runs in a row", async ({
   page,
   request,
   baseURL,
@@ -80,7 +80,7 @@ test("[LC1] [LC2] [LC3] [LC4] a page opened while an agent records shows every t
   }
 });
 
-test("[LC5] the Prompt tab's tool definitions follow a recorded call that changes the conversation's tools, without a reload", async ({
+test("[LV-LC5] the Prompt tab's tool definitions follow a recorded call that changes the conversation's tools, without a reload", async ({
   page,
   request,
   baseURL,

@@ -15,7 +15,10 @@ async function importSession(request: APIRequestContext, file: string) {
   return (await response.json()).conversations as { conversation: { id: string; title: string } }[];
 }
 
-test("[I10][I12] a Claude Code session shows each turn's time, model and usage, and its Task call opens the subagent it started", async ({ page, request }) => {
+test("[IM-10][IM-12] a Claude Code session shows each turn's time, model and usage, and its Task call opens the subagent it started", async ({
+  page,
+  request,
+}) => {
   const [main, subagent] = await importSession(request, "claude-code-2.1.19-task-agent-progress.jsonl");
   const workspace = new WorkspacePage(page);
   await page.goto(`/c/${main.conversation.id}`);
@@ -42,7 +45,7 @@ test("[I10][I12] a Claude Code session shows each turn's time, model and usage, 
   await expect(page.getByRole("link", { name: new RegExp(`^subagent of ${main.conversation.title}`) })).toBeVisible();
 });
 
-test("[I11] the agent's compaction is marked where it replaced the history, and the Checkpoints tab shows its summary and tokens", async ({
+test("[IM-11] the agent's compaction is marked where it replaced the history, and the Checkpoints tab shows its summary and tokens", async ({
   page,
   request,
 }) => {
@@ -66,7 +69,7 @@ test("[I11] the agent's compaction is marked where it replaced the history, and 
   await page.screenshot({ path: test.info().outputPath("compaction.png") });
 });
 
-test("[CC11][CC12] the Calls tab prices every call of an imported session and says why its cache broke, readable at 1280×720", async ({ page, request }) => {
+test("[CC-11][CC-12] the Calls tab prices every call of an imported session and says why its cache broke, readable at 1280×720", async ({ page, request }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   const [{ conversation }] = await importSession(request, "claude-code-2.0.76-compaction.jsonl");
   const workspace = new WorkspacePage(page);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 
 /**
- * Random request bodies for the fuzz suite (BD11): text that is not JSON,
+ * Random request bodies for the fuzz suite (BD-11): text that is not JSON,
  * JSON of every type, bodies shaped like a route's schema with wrong or
  * extreme values, valid bodies mutated character by character, lone
  * surrogates, U+0000, integers past what an `Int` column holds, nesting

@@ -16,7 +16,7 @@ import { bodyText, queryValue } from "./bodies";
 import { createFuzzFixtures, type FuzzIds } from "./fixtures";
 import { API_ROOT, paramNames, pathOf, ROUTE_SPECS, routeFolders, type RouteSpec } from "./targets";
 
-// BD11: every route handler under app/api, in process, with hundreds of seeded random requests each
+// BD-11: every route handler under app/api, in process, with hundreds of seeded random requests each
 // (path parameters, query strings, bodies), and malformed paths through Next's request hook: whatever
 // arrives, the answer is a 2xx or a 4xx with a JSON error, never a 5xx. One test file per database
 // (routes-sqlite.test.ts, routes-postgres.test.ts), so the two run side by side.
@@ -62,7 +62,7 @@ for (const [folder, module] of modules) {
 // Reads first, against the fixtures as they were made; then the writes, which change them.
 targets.sort((left, right) => Number(left.method !== "GET") - Number(right.method !== "GET"));
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the request hook refuses these in a path (BD1), so no parameter holds one.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the request hook refuses these in a path (BD-1), so no parameter holds one.
 const CONTROL = /[\u0000-\u001F\u007F]/;
 const ODD_PARAMS = ["%", "..", ".", "x".repeat(300), " ", "null", "undefined", "文字", "\u202Egnp.exe", "😀", "a/b", "__proto__"];
 
@@ -191,7 +191,7 @@ export function describeRouteFuzz(provider: TestProvider): void {
     });
 
     it.each(targets.map((target) => ({ ...target, name: `${target.method} /api/${target.folder}` })))(
-      "[BD11] $name answers every random request without a 5xx, errors as JSON",
+      "[BD-11] $name answers every random request without a 5xx, errors as JSON",
       async (target) => {
         const statuses: Record<number, number> = (tally[`${provider} ${target.name}`] = {});
         const failures: string[] = [];
@@ -216,7 +216,7 @@ export function describeRouteFuzz(provider: TestProvider): void {
       600_000,
     );
 
-    it("[BD1] [BD11] malformed and unusual paths: the hook refuses broken ones with a JSON 400, the rest reach their route without a 5xx", async () => {
+    it("[BD-1] [BD-11] malformed and unusual paths: the hook refuses broken ones with a JSON 400, the rest reach their route without a 5xx", async () => {
       const failures: string[] = [];
       const statuses: Record<number, number> = (tally[`${provider} paths through the request hook`] = {});
       let refused = 0;

@@ -1,4 +1,4 @@
-// The cache model against an upstream that caches prompts as the providers do, through the proxy with the official clients (CC7–CC9, CC11).
+// The cache model against an upstream that caches prompts as the providers do, through the proxy with the official clients (CC-7–CC-9, CC-11).
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -75,7 +75,7 @@ describe.each(TEST_PROVIDERS)("proxy: prompt cache reported and predicted (%s)",
     }
   }
 
-  it("[CC7][CC9][CC11] Anthropic: 1-hour and 5-minute marks, a changed system prompt, reordered tools and a pause past the 5-minute TTL, each with its reason", async () => {
+  it("[CC-7][CC-9][CC-11] Anthropic: 1-hour and 5-minute marks, a changed system prompt, reordered tools and a pause past the 5-minute TTL, each with its reason", async () => {
     const client = new Anthropic({ baseURL: harness.anthropicBaseUrl, apiKey: "ctxlab-claude-cache", maxRetries: 0 });
     const tools: Anthropic.Tool[] = [
       { name: "search_flights", description: "Find flights", input_schema: schema },
@@ -128,7 +128,7 @@ describe.each(TEST_PROVIDERS)("proxy: prompt cache reported and predicted (%s)",
     expect(calls[4].usage.cacheRead).toBe(calls[3].usage.cacheWrite1h);
   });
 
-  it("[CC8][CC9][CC11] OpenAI: automatic caching in 128-token steps, a changed system prompt, reordered tools and a pause past the TTL", async () => {
+  it("[CC-8][CC-9][CC-11] OpenAI: automatic caching in 128-token steps, a changed system prompt, reordered tools and a pause past the TTL", async () => {
     const client = new OpenAI({ baseURL: harness.baseUrl, apiKey: "ctxlab-gpt-cache", maxRetries: 0 });
     const tools: OpenAI.Chat.ChatCompletionTool[] = [
       { type: "function", function: { name: "search_flights", description: "Find flights", parameters: schema } },

@@ -51,7 +51,7 @@ describe.each(TEST_PROVIDERS)("proxy: chat completions (%s)", (provider) => {
     expect(stored.map((record) => record.metadata?.exchangeId)).toEqual([exchange.id, exchange.id, exchange.id]);
     expect(stored[2].metadata).toMatchObject({ recorder: "proxy", model: "fake-gpt", finishReason: "stop", usage: completion.usage });
     expect(stored.every((record) => record.tokens > 0)).toBe(true);
-    // SF2: the reply carries its call's facts under the names imports use.
+    // F-SF2: the reply carries its call's facts under the names imports use.
     const facts = callFactsOf(stored[2].metadata);
     expect(facts).toMatchObject({ model: "fake-gpt", stopReason: "stop", responseId: "chatcmpl-fake-1", latencyMs: exchange.durationMs });
     expect(facts?.usage?.output).toBe(completion.usage?.completion_tokens);
@@ -181,7 +181,7 @@ describe.each(TEST_PROVIDERS)("proxy: chat completions (%s)", (provider) => {
     expect(recorded.exchanges.map((exchange) => exchange.branchId)).toEqual(Array(3).fill(recorded.branches[0].id));
   });
 
-  it("[P5] records a legacy function_call and its function result under one id, and extends the branch with them", async () => {
+  it("[PX-P5] records a legacy function_call and its function result under one id, and extends the branch with them", async () => {
     const functions = [
       { name: "get_weather", description: "Weather of a city.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
     ];

@@ -171,14 +171,14 @@ describe.each(TEST_PROVIDERS)("proxy: upstream errors (%s)", (provider) => {
     expect(live.events.filter((event): event is ExchangeRecordedEvent => event.type === "exchange-recorded")).toHaveLength(0);
   });
 
-  it("[P6] refuses a body over the size limit with 413 in OpenAI's error shape before parsing it, and a body of unknown size with 411", async () => {
+  it("[PX-P6] refuses a body over the size limit with 413 in OpenAI's error shape before parsing it, and a body of unknown size with 411", async () => {
     const huge = "x".repeat(MAX_REQUEST_BYTES + 1);
     const error = await failure(() => harness.agent("huge").chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: huge }] }));
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect(error).toMatchObject({ status: 413, type: "invalid_request_error", code: "payload_too_large" });
     expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ limit: MAX_REQUEST_BYTES });
 
-    // A chunked body declares no length: the request guard refuses it before the route reads a byte (S6).
+    // A chunked body declares no length: the request guard refuses it before the route reads a byte (SEC-6).
     const chunk = new TextEncoder().encode("x".repeat(1024 * 1024));
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({

@@ -52,7 +52,7 @@ runs("two instances on one PostgreSQL", () => {
     await database?.cleanup();
   });
 
-  it("[L1][L2] an agent records through one instance; the workspace served by the other shows each turn live", async () => {
+  it("[LV-1][LV-2] an agent records through one instance; the workspace served by the other shows each turn live", async () => {
     const created = await fetch(`${second.url}/api/conversations`, {
       method: "POST",
       headers: { "content-type": "application/json" },

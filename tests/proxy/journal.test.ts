@@ -4,14 +4,14 @@ import { getProxyRecorder } from "@/lib/proxy";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { recordedFor, useProxyHarness } from "./support/harness";
 
-// D5 in lib/proxy/README.md: every call is journaled before the agent is answered, and what a
+// PX-D5 in lib/proxy/README.md: every call is journaled before the agent is answered, and what a
 // crash left journaled is placed into its conversation by the next run.
 
 describe.each(TEST_PROVIDERS)("proxy: the journal (%s)", (provider) => {
   const test = useTestDatabase(provider);
   const harness = useProxyHarness(test);
 
-  it("[D5] journals every call, whole or streamed, and once it is placed its exchange (same id) holds it and the journal row goes", async () => {
+  it("[PX-D5] journals every call, whole or streamed, and once it is placed its exchange (same id) holds it and the journal row goes", async () => {
     const agent = harness.agent("journaled");
     await agent.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "one" }] });
     const stream = await agent.chat.completions.create({
@@ -35,7 +35,7 @@ describe.each(TEST_PROVIDERS)("proxy: the journal (%s)", (provider) => {
     expect(exchanges[1].response).toMatchObject({ choices: [{ message: { content: "echo: two" } }] });
   });
 
-  it("[D5] places what an earlier run journaled but never placed, once, also a call cut mid-way", async () => {
+  it("[PX-D5] places what an earlier run journaled but never placed, once, also a call cut mid-way", async () => {
     // Two calls an earlier process journaled before it was killed: one answered, one cut before its answer.
     const messages = [{ role: "user", content: "from before the crash" }];
     const answered = await createProxyCall(test.db, {

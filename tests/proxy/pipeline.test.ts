@@ -38,14 +38,14 @@ describe.each(TEST_PROVIDERS)("proxy: the context pipeline on outgoing requests 
     const { branches, histories, exchanges, records } = await recordedFor(test.db, "windowed");
     const [exchange] = exchanges;
     expect(exchange.request).toEqual({ model: "fake-gpt", messages: history, stream: true });
-    // The builder's body (P1): the agent's own fields kept, and no reply limit it did not send (PX-L1).
+    // The builder's body (PX-P1): the agent's own fields kept, and no reply limit it did not send (PX-L1).
     expect(exchange.sent).toEqual({ model: "fake-gpt", messages: sentMessages, stream: true });
     expect(exchange).toMatchObject({ status: 200, streamed: true, error: null });
 
     // The conversation keeps every raw turn the agent sent, then the reply.
     const recorded = histories.get(branches[0].id)!;
     expect(recorded).toHaveLength(11);
-    // The canonical message keeps the image as a part (P5): written back, it is the agent's message.
+    // The canonical message keeps the image as a part (PX-P5): written back, it is the agent's message.
     expect(recorded[9]).toMatchObject({ role: "user", parts: [{ type: "text" }, { type: "image" }] });
     expect(writeChatMessages([recorded[9]]).value).toEqual([history[9]]);
     expect(recorded[10]).toEqual({

@@ -264,7 +264,7 @@ describe.each(TEST_PROVIDERS)("proxy: one pipeline for every protocol (%s)", (pr
     }
   }
 
-  it("[PX-O1][RB9] a history the summary threshold would shorten goes whole while the summarize processor is off", async () => {
+  it("[PX-O1][E-RB9] a history the summary threshold would shorten goes whole while the summarize processor is off", async () => {
     const settings = { ...ALL_OFF, summaryThreshold: 2 };
     await createConversation(test.db, { title: "threshold", source: "proxy", recordKey: "threshold", settings });
     const agent = harness.agent("threshold");

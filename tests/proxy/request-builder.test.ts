@@ -10,7 +10,7 @@ import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import type { FakeRequest, FakeScript } from "@/tests/support/fake-openai";
 import { recordedFor, useProxyHarness } from "./support/harness";
 
-// P1–P5 in lib/proxy/README.md: the proxy sends what the one request builder makes of the
+// P1–PX-P5 in lib/proxy/README.md: the proxy sends what the one request builder makes of the
 // conversation's stored state, answers reload_offloaded itself, refuses over budget.
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -99,7 +99,7 @@ describe.each(TEST_PROVIDERS)("proxy: the one request builder (%s)", (provider) 
   const test = useTestDatabase(provider);
   const harness = useProxyHarness(test);
 
-  it("[P1] forwards exactly the body the Prompt tab previews for the same stored state", async () => {
+  it("[PX-P1] forwards exactly the body the Prompt tab previews for the same stored state", async () => {
     const settings = { ...OFFLOADING, historyRounds: 2 };
     const { branch } = await createConversation(test.db, { title: "preview", source: "proxy", recordKey: "preview", settings, tools: TOOLS });
     const history = agentHistory();
@@ -125,7 +125,7 @@ describe.each(TEST_PROVIDERS)("proxy: the one request builder (%s)", (provider) 
     expect(histories.get(branch.id)).toHaveLength(history.length + 1);
   });
 
-  it("[P2] honours the processor switches: all off sends the history untouched, one on changes it as the builder says", async () => {
+  it("[PX-P2] honours the processor switches: all off sends the history untouched, one on changes it as the builder says", async () => {
     const allOff = defaultPipelineSpec().map((entry) => ({ ...entry, enabled: false }));
     await createConversation(test.db, { title: "off", source: "proxy", recordKey: "off", settings: { ...OFFLOADING, historyRounds: 1, processors: allOff } });
     const history = agentHistory();
@@ -145,7 +145,7 @@ describe.each(TEST_PROVIDERS)("proxy: the one request builder (%s)", (provider) 
     expect(harness.fake.requests[1].body?.messages).toEqual([history[0], ...history.slice(5)]);
   });
 
-  it("[P3] never hides the active round: its 15,000-character tool result reaches the upstream whole", async () => {
+  it("[PX-P3] never hides the active round: its 15,000-character tool result reaches the upstream whole", async () => {
     await createConversation(test.db, { title: "active", source: "proxy", recordKey: "active", settings: OFFLOADING });
     await harness.agent("active").chat.completions.create({ model: "gpt-4o", messages: agentHistory() });
     const sent = messagesOf(harness.fake.requests[0]);
@@ -156,7 +156,7 @@ describe.each(TEST_PROVIDERS)("proxy: the one request builder (%s)", (provider) 
   });
 
   for (const stream of [false, true]) {
-    it(`[P4] answers the model's reload_offloaded itself and the agent gets the final answer with the reloaded content (${stream ? "streamed" : "whole"})`, async () => {
+    it(`[PX-P4] answers the model's reload_offloaded itself and the agent gets the final answer with the reloaded content (${stream ? "streamed" : "whole"})`, async () => {
       await createConversation(test.db, { title: "reload", source: "proxy", recordKey: "reload", settings: OFFLOADING });
       harness.fake.respondWith(reloadingModel);
       const agent = harness.agent("reload");
@@ -204,14 +204,14 @@ describe.each(TEST_PROVIDERS)("proxy: the one request builder (%s)", (provider) 
     });
   }
 
-  it("[P4] sends no marker and no reload tool when the conversation turns the reload tool off", async () => {
+  it("[PX-P4] sends no marker and no reload tool when the conversation turns the reload tool off", async () => {
     await createConversation(test.db, { title: "no reload", source: "proxy", recordKey: "no-reload", settings: { ...OFFLOADING, reloadTool: false } });
     await harness.agent("no-reload").chat.completions.create({ model: "gpt-4o", messages: agentHistory() });
     expect(JSON.stringify(harness.fake.requests[0].body?.messages)).not.toMatch(OFFLOAD_MARKER_PATTERN);
     expect(harness.fake.requests[0].body?.tools).toBeUndefined();
   });
 
-  it("[P3] refuses an over-budget request with 400 context_budget_exceeded and its figures; the upstream is never called", async () => {
+  it("[PX-P3] refuses an over-budget request with 400 context_budget_exceeded and its figures; the upstream is never called", async () => {
     await createConversation(test.db, { title: "tight", source: "proxy", recordKey: "tight", settings: { ...OFFLOADING, tokenBudget: 40 } });
     let error: unknown;
     try {

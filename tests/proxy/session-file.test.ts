@@ -18,7 +18,7 @@ describe.each(TEST_PROVIDERS)("session file of a recorded agent (%s)", (provider
   const target = useTestDatabase(provider);
   const harness = useProxyHarness(source);
 
-  it("[SE5] a 200-call agent recorded through the proxy exports under 10 MB and imports back identical", { timeout: 300_000 }, async () => {
+  it("[SE-5] a 200-call agent recorded through the proxy exports under 10 MB and imports back identical", { timeout: 300_000 }, async () => {
     const agent = harness.agent("long-agent");
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: "system", content: "You read files and report. ".repeat(20) }];
     let whole = 0;

@@ -17,7 +17,7 @@ describe.each(TEST_PROVIDERS)("proxy: what a call stores (%s)", (provider) => {
   const test = useTestDatabase(provider);
   const harness = useProxyHarness(test);
 
-  it("[D6.3] [D6.4] [D6.5] 200 calls of one growing conversation store bytes linear in their new turns and read back as sent", {
+  it("[PX-D6.3] [PX-D6.4] [PX-D6.5] 200 calls of one growing conversation store bytes linear in their new turns and read back as sent", {
     timeout: 120_000,
   }, async () => {
     const agent = harness.agent("grower");
@@ -53,7 +53,7 @@ describe.each(TEST_PROVIDERS)("proxy: what a call stores (%s)", (provider) => {
       }
     });
     expect(stored * 40).toBeLessThan(whole);
-    // D5.3: placed calls leave the journal, so it does not keep each whole request a second time.
+    // PX-D5.3: placed calls leave the journal, so it does not keep each whole request a second time.
     expect(await test.db.proxyCall.count()).toBe(0);
     const records = await getExchangesByConversationId(test.db, conversation.id);
     expect(records.map((record) => record.request)).toEqual(sent);
@@ -61,7 +61,7 @@ describe.each(TEST_PROVIDERS)("proxy: what a call stores (%s)", (provider) => {
     expect(decodedRequests(await exportedLines(test.db, conversation.id))).toEqual(sent);
   });
 
-  it("[D6.4] a row stored whole (as before deltas) reads as it is, next to deltas", async () => {
+  it("[PX-D6.4] a row stored whole (as before deltas) reads as it is, next to deltas", async () => {
     const agent = harness.agent("mixed");
     const first = { model: "fake-gpt", messages: [{ role: "user" as const, content: "one" }] };
     await agent.chat.completions.create(first);
@@ -78,7 +78,7 @@ describe.each(TEST_PROVIDERS)("proxy: what a call stores (%s)", (provider) => {
     expect((await getExchangesByConversationId(test.db, conversation.id)).map((record) => record.request)).toEqual([first, second]);
   });
 
-  it("[D6.5] a call placed on another branch than its agent's previous call is stored whole", async () => {
+  it("[PX-D6.5] a call placed on another branch than its agent's previous call is stored whole", async () => {
     const agent = harness.agent("forker");
     const opening = [
       { role: "user" as const, content: "one" },
@@ -93,7 +93,7 @@ describe.each(TEST_PROVIDERS)("proxy: what a call stores (%s)", (provider) => {
     expect(rows[1].branchId).not.toBe(rows[0].branchId);
     expect(rows.map((row) => row.requestBaseId)).toEqual([null, null]);
   });
-  it("[D6.6] requests stored whole before deltas become deltas on their branch, read back the same, once", { timeout: 120_000 }, async () => {
+  it("[PX-D6.6] requests stored whole before deltas become deltas on their branch, read back the same, once", { timeout: 120_000 }, async () => {
     // Two agents' growing conversations, and one call on a fork: recorded, then stored whole again as rows from before deltas were.
     const sent = new Map<string, unknown[]>();
     for (const key of ["old-a", "old-b"]) {

@@ -112,7 +112,7 @@ describe.each(TEST_PROVIDERS)("proxy: sessions that survive a changing system pr
       const latest = historyAsSent(stored);
       expect(fingerprints(latest)).toEqual(fingerprints([...seen[3], { role: "assistant", content: turns[7].text }]));
 
-      // The prompt is stored once per change, on the first turn each call added; the history is not stored again (P-SP2, D6.7).
+      // The prompt is stored once per change, on the first turn each call added; the history is not stored again (P-SP2, PX-D6.7).
       expect(stored.map((record) => systemPromptChangeOf(record.metadata)?.messages[0].content ?? null)).toEqual([
         null,
         null,

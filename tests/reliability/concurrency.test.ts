@@ -26,7 +26,7 @@ const FIELDS: Record<string, readonly unknown[]> = {
 describe.each(TEST_PROVIDERS)("fifty concurrent writers (%s)", (provider) => {
   const test = useApiTestDatabase(provider);
 
-  it("[D1] applies 50 concurrent settings PATCHes and 50 appends without losing one, no 409, no 500", async () => {
+  it("[RL-D1] applies 50 concurrent settings PATCHes and 50 appends without losing one, no 409, no 500", async () => {
     const { conversation, branch } = await createConversation(test.db, { title: "contended", source: "api", settings: { ...DEFAULT_SETTINGS } });
     const patches = Object.entries(FIELDS).flatMap(([field, values]) =>
       values.map((value) => () => call(patchConversation, { method: "PATCH", body: { settings: { [field]: value } }, params: { id: conversation.id } })),

@@ -138,7 +138,7 @@ runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
     await database?.cleanup();
   });
 
-  it(`[D4][D5] loses no acknowledged append or proxied call and leaves every import whole or absent, ${ROUNDS} kills in a row`, async () => {
+  it(`[RL-D4][RL-D5] loses no acknowledged append or proxied call and leaves every import whole or absent, ${ROUNDS} kills in a row`, async () => {
     const { branch } = await createConversation(database.db, { title: "crash target", source: "api" });
     const acknowledged: string[] = [];
     const calls: AcknowledgedCall[] = [];
@@ -175,7 +175,7 @@ runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
       else await new Promise((resolve) => setTimeout(resolve, (round - 1) * 400));
       await server.kill();
       await Promise.all([importing, ...appenders, ...agents]);
-      // D5: every call an agent saw succeed is in the journal, its answer too, or already placed (its row then gone).
+      // RL-D5: every call an agent saw succeed is in the journal, its answer too, or already placed (its row then gone).
       expect(await unjournaled(database, calls)).toEqual([]);
 
       const history = await database.db.message.findMany({ where: { branchId: branch.id }, orderBy: { position: "asc" } });
@@ -195,7 +195,7 @@ runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
     // After the last kill the server starts cleanly, and the next import deletes what the crashes staged.
     const server = (running = await startNextServer({ databaseUrl: database.url, env }));
     try {
-      // D5: the first proxied call after the restart places what the crashes left journaled.
+      // RL-D5: the first proxied call after the restart places what the crashes left journaled.
       const client = new OpenAI({ baseURL: `${server.url}/api/v1`, apiKey: "ctxlab-crash-agent-after", maxRetries: 0 });
       await client.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "after the crashes" }] });
       await expect.poll(() => database.db.proxyCall.count(), { timeout: 600_000, interval: 500 }).toBe(0);

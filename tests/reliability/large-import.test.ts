@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
 import { NO_BUILD, hasBuild, rawRequest, startNextServer, type NextServer } from "@/tests/support/next-server";
 
-// [D6] A 100,000-message import against `next start` on SQLite while /api/health is asked every
+// [RL-D6] A 100,000-message import against `next start` on SQLite while /api/health is asked every
 // 20 ms: every health check is answered (none fails, they keep coming during the import) and every
 // message is stored. Latency is printed for docs/RELIABILITY.md, never asserted (figures vary by machine).
 
@@ -39,7 +39,7 @@ runs("a 100,000-message import", () => {
     await database?.cleanup();
   });
 
-  it("[D6] keeps answering /api/health during the import and stores every message", async () => {
+  it("[RL-D6] keeps answering /api/health during the import and stores every message", async () => {
     const latencies: number[] = [];
     const failures: string[] = [];
     let importing = true;

@@ -33,7 +33,7 @@ runs("PostgreSQL outage under load", () => {
     cluster?.destroy();
   }, 60_000);
 
-  it("[D3] answers only 201 or 503 while the database is down, names it, recovers by itself and loses nothing acknowledged", async () => {
+  it("[RL-D3] answers only 201 or 503 while the database is down, names it, recovers by itself and loses nothing acknowledged", async () => {
     const created = await rawRequest(server.url, {
       method: "POST",
       path: "/api/conversations",

@@ -32,7 +32,7 @@ function reachable(host: string, port: number): Promise<boolean> {
 }
 
 describe("scripts/serve.sh", () => {
-  it("[S1] refuses to bind a non-loopback address without CONTEXT_LAB_TOKEN, and a token under 16 characters", () => {
+  it("[SEC-1] refuses to bind a non-loopback address without CONTEXT_LAB_TOKEN, and a token under 16 characters", () => {
     const open = serve({ HOST: "0.0.0.0", CONTEXT_LAB_TOKEN: "" });
     expect(open.status).toBe(1);
     expect(open.stderr).toContain("refuses to listen on 0.0.0.0 without an access token");
@@ -42,7 +42,7 @@ describe("scripts/serve.sh", () => {
   });
 
   it.runIf(hasBuild())(
-    "[S1] binds 127.0.0.1 by default: reachable on loopback, not on this machine's other addresses",
+    "[SEC-1] binds 127.0.0.1 by default: reachable on loopback, not on this machine's other addresses",
     async () => {
       const port = await closedLoopbackPort();
       const child = spawn("bash", [script, "start"], {

@@ -57,7 +57,7 @@ runs.each(TEST_PROVIDERS)("request guard on next start (%s)", (provider) => {
     await database?.cleanup();
   });
 
-  it("[S1] refuses Host: evil.example, as a DNS-rebinding page sends it, with 403 JSON and reads nothing", async () => {
+  it("[SEC-1] refuses Host: evil.example, as a DNS-rebinding page sends it, with 403 JSON and reads nothing", async () => {
     const port = open.port;
     for (const path of ["/", "/api/conversations", "/api/settings/upstream", "/api/live/conversations"]) {
       const response = await rawRequest(open.url, { path, headers: { host: `evil.example:${port}` } });
@@ -66,7 +66,7 @@ runs.each(TEST_PROVIDERS)("request guard on next start (%s)", (provider) => {
     }
   });
 
-  it("[S1] refuses the rebinding page's writes: the upstream it tries to set stays as it was", async () => {
+  it("[SEC-1] refuses the rebinding page's writes: the upstream it tries to set stays as it was", async () => {
     const before = await rawRequest(open.url, { path: "/api/settings/upstream" });
     const attack = await rawRequest(open.url, {
       method: "PUT",
@@ -79,7 +79,7 @@ runs.each(TEST_PROVIDERS)("request guard on next start (%s)", (provider) => {
     expect(after.body).toBe(before.body);
   });
 
-  it("[S1] [S5] every route of the recording proxy guards itself: a rebinding Host is refused on each, in its protocol's shape, with the security headers", async () => {
+  it("[SEC-1] [SEC-5] every route of the recording proxy guards itself: a rebinding Host is refused on each, in its protocol's shape, with the security headers", async () => {
     const routes = proxyRoutePaths();
     const forwarded = upstream.requests.length;
     expect(routes).toEqual(expect.arrayContaining(["/api/v1/chat/completions", "/api/v1/messages", "/api/v1/models", "/api/v1/unserved/path"]));
@@ -99,7 +99,7 @@ runs.each(TEST_PROVIDERS)("request guard on next start (%s)", (provider) => {
     expect(answered.headers["x-frame-options"]).toBe("DENY");
   });
 
-  it("[S2] refuses another origin's text/plain form and no-cors fetch, and a same-origin text/plain body", async () => {
+  it("[SEC-2] refuses another origin's text/plain form and no-cors fetch, and a same-origin text/plain body", async () => {
     const before = await countConversations(open);
     const body = JSON.stringify({ title: "planted", messages: [{ role: "user", content: "hi" }] });
     const crossOrigin = { origin: "http://localhost:9999", "sec-fetch-site": "same-site", "sec-fetch-mode": "no-cors" };
@@ -129,7 +129,7 @@ runs.each(TEST_PROVIDERS)("request guard on next start (%s)", (provider) => {
     expect(upstream.requests.filter((request) => request.path.includes("chat"))).toHaveLength(0);
   });
 
-  it("[S5] sets the security headers and stamps Next's scripts with the CSP nonce", async () => {
+  it("[SEC-5] sets the security headers and stamps Next's scripts with the CSP nonce", async () => {
     const page = await rawRequest(open.url, { path: "/" });
     expect(page.status).toBe(200);
     const policy = String(page.headers["content-security-policy"]);
@@ -156,7 +156,7 @@ runs.each(TEST_PROVIDERS)("request guard on next start (%s)", (provider) => {
     expect(live.json()).toMatchObject({ error: { code: "not_found", resource: "conversation" } });
   });
 
-  it("[S3] with a token: pages send the browser to the login page, APIs and live streams answer 401 JSON", async () => {
+  it("[SEC-3] with a token: pages send the browser to the login page, APIs and live streams answer 401 JSON", async () => {
     const page = await rawRequest(locked.url, { path: "/c/anything?branch=b" });
     expect(page.status).toBe(303);
     expect(page.headers.location).toMatch(/\/login\?next=%2Fc%2Fanything%3Fbranch%3Db$/);
@@ -174,7 +174,7 @@ runs.each(TEST_PROVIDERS)("request guard on next start (%s)", (provider) => {
     expect(icon.headers["content-type"]).toMatch(/^image\/svg\+xml/);
   });
 
-  it("[S3] signs a browser in with an HttpOnly, SameSite=Strict cookie that is not the token", async () => {
+  it("[SEC-3] signs a browser in with an HttpOnly, SameSite=Strict cookie that is not the token", async () => {
     const wrong = await rawRequest(locked.url, { method: "POST", path: "/api/login", ...json({ token: "not-the-token-at-all" }) });
     expect(wrong.status).toBe(401);
     const login = await rawRequest(locked.url, { method: "POST", path: "/api/login", ...json({ token: TOKEN }) });
@@ -188,7 +188,7 @@ runs.each(TEST_PROVIDERS)("request guard on next start (%s)", (provider) => {
     expect((await rawRequest(locked.url, { path: "/api/conversations", headers: { cookie: session } })).status).toBe(200);
   });
 
-  it("[S4] agents still record through the proxy with the token as their API key, which never reaches the upstream or a log", async () => {
+  it("[SEC-4] agents still record through the proxy with the token as their API key, which never reaches the upstream or a log", async () => {
     const before = upstream.requests.length;
     const labelled = new OpenAI({ baseURL: `${locked.url}/api/v1`, apiKey: `ctxlab-guarded-${provider}~${TOKEN}`, maxRetries: 0 });
     const reply = await labelled.chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "first" }] });

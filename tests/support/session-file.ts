@@ -45,7 +45,7 @@ export function sessionView(lines: readonly any[]): Record<string, any> {
   return { conversation: rowsOfTable(lines, "conversation")[0], ...Object.fromEntries(tables.map((table) => [table, rowsOfTable(lines, table)])) };
 }
 
-/** The requests of a streamed file's exchanges, each decoded against its branch's request before it (SE5). */
+/** The requests of a streamed file's exchanges, each decoded against its branch's request before it (SE-5). */
 export function decodedRequests(lines: readonly any[]): unknown[] {
   const last = new Map<string, Record<string, unknown>>();
   return rowsOfTable(lines, "exchanges").map((exchange) => {

@@ -1,4 +1,4 @@
-// One truth of what the model receives (RB1–RB6): for random conversations and
+// One truth of what the model receives (E-RB1–E-RB6): for random conversations and
 // random valid settings, the playground's build (the Web Worker's host), the
 // prompt API (the Prompt tab's server twin), the chat recorder's request to
 // the upstream and `npm run inspect` give the same messages, the same token
@@ -30,7 +30,7 @@ const settingsArbitrary: fc.Arbitrary<Settings> = fc
     model: fc.constantFrom("gpt-4o", "gpt-4", "claude-sonnet-4-5"),
     enabled: fc.array(fc.boolean(), { minLength: PROCESSOR_KINDS.length, maxLength: PROCESSOR_KINDS.length }),
     reversed: fc.boolean(),
-    // The strategies' settings (ST5), small enough that they act on these conversations.
+    // The strategies' settings (ST-5), small enough that they act on these conversations.
     tuning: fc.record(
       {
         clear_tool_uses: fc.record({
@@ -59,7 +59,9 @@ function figures(body: ChatRequestBody, total: number, ok: boolean) {
 describe("one truth of the next request (sqlite)", () => {
   const harness = useRecorderHarness("sqlite");
 
-  it("[RB1][RB3] playground, prompt API, chat recorder and npm run inspect agree on every random conversation and setting", { timeout: 600_000 }, async () => {
+  it("[E-RB1][E-RB3] playground, prompt API, chat recorder and npm run inspect agree on every random conversation and setting", {
+    timeout: 600_000,
+  }, async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), "one-truth-"));
     try {
       await fc.assert(
@@ -114,7 +116,7 @@ describe("one truth of the next request (sqlite)", () => {
           }
 
           // inspect reads a file: it knows no saved summary, so it agrees when the recorder did not compact first;
-          // and a file cannot claim that the engine wrote a message (M2), so histories with engine-made messages are left out.
+          // and a file cannot claim that the engine wrote a message (E-M2), so histories with engine-made messages are left out.
           if (playground.request.summary || records.some((record) => record.message.engine !== undefined)) return;
           const file = path.join(folder, "conversation.json");
           const settingsFile = path.join(folder, "settings.json");

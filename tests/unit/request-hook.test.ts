@@ -15,7 +15,7 @@ beforeAll(async () => {
 const request = (path: string, method = "GET") => new NextRequest(new URL(path, "http://127.0.0.1:3000"), { method, headers: { host: "127.0.0.1:3000" } });
 
 describe("Next's request hook (proxy.ts)", () => {
-  it("[BD1] answers a broken path with the guard's JSON 400 before Next would answer a plain-text 500", async () => {
+  it("[BD-1] answers a broken path with the guard's JSON 400 before Next would answer a plain-text 500", async () => {
     for (const path of ["/c/%", "/api/conversations/%", "/api/v1/%ff", "/api/conversations/%00"]) {
       const response = proxy(request(path));
       expect(response.status, path).toBe(400);
@@ -24,7 +24,7 @@ describe("Next's request hook (proxy.ts)", () => {
     }
   });
 
-  it("[BD1] runs for every page and API path, and for a recording-proxy path only when it holds an escape", () => {
+  it("[BD-1] runs for every page and API path, and for a recording-proxy path only when it holds an escape", () => {
     for (const url of ["/", "/c/%", "/api/conversations/%", "/api/models/%25", "/api/v1/%ff", "/api/v1/chat/%zz", "/api/v1/chat/completions%"])
       expect(matches({ config, url }), url).toBe(true);
     for (const url of ["/api/v1/chat/completions", "/api/v1/messages", "/api/v1/models", "/_next/static/chunk.js"])

@@ -1,5 +1,5 @@
 // Images and files of AI SDK messages ↔ canonical media parts, so the policy
-// counts them by the model's rule (T6) and a rewritten message keeps them.
+// counts them by the model's rule (E-T6) and a rewritten message keeps them.
 import type { ContentPart, MediaSource } from "@/lib/context";
 import { parseDataUrl } from "@/lib/formats";
 import type { SdkForm, SdkPart } from "./messages";

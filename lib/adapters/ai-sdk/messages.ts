@@ -1,4 +1,4 @@
-// AI SDK messages ↔ canonical messages (AD3): `ModelMessage` (what prepareStep
+// AI SDK messages ↔ canonical messages (AD-3): `ModelMessage` (what prepareStep
 // sees) and the provider prompt (what a middleware sees) share their parts, so
 // one reader and one writer serve both. A message the policy leaves alone is
 // given back as the very object the SDK made; only what the policy changed or

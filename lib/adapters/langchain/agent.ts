@@ -1,4 +1,4 @@
-// LangChain.js agents (AD9): a `createAgent` middleware whose `wrapModelCall`
+// LangChain.js agents (AD-9): a `createAgent` middleware whose `wrapModelCall`
 // makes every model call of the agent's loop the request the policy sends. The
 // agent's state keeps the whole history; only what each call sends is shaped.
 import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
@@ -37,7 +37,7 @@ function splitSystem(sent: BaseMessage[], readSystem: boolean, system: SystemMes
 
 /**
  * An agent middleware for `createAgent` that applies the policy to every
- * model call of the agent's loop (AD9): the call's system message, messages
+ * model call of the agent's loop (AD-9): the call's system message, messages
  * and tools are read, the request built, and the model called with the built
  * messages; each message the policy kept is the agent's own object. List it
  * last in `middleware` to shape the call as the other middleware leave it.

@@ -1,6 +1,6 @@
-// LangChain messages ↔ canonical messages, shared by the runnable (AD4) and the
-// agent middleware (AD9). A message the policy kept is handed back as the
-// caller's own object (AD8).
+// LangChain messages ↔ canonical messages, shared by the runnable (AD-4) and the
+// agent middleware (AD-9). A message the policy kept is handed back as the
+// caller's own object (AD-8).
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Message, ToolCall } from "@/lib/context";
 
@@ -64,7 +64,7 @@ function writeMessage(message: Message): BaseMessage {
   });
 }
 
-/** The built request's messages as LangChain ones: the caller's own object where the policy kept it (AD8). */
+/** The built request's messages as LangChain ones: the caller's own object where the policy kept it (AD-8). */
 export function writeMessages(messages: readonly Message[], origins: ReadonlyMap<Message, BaseMessage>): BaseMessage[] {
   return messages.map((message) => origins.get(message) ?? writeMessage(message));
 }

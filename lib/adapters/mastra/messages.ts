@@ -1,4 +1,4 @@
-// Mastra's stored messages (format 2) ↔ canonical messages (AD6). A Mastra
+// Mastra's stored messages (format 2) ↔ canonical messages (AD-6). A Mastra
 // assistant message holds a whole turn: its steps, each with text and tool
 // invocations whose results sit inside them. As Mastra sends it, each step is
 // an assistant message with its calls, then one tool message per result.
@@ -147,7 +147,7 @@ export function writeMastraMessages(messages: readonly Message[], origins: Reado
       index = end;
       continue;
     }
-    // A tool result apart from its call cannot be: the builder keeps pairs whole (B2).
+    // A tool result apart from its call cannot be: the builder keeps pairs whole (E-B2).
     if (message.role !== "tool") out.push(newMessage(message.role, [{ type: "text", text: message.content ?? "" }], before(), origin?.message));
     index += 1;
   }

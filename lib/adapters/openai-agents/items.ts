@@ -1,4 +1,4 @@
-// OpenAI Agents SDK input items ↔ canonical messages (AD5). The SDK's items are
+// OpenAI Agents SDK input items ↔ canonical messages (AD-5). The SDK's items are
 // Responses items in camelCase (`callId`, `function_call_result`); an
 // assistant's turn is its message, reasoning and function call items, which
 // are one canonical assistant message. Items the policy keeps as they were go

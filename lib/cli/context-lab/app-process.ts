@@ -7,7 +7,7 @@ import { type AppLayout, findPackageBin, PACKED_COMPACT_SCRIPT } from "./layout"
 import { checkSqliteDriver } from "./native";
 import { authorizationOf } from "./ports";
 
-/** The environment the app and its migrations run with (PK3): the data place, production, no telemetry. */
+/** The environment the app and its migrations run with (PK-3): the data place, production, no telemetry. */
 export function appEnvironment(layout: AppLayout, place: DataPlace, env: Environment, extra: Environment = {}): NodeJS.ProcessEnv {
   const result: NodeJS.ProcessEnv = {
     ...env,
@@ -31,8 +31,8 @@ function runOrFail(what: string, command: string, args: string[], options: { cwd
 }
 
 /**
- * Applies the committed migrations to the database (PK5), as `npm run db migrate` does: Prisma's
- * `migrate deploy` on its WebAssembly engines, then the stored-request compaction (D6.6).
+ * Applies the committed migrations to the database (PK-5), as `npm run db migrate` does: Prisma's
+ * `migrate deploy` on its WebAssembly engines, then the stored-request compaction (PX-D6.6).
  */
 export function migrateDatabase(layout: AppLayout, place: DataPlace, env: Environment): void {
   const postgres = isPostgresUrl(place.databaseUrl);
@@ -63,7 +63,7 @@ export function migrateDatabase(layout: AppLayout, place: DataPlace, env: Enviro
 export interface AppStartOptions {
   host: string;
   port: number;
-  /** Keeps running after this command exits, its output in `logFile` (PK8). */
+  /** Keeps running after this command exits, its output in `logFile` (PK-8). */
   detached?: { logFile: string };
   /** Added to the app's environment (the upstream `record` hands it). */
   extraEnv?: Environment;

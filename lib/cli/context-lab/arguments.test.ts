@@ -6,7 +6,7 @@ import { START_HELP, RECORD_HELP } from "./help";
 import { resolveDataPlace } from "./home";
 
 describe("context-lab command line", () => {
-  it("[PK1] starts by default; --port wins over PORT, which wins over 3000 and its successors", () => {
+  it("[PK-1] starts by default; --port wins over PORT, which wins over 3000 and its successors", () => {
     expect(parseArguments([], {})).toEqual({ kind: "start", port: { explicit: false, port: 3000 }, open: false });
     expect(parseArguments(["--open"], { PORT: "4100" })).toEqual({ kind: "start", port: { explicit: true, port: 4100 }, open: true });
     expect(parseArguments(["--port", "4200"], { PORT: "4100" })).toMatchObject({ port: { explicit: true, port: 4200 } });
@@ -15,7 +15,7 @@ describe("context-lab command line", () => {
     expect(parseArguments(["record", "--help"], {})).toEqual({ kind: "help", topic: "record" });
   });
 
-  it("[PK1] record takes its options before the command, and everything after -- (or the first word) is the command's", () => {
+  it("[PK-1] record takes its options before the command, and everything after -- (or the first word) is the command's", () => {
     expect(parseArguments(["record", "--label", "bot", "--", "node", "agent.mjs", "--port", "9"], {})).toEqual({
       kind: "record",
       port: { explicit: false, port: 3000 },
@@ -29,7 +29,7 @@ describe("context-lab command line", () => {
     });
   });
 
-  it("[PK1] refuses a wrong command line, naming the argument", () => {
+  it("[PK-1] refuses a wrong command line, naming the argument", () => {
     const refusal = (argv: string[], env = {}) => {
       try {
         parseArguments(argv, env);
@@ -47,7 +47,7 @@ describe("context-lab command line", () => {
     expect(refusal(["record", "--label"])).toBe("--label needs a value");
   });
 
-  it("[PK1] the help names every flag and every environment variable the command reads", () => {
+  it("[PK-1] the help names every flag and every environment variable the command reads", () => {
     for (const flag of ["--port", "--open", "--help", "--version", "record", "stop", "--allow-scripts=better-sqlite3"]) expect(START_HELP).toContain(flag);
     const variables = [
       "PORT",
@@ -71,7 +71,7 @@ describe("context-lab command line", () => {
 });
 
 describe("the data place", () => {
-  it("[PK3] is ~/.context-lab unless CONTEXT_LAB_HOME or DATABASE_URL says otherwise", () => {
+  it("[PK-3] is ~/.context-lab unless CONTEXT_LAB_HOME or DATABASE_URL says otherwise", () => {
     const home = path.join(os.homedir(), ".context-lab");
     expect(resolveDataPlace({}, "/work")).toEqual({
       home,

@@ -9,7 +9,7 @@ export type CliCommand =
   | { kind: "record"; port: PortChoice; label: string | null; command: string[] }
   | { kind: "stop" };
 
-/** The port asked for (`--port`, else `PORT`), or the default with its free successors (PK4). */
+/** The port asked for (`--port`, else `PORT`), or the default with its free successors (PK-4). */
 export type PortChoice = { explicit: true; port: number } | { explicit: false; port: number };
 
 export const DEFAULT_PORT = 3000;
@@ -38,7 +38,7 @@ function readOption(argv: string[], index: number): { name: string; value: strin
   return { name: argument, value: null, next: index + 1 };
 }
 
-/** Parses `context-lab [record|stop] [options] [-- command …]` (PK1). */
+/** Parses `context-lab [record|stop] [options] [-- command …]` (PK-1). */
 export function parseArguments(argv: string[], env: Environment): CliCommand {
   const [first, ...rest] = argv;
   const subcommand = first === "record" || first === "stop" || first === "start" ? first : "start";

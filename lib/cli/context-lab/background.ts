@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-/** The app `record` started in the background (PK8), so `context-lab stop` can end it. */
+/** The app `record` started in the background (PK-8), so `context-lab stop` can end it. */
 export interface BackgroundApp {
   pid: number;
   url: string;

@@ -1,4 +1,4 @@
-/** `context-lab --help` (PK1): every command, flag and environment variable. */
+/** `context-lab --help` (PK-1): every command, flag and environment variable. */
 export const START_HELP = `Usage: context-lab [--port N] [--open]
        context-lab record [--label NAME] [--port N] -- <command> [arguments…]
        context-lab stop

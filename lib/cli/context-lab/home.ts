@@ -4,7 +4,7 @@ import path from "node:path";
 /** The environment a command reads; `process.env` in use, a plain object in tests. */
 export type Environment = Record<string, string | undefined>;
 
-/** Where the app keeps its data, and which database it opens (PK3). */
+/** Where the app keeps its data, and which database it opens (PK-3). */
 export interface DataPlace {
   /** `CONTEXT_LAB_HOME`, else `~/.context-lab`. */
   home: string;

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-/** Where the app the command starts lives: the packed package (PK2), or a repository checkout. */
+/** Where the app the command starts lives: the packed package (PK-2), or a repository checkout. */
 export interface AppLayout {
   /** The folder holding `next.config.mjs`, `public/`, `prisma/` and the build. */
   root: string;

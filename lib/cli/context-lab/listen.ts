@@ -2,7 +2,7 @@ import { CliUsageError, type PortChoice } from "./arguments";
 import type { Environment } from "./home";
 import { appUrl, isPortFree, type Occupant, PORT_ATTEMPTS, probeOccupant } from "./ports";
 
-/** The address the app listens on: `HOST` (default 127.0.0.1); anything but loopback needs an access token, as `scripts/serve.sh` (S1). */
+/** The address the app listens on: `HOST` (default 127.0.0.1); anything but loopback needs an access token, as `scripts/serve.sh` (E-S1). */
 export function resolveHost(env: Environment): string {
   const host = env.HOST?.trim() || "127.0.0.1";
   const token = env.CONTEXT_LAB_TOKEN?.replace(/\s/g, "") ?? "";
@@ -24,7 +24,7 @@ export interface Placement {
 }
 
 /**
- * PK4: the asked port, or the default and then the next ones, stopping at the first that is free or
+ * PK-4: the asked port, or the default and then the next ones, stopping at the first that is free or
  * (`acceptRunning`, for `record`) already serves Context Lab. An asked port that holds something else fails.
  */
 export async function placeApp(host: string, choice: PortChoice, token: string | undefined, acceptRunning: boolean): Promise<Placement> {

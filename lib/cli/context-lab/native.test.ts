@@ -9,11 +9,11 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), "context-lab-native-"));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 describe("the SQLite driver check", () => {
-  it("[PK12] passes where better-sqlite3 was built", () => {
+  it("[PK-12] passes where better-sqlite3 was built", () => {
     expect(() => checkSqliteDriver(ROOT)).not.toThrow();
   });
 
-  it("[PK12] stops with the way to allow the install script where npm skipped it", () => {
+  it("[PK-12] stops with the way to allow the install script where npm skipped it", () => {
     // An installation as npm leaves it without the install script: the package, but no compiled addon.
     const app = path.join(work, "node_modules", "context-lab");
     const driver = path.join(work, "node_modules", "better-sqlite3");

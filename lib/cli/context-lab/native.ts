@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 
 /**
- * PK12: whether better-sqlite3's native addon loads from the app's installation. npm builds it with the
+ * PK-12: whether better-sqlite3's native addon loads from the app's installation. npm builds it with the
  * package's install script, which npm skips unless the installing project (or the user's npm config)
  * allows it; the app would then start and fail every request, so the command stops first and says how to fix it.
  */

@@ -3,7 +3,7 @@ import net from "node:net";
 /** What answers at an address: Context Lab (`locked` when it wants an access token we lack), something else, or nothing. */
 export type Occupant = "context-lab" | "locked" | "other" | "none";
 
-/** How many ports after the default are tried before giving up (PK4). */
+/** How many ports after the default are tried before giving up (PK-4). */
 export const PORT_ATTEMPTS = 20;
 
 /** True when nothing listens on `host:port` and we may bind it. */
@@ -15,7 +15,7 @@ export function isPortFree(host: string, port: number): Promise<boolean> {
   });
 }
 
-/** Authorization for the app's API when an access token is set (S3). */
+/** Authorization for the app's API when an access token is set (E-S3). */
 export function authorizationOf(token: string | undefined): Record<string, string> {
   const trimmed = token?.trim();
   return trimmed ? { authorization: `Bearer ${trimmed}` } : {};

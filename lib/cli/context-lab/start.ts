@@ -14,7 +14,7 @@ function openBrowser(url: string): void {
   child.unref();
 }
 
-/** `context-lab [--port N] [--open]`: migrate, start in the foreground, print the URL (PK2–PK6). */
+/** `context-lab [--port N] [--open]`: migrate, start in the foreground, print the URL (PK-2–PK-6). */
 export async function runStart(command: Extract<CliCommand, { kind: "start" }>, context: CliContext): Promise<number> {
   const { env, layout, print } = context;
   const place = resolveDataPlace(env, context.cwd);

@@ -23,12 +23,12 @@ const explain = (current: CacheCall, read = 0, previousCached = 3700, previousTt
   explainCacheBreak({ previous, current, previousCached, previousTtl, read });
 
 describe("why the cache broke", () => {
-  it("[CC9] no break when the call read what the previous one left, or the previous one left nothing", () => {
+  it("[CC-9] no break when the call read what the previous one left, or the previous one left nothing", () => {
     expect(explain(call([...BASE, message("a2", 4), message("u3", 5, "5m")], 30_000), 3700)).toBeNull();
     expect(explain(call(BASE, 30_000), 0, 0)).toBeNull();
   });
 
-  it("[CC9] an idle gap over the TTL comes first, with the gap", () => {
+  it("[CC-9] an idle gap over the TTL comes first, with the gap", () => {
     expect(explain(call(BASE, 7 * MINUTE + 52_000))).toEqual({
       reason: "idle-gap",
       detail: "7 min 52 s idle: longer than the 5-minute cache lives",
@@ -37,7 +37,7 @@ describe("why the cache broke", () => {
     expect(explain(call(BASE, 7 * MINUTE), 0, 3700, "1h")?.reason).not.toBe("idle-gap");
   });
 
-  it("[CC9] a changed system prompt, with a short diff and where it starts", () => {
+  it("[CC-9] a changed system prompt, with a short diff and where it starts", () => {
     const current = call([tool("search", 0), tool("book", 1), system("You are a careful travel agent."), ...BASE.slice(3)], 30_000);
     expect(explain(current)).toEqual({
       reason: "system-changed",
@@ -47,7 +47,7 @@ describe("why the cache broke", () => {
     expect(systemDiff("abc def", "abc xyz")).toBe('changed at character 4: was "abc def", now "abc xyz"');
   });
 
-  it("[CC9] tools reordered, or changed (added, removed, redefined)", () => {
+  it("[CC-9] tools reordered, or changed (added, removed, redefined)", () => {
     expect(explain(call([tool("book", 0), tool("search", 1), ...BASE.slice(2)], 30_000))).toMatchObject({
       reason: "tools-reordered",
       detail: "the same tools in another order: search, book became book, search",
@@ -59,7 +59,7 @@ describe("why the cache broke", () => {
     expect(redefined).toMatchObject({ reason: "tools-changed", detail: "changed the definition of book" });
   });
 
-  it("[CC9] an earlier message edited, re-serialised, removed, or replaced by the agent's compaction", () => {
+  it("[CC-9] an earlier message edited, re-serialised, removed, or replaced by the agent's compaction", () => {
     const edited = explain(call([...BASE.slice(0, 3), message("u1-edited", 1), ...BASE.slice(4)], 30_000));
     expect(edited).toMatchObject({ reason: "message-edited", detail: "message 1 (user) differs from what the previous call sent", position: { tokens: 1700 } });
     const respelled = explain(call([...BASE.slice(0, 3), { ...message("u1 respaced", 1), looseKey: "u1" }, ...BASE.slice(4)], 30_000));
@@ -70,7 +70,7 @@ describe("why the cache broke", () => {
     expect(compacted).toMatchObject({ reason: "message-edited", detail: expect.stringContaining("compacted"), position: { section: "messages", index: 1 } });
   });
 
-  it("[CC9] a prefix under the minimum, a mark out of reach, else unexplained", () => {
+  it("[CC-9] a prefix under the minimum, a mark out of reach, else unexplained", () => {
     const short = call([message("x", 0, "5m")], 30_000);
     expect(explainCacheBreak({ previous: call([message("x", 0)]), current: short, previousCached: 2000, previousTtl: "5m", read: 0 })).toMatchObject({
       reason: "under-minimum",
@@ -82,7 +82,7 @@ describe("why the cache broke", () => {
     expect(explain(call([...BASE, message("a2", 4), message("u3", 5, "5m")], 30_000), 1200)).toMatchObject({ reason: "unexplained", position: null });
   });
 
-  it("[CC9] gaps read as people say them", () => {
+  it("[CC-9] gaps read as people say them", () => {
     expect([formatGap(40_000), formatGap(6 * MINUTE), formatGap(472_000), formatGap(63 * MINUTE), formatGap(120 * MINUTE)]).toEqual([
       "40 s",
       "6 min",

@@ -124,7 +124,7 @@ function movedBreakpoint(previous: CacheCall, current: CacheCall): number | null
 
 /**
  * Why a call read less from the cache than the previous call left in it
- * (CC9), or null when it did not. In order: the idle gap exceeded the TTL,
+ * (CC-9), or null when it did not. In order: the idle gap exceeded the TTL,
  * the request differs inside the cached prefix (tools, system prompt,
  * messages), the prefix is under the minimum, the breakpoint moved out of
  * reach; else the cause lies outside what the requests show.

@@ -20,7 +20,7 @@ function request(keys: string[], tokens: number, marks: Record<number, CacheTtl>
 const call = (segments: CacheSegment[], at: number | null, rules = ANTHROPIC): CacheCall => ({ segments, at, rules });
 
 describe("prompt-cache model", () => {
-  it("[CC7] a marked request writes its prefix; the next one reads it back from up to 20 segments before its own mark and writes the rest", () => {
+  it("[CC-7] a marked request writes its prefix; the next one reads it back from up to 20 segments before its own mark and writes the rest", () => {
     const state = createCacheState();
     const first = predictCall(call(request(["s", "u1"], 1000, { 1: "5m" }), 0), state);
     expect(first).toMatchObject({ promptTokens: 2000, cacheRead: 0, cacheWrite5m: 2000, cacheWrite1h: 0, input: 0, cachedAfter: 2000, ttl: "5m" });
@@ -30,7 +30,7 @@ describe("prompt-cache model", () => {
     expect(predictCall(call(request(far, 10, { [far.length - 1]: "5m" }), 60_000), state).cacheRead).toBe(0);
   });
 
-  it("[CC7] a prefix under the minimum is neither written nor read; unmarked requests cache nothing", () => {
+  it("[CC-7] a prefix under the minimum is neither written nor read; unmarked requests cache nothing", () => {
     const state = createCacheState();
     expect(predictCall(call(request(["s"], 1000, { 0: "5m" }), 0), state)).toMatchObject({ cacheWrite5m: 0, cachedAfter: 0, input: 1000, ttl: null });
     expect(predictCall(call(request(["s", "u"], 1000, { 0: "5m" }), 1), state).cacheRead).toBe(0);
@@ -39,7 +39,7 @@ describe("prompt-cache model", () => {
     expect(predictCall(call(request(["s", "u"], 1000, { 0: "5m", 1: "5m" }), 3), state)).toMatchObject({ cacheWrite5m: 2000 });
   });
 
-  it("[CC7] 1-hour and 5-minute marks: each part is written at the TTL of the mark that ends it, and expires on its own clock", () => {
+  it("[CC-7] 1-hour and 5-minute marks: each part is written at the TTL of the mark that ends it, and expires on its own clock", () => {
     const state = createCacheState();
     const first = predictCall(call(request(["s", "u1"], 1500, { 0: "1h", 1: "5m" }), 0), state);
     expect(first).toMatchObject({ cacheWrite1h: 1500, cacheWrite5m: 1500, ttl: "5m" });
@@ -47,7 +47,7 @@ describe("prompt-cache model", () => {
     expect(later).toMatchObject({ cacheRead: 1500, cacheWrite5m: 4500 });
   });
 
-  it("[CC7] a read refreshes the TTL: calls 4 minutes apart keep a 5-minute cache warm; 5 minutes and a second idle lose it", () => {
+  it("[CC-7] a read refreshes the TTL: calls 4 minutes apart keep a 5-minute cache warm; 5 minutes and a second idle lose it", () => {
     const state = createCacheState();
     const base = ["s", "u1"];
     predictCall(call(request(base, 1000, { 1: "5m" }), 0), state);
@@ -58,7 +58,7 @@ describe("prompt-cache model", () => {
     expect(predictSession([call(request(base, 1000, { 1: "5m" }), null), call(request(base, 1000, { 1: "5m" }), null)])[1].cacheRead).toBe(2000);
   });
 
-  it("[CC8] an automatic cache keeps every prompt from 1,024 tokens, reads in 128-token steps past it and bills no writes", () => {
+  it("[CC-8] an automatic cache keeps every prompt from 1,024 tokens, reads in 128-token steps past it and bills no writes", () => {
     expect(cacheableTokens(1023, OPENAI)).toBe(0);
     expect(cacheableTokens(1024, OPENAI)).toBe(1024);
     expect(cacheableTokens(1300, OPENAI)).toBe(1280);
@@ -71,7 +71,7 @@ describe("prompt-cache model", () => {
     expect(predictCall(call(request(["t", "s", "u1", "a1", "u2"], 450), 7 * MINUTE, OPENAI), state).cacheRead).toBe(0);
   });
 
-  it("[CC6] a request is its tools then its messages; keys ignore cache marks; the same content re-serialised keeps its loose key only", () => {
+  it("[CC-6] a request is its tools then its messages; keys ignore cache marks; the same content re-serialised keeps its loose key only", () => {
     const tools: ToolDefinition[] = [{ type: "function", function: { name: "search" }, cache_control: { type: "ephemeral", ttl: "1h" } }];
     const messages: Message[] = [
       { role: "system", content: "Be brief." },
@@ -95,7 +95,7 @@ describe("prompt-cache model", () => {
     expect(again.looseKey).toBe(segments[2].looseKey);
   });
 
-  it("[CC6] a log's request is taken as marked after its system prompt and at its end; what the provider counted beyond it leads as one segment", () => {
+  it("[CC-6] a log's request is taken as marked after its system prompt and at its end; what the provider counted beyond it leads as one segment", () => {
     const messages: Message[] = [
       { role: "system", content: "S" },
       { role: "user", content: "U" },

@@ -8,7 +8,7 @@ interface CacheEntry {
   expiresAt: number | null;
 }
 
-/** What a provider's cache holds for one session: cached prefixes by the hash of their segments (CC7). */
+/** What a provider's cache holds for one session: cached prefixes by the hash of their segments (CC-7). */
 export type CacheState = Map<string, CacheEntry>;
 
 /** An empty cache: where a session's first call starts. */
@@ -69,7 +69,7 @@ const NOTHING = (prompt: number): CachePrediction => ({
 });
 
 /**
- * CC7: a request that marks breakpoints reads the longest live prefix ending
+ * CC-7: a request that marks breakpoints reads the longest live prefix ending
  * at a segment boundary within `lookback` segments before one of its marks,
  * and writes every marked prefix at least the minimum long past it, each part
  * at the TTL of the mark that ends it. What it reads is refreshed.
@@ -116,7 +116,7 @@ function predictMarked(call: CacheCall, state: CacheState, hashes: string[], end
 }
 
 /**
- * CC8: an automatic cache reads the longest live prefix, rounded down to the
+ * CC-8: an automatic cache reads the longest live prefix, rounded down to the
  * minimum plus whole increments, and keeps every prefix of the prompt at
  * least the minimum long for the provider's default TTL.
  */
@@ -145,7 +145,7 @@ function predictAutomatic(call: CacheCall, state: CacheState, hashes: string[], 
 
 /**
  * Predicts one call's cache read and writes from its request against what
- * the session's earlier calls left in `state`, and updates `state` (CC7, CC8).
+ * the session's earlier calls left in `state`, and updates `state` (CC-7, CC-8).
  * @example const state = createCacheState(); const first = predictCall(call, state);
  */
 export function predictCall(call: CacheCall, state: CacheState): CachePrediction {

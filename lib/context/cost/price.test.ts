@@ -15,7 +15,7 @@ const SONNET: TokenPrices = {
 const usage = (parts: Partial<UsageTokens>): UsageTokens => ({ ...ZERO_USAGE_TOKENS, ...parts });
 
 describe("priceUsage", () => {
-  it("[CC1] prices uncached input, reads, 5-minute and 1-hour writes, output and reasoning apart, and adds them up", () => {
+  it("[CC-1] prices uncached input, reads, 5-minute and 1-hour writes, output and reasoning apart, and adds them up", () => {
     const cost = priceUsage(usage({ input: 1_000, cacheRead: 100_000, cacheWrite5m: 10_000, cacheWrite1h: 20_000, output: 3_000, reasoning: 1_000 }), {
       ...SONNET,
       reasoning: 20,
@@ -30,13 +30,13 @@ describe("priceUsage", () => {
     expect(cost.longContext).toBe(false);
   });
 
-  it("[CC1] a Claude Code call that wrote its cache for an hour costs 2× the input price on those tokens, not 1.25×", () => {
+  it("[CC-1] a Claude Code call that wrote its cache for an hour costs 2× the input price on those tokens, not 1.25×", () => {
     const written = usage({ cacheWrite1h: 19_032 });
     expect(priceUsage(written, SONNET).total).toBeCloseTo((19_032 * 6) / 1_000_000, 10);
     expect(priceUsage(written, SONNET).total / priceUsage(usage({ cacheWrite5m: 19_032 }), SONNET).total).toBeCloseTo(1.6, 10);
   });
 
-  it("[CC2] a missing figure falls back: reads and 5-minute writes to input, 1-hour writes to the 5-minute price, reasoning to output", () => {
+  it("[CC-2] a missing figure falls back: reads and 5-minute writes to input, 1-hour writes to the 5-minute price, reasoning to output", () => {
     const plain = priceUsage(usage({ input: 1_000_000, cacheRead: 1_000_000, cacheWrite5m: 1_000_000, output: 1_000_000, reasoning: 400_000 }), {
       input: 2,
       output: 8,
@@ -46,7 +46,7 @@ describe("priceUsage", () => {
     expect(priceUsage(usage({ cacheWrite1h: 1_000_000 }), { input: 2, output: 8, cacheWrite: 2.5 }).cacheWrite1h).toBe(2.5);
   });
 
-  it("[CC3] a prompt over the long-context threshold prices every part of the call at the tier; at the threshold it does not", () => {
+  it("[CC-3] a prompt over the long-context threshold prices every part of the call at the tier; at the threshold it does not", () => {
     const over = priceUsage(usage({ input: 1, cacheRead: 150_000, cacheWrite5m: 50_000, output: 1_000 }), SONNET);
     expect(over.longContext).toBe(true);
     expect(over.total).toBeCloseTo((1 * 6 + 150_000 * 0.6 + 50_000 * 7.5 + 1_000 * 22.5) / 1_000_000, 10);
@@ -55,7 +55,7 @@ describe("priceUsage", () => {
     expect(promptTokensOfUsage(usage({ input: 1, cacheRead: 2, cacheWrite5m: 3, cacheWrite1h: 4, output: 100 }))).toBe(10);
   });
 
-  it("[CC1] replay's costs come from the same computation", () => {
+  it("[CC-1] replay's costs come from the same computation", () => {
     const replayed = costOfTokens({ input: 10_000, cachedInput: 6_000, cacheWrite: 1_000, output: 500 }, SONNET);
     const direct = priceUsage(usage({ input: 3_000, cacheRead: 6_000, cacheWrite5m: 1_000, output: 500 }), SONNET);
     expect(replayed).toEqual({

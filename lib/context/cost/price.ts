@@ -14,7 +14,7 @@ function tierOf(prompt: number, prices: TokenPrices): { tier: TierPrices; longCo
 }
 
 /**
- * The one price computation (CC1, CC2): uncached input at the input price,
+ * The one price computation (CC-1, CC-2): uncached input at the input price,
  * cache reads at the cached price, 5-minute and 1-hour writes at their
  * write prices, output at the output price and reasoning tokens (part of
  * output) at the reasoning price; each missing figure falls back as CC2 says.

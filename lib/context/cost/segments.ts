@@ -10,7 +10,7 @@ export interface SegmentOptions {
   /**
    * For requests whose cache marks were not kept (an agent's own log): the
    * request is taken as marked at the end of its system prompt and at its
-   * last message, with this TTL, as coding agents mark them (CC6).
+   * last message, with this TTL, as coding agents mark them (CC-6).
    */
   assumeBreakpoints?: CacheTtl;
 }
@@ -31,7 +31,7 @@ function parsedArguments(text: string): unknown {
   }
 }
 
-/** The same content however it was spelled: JSON arguments as values, keys sorted, text trimmed (CC9: re-serialised JSON). */
+/** The same content however it was spelled: JSON arguments as values, keys sorted, text trimmed (CC-9: re-serialised JSON). */
 function looseMessageKey(message: Message): string {
   const plain = withoutMarks(message);
   return digest(
@@ -71,7 +71,7 @@ function toolSegment(tool: ToolDefinition, index: number, options: SegmentOption
   };
 }
 
-/** Messages are values (M1): a message's keys are computed once per object. */
+/** Messages are values (E-M1): a message's keys are computed once per object. */
 const messageKeys = new WeakMap<Message, { key: string; looseKey: string }>();
 
 function keysOf(message: Message): { key: string; looseKey: string } {
@@ -100,7 +100,7 @@ function messageSegment(message: Message, index: number, options: SegmentOptions
 }
 
 /**
- * A request as the cache model reads it (CC6): its tool definitions, then its
+ * A request as the cache model reads it (CC-6): its tool definitions, then its
  * messages, one segment each, with their tokens and cache marks. Providers
  * build the cached prefix in that order (Anthropic: tools, system, messages).
  * @example requestSegments(messages, tools, { countMessage: (m) => counter.countMessage(m), countTools: (t) => counter.countTools(t) })
@@ -121,7 +121,7 @@ export function requestSegments(messages: readonly Message[], tools: readonly To
 /**
  * What the provider counted beyond the segments (an agent's system prompt and
  * tools its log does not keep) as one unchanging segment before them, marked
- * as a breakpoint when the request has any (CC6).
+ * as a breakpoint when the request has any (CC-6).
  */
 export function withUnseenPrefix(segments: readonly CacheSegment[], tokens: number): CacheSegment[] {
   if (tokens <= 0) return [...segments];

@@ -1,4 +1,4 @@
-// The shapes of pricing and of the prompt-cache model (CC1–CC12 in lib/cost/README.md).
+// The shapes of pricing and of the prompt-cache model (CC-1–CC-12 in lib/cost/README.md).
 // Plain data: they cross from the server to the page and into a Web Worker.
 
 /** How long a provider keeps a cached prefix after its last use. */
@@ -21,7 +21,7 @@ export interface TierPrices {
   reasoning?: number;
 }
 
-/** A tier that applies to the whole call once its prompt holds more than `above` tokens (CC3). */
+/** A tier that applies to the whole call once its prompt holds more than `above` tokens (CC-3). */
 export interface LongContextPrices extends TierPrices {
   above: number;
 }
@@ -44,7 +44,7 @@ export interface UsageTokens {
   reasoning: number;
 }
 
-/** What one call costs, in US dollars, part by part (CC1); `output` leaves the reasoning tokens to `reasoning`. */
+/** What one call costs, in US dollars, part by part (CC-1); `output` leaves the reasoning tokens to `reasoning`. */
 export interface UsageCost {
   input: number;
   cacheRead: number;
@@ -58,13 +58,13 @@ export interface UsageCost {
 }
 
 /**
- * How a provider caches prompts (CC5): `breakpoints` caches the prefixes a
+ * How a provider caches prompts (CC-5): `breakpoints` caches the prefixes a
  * request marks (Anthropic's `cache_control`), `automatic` every prompt long
  * enough (OpenAI, Gemini's implicit cache, DeepSeek), `none` nothing.
  */
 export type CacheMode = "breakpoints" | "automatic" | "none";
 
-/** A model's prompt-cache rules (CC5). */
+/** A model's prompt-cache rules (CC-5). */
 export interface CacheRules {
   mode: CacheMode;
   /** The shortest prefix the provider caches, in tokens. */
@@ -79,10 +79,10 @@ export interface CacheRules {
   lookback?: number;
 }
 
-/** Which part of a request a segment is, in the order providers build the cached prefix (CC6). */
+/** Which part of a request a segment is, in the order providers build the cached prefix (CC-6). */
 export type SegmentSection = "tools" | "system" | "messages" | "unseen";
 
-/** One piece of a request's prefix: a tool definition, a system message, a message (CC6). */
+/** One piece of a request's prefix: a tool definition, a system message, a message (CC-6). */
 export interface CacheSegment {
   section: SegmentSection;
   /** Its index in the request: in `tools`, or in the request's messages. */
@@ -106,11 +106,11 @@ export interface CacheCall {
   /** When the call was made, epoch milliseconds; null when unknown (no time passes). */
   at: number | null;
   rules: CacheRules;
-  /** The agent compacted its history just before this call (CC9). */
+  /** The agent compacted its history just before this call (CC-9). */
   compacted?: boolean;
 }
 
-/** Where two requests first differ (CC9). */
+/** Where two requests first differ (CC-9). */
 export interface CachePosition {
   section: SegmentSection;
   /** Index in that section of this request (a message index for `messages`). */
@@ -119,7 +119,7 @@ export interface CachePosition {
   tokens: number;
 }
 
-/** Why a call read less from the cache than the previous call left in it (CC9). */
+/** Why a call read less from the cache than the previous call left in it (CC-9). */
 export type CacheBreakReason =
   | "idle-gap"
   | "system-changed"
@@ -137,7 +137,7 @@ export interface CacheBreak {
   position: CachePosition | null;
 }
 
-/** What the cache model predicts for one call (CC7, CC8). */
+/** What the cache model predicts for one call (CC-7, CC-8). */
 export interface CachePrediction {
   /** Prompt tokens, as the segments add up. */
   promptTokens: number;

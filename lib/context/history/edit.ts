@@ -1,4 +1,4 @@
-// New histories made from old ones, registered with how they were made (I3), so
+// New histories made from old ones, registered with how they were made (E-I3), so
 // their index reads what they share from the old one's instead of re-reading it.
 import type { Message } from "../messages";
 import type { HistoryPiece } from "./history-index";

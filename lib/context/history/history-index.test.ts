@@ -51,7 +51,7 @@ function expectPositionQueries(index: HistoryIndex, history: readonly Message[])
 }
 
 describe("HistoryIndex", () => {
-  it("[I3][R1] built from nothing, it answers what splitRounds and countMessages say", () => {
+  it("[E-I3][E-R1] built from nothing, it answers what splitRounds and countMessages say", () => {
     fc.assert(
       fc.property(conversationArbitrary, (history) => {
         const index = HistoryIndex.fresh(history);
@@ -62,7 +62,7 @@ describe("HistoryIndex", () => {
     );
   });
 
-  it("[I3] a history appended to an indexed one (a new array, the same messages first) is indexed by extension and answers the same", () => {
+  it("[E-I3] a history appended to an indexed one (a new array, the same messages first) is indexed by extension and answers the same", () => {
     fc.assert(
       fc.property(conversationArbitrary, fc.nat(), fc.nat(), (conversation, first, second) => {
         const a = (first % conversation.length) + 1;
@@ -84,7 +84,7 @@ describe("HistoryIndex", () => {
     );
   });
 
-  it("[I3] a history made by edits (messages replaced, dropped, written) or by keeping ranges answers as if indexed from nothing", () => {
+  it("[E-I3] a history made by edits (messages replaced, dropped, written) or by keeping ranges answers as if indexed from nothing", () => {
     fc.assert(
       fc.property(
         conversationArbitrary,
@@ -113,7 +113,7 @@ describe("HistoryIndex", () => {
     );
   });
 
-  it("[I3][T6] extending an index by one appended message counts that message only, and keeps it out of the counter's cache", () => {
+  it("[E-I3][E-T6] extending an index by one appended message counts that message only, and keeps it out of the counter's cache", () => {
     const own = new TiktokenCounter({ encoding: "cl100k_base" });
     const history = [system("policy"), user("q1"), answer("a1")];
     indexOf(history).tokens(own);
@@ -125,7 +125,7 @@ describe("HistoryIndex", () => {
     expect(texts.filter((text) => text === "one more question")).toHaveLength(2);
   });
 
-  it("[I3] an appended history finds the one it extends even after a processor's output ending with the same message was indexed", () => {
+  it("[E-I3] an appended history finds the one it extends even after a processor's output ending with the same message was indexed", () => {
     const own = new TiktokenCounter({ encoding: "cl100k_base" });
     const history = [system("policy"), user("q1"), answer("a1"), user("q2"), answer("a2")];
     indexOf(history).tokens(own);
@@ -138,7 +138,7 @@ describe("HistoryIndex", () => {
     // Extended, not rebuilt: no message of the shared part is counted again.
     expect(counted).not.toHaveBeenCalled();
   });
-  it("[I3] several histories appended to one indexed history (forks) each count only their own new message", () => {
+  it("[E-I3] several histories appended to one indexed history (forks) each count only their own new message", () => {
     const own = new TiktokenCounter({ encoding: "cl100k_base" });
     const history = [system("policy"), user("q1"), answer("a1"), user("q2"), answer("a2")];
     indexOf(history).tokens(own);
@@ -154,7 +154,7 @@ describe("HistoryIndex", () => {
     expect(encode.mock.calls.map(([text]) => text).filter((text) => !text?.endsWith("fork") && text !== "user")).toEqual([]);
   });
 
-  it("[I3] a processor's output as long as its input and ending with the same message does not hide the input from an appended history", () => {
+  it("[E-I3] a processor's output as long as its input and ending with the same message does not hide the input from an appended history", () => {
     const own = new TiktokenCounter({ encoding: "cl100k_base" });
     const history = [system("policy"), user("q1"), answer("a1"), user("q2"), answer("a2")];
     indexOf(history).tokens(own);

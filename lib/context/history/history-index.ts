@@ -25,7 +25,7 @@ interface IndexParts {
 }
 
 /**
- * What the engine knows about one history array (I3): its rounds, system
+ * What the engine knows about one history array (E-I3): its rounds, system
  * messages and running token totals per counter (encoding and media rule), kept per array identity.
  * A history that extends one already indexed (an appended turn) reuses its
  * arrays and counts only what is new; a history a processor made from
@@ -105,7 +105,7 @@ export class HistoryIndex {
     return this.state.rounds;
   }
 
-  /** False while the last round waits for its final answer (R2). */
+  /** False while the last round waits for its final answer (E-R2). */
   get lastRoundComplete(): boolean {
     return this.state.complete;
   }
@@ -172,7 +172,7 @@ export class HistoryIndex {
     return before + this.sumsFor(counter).values[position - this.shared];
   }
 
-  /** The history's tokens as `countMessages` counts them (T1), from running totals. */
+  /** The history's tokens as `countMessages` counts them (E-T1), from running totals. */
   tokens(counter: TiktokenCounter): number {
     return this.length === 0 ? 0 : TOKENS_TO_PRIME_REPLY + this.tokensBefore(counter, this.length);
   }
@@ -185,7 +185,7 @@ export class HistoryIndex {
   /**
    * The running totals of this index's own positions for a counter. Those
    * of the history it extends are extended; only a cold start counts every
-   * message into the counter's cache (T6); warm counts of new messages stay
+   * message into the counter's cache (E-T6); warm counts of new messages stay
    * out of it, so a run never grows that process-wide WeakMap, whose rehash
    * after a collection costs milliseconds.
    */

@@ -1,4 +1,4 @@
-// Indexes by history identity (I3). A history array is a value (M1): the index
+// Indexes by history identity (E-I3). A history array is a value (E-M1): the index
 // made for it stays right for as long as it lives.
 import { freezeCached } from "../checks";
 import type { Message } from "../messages";
@@ -51,7 +51,7 @@ export function deriveHistory(next: readonly Message[], base: readonly Message[]
 }
 
 function remember(history: readonly Message[], index: HistoryIndex): HistoryIndex {
-  // T7: with development checks on, an in-place edit of a cached history throws.
+  // E-T7: with development checks on, an in-place edit of a cached history throws.
   indexes.set(freezeCached(history), index);
   return index;
 }

@@ -1,4 +1,4 @@
-// The round structure of a stretch of history (R1), kept in append-only arrays
+// The round structure of a stretch of history (E-R1), kept in append-only arrays
 // that a history and the histories appended to it share: each reads only its
 // own prefix of them, and only the latest history to extend them may push.
 import { isFinalAnswer, type Message } from "../messages";
@@ -21,7 +21,7 @@ export interface ScanState {
 }
 
 /**
- * Scans `history[from, to)` into the arrays (R1), continuing from `state`:
+ * Scans `history[from, to)` into the arrays (E-R1), continuing from `state`:
  * a non-system message after a final answer opens a round, a final answer
  * (an assistant message without tool calls that no engine mark makes a chain
  * summary) completes it. `offset` holds the rounds and systems before the

@@ -28,7 +28,7 @@ interface Outcome {
 
 const outcomes = new OutcomeCache<Outcome>();
 
-/** Checks settings (CS5) and fills in the defaults. */
+/** Checks settings (E-CS5) and fills in the defaults. */
 export function resolveAutoCompactSettings(settings: Partial<AutoCompactSettings> = {}): Readonly<AutoCompactSettings> {
   checkFields(NAME, settings, FIELDS);
   const merged = { ...STRATEGY_DEFAULTS.auto_compact, ...settings };
@@ -36,12 +36,12 @@ export function resolveAutoCompactSettings(settings: Partial<AutoCompactSettings
 }
 
 /**
- * Claude-Code-style auto-compaction (CS3): when the request (history and
+ * Claude-Code-style auto-compaction (E-CS3): when the request (history and
  * tools) passes `fraction` of the context window (`extra.context_window`),
  * everything before the newest `keepRounds` rounds, except the user's system
- * messages, becomes one `[Conversation Summary]` system message (M2) that
+ * messages, becomes one `[Conversation Summary]` system message (E-M2) that
  * extends any earlier one, written by the injected summarizer. The active
- * round is always among the rounds kept (CS6).
+ * round is always among the rounds kept (E-CS6).
  * @example pipeline.register(new AutoCompactProcessor({ fraction: 0.8, keepRounds: 2, summarizer: extractiveSummarizer }))
  */
 export class AutoCompactProcessor extends ContextProcessor<{ tools?: readonly ToolDefinition[] }> {
@@ -71,7 +71,7 @@ export class AutoCompactProcessor extends ContextProcessor<{ tools?: readonly To
   }
 
   private async compact(history: readonly Message[]): Promise<Outcome> {
-    // CS6: keepRounds ≥ 1, so the last round (the active one) is always kept.
+    // E-CS6: keepRounds ≥ 1, so the last round (the active one) is always kept.
     const cut = indexOf(history).startOfLastRounds(this.settings.keepRounds);
     const previousAt = history.findIndex((message, position) => position < cut && isConversationSummary(message));
     const picked: number[] = [];

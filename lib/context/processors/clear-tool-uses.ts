@@ -41,7 +41,7 @@ interface Outcome {
 
 const outcomes = new OutcomeCache<Outcome>();
 
-/** Checks settings (CS5) and fills in the defaults. */
+/** Checks settings (E-CS5) and fills in the defaults. */
 export function resolveClearToolUsesSettings(settings: Partial<ClearToolUsesSettings> = {}): Readonly<ClearToolUsesSettings> {
   checkFields(NAME, settings, FIELDS);
   const merged = { ...STRATEGY_DEFAULTS.clear_tool_uses, ...settings };
@@ -56,12 +56,12 @@ export function resolveClearToolUsesSettings(settings: Partial<ClearToolUsesSett
 }
 
 /**
- * Anthropic-style tool-result clearing (CS1): once the request (history and
+ * Anthropic-style tool-result clearing (E-CS1): once the request (history and
  * tools) passes `triggerTokens`, the results of all but the newest
  * `keepToolUses` tool uses read `placeholder` (and, with `clearToolInputs`,
  * their calls' arguments read `{}`), provided at least `clearAtLeastTokens`
- * go. Excluded tools are never cleared; the active round is never touched (CS6);
- * calls and results stay paired (P1).
+ * go. Excluded tools are never cleared; the active round is never touched (E-CS6);
+ * calls and results stay paired (E-P1).
  * @example pipeline.register(new ClearToolUsesProcessor({ triggerTokens: 30_000, keepToolUses: 3 }))
  */
 export class ClearToolUsesProcessor extends ContextProcessor<{ tools?: readonly ToolDefinition[] }> {
@@ -93,7 +93,7 @@ export class ClearToolUsesProcessor extends ContextProcessor<{ tools?: readonly 
     const excluded = new Set(this.settings.excludeTools);
     const counted = toolUses(history).filter((use) => !excluded.has(use.name));
     const active = activeRoundStart(index);
-    // CS1: the newest uses stay; CS6: nothing of the active round is touched.
+    // E-CS1: the newest uses stay; CS6: nothing of the active round is touched.
     const older = counted.slice(0, Math.max(0, counted.length - this.settings.keepToolUses)).filter((use) => use.resultAt < active);
     const results = older.filter((use) => !isPlaceholder(history[use.resultAt], this.settings.placeholder));
     const inputs = this.settings.clearToolInputs
@@ -111,7 +111,7 @@ export class ClearToolUsesProcessor extends ContextProcessor<{ tools?: readonly 
       saved += index.tokensAt(counter, callAt) - counter.countMessage(replacement);
       changes.set(callAt, replacement);
     }
-    // CS1: a clearing too small to matter is not worth breaking the prompt cache for.
+    // E-CS1: a clearing too small to matter is not worth breaking the prompt cache for.
     if (changes.size === 0 || saved < this.settings.clearAtLeastTokens) return unchanged;
     const positions = [...changes.keys()].sort((a, b) => a - b);
     const edits: HistoryEdit[] = positions.map((position) => ({ from: position, to: position + 1, messages: [changes.get(position)!] }));
@@ -136,7 +136,7 @@ function byCallMessage(uses: readonly ToolUse[]): Map<number, number[]> {
   return grouped;
 }
 
-/** The call message with the given calls' arguments cleared; ids and names stay, so every result keeps its call (P1). */
+/** The call message with the given calls' arguments cleared; ids and names stay, so every result keeps its call (E-P1). */
 function clearedCalls(message: Message, ordinals: readonly number[]): Message {
   const key = [...ordinals].sort((a, b) => a - b).join(",");
   let byOrdinals = clearedInputs.get(message);

@@ -13,7 +13,7 @@ function mockSummarizer(text = "looked it up"): Summarizer & ReturnType<typeof v
 }
 
 describe("DialogueCompressor", () => {
-  it("[C1] replaces a closed chain with one assistant message holding the summary", async () => {
+  it("[E-C1] replaces a closed chain with one assistant message holding the summary", async () => {
     const history = toolRound("Where is my bag?", "call_0", '{"status":"delayed"}', "It is delayed.");
     const summarizer = mockSummarizer();
     const ctx = contextWith(history);
@@ -26,7 +26,7 @@ describe("DialogueCompressor", () => {
     expect(effects).toEqual([{ kind: "compressed", before: [[1, 3]], after: [[1, 2]] }]);
   });
 
-  it("[C1] a mock summarizer receives exactly the chain's messages", async () => {
+  it("[E-C1] a mock summarizer receives exactly the chain's messages", async () => {
     const history = [
       user("Cancel my trip"),
       calls(toolCall("call_0", "get_user_details", '{"user_id":"mia_li_3668"}')),
@@ -45,7 +45,7 @@ describe("DialogueCompressor", () => {
     expect(options).toEqual({ purpose: "tool-chain" });
   });
 
-  it("[C1] compresses every closed chain, each through the summarizer once", async () => {
+  it("[E-C1] compresses every closed chain, each through the summarizer once", async () => {
     const history = [system("policy"), ...toolRound("q1", "call_0", "r1", "a1"), ...toolRound("q2", "call_0", "r2", "a2"), user("q3"), answer("a3")];
     const summarizer = mockSummarizer();
     const ctx = contextWith(history);
@@ -68,7 +68,7 @@ describe("DialogueCompressor", () => {
     ]);
   });
 
-  it("[C2] leaves the chain of the incomplete round alone", async () => {
+  it("[E-C2] leaves the chain of the incomplete round alone", async () => {
     const history = [...toolRound("q1", "call_0", "r1", "a1"), user("q2"), calls(toolCall("call_0", "search")), result("call_0", "r2")];
     const summarizer = mockSummarizer();
     const ctx = contextWith(history);
@@ -80,7 +80,7 @@ describe("DialogueCompressor", () => {
     expect(summarizer).toHaveBeenCalledTimes(1);
   });
 
-  it("[C2] compresses nothing while the only chain is still open", async () => {
+  it("[E-C2] compresses nothing while the only chain is still open", async () => {
     const history = [user("q"), calls(toolCall("a")), result("a", "r")];
     const summarizer = mockSummarizer();
     const ctx = contextWith(history);
@@ -89,7 +89,7 @@ describe("DialogueCompressor", () => {
     expect(summarizer).not.toHaveBeenCalled();
   });
 
-  it("[C1] skips chains shorter than minChainLength", async () => {
+  it("[E-C1] skips chains shorter than minChainLength", async () => {
     const short = toolRound("q1", "a", "r", "a1");
     const long = [user("q2"), calls(toolCall("b")), result("b", "r"), calls(toolCall("c")), result("c", "r"), answer("a2")];
     const summarizer = mockSummarizer();
@@ -101,13 +101,13 @@ describe("DialogueCompressor", () => {
     expect(new DialogueCompressor({ summarizer }).minChainLength).toBe(2);
   });
 
-  it("[C1] keeps a summarizer's own [Tool chain summary] prefix without doubling it", async () => {
+  it("[E-C1] keeps a summarizer's own [Tool chain summary] prefix without doubling it", async () => {
     const ctx = contextWith(toolRound("q", "a", "r", "done"));
     await new DialogueCompressor({ summarizer: async () => `  ${TOOL_CHAIN_SUMMARY_PREFIX} already prefixed  ` }).process(ctx);
     expect(historyOf(ctx)[1].content).toBe(`${TOOL_CHAIN_SUMMARY_PREFIX} already prefixed`);
   });
 
-  it("[R1][P1] never changes the round count and keeps tool pairs intact", async () => {
+  it("[E-R1][E-P1] never changes the round count and keeps tool pairs intact", async () => {
     const history = [
       system("policy"),
       ...toolRound("q1", "call_0", longText(600), "a1"),
@@ -128,14 +128,14 @@ describe("DialogueCompressor", () => {
     expect(after.filter((message) => message.role === "tool")).toHaveLength(2);
   });
 
-  it("[C1] a summarizer that fails leaves the history as it was", async () => {
+  it("[E-C1] a summarizer that fails leaves the history as it was", async () => {
     const history = toolRound("q", "a", "r", "done");
     const ctx = contextWith(history);
     await expect(new DialogueCompressor({ summarizer: async () => Promise.reject(new Error("model down")) }).process(ctx)).rejects.toThrow("model down");
     expect(historyOf(ctx)).toBe(history);
   });
 
-  it("[C3] keeps a chain whose summary is not shorter, and compresses the one whose summary is", async () => {
+  it("[E-C3] keeps a chain whose summary is not shorter, and compresses the one whose summary is", async () => {
     const longResult = JSON.stringify({ rows: Array.from({ length: 40 }, (_, row) => ({ row, status: "delayed" })) });
     const history = [...toolRound("q1", "call_0", "ok", "a1"), ...toolRound("q2", "call_1", longResult, "a2"), user("q3"), answer("a3")];
     // The same mid-sized text for both chains: longer than the short chain, far shorter than the long one.
@@ -150,7 +150,7 @@ describe("DialogueCompressor", () => {
     expect(counter.countMessages(after)).toBeLessThan(counter.countMessages(history));
   });
 
-  it("[C3] leaves the history itself when no summary is shorter than its chain", async () => {
+  it("[E-C3] leaves the history itself when no summary is shorter than its chain", async () => {
     const history = toolRound("q", "call_0", "ok", "done");
     const ctx = contextWith(history);
     const { effects } = await new DialogueCompressor({
@@ -160,7 +160,7 @@ describe("DialogueCompressor", () => {
     expect(effects).toBeUndefined();
   });
 
-  it("[E2] needs a summarizer function, refused with a ContextError", () => {
+  it("[E-2] needs a summarizer function, refused with a ContextError", () => {
     expect(() => new DialogueCompressor({} as never)).toThrow(ContextError);
   });
 });

@@ -19,10 +19,10 @@ export interface DialogueCompressorOptions {
 
 /**
  * Replaces every closed tool chain with one assistant message holding the
- * summarizer's text (C1), unless the summary is not shorter than the chain
- * (C3). The chain of an incomplete round stays: the model is
- * still inside it (C2). Whole chains go, so no tool pair is ever split (P1).
- * Rounds a later window drops are left as they are (PL5).
+ * summarizer's text (E-C1), unless the summary is not shorter than the chain
+ * (E-C3). The chain of an incomplete round stays: the model is
+ * still inside it (E-C2). Whole chains go, so no tool pair is ever split (E-P1).
+ * Rounds a later window drops are left as they are (E-PL5).
  * @example pipeline.register(new DialogueCompressor({ summarizer: extractiveSummarizer }))
  */
 export class DialogueCompressor extends ContextProcessor {
@@ -40,7 +40,7 @@ export class DialogueCompressor extends ContextProcessor {
 
   async process(ctx: Context, _payload?: object, run: ProcessorRun = {}): Promise<ProcessorResult> {
     const history = ctx.state.get(STATE_KEYS.history) ?? [];
-    // PL5: rounds a later window drops are left as they are; compressing them would be work for nothing.
+    // E-PL5: rounds a later window drops are left as they are; compressing them would be work for nothing.
     const from = run.roundsKeptLater === undefined ? 0 : indexOf(history).startOfLastRounds(run.roundsKeptLater);
     const counter = resolveCounter(ctx.config);
     const key = `${this.minChainLength}:${from}:${identity(this.summarizer)}:${counter.encoding}:${counter.mediaRule}`;
@@ -56,7 +56,7 @@ export class DialogueCompressor extends ContextProcessor {
     // Cached summaries resolve synchronously: awaiting thousands of promises on a re-run costs more than the work.
     const pending = closed.map((chain) => this.cached(history, chain.start, chain.end) ?? this.summarize(history.slice(chain.start, chain.end)));
     const summaries = pending.some((entry) => entry instanceof Promise) ? await Promise.all(pending) : (pending as Message[]);
-    // C3: a summary that is not shorter than its chain would only add tokens; the chain stays as it was.
+    // E-C3: a summary that is not shorter than its chain would only add tokens; the chain stays as it was.
     const index = indexOf(history);
     const chains = closed
       .map((chain, order) => ({ ...chain, summary: summaries[order] }))
@@ -90,7 +90,7 @@ export class DialogueCompressor extends ContextProcessor {
     }
     const text = (await this.summarizer(chain, { purpose: "tool-chain" })).trim();
     const content = text.startsWith(TOOL_CHAIN_SUMMARY_PREFIX) ? text : `${TOOL_CHAIN_SUMMARY_PREFIX} ${text}`;
-    // M2: the mark, not the prefix, is what makes it a chain summary (R1).
+    // E-M2: the mark, not the prefix, is what makes it a chain summary (E-R1).
     const summary: Message = { role: "assistant", content, engine: { kind: "chain-summary" } };
     cache.set(chain[0], { chain, summary });
     return summary;
@@ -107,7 +107,7 @@ interface Outcome {
 const outcomes = new OutcomeCache<Outcome>();
 
 /**
- * The closed tool chains (R3) of at least `minLength` messages starting at or
+ * The closed tool chains (E-R3) of at least `minLength` messages starting at or
  * after `from`, a round boundary (no chain crosses one: a round ends with a
  * final answer, which no chain holds).
  */
@@ -123,7 +123,7 @@ function closedChains(history: readonly Message[], from: number, minLength: numb
     }
     const start = position;
     while (position < history.length && (isToolCallMessage(history[position]) || history[position].role === "tool")) position += 1;
-    // C1/C2: closed once a final answer follows; the open chain of the incomplete round stays.
+    // E-C1/E-C2: closed once a final answer follows; the open chain of the incomplete round stays.
     if (lastFinal >= position && position - start >= minLength) chains.push({ start, end: position });
   }
   return chains;

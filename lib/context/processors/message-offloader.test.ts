@@ -17,7 +17,7 @@ function handleOf(content: string | null): string {
 }
 
 describe("MessageOffloader", () => {
-  it("[O1] leaves messages within the limit untouched (the same history, no state written)", () => {
+  it("[E-O1] leaves messages within the limit untouched (the same history, no state written)", () => {
     const history = [system("s"), user("short"), answer("also short")];
     const ctx = contextWith(history);
     const result = new MessageOffloader({ maxMessageSize: 100 }).process(ctx);
@@ -26,7 +26,7 @@ describe("MessageOffloader", () => {
     expect(result.effects ?? []).toEqual([]);
   });
 
-  it("[O1] replaces an oversized message with a marker and stores the original under its handle", () => {
+  it("[E-O1] replaces an oversized message with a marker and stores the original under its handle", () => {
     const big = longText(500);
     const ctx = contextWith([user("q"), answer(big)]);
     new MessageOffloader({ maxMessageSize: 100 }).process(ctx);
@@ -37,7 +37,7 @@ describe("MessageOffloader", () => {
     expect(ctx.state.get(STATE_KEYS.offloadedMessages)).toEqual({ [handle]: big });
   });
 
-  it("[O1] offloads user, assistant and tool messages and never system messages", () => {
+  it("[E-O1] offloads user, assistant and tool messages and never system messages", () => {
     const big = longText(300);
     const history = [system(big), user(`${big}u`), calls(toolCall("a")), result("a", `${big}t`, "lookup"), answer(`${big}a`)];
     const ctx = contextWith(history);
@@ -49,7 +49,7 @@ describe("MessageOffloader", () => {
     expect(Object.keys(ctx.state.get(STATE_KEYS.offloadedMessages) ?? {})).toHaveLength(3);
   });
 
-  it("[O1] changes only the content: role, tool_call_id, name and tool_calls stay", () => {
+  it("[E-O1] changes only the content: role, tool_call_id, name and tool_calls stay", () => {
     const big = longText(300);
     const withCalls = { role: "assistant" as const, content: big, tool_calls: [toolCall("call_0", "search")] };
     const toolResult = result("call_0", `${big}!`, "search");
@@ -62,7 +62,7 @@ describe("MessageOffloader", () => {
     expect(withCalls.content).toBe(big);
   });
 
-  it("[O1] measures characters as code points, not UTF-16 units", () => {
+  it("[E-O1] measures characters as code points, not UTF-16 units", () => {
     const tenEmoji = "😀".repeat(10);
     const ctx = contextWith([user(tenEmoji), user("😀".repeat(11))]);
     new MessageOffloader({ maxMessageSize: 10 }).process(ctx);
@@ -70,13 +70,13 @@ describe("MessageOffloader", () => {
     expect(historyOf(ctx)[1].content).toMatch(MARKER);
   });
 
-  it("[O1] a message of exactly the limit stays, one character more goes", () => {
+  it("[E-O1] a message of exactly the limit stays, one character more goes", () => {
     const ctx = contextWith([user("x".repeat(50)), user("y".repeat(51))]);
     new MessageOffloader({ maxMessageSize: 50 }).process(ctx);
     expect(historyOf(ctx).map((message) => MARKER.test(message.content ?? ""))).toEqual([false, true]);
   });
 
-  it("[O1] defaults to 10 000 characters", () => {
+  it("[E-O1] defaults to 10 000 characters", () => {
     const ctx = contextWith([user("x".repeat(10_000)), user("y".repeat(10_001))]);
     const offloader = new MessageOffloader();
     expect(offloader.maxMessageSize).toBe(10_000);
@@ -84,7 +84,7 @@ describe("MessageOffloader", () => {
     expect(historyOf(ctx).map((message) => MARKER.test(message.content ?? ""))).toEqual([false, true]);
   });
 
-  it("[O1] reports one 'offloaded' effect per message, with its handle", () => {
+  it("[E-O1] reports one 'offloaded' effect per message, with its handle", () => {
     const ctx = contextWith([user("q"), answer(longText(200)), user("q2"), answer(longText(300))]);
     const { effects } = new MessageOffloader({ maxMessageSize: 100 }).process(ctx);
     expect(effects?.map((effect) => [effect.kind, effect.before, effect.after])).toEqual([
@@ -94,7 +94,7 @@ describe("MessageOffloader", () => {
     expect(effects?.[0].handle).toBe(handleOf(historyOf(ctx)[1].content));
   });
 
-  it("[O1] keeps what earlier runs offloaded", () => {
+  it("[E-O1] keeps what earlier runs offloaded", () => {
     const ctx = contextWith([user(longText(200, "first"))]);
     const offloader = new MessageOffloader({ maxMessageSize: 100 });
     offloader.process(ctx);
@@ -106,7 +106,7 @@ describe("MessageOffloader", () => {
     expect(stored[firstHandle]).toBe(longText(200, "first"));
   });
 
-  it("[O5] with keepIncompleteRound, the unfinished round stays readable however large; without it O1 applies", () => {
+  it("[E-O5] with keepIncompleteRound, the unfinished round stays readable however large; without it O1 applies", () => {
     const big = longText(500);
     const history = [user("q1"), answer(big), user(big), calls(toolCall("c1")), result("c1", big)];
     const kept = contextWith(history);
@@ -120,7 +120,7 @@ describe("MessageOffloader", () => {
     expect(historyOf(literal)[4].content).toMatch(MARKER);
   });
 
-  it("[O2] reloadOffloaded returns the exact original", async () => {
+  it("[E-O2] reloadOffloaded returns the exact original", async () => {
     const original = `${longText(400)}\r\n\t 😀 <|endoftext|> trailing  `;
     const ctx = contextWith([user(original)]);
     new MessageOffloader({ maxMessageSize: 100 }).process(ctx);
@@ -128,7 +128,7 @@ describe("MessageOffloader", () => {
     await expect(reloadOffloaded(ctx, "off_000000000000")).rejects.toThrow(ContextError);
   });
 
-  it("[O4] re-running on the same history gives the same handles; different contents never share one", () => {
+  it("[E-O4] re-running on the same history gives the same handles; different contents never share one", () => {
     const history = [user(longText(300, "alpha")), user(longText(300, "beta")), user(longText(300, "alpha"))];
     const first = contextWith(history);
     const second = contextWith(structuredClone(history));
@@ -140,7 +140,7 @@ describe("MessageOffloader", () => {
     expect(handles[0]).toBe(handles[2]);
   });
 
-  it("[O4] a handle already holding other content is never reused", () => {
+  it("[E-O4] a handle already holding other content is never reused", () => {
     const collide: HandleFactory = (content, taken) => (taken("off_aaaaaaaaaaaa") ? contentHandle(content, taken) : "off_aaaaaaaaaaaa");
     const ctx = contextWith([user(longText(200, "one")), user(longText(200, "two"))]);
     new MessageOffloader({ maxMessageSize: 100, createHandle: collide }).process(ctx);
@@ -151,7 +151,7 @@ describe("MessageOffloader", () => {
     expect([stored[one], stored[two]]).toEqual([longText(200, "one"), longText(200, "two")]);
   });
 
-  it("[O1] works inside a forked context without touching the parent", () => {
+  it("[E-O1] works inside a forked context without touching the parent", () => {
     const parent = contextWith([user(longText(300))], makeConfig());
     const child = parent.fork("child");
     new MessageOffloader({ maxMessageSize: 100 }).process(child);
@@ -160,7 +160,7 @@ describe("MessageOffloader", () => {
     expect(parent.state.has(STATE_KEYS.offloadedMessages)).toBe(false);
   });
 
-  it("[O1][R1][M2] an offloaded chain summary keeps its engine mark, so round counts do not change", () => {
+  it("[E-O1][E-R1][E-M2] an offloaded chain summary keeps its engine mark, so round counts do not change", () => {
     const summary = chainSummary(longText(300));
     const ctx = contextWith([user("q1"), summary, answer("a1"), user("q2")]);
     new MessageOffloader({ maxMessageSize: 200 }).process(ctx);
@@ -170,7 +170,7 @@ describe("MessageOffloader", () => {
     expect(splitRounds(historyOf(ctx))).toHaveLength(2);
   });
 
-  it("[O1][M2] a model's oversized answer that starts like a chain summary is offloaded as the exact marker and still ends its round", () => {
+  it("[E-O1][E-M2] a model's oversized answer that starts like a chain summary is offloaded as the exact marker and still ends its round", () => {
     const lookalike = answer(`[Tool chain summary] ${longText(300)}`);
     const ctx = contextWith([user("q1"), lookalike, user("q2"), answer("a2")]);
     new MessageOffloader({ maxMessageSize: 200 }).process(ctx);
@@ -178,7 +178,7 @@ describe("MessageOffloader", () => {
     expect(splitRounds(historyOf(ctx))).toHaveLength(2);
   });
 
-  it("[O1] a message with parts keeps its other parts and gets one marker part where its text stood", () => {
+  it("[E-O1] a message with parts keeps its other parts and gets one marker part where its text stood", () => {
     const image = { type: "image" as const, source: { type: "url" as const, url: "https://example.com/a.png" } };
     const message: Message = {
       role: "user",
@@ -192,7 +192,7 @@ describe("MessageOffloader", () => {
     expect(offloaded.content).toMatch(MARKER);
   });
 
-  it("[CFG3] with minMessages, offloads only once the history holds more non-system messages than that", () => {
+  it("[E-CFG3] with minMessages, offloads only once the history holds more non-system messages than that", () => {
     const history = [system("policy"), user("q1"), answer(longText(500)), user("q2")];
     const under = contextWith(history);
     new MessageOffloader({ maxMessageSize: 100, minMessages: 3 }).process(under);

@@ -24,7 +24,7 @@ export interface MessageOffloaderOptions {
 
 export { exceedsCharacters };
 
-/** One run's outcome over one history (PL6). */
+/** One run's outcome over one history (E-PL6). */
 interface Outcome {
   history: readonly Message[];
   stored: Readonly<Record<string, string>>;
@@ -37,8 +37,8 @@ const NONE: Readonly<Record<string, string>> = Object.freeze({});
 /**
  * Replaces an oversized user, assistant or tool message's content with an
  * `[[OFFLOADED: handle=off_…]]` marker and keeps the original in
- * `offloaded_messages` (O1); `reloadOffloaded` returns it exactly (O2).
- * Rounds a later window drops are left as they are (PL5).
+ * `offloaded_messages` (E-O1); `reloadOffloaded` returns it exactly (E-O2).
+ * Rounds a later window drops are left as they are (E-PL5).
  * @example pipeline.register(new MessageOffloader({ maxMessageSize: 10_000 }))
  */
 export class MessageOffloader extends ContextProcessor {
@@ -61,7 +61,7 @@ export class MessageOffloader extends ContextProcessor {
     const index = indexOf(history);
     if (this.minMessages > 0 && index.length - index.systemCount <= this.minMessages) return {};
     const from = run.roundsKeptLater === undefined ? 0 : index.startOfLastRounds(run.roundsKeptLater);
-    // O5: what the model is working on stays readable.
+    // E-O5: what the model is working on stays readable.
     const to = this.keepIncompleteRound && index.rounds > 0 && !index.lastRoundComplete ? index.roundStart(index.rounds - 1) : history.length;
     const existing = ctx.state.get(STATE_KEYS.offloadedMessages) ?? NONE;
     const key = `${this.maxMessageSize}:${from}:${to}:${identity(this.createHandle)}:${identity(existing)}`;
@@ -78,7 +78,7 @@ export class MessageOffloader extends ContextProcessor {
     const notes: { handle: string; note: string }[] = [];
     for (let position = from; position < to; position += 1) {
       const message = history[position];
-      // O1: system messages are never offloaded; only the content changes.
+      // E-O1: system messages are never offloaded; only the content changes.
       if (message.role === "system" || message.content === null || !exceedsCharacters(message.content, this.maxMessageSize)) continue;
       const content = message.content;
       const taken = (handle: string) => {
@@ -105,8 +105,8 @@ export class MessageOffloader extends ContextProcessor {
 }
 
 /**
- * The message with its text replaced by the marker (O1). Every other field
- * stays, the engine mark too, so a chain summary still ends no round (R1).
+ * The message with its text replaced by the marker (E-O1). Every other field
+ * stays, the engine mark too, so a chain summary still ends no round (E-R1).
  * Its text parts give way to one marker part where the first stood; other
  * parts (images, audio...) stay in order.
  */

@@ -18,7 +18,7 @@ interface Outcome {
 
 const outcomes = new OutcomeCache<Outcome>();
 
-/** Checks settings (CS5) and fills in the defaults. */
+/** Checks settings (E-CS5) and fills in the defaults. */
 export function resolveObservationMaskingSettings(settings: Partial<ObservationMaskingSettings> = {}): Readonly<ObservationMaskingSettings> {
   checkFields(NAME, settings, FIELDS);
   const merged = { ...STRATEGY_DEFAULTS.observation_masking, ...settings };
@@ -29,10 +29,10 @@ export function resolveObservationMaskingSettings(settings: Partial<ObservationM
 }
 
 /**
- * Observation masking (CS2): the newest `keepObservations` tool results are
+ * Observation masking (E-CS2): the newest `keepObservations` tool results are
  * sent as they are; every older one reads `placeholder`. The calls stay, so
- * the model still sees what it did, and pairs stay whole (P1). Results of the
- * active round are never masked (CS6).
+ * the model still sees what it did, and pairs stay whole (E-P1). Results of the
+ * active round are never masked (E-CS6).
  * @example pipeline.register(new ObservationMaskingProcessor({ keepObservations: 5 }))
  */
 export class ObservationMaskingProcessor extends ContextProcessor {

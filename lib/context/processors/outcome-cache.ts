@@ -1,4 +1,4 @@
-// PL6: a processor's outcome over a history array is kept for the next run over
+// E-PL6: a processor's outcome over a history array is kept for the next run over
 // the same array with the same settings, whichever processor instance runs it (the
 // default pipeline is built afresh for every run). A warm re-run then costs a lookup
 // per processor, and each returns the very array it returned before, so the next

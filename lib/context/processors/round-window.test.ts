@@ -8,21 +8,21 @@ import { RoundWindowProcessor } from "./round-window";
 const rounds = (count: number) => Array.from({ length: count }, (_, index) => [user(`q${index + 1}`), answer(`a${index + 1}`)]).flat();
 
 describe("RoundWindowProcessor", () => {
-  it("[W1] keeps the last maxRounds rounds", () => {
+  it("[E-W1] keeps the last maxRounds rounds", () => {
     const ctx = contextWith(rounds(5));
     const { effects } = new RoundWindowProcessor({ maxRounds: 2 }).process(ctx);
     expect(historyOf(ctx).map((message) => message.content)).toEqual(["q4", "a4", "q5", "a5"]);
     expect(effects).toEqual([{ kind: "dropped", before: [[0, 6]], after: [] }]);
   });
 
-  it("[W1][M2] a model answer that starts like a chain summary ends its round: a window of 1 keeps only the last", () => {
+  it("[E-W1][E-M2] a model answer that starts like a chain summary ends its round: a window of 1 keeps only the last", () => {
     const history = [user("q1"), calls(toolCall("c1")), result("c1", "r"), answer("[Tool chain summary] I checked the booking."), user("q2"), answer("ok")];
     const ctx = contextWith(history);
     new RoundWindowProcessor({ maxRounds: 1 }).process(ctx);
     expect(historyOf(ctx)).toEqual([user("q2"), answer("ok")]);
   });
 
-  it("[W1] defaults to config.historyRounds", () => {
+  it("[E-W1] defaults to config.historyRounds", () => {
     const ctx = contextWith(rounds(12), makeConfig("navigator"));
     new RoundWindowProcessor().process(ctx);
     expect(historyOf(ctx)).toHaveLength(20);
@@ -32,14 +32,14 @@ describe("RoundWindowProcessor", () => {
     expect(historyOf(pilot)).toHaveLength(24);
   });
 
-  it("[W1] leaves a history within the window as it is", () => {
+  it("[E-W1] leaves a history within the window as it is", () => {
     const history = rounds(3);
     const ctx = contextWith(history);
     expect(new RoundWindowProcessor({ maxRounds: 3 }).process(ctx)).toEqual({});
     expect(historyOf(ctx)).toBe(history);
   });
 
-  it("[W1] keeps system messages in place", () => {
+  it("[E-W1] keeps system messages in place", () => {
     const history = [
       system("policy"),
       user("q1"),
@@ -56,7 +56,7 @@ describe("RoundWindowProcessor", () => {
     expect(historyOf(ctx).map((message) => message.content)).toEqual(["policy", "mid-round note", "between", "q3", "a3"]);
   });
 
-  it("[W1][R2] the incomplete round counts as one and always stays", () => {
+  it("[E-W1][E-R2] the incomplete round counts as one and always stays", () => {
     const history = [...rounds(3), user("q4"), calls(toolCall("call_0")), result("call_0", "r")];
     const ctx = contextWith(history);
     new RoundWindowProcessor({ maxRounds: 2 }).process(ctx);
@@ -66,7 +66,7 @@ describe("RoundWindowProcessor", () => {
     expect(historyOf(one)).toEqual(history.slice(-3));
   });
 
-  it("[W1][P1] drops whole rounds: tool sequences inside go together (mixed sequences)", () => {
+  it("[E-W1][E-P1] drops whole rounds: tool sequences inside go together (mixed sequences)", () => {
     const history = [
       system("policy"),
       ...toolRound("q1", "call_0", "r1", "a1"),
@@ -86,14 +86,14 @@ describe("RoundWindowProcessor", () => {
     expect(hasIntactToolPairs(historyOf(ctx))).toBe(true);
   });
 
-  it("[W1][CFG4] keeps at least one round: maxRounds below 1 is refused with a ContextError", () => {
+  it("[E-W1][E-CFG4] keeps at least one round: maxRounds below 1 is refused with a ContextError", () => {
     for (const maxRounds of [0, -1, 1.5]) expect(() => new RoundWindowProcessor({ maxRounds })).toThrow(ContextError);
     const ctx = contextWith([system("s"), ...rounds(2)]);
     new RoundWindowProcessor({ maxRounds: 1 }).process(ctx);
     expect(historyOf(ctx)).toEqual([system("s"), ...rounds(2).slice(2)]);
   });
 
-  it("[PL6] a warm re-run over the same history array, by a new instance, returns the very array it returned before", () => {
+  it("[E-PL6] a warm re-run over the same history array, by a new instance, returns the very array it returned before", () => {
     const history = rounds(8);
     const first = contextWith(history);
     new RoundWindowProcessor({ maxRounds: 2 }).process(first);

@@ -22,9 +22,9 @@ interface Outcome {
 const outcomes = new OutcomeCache<Outcome>();
 
 /**
- * Keeps the last `maxRounds` rounds (W1). System messages stay, in place; the
- * incomplete round always stays (R2); whole rounds go, so tool pairs stay whole (P1).
- * Works from the history's index: it reads only what it keeps (I3).
+ * Keeps the last `maxRounds` rounds (E-W1). System messages stay, in place; the
+ * incomplete round always stays (E-R2); whole rounds go, so tool pairs stay whole (E-P1).
+ * Works from the history's index: it reads only what it keeps (E-I3).
  * @example pipeline.register(new RoundWindowProcessor({ maxRounds: 10 }))
  */
 export class RoundWindowProcessor extends ContextProcessor {
@@ -33,7 +33,7 @@ export class RoundWindowProcessor extends ContextProcessor {
   constructor(options: RoundWindowOptions = {}) {
     super("pre_llm_call", { name: options.name ?? "round_window" });
     const { maxRounds } = options;
-    // CFG4: a window keeps at least the last round, which holds the turn being answered.
+    // E-CFG4: a window keeps at least the last round, which holds the turn being answered.
     if (maxRounds !== undefined && (!Number.isSafeInteger(maxRounds) || maxRounds < 1))
       throw new ContextError(`round_window: maxRounds must be an integer ≥ 1, got ${maxRounds}`, { where: "maxRounds" });
     this.maxRounds = maxRounds;
@@ -54,7 +54,7 @@ export class RoundWindowProcessor extends ContextProcessor {
   }
 }
 
-/** W1: rounds before the newest `maxRounds` go; at least one round stays, so the last (R2) always does. */
+/** W1: rounds before the newest `maxRounds` go; at least one round stays, so the last (E-R2) always does. */
 function keepLastRounds(history: readonly Message[], maxRounds: number): Outcome {
   const index = indexOf(history);
   const cut = index.startOfLastRounds(maxRounds);

@@ -29,7 +29,7 @@ function conversation(count: number, size = 400): Message[] {
   ];
 }
 
-/** The active round (CS6): from the last user turn on, the very same objects. */
+/** The active round (E-CS6): from the last user turn on, the very same objects. */
 function expectActiveRoundKept(input: readonly Message[], output: readonly Message[]): void {
   const start = input.findLastIndex((message) => message.role === "user");
   expect(output.slice(output.length - (input.length - start))).toEqual(input.slice(start));
@@ -37,7 +37,7 @@ function expectActiveRoundKept(input: readonly Message[], output: readonly Messa
 }
 
 describe("ClearToolUsesProcessor", () => {
-  it("[CS1][CS6][P1] past the trigger, clears all but the newest tool uses and never the active round", () => {
+  it("[E-CS1][E-CS6][E-P1] past the trigger, clears all but the newest tool uses and never the active round", () => {
     const input = conversation(6);
     const ctx = contextWith(input, config);
     const { effects } = new ClearToolUsesProcessor({ triggerTokens: 100, keepToolUses: 3 }).process(ctx, {});
@@ -57,7 +57,7 @@ describe("ClearToolUsesProcessor", () => {
     expectActiveRoundKept(input, output);
   });
 
-  it("[CS1] under the trigger, or when less than clearAtLeastTokens would go, nothing changes", () => {
+  it("[E-CS1] under the trigger, or when less than clearAtLeastTokens would go, nothing changes", () => {
     const input = conversation(6);
     const tokens = counter.countMessages(input);
     const under = contextWith(input, config);
@@ -68,7 +68,7 @@ describe("ClearToolUsesProcessor", () => {
     expect(historyOf(small)).toBe(input);
   });
 
-  it("[CS1] the trigger counts the request's tools too", () => {
+  it("[E-CS1] the trigger counts the request's tools too", () => {
     const input = conversation(4);
     const tokens = counter.countMessages(input);
     const tools = [{ type: "function" as const, function: { name: "search", description: "Search the bookings of a customer by name and date." } }];
@@ -77,7 +77,7 @@ describe("ClearToolUsesProcessor", () => {
     expect(historyOf(ctx)).not.toBe(input);
   });
 
-  it("[CS1] excluded tools are never cleared; clearToolInputs empties the cleared calls' arguments and keeps ids", () => {
+  it("[E-CS1] excluded tools are never cleared; clearToolInputs empties the cleared calls' arguments and keeps ids", () => {
     const input = conversation(6);
     const ctx = contextWith(input, config);
     new ClearToolUsesProcessor({ triggerTokens: 0, keepToolUses: 1, excludeTools: ["lookup"], clearToolInputs: true }).process(ctx, {});
@@ -93,7 +93,7 @@ describe("ClearToolUsesProcessor", () => {
     expectActiveRoundKept(input, output);
   });
 
-  it("[CS1][T6] a re-run over its own output changes nothing, and cleared copies are the same objects every run", () => {
+  it("[E-CS1][E-T6] a re-run over its own output changes nothing, and cleared copies are the same objects every run", () => {
     const input = conversation(5);
     const first = contextWith(input, config);
     new ClearToolUsesProcessor({ triggerTokens: 0, keepToolUses: 1 }).process(first, {});
@@ -104,7 +104,7 @@ describe("ClearToolUsesProcessor", () => {
     historyOf(other).forEach((message, index) => expect(message).toBe(historyOf(first)[index]));
   });
 
-  it("[CS5] refuses wrong settings, naming the field", () => {
+  it("[E-CS5] refuses wrong settings, naming the field", () => {
     expect(() => new ClearToolUsesProcessor({ keepToolUses: -1 })).toThrow(ContextError);
     expect(() => new ClearToolUsesProcessor({ keepToolUses: -1 })).toThrow(/clear_tool_uses: keepToolUses must be an integer ≥ 0, got -1/);
     const where = (run: () => unknown) => {
@@ -122,7 +122,7 @@ describe("ClearToolUsesProcessor", () => {
 });
 
 describe("ObservationMaskingProcessor", () => {
-  it("[CS2][CS6][P1] keeps the newest results and masks the older ones; calls stay", () => {
+  it("[E-CS2][E-CS6][E-P1] keeps the newest results and masks the older ones; calls stay", () => {
     const input = conversation(5);
     const ctx = contextWith(input, config);
     const { effects } = new ObservationMaskingProcessor({ keepObservations: 2 }).process(ctx);
@@ -136,7 +136,7 @@ describe("ObservationMaskingProcessor", () => {
     expectActiveRoundKept(input, output);
   });
 
-  it("[CS2][CS6] keepObservations 0 masks every result but the active round's", () => {
+  it("[E-CS2][E-CS6] keepObservations 0 masks every result but the active round's", () => {
     const input = conversation(3);
     const ctx = contextWith(input, config);
     new ObservationMaskingProcessor({ keepObservations: 0 }).process(ctx);
@@ -144,13 +144,13 @@ describe("ObservationMaskingProcessor", () => {
     expect(historyOf(ctx).filter((message) => message.content === "[earlier tool result omitted]")).toHaveLength(3);
   });
 
-  it("[CS5] refuses wrong settings", () => {
+  it("[E-CS5] refuses wrong settings", () => {
     expect(() => new ObservationMaskingProcessor({ keepObservations: Number.NaN })).toThrow(/observation_masking: keepObservations must be an integer ≥ 0/);
   });
 });
 
 describe("AutoCompactProcessor", () => {
-  it("[CS3][CS6][M2] past fraction × window, summarises everything before the recent rounds; the user's system prompt stays", async () => {
+  it("[E-CS3][E-CS6][E-M2] past fraction × window, summarises everything before the recent rounds; the user's system prompt stays", async () => {
     const input = conversation(8);
     const tokens = counter.countMessages(input);
     const small = makeConfig("pilot", { extra: { token_encoding: "o200k_base", context_window: tokens } });
@@ -166,7 +166,7 @@ describe("AutoCompactProcessor", () => {
     expectActiveRoundKept(input, output);
   });
 
-  it("[CS3] under the threshold nothing changes; a second compaction extends the first summary", async () => {
+  it("[E-CS3] under the threshold nothing changes; a second compaction extends the first summary", async () => {
     const input = conversation(8);
     const tokens = counter.countMessages(input);
     const roomy = makeConfig("pilot", { extra: { token_encoding: "o200k_base", context_window: tokens * 2 } });
@@ -184,20 +184,20 @@ describe("AutoCompactProcessor", () => {
     expect(summaries[0].content).toContain("question 9");
   });
 
-  it("[CS3] uses the injected summarizer", async () => {
+  it("[E-CS3] uses the injected summarizer", async () => {
     const ctx = contextWith(conversation(4), makeConfig("pilot", { extra: { context_window: 10 } }));
     await new AutoCompactProcessor({ keepRounds: 1, summarizer: async (messages) => `${messages.length} messages` }).process(ctx, {});
     expect(historyOf(ctx)[1].content).toBe("[Conversation Summary]\n16 messages");
   });
 
-  it("[CS5] refuses a fraction outside (0, 1] and keepRounds below 1", () => {
+  it("[E-CS5] refuses a fraction outside (0, 1] and keepRounds below 1", () => {
     expect(() => new AutoCompactProcessor({ fraction: 0 })).toThrow(/auto_compact: fraction must be a number above 0 and at most 1/);
     expect(() => new AutoCompactProcessor({ keepRounds: 0 })).toThrow(/auto_compact: keepRounds must be an integer ≥ 1/);
   });
 });
 
 describe("TokenWindowProcessor", () => {
-  it("[CS4][CS6] drops the oldest whole rounds until the history fits; system messages stay", () => {
+  it("[E-CS4][E-CS6] drops the oldest whole rounds until the history fits; system messages stay", () => {
     const input = conversation(6);
     const keep = [input[0], ...input.slice(-11)];
     const ctx = contextWith(input, config);
@@ -207,20 +207,20 @@ describe("TokenWindowProcessor", () => {
     expect(hasIntactToolPairs(historyOf(ctx))).toBe(true);
   });
 
-  it("[CS4][CS6] keeps the active round even when it alone is over", () => {
+  it("[E-CS4][E-CS6] keeps the active round even when it alone is over", () => {
     const input = conversation(3);
     const ctx = contextWith(input, config);
     new TokenWindowProcessor({ maxTokens: 1 }).process(ctx);
     expect(historyOf(ctx)).toEqual([input[0], ...input.slice(-3)]);
   });
 
-  it("[CS5] refuses maxTokens below 1", () => {
+  it("[E-CS5] refuses maxTokens below 1", () => {
     expect(() => new TokenWindowProcessor({ maxTokens: 0 })).toThrow(/token_window: maxTokens must be an integer ≥ 1, got 0/);
   });
 });
 
 describe("strategy processors in a pipeline", () => {
-  it("[PL1][PL2] are created by kind from tuning and record trace steps with their effects", async () => {
+  it("[E-PL1][E-PL2] are created by kind from tuning and record trace steps with their effects", async () => {
     const tuning = { observation_masking: { keepObservations: 1 }, token_window: { maxTokens: 2_000 } };
     const pipeline = new ProcessorPipeline();
     for (const kind of ["observation_masking", "token_window"] as const) pipeline.register(createProcessor(kind, config, { tuning }));

@@ -1,11 +1,11 @@
-// What the strategy processors (CS1–CS4) share: where the active round starts, which
-// tool result answers which call, and how their settings are checked (CS5).
+// What the strategy processors (E-CS1–E-CS4) share: where the active round starts, which
+// tool result answers which call, and how their settings are checked (E-CS5).
 import { ContextError } from "../errors";
 import type { HistoryIndex } from "../history/history-index";
 import type { Message } from "../messages";
 import { pairToolCalls, type ToolPair } from "../tool-pairs";
 
-/** Where the active (unfinished) round starts; the history's length when the last round is complete (CS6). */
+/** Where the active (unfinished) round starts; the history's length when the last round is complete (E-CS6). */
 export function activeRoundStart(index: HistoryIndex): number {
   return index.rounds > 0 && !index.lastRoundComplete ? index.roundStart(index.rounds - 1) : index.length;
 }
@@ -15,7 +15,7 @@ export interface ToolUse extends ToolPair {
   name: string;
 }
 
-/** Every answered tool call in order of its result, paired by the one walk (P2), with the called tool's name. */
+/** Every answered tool call in order of its result, paired by the one walk (E-P2), with the called tool's name. */
 export function toolUses(history: readonly Message[]): ToolUse[] {
   return pairToolCalls(history).pairs.map(({ callAt, callOrdinal, resultAt }) => ({
     callAt,
@@ -30,7 +30,7 @@ const placeholderCopies = new WeakMap<Message, Map<string, Message>>();
 /**
  * The message with its content replaced by `placeholder` and its parts gone:
  * nothing of the original is sent. One copy per message and placeholder, so
- * re-runs keep its count (T6) and the prompt-cache prefix (RP5).
+ * re-runs keep its count (E-T6) and the prompt-cache prefix (E-RP5).
  */
 export function withPlaceholder(message: Message, placeholder: string): Message {
   let byPlaceholder = placeholderCopies.get(message);

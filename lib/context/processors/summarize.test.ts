@@ -16,7 +16,7 @@ function mockSummarizer(): Summarizer & ReturnType<typeof vi.fn> {
 }
 
 describe("SummarizeProcessor", () => {
-  it("[SU1] at or under the threshold it sets needs_summary = false and changes nothing", async () => {
+  it("[E-SU1] at or under the threshold it sets needs_summary = false and changes nothing", async () => {
     const history = [system("policy"), system("more policy"), ...rounds(2), user("q3")];
     const ctx = contextWith(history, navigator);
     expect(await new SummarizeProcessor().process(ctx)).toEqual({});
@@ -25,7 +25,7 @@ describe("SummarizeProcessor", () => {
     expect(historyOf(ctx)).toBe(history);
   });
 
-  it("[SU1] over the threshold it marks the oldest complete rounds covering the excess, cut at a round boundary", async () => {
+  it("[E-SU1] over the threshold it marks the oldest complete rounds covering the excess, cut at a round boundary", async () => {
     // 8 non-system messages, threshold 5: an excess of 3 takes two whole rounds (4 messages).
     const history = [system("policy"), ...rounds(4)];
     const ctx = contextWith(history, navigator);
@@ -35,14 +35,14 @@ describe("SummarizeProcessor", () => {
     expect(historyOf(ctx)).toBe(history);
   });
 
-  it("[SU1] counts only non-system messages and never picks system messages", async () => {
+  it("[E-SU1] counts only non-system messages and never picks system messages", async () => {
     const history = [system("policy"), user("q1"), system("note"), answer("a1"), ...rounds(2, 2)];
     const ctx = contextWith(history, makeConfig("copilot", { summaryThreshold: 5 }));
     await new SummarizeProcessor().process(ctx);
     expect(ctx.state.get(STATE_KEYS.summaryCandidates)).toEqual([user("q1"), answer("a1")]);
   });
 
-  it("[SU1][R2] never marks the incomplete round, however long", async () => {
+  it("[E-SU1][E-R2] never marks the incomplete round, however long", async () => {
     const history = [user("q"), ...Array.from({ length: 4 }, (_, index) => [calls(toolCall(`c${index}`)), result(`c${index}`, "r")]).flat()];
     const ctx = contextWith(history, navigator);
     await new SummarizeProcessor().process(ctx);
@@ -50,7 +50,7 @@ describe("SummarizeProcessor", () => {
     expect(ctx.state.has(STATE_KEYS.summaryCandidates)).toBe(false);
   });
 
-  it("[SU1] a disabled (null) threshold never fires", async () => {
+  it("[E-SU1] a disabled (null) threshold never fires", async () => {
     const history = rounds(200);
     const pilot = contextWith(history, makeConfig("pilot"));
     expect(await new SummarizeProcessor({ summarizer: mockSummarizer() }).process(pilot)).toEqual({});
@@ -61,13 +61,13 @@ describe("SummarizeProcessor", () => {
     expect(overridden.state.has(STATE_KEYS.needsSummary)).toBe(false);
   });
 
-  it("[SU1] the constructor's threshold overrides the config", async () => {
+  it("[E-SU1] the constructor's threshold overrides the config", async () => {
     const ctx = contextWith(rounds(3), navigator);
     await new SummarizeProcessor({ threshold: 2 }).process(ctx);
     expect(ctx.state.get(STATE_KEYS.summaryCandidates)).toEqual(rounds(2));
   });
 
-  it("[SU1] clears stale candidates once the history is back under the threshold", async () => {
+  it("[E-SU1] clears stale candidates once the history is back under the threshold", async () => {
     const ctx = contextWith(rounds(4), navigator);
     const processor = new SummarizeProcessor();
     await processor.process(ctx);
@@ -78,7 +78,7 @@ describe("SummarizeProcessor", () => {
     expect(ctx.state.get(STATE_KEYS.needsSummary)).toBe(false);
   });
 
-  it("[SU2] with a summarizer, replaces the candidates by one [Conversation Summary] system message", async () => {
+  it("[E-SU2] with a summarizer, replaces the candidates by one [Conversation Summary] system message", async () => {
     const history = [system("policy"), ...rounds(4)];
     const summarizer = mockSummarizer();
     const ctx = contextWith(history, navigator);
@@ -89,7 +89,7 @@ describe("SummarizeProcessor", () => {
     expect(effects).toEqual([{ kind: "summarised", before: [[1, 5]], after: [[1, 2]] }]);
   });
 
-  it("[SU2] extends an earlier summary: its text goes to the summarizer and one summary remains, in its place", async () => {
+  it("[E-SU2] extends an earlier summary: its text goes to the summarizer and one summary remains, in its place", async () => {
     const earlier = conversationSummary("the user booked HAT136");
     const history = [system("policy"), earlier, ...rounds(4, 10)];
     const summarizer = mockSummarizer();
@@ -102,7 +102,7 @@ describe("SummarizeProcessor", () => {
     expect(after.slice(2)).toEqual(history.slice(6));
   });
 
-  it("[SU2][SM1] with the extractive summarizer the summary says what was asked and answered", async () => {
+  it("[E-SU2][E-SM1] with the extractive summarizer the summary says what was asked and answered", async () => {
     const ctx = contextWith([system("policy"), user("Cancel reservation ZFA04Y"), answer("Cancelled."), ...rounds(4)], navigator);
     await new SummarizeProcessor({ summarizer: extractiveSummarizer }).process(ctx);
     const summary = historyOf(ctx).find(isConversationSummary)?.content ?? "";
@@ -110,7 +110,7 @@ describe("SummarizeProcessor", () => {
     expect(summary).toContain("Cancelled.");
   });
 
-  it("[SU2][M2] a system message that only looks like a summary is the user's: never extended or replaced", async () => {
+  it("[E-SU2][E-M2] a system message that only looks like a summary is the user's: never extended or replaced", async () => {
     const lookalike = system(`${CONVERSATION_SUMMARY_PREFIX}\nwritten by the user`);
     const history = [system("policy"), lookalike, ...rounds(4)];
     const summarizer = mockSummarizer();
@@ -121,7 +121,7 @@ describe("SummarizeProcessor", () => {
     expect(historyOf(ctx).filter(isConversationSummary)).toHaveLength(1);
   });
 
-  it("[SU1] never takes the last round, even when every round is complete", async () => {
+  it("[E-SU1] never takes the last round, even when every round is complete", async () => {
     const ctx = contextWith([system("policy"), ...rounds(3)], makeConfig("copilot", { summaryThreshold: 1 }));
     await new SummarizeProcessor({ summarizer: extractiveSummarizer }).process(ctx);
     const history = historyOf(ctx);

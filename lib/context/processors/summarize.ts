@@ -16,7 +16,7 @@ export interface SummarizeProcessorOptions {
   name?: string;
 }
 
-/** What one run over one history decides and writes (PL6). */
+/** What one run over one history decides and writes (E-PL6). */
 interface Outcome {
   candidates: readonly Message[];
   history: readonly Message[];
@@ -27,9 +27,9 @@ const outcomes = new OutcomeCache<Outcome>();
 
 /**
  * Over `summaryThreshold` non-system messages, marks the oldest excess, cut at
- * a round boundary, as `summary_candidates` and sets `needs_summary` (SU1).
+ * a round boundary, as `summary_candidates` and sets `needs_summary` (E-SU1).
  * With a summarizer it replaces them by one `[Conversation Summary]` system
- * message that extends any earlier summary (SU2). A disabled threshold never fires.
+ * message that extends any earlier summary (E-SU2). A disabled threshold never fires.
  * @example pipeline.register(new SummarizeProcessor({ summarizer: extractiveSummarizer }))
  */
 export class SummarizeProcessor extends ContextProcessor {
@@ -72,7 +72,7 @@ export class SummarizeProcessor extends ContextProcessor {
 /**
  * The history with the picked positions (and the earlier summary at
  * `previousAt`, -1 for none) replaced by one summary message, which stands
- * where the earlier one stood, or where its first candidate did (SU2, CS3).
+ * where the earlier one stood, or where its first candidate did (E-SU2, E-CS3).
  */
 export function replaceBySummary(
   history: readonly Message[],
@@ -103,7 +103,7 @@ function selectCandidates(history: readonly Message[], threshold: number): numbe
   const excess = index.length - index.systemCount - threshold;
   if (excess <= 0) return [];
   const picked: number[] = [];
-  // SU1: the last round is never a candidate, complete or not: it is the exchange the model answers from.
+  // E-SU1: the last round is never a candidate, complete or not: it is the exchange the model answers from.
   for (const round of splitRounds(history).slice(0, -1)) {
     if (!round.complete || picked.length >= excess) break;
     picked.push(...round.indices);

@@ -9,7 +9,7 @@ export interface KeptMessage {
 }
 
 /**
- * B5: once only the last round is left to the rounds, the engine's own
+ * E-B5: once only the last round is left to the rounds, the engine's own
  * summaries give way before the budget reports a stop. Conversation summaries
  * first (they stand for the oldest turns): each is shortened to its newest
  * lines that fit, or dropped when not even one does; then chain summaries,
@@ -57,7 +57,7 @@ function shortenSummary(summary: Message, room: number, counter: TiktokenCounter
     cache = new Map();
     shortenings.set(summary, cache);
   }
-  // Re-runs at the same budget get the same message object: its count stays cached (T6).
+  // Re-runs at the same budget get the same message object: its count stays cached (E-T6).
   cache.set(cacheKey, result ?? null);
   return result;
 }

@@ -32,7 +32,7 @@ const rounds = (count: number) =>
   Array.from({ length: count }, (_, index) => [user(`question ${index + 1}: ${longText(120)}`), answer(`answer ${index + 1}: ${longText(100)}`)]).flat();
 
 describe("TokenBudgetProcessor", () => {
-  it("[B2] under budget it changes nothing and records nothing trimmed", () => {
+  it("[E-B2] under budget it changes nothing and records nothing trimmed", () => {
     const history = [POLICY, ...rounds(3)];
     const ctx = contextWith(history);
     ctx.state.set(STATE_KEYS.tokenBudgetExceeded, { budget: 1, tokens: 2 });
@@ -42,7 +42,7 @@ describe("TokenBudgetProcessor", () => {
     expect(ctx.state.has(STATE_KEYS.tokenBudgetExceeded)).toBe(false);
   });
 
-  it("[B2] over budget it drops the oldest whole rounds until the history fits, and no more", () => {
+  it("[E-B2] over budget it drops the oldest whole rounds until the history fits, and no more", () => {
     const history = [POLICY, ...rounds(6)];
     const budget = tokens([POLICY, ...rounds(6).slice(6)]) + 5;
     const ctx = contextWith(history);
@@ -56,14 +56,14 @@ describe("TokenBudgetProcessor", () => {
     expect(ctx.state.has(STATE_KEYS.tokenBudgetExceeded)).toBe(false);
   });
 
-  it("[B2] never drops a system message, wherever it stands", () => {
+  it("[E-B2] never drops a system message, wherever it stands", () => {
     const history = [POLICY, user("q1"), system("mid-round"), answer(longText(400)), system("between rounds"), ...rounds(2)];
     const ctx = contextWith(history);
     new TokenBudgetProcessor({ maxTokens: tokens([POLICY, system("mid-round"), system("between rounds"), ...rounds(2)]) }).process(ctx, {});
     expect(historyOf(ctx)).toEqual([POLICY, system("mid-round"), system("between rounds"), ...rounds(2)]);
   });
 
-  it("[B2][P1] drops tool sequences only with their whole round, never half a pair", () => {
+  it("[E-B2][E-P1] drops tool sequences only with their whole round, never half a pair", () => {
     const history = [
       POLICY,
       ...toolRound("q1", "call_0", longText(300), "a1"),
@@ -86,7 +86,7 @@ describe("TokenBudgetProcessor", () => {
     }
   });
 
-  it("[B2][R2] never drops the incomplete round", () => {
+  it("[E-B2][E-R2] never drops the incomplete round", () => {
     const incomplete = [user(longText(2_000)), calls(toolCall("call_0")), result("call_0", longText(1_000))];
     const history = [POLICY, ...rounds(3), ...incomplete];
     const ctx = contextWith(history);
@@ -97,14 +97,14 @@ describe("TokenBudgetProcessor", () => {
       .forEach((message, index) => expect(message).toBe(incomplete[index]));
   });
 
-  it("[B2] never drops the latest exchange when every round is complete", () => {
+  it("[E-B2] never drops the latest exchange when every round is complete", () => {
     const history = [POLICY, ...rounds(3)];
     const ctx = contextWith(history);
     new TokenBudgetProcessor({ maxTokens: 10 }).process(ctx, {});
     expect(historyOf(ctx)).toEqual([POLICY, ...history.slice(-2)]);
   });
 
-  it("[B3] when even the smallest valid history is over, writes token_budget_exceeded with its exact tokens", () => {
+  it("[E-B3] when even the smallest valid history is over, writes token_budget_exceeded with its exact tokens", () => {
     const history = [POLICY, ...rounds(2), user(longText(3_000))];
     const ctx = contextWith(history);
     new TokenBudgetProcessor({ maxTokens: 200 }).process(ctx, {});
@@ -115,7 +115,7 @@ describe("TokenBudgetProcessor", () => {
     expect(ctx.state.get(STATE_KEYS.tokenBudgetTrimmed)).toEqual({ messages: 4, tokensSaved: tokens(history) - tokens(after) });
   });
 
-  it("[B3] the over-budget result is deterministic: the same input gives the same output", () => {
+  it("[E-B3] the over-budget result is deterministic: the same input gives the same output", () => {
     const history = [POLICY, ...rounds(4), user(longText(3_000))];
     const run = () => {
       const ctx = contextWith(structuredClone(history));
@@ -125,7 +125,7 @@ describe("TokenBudgetProcessor", () => {
     expect(run()).toEqual(run());
   });
 
-  it("[B3] with onExceeded: 'throw' it also throws BudgetExceededError, after writing the result", () => {
+  it("[E-B3] with onExceeded: 'throw' it also throws BudgetExceededError, after writing the result", () => {
     const history = [POLICY, user(longText(3_000))];
     const ctx = contextWith(history);
     let caught: unknown;
@@ -139,7 +139,7 @@ describe("TokenBudgetProcessor", () => {
     expect(ctx.state.get(STATE_KEYS.tokenBudgetExceeded)).toEqual({ budget: 100, tokens: tokens(history) });
   });
 
-  it("[B3][PL3] through the pipeline the BudgetExceededError reaches the caller as itself, with the trace so far", async () => {
+  it("[E-B3][E-PL3] through the pipeline the BudgetExceededError reaches the caller as itself, with the trace so far", async () => {
     const ctx = contextWith([POLICY, user(longText(3_000))]);
     const pipeline = new ProcessorPipeline().register(new TokenBudgetProcessor({ maxTokens: 100, onExceeded: "throw" }));
     const error = await pipeline.fire("pre_llm_call", ctx).catch((failure: unknown) => failure);
@@ -149,7 +149,7 @@ describe("TokenBudgetProcessor", () => {
     expect((error as BudgetExceededError).trace?.steps).toEqual([]);
   });
 
-  it("[B3] a later run under budget removes the stale exceeded record", () => {
+  it("[E-B3] a later run under budget removes the stale exceeded record", () => {
     const ctx = contextWith([POLICY, user(longText(3_000))]);
     const processor = new TokenBudgetProcessor({ maxTokens: 100 });
     processor.process(ctx, {});
@@ -160,7 +160,7 @@ describe("TokenBudgetProcessor", () => {
     expect(ctx.state.get(STATE_KEYS.tokenBudgetTrimmed)?.messages).toBeGreaterThan(0);
   });
 
-  it("[T1][B2] counts tool call arguments", () => {
+  it("[E-T1][E-B2] counts tool call arguments", () => {
     const history = [
       POLICY,
       user("q1"),
@@ -175,14 +175,14 @@ describe("TokenBudgetProcessor", () => {
     expect(historyOf(ctx)).toEqual([POLICY, user("q2")]);
   });
 
-  it("[B4] extra.token_budget overrides the constructor's maxTokens", () => {
+  it("[E-B4] extra.token_budget overrides the constructor's maxTokens", () => {
     const history = [POLICY, ...rounds(4)];
     const ctx = contextWith(history, makeConfig("copilot", { extra: { token_budget: tokens([POLICY, ...rounds(4).slice(6)]) } }));
     new TokenBudgetProcessor({ maxTokens: 1_000_000 }).process(ctx, {});
     expect(historyOf(ctx)).toEqual([POLICY, ...history.slice(-2)]);
   });
 
-  it("[B4] extra.token_encoding overrides the constructor's encoding", () => {
+  it("[E-B4] extra.token_encoding overrides the constructor's encoding", () => {
     const text = "Привет, как дела? Это тест токенизатора для русского текста. ".repeat(20);
     const history = [user("q1"), answer("a1"), user(text)];
     const [cl, o200] = [new TiktokenCounter({ encoding: "cl100k_base" }), new TiktokenCounter({ encoding: "o200k_base" })].map((counter) =>
@@ -202,7 +202,7 @@ describe("TokenBudgetProcessor", () => {
     expect(historyOf(configWins)).toHaveLength(1);
   });
 
-  it("[B4][B1] extra.context_window, max_output_tokens and the payload's tools cap the budget", () => {
+  it("[E-B4][E-B1] extra.context_window, max_output_tokens and the payload's tools cap the budget", () => {
     const tools: ToolDefinition[] = [
       {
         type: "function",
@@ -238,7 +238,7 @@ describe("TokenBudgetProcessor", () => {
     Array.from({ length: 40 }, (_, index) => `- user: question ${index + 1} about reservation ${index}\n  assistant: answered ${index + 1}`).join("\n"),
   );
 
-  it("[B5] a conversation summary that makes a fitting history go over budget is shortened to its newest lines that fit", () => {
+  it("[E-B5] a conversation summary that makes a fitting history go over budget is shortened to its newest lines that fit", () => {
     const last = [user(longText(400)), answer(longText(300))];
     const history = [POLICY, SUMMARY, ...last];
     const budget = tokens([POLICY, ...last]) + 150;
@@ -259,7 +259,7 @@ describe("TokenBudgetProcessor", () => {
     expect(historyOf(again)[1]).toBe(after[1]);
   });
 
-  it("[B5] a summary not even one line of which fits is dropped, before any stop is reported", () => {
+  it("[E-B5] a summary not even one line of which fits is dropped, before any stop is reported", () => {
     const last = [user(longText(400))];
     const budget = tokens([POLICY, ...last]) + 10;
     const ctx = contextWith([POLICY, SUMMARY, ...rounds(2), ...last]);
@@ -269,7 +269,7 @@ describe("TokenBudgetProcessor", () => {
     expect(ctx.state.get(STATE_KEYS.tokenBudgetTrimmed)?.messages).toBe(5);
   });
 
-  it("[B5] chain summaries of the last round give way too; the user's turn and the answer stay", () => {
+  it("[E-B5] chain summaries of the last round give way too; the user's turn and the answer stay", () => {
     const last = [user("q3"), chainSummary(longText(600)), answer("a3")];
     const budget = tokens([POLICY, last[0], last[2]]) + 5;
     const ctx = contextWith([POLICY, ...rounds(1), ...last]);
@@ -278,7 +278,7 @@ describe("TokenBudgetProcessor", () => {
     expect(ctx.state.has(STATE_KEYS.tokenBudgetExceeded)).toBe(false);
   });
 
-  it("[B5][M2] a system message that only reads like a summary is the user's: never shortened or dropped", () => {
+  it("[E-B5][E-M2] a system message that only reads like a summary is the user's: never shortened or dropped", () => {
     const lookalike = system(SUMMARY.content!);
     const history = [POLICY, lookalike, user("q")];
     const ctx = contextWith(history);
@@ -287,7 +287,7 @@ describe("TokenBudgetProcessor", () => {
     expect(ctx.state.get(STATE_KEYS.tokenBudgetExceeded)).toEqual({ budget: tokens([POLICY, user("q")]) + 10, tokens: tokens(history) });
   });
 
-  it("[B3][B5] over budget means the smallest valid history is over: the user's system messages and the last round without engine summaries", () => {
+  it("[E-B3][E-B5] over budget means the smallest valid history is over: the user's system messages and the last round without engine summaries", () => {
     const last = [user(longText(2_000)), chainSummary("looked it up"), answer("done")];
     const history = [POLICY, SUMMARY, ...rounds(3), ...last];
     const ctx = contextWith(history);
@@ -302,7 +302,7 @@ describe("TokenBudgetProcessor", () => {
     expect(new TokenBudgetProcessor()).toMatchObject({ maxTokens: 100_000, encoding: "cl100k_base", event: "pre_llm_call", name: "token_budget" });
   });
 
-  it("[B2] an empty history fits any budget", () => {
+  it("[E-B2] an empty history fits any budget", () => {
     const ctx = contextWith([]);
     new TokenBudgetProcessor({ maxTokens: 0 }).process(ctx, {});
     expect(ctx.state.get(STATE_KEYS.tokenBudgetTrimmed)).toEqual({ messages: 0, tokensSaved: 0 });

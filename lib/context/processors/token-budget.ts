@@ -24,7 +24,7 @@ export interface TokenBudgetOptions {
 
 /** Optional `pre_llm_call` payload fields the budget reads. */
 export interface TokenBudgetPayload {
-  /** The request's tool definitions: their tokens come out of the window too (B1). */
+  /** The request's tool definitions: their tokens come out of the window too (E-B1). */
   tools?: readonly ToolDefinition[];
 }
 
@@ -37,7 +37,7 @@ export interface ResolvedTokenBudget {
 }
 
 /**
- * Enforces a hard token budget on the history (B1–B5): over it, drops the
+ * Enforces a hard token budget on the history (E-B1–E-B5): over it, drops the
  * oldest whole rounds until it fits, never a system message of the user's,
  * never the last round, never half a tool pair; then shortens or drops the
  * engine's own summaries. Only when even the smallest valid history is over
@@ -59,7 +59,7 @@ export class TokenBudgetProcessor extends ContextProcessor<TokenBudgetPayload> {
   /**
    * The budget the history (system messages included) must fit: `extra.token_budget`
    * (or the constructor's) less the payload's tools, since the budget covers
-   * everything sent; `extra.context_window` caps it (B1, B4).
+   * everything sent; `extra.context_window` caps it (E-B1, E-B4).
    */
   resolveBudget(ctx: Context, tools?: readonly ToolDefinition[]): ResolvedTokenBudget {
     const extra = ctx.config.extra;
@@ -90,14 +90,14 @@ export class TokenBudgetProcessor extends ContextProcessor<TokenBudgetPayload> {
       if (ctx.state.has(STATE_KEYS.tokenBudgetExceeded)) ctx.state.delete(STATE_KEYS.tokenBudgetExceeded);
       return { effects: outcome.effects };
     }
-    // B3: the smallest valid history (B5) is still over: say so deterministically, leave it valid.
+    // E-B3: the smallest valid history (E-B5) is still over: say so deterministically, leave it valid.
     ctx.state.set(STATE_KEYS.tokenBudgetExceeded, outcome.exceeded);
     if (this.onExceeded === "throw") throw new BudgetExceededError(budget, outcome.exceeded.tokens);
     return { effects: outcome.effects };
   }
 }
 
-/** What the budget makes of one history at one budget (PL6). */
+/** What the budget makes of one history at one budget (E-PL6). */
 interface Outcome {
   history: readonly Message[];
   trimmed: TokenBudgetTrimmed;
@@ -108,7 +108,7 @@ interface Outcome {
 const outcomes = new OutcomeCache<Outcome>();
 
 /**
- * What fits (B2, B5), from the history's running totals (no re-count): the
+ * What fits (E-B2, E-B5), from the history's running totals (no re-count): the
  * fewest oldest whole rounds go, never the last round, which holds the turn
  * the model is about to answer; then the engine's summaries give way.
  */
@@ -151,7 +151,7 @@ function fitToBudget(history: readonly Message[], budget: number, counter: Tikto
 function oldestRoundsToDrop(index: HistoryIndex, counter: TiktokenCounter, total: number, budget: number): { cut: number; remaining: number } {
   const systemTokens: number[] = [0];
   for (let ordinal = 0; ordinal < index.systemCount; ordinal += 1) systemTokens.push(systemTokens[ordinal] + index.tokensAt(counter, index.systemAt(ordinal)));
-  // System messages stand among dropped rounds but stay (B2): only the rest of the span is saved.
+  // System messages stand among dropped rounds but stay (E-B2): only the rest of the span is saved.
   const remainingAfter = (rounds: number) => {
     if (rounds === 0) return total;
     const start = index.roundStart(rounds);
@@ -167,7 +167,7 @@ function oldestRoundsToDrop(index: HistoryIndex, counter: TiktokenCounter, total
   return { cut: low === 0 ? 0 : index.roundStart(low), remaining: remainingAfter(low) };
 }
 
-/** The kept messages as a history, registered with the pieces it shares (I3). */
+/** The kept messages as a history, registered with the pieces it shares (E-I3). */
 function keptHistory(history: readonly Message[], kept: readonly KeptMessage[]): readonly Message[] {
   const pieces: HistoryPiece[] = kept.map((entry) =>
     entry.message === history[entry.index] ? { from: entry.index, to: entry.index + 1 } : { message: entry.message },

@@ -21,7 +21,7 @@ interface Outcome {
 
 const outcomes = new OutcomeCache<Outcome>();
 
-/** Checks settings (CS5) and fills in the defaults. */
+/** Checks settings (E-CS5) and fills in the defaults. */
 export function resolveTokenWindowSettings(settings: Partial<TokenWindowSettings> = {}): Readonly<TokenWindowSettings> {
   checkFields(NAME, settings, FIELDS);
   const merged = { ...STRATEGY_DEFAULTS.token_window, ...settings };
@@ -29,10 +29,10 @@ export function resolveTokenWindowSettings(settings: Partial<TokenWindowSettings
 }
 
 /**
- * A window by tokens alone (CS4): the oldest whole rounds go until the
+ * A window by tokens alone (E-CS4): the oldest whole rounds go until the
  * history (system messages and reply priming included) fits `maxTokens`,
  * whatever the model's window. System messages stay in place; the last round
- * always stays (CS6), even when it alone is over; nothing is summarised.
+ * always stays (E-CS6), even when it alone is over; nothing is summarised.
  * @example pipeline.register(new TokenWindowProcessor({ maxTokens: 16_000 }))
  */
 export class TokenWindowProcessor extends ContextProcessor {
@@ -54,7 +54,7 @@ export class TokenWindowProcessor extends ContextProcessor {
   }
 }
 
-/** CS4: the newest whole rounds that fit, from the history's running totals (I3). */
+/** CS4: the newest whole rounds that fit, from the history's running totals (E-I3). */
 function fitWindow(history: readonly Message[], maxTokens: number, counter: TiktokenCounter): Outcome {
   const index = indexOf(history);
   if (index.tokens(counter) <= maxTokens) return { history, effects: [] };

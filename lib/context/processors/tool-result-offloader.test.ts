@@ -9,7 +9,7 @@ import { ToolResultOffloader, type ToolResultPayload } from "./tool-result-offlo
 const HANDLE = /\[\[OFFLOADED: handle=(off_[0-9a-f]{12})\]\]/;
 
 describe("ToolResultOffloader", () => {
-  it("[O3] runs on post_tool_call and leaves a result within the limit alone", () => {
+  it("[E-O3] runs on post_tool_call and leaves a result within the limit alone", () => {
     const offloader = new ToolResultOffloader({ maxSize: 100 });
     const ctx = new Context("t");
     const payload: ToolResultPayload = { tool_result: "small", tool_name: "search" };
@@ -19,7 +19,7 @@ describe("ToolResultOffloader", () => {
     expect(ctx.state.has(STATE_KEYS.offloadedResults)).toBe(false);
   });
 
-  it("[O3] stores a large result whole and leaves its head plus a note of the full size and the handle", async () => {
+  it("[E-O3] stores a large result whole and leaves its head plus a note of the full size and the handle", async () => {
     const full = longText(600);
     const ctx = new Context("t");
     const payload: ToolResultPayload = { tool_result: full, tool_name: "search_flights", tool_call_id: "call_0" };
@@ -36,7 +36,7 @@ describe("ToolResultOffloader", () => {
     expect(effects).toEqual([expect.objectContaining({ kind: "truncated", handle })]);
   });
 
-  it("[O3] refers to the artifact instead of keeping a head when the result was stored as one", async () => {
+  it("[E-O3] refers to the artifact instead of keeping a head when the result was stored as one", async () => {
     const full = longText(600, "report");
     const ctx = new Context("t");
     const payload: ToolResultPayload = { tool_result: full, tool_name: "export", artifact_id: "artifact_42" };
@@ -47,7 +47,7 @@ describe("ToolResultOffloader", () => {
     expect(await reloadOffloaded(ctx, payload.offload_handle!)).toBe(full);
   });
 
-  it("[O3] offloads a result flagged large_output whatever its size", () => {
+  it("[E-O3] offloads a result flagged large_output whatever its size", () => {
     const ctx = new Context("t");
     const payload: ToolResultPayload = { tool_result: "tiny but flagged", large_output: true };
     new ToolResultOffloader({ maxSize: 5_000 }).process(ctx, payload);
@@ -56,7 +56,7 @@ describe("ToolResultOffloader", () => {
     expect(payload.tool_result).toContain("of 16 characters");
   });
 
-  it("[O3] defaults to 5 000 characters and a head of a fifth of that, at most 1 000", () => {
+  it("[E-O3] defaults to 5 000 characters and a head of a fifth of that, at most 1 000", () => {
     expect(new ToolResultOffloader()).toMatchObject({ maxSize: 5_000, headSize: 1_000 });
     expect(new ToolResultOffloader({ maxSize: 100 }).headSize).toBe(20);
     const ctx = new Context("t");
@@ -65,7 +65,7 @@ describe("ToolResultOffloader", () => {
     expect(atLimit.offload_handle).toBeUndefined();
   });
 
-  it("[O3] counts characters as code points and never cuts a character in half", () => {
+  it("[E-O3] counts characters as code points and never cuts a character in half", () => {
     const emoji = "😀".repeat(12);
     const ctx = new Context("t");
     const payload: ToolResultPayload = { tool_result: emoji };
@@ -78,7 +78,7 @@ describe("ToolResultOffloader", () => {
     expect(withinLimit.offload_handle).toBeUndefined();
   });
 
-  it("[O4] gives the same result the same handle, and keeps earlier results", () => {
+  it("[E-O4] gives the same result the same handle, and keeps earlier results", () => {
     const ctx = new Context("t");
     const offloader = new ToolResultOffloader({ maxSize: 10 });
     const first: ToolResultPayload = { tool_result: longText(50, "one") };
@@ -90,7 +90,7 @@ describe("ToolResultOffloader", () => {
     expect(Object.keys(ctx.state.get(STATE_KEYS.offloadedResults) ?? {})).toHaveLength(2);
   });
 
-  it("[O3] replaces the result in the payload given to the pipeline's post_tool_call", async () => {
+  it("[E-O3] replaces the result in the payload given to the pipeline's post_tool_call", async () => {
     const pipeline = new ProcessorPipeline({ now: () => 0 }).register(new ToolResultOffloader({ maxSize: 100 }));
     const ctx = new Context("t");
     const payload: ToolResultPayload = { tool_result: longText(1_000) };

@@ -29,7 +29,7 @@ const replay = (cache: CacheRules | null, cacheTtl?: "5m" | "1h") =>
   replayConversation({ messages: CONVERSATION, policy: presetPolicy("raw"), prices: SONNET, cache, ...(cacheTtl ? { cacheTtl } : {}) });
 
 describe("replay priced with the cache model", () => {
-  it("[CC13][CC7][RP6] with cache rules, calls read and write what the model predicts, writes at their price; without, the shared prefix is read", async () => {
+  it("[CC-13][CC-7][E-RP6] with cache rules, calls read and write what the model predicts, writes at their price; without, the shared prefix is read", async () => {
     const shared = await replay(null);
     const modelled = await replay(breakpoints(1024));
     expect(shared.calls[1].cache.cachedTokens).toBeGreaterThan(0);
@@ -44,13 +44,13 @@ describe("replay priced with the cache model", () => {
     expect(modelled.totals.cost!.total).toBeGreaterThan(shared.totals.cost!.total);
   });
 
-  it("[CC13][CC7] a conversation under the model's minimum reads nothing from the cache, however much it shares", async () => {
+  it("[CC-13][CC-7] a conversation under the model's minimum reads nothing from the cache, however much it shares", async () => {
     const modelled = await replay(breakpoints(100_000));
     expect(modelled.calls.every((call) => call.cache.predicted?.cacheRead === 0 && call.cache.predicted.cacheWrite === 0)).toBe(true);
     expect(modelled.calls[2].cost!.cachedInput).toBe(0);
   });
 
-  it("[CC13] a what-if of 1-hour writes costs each write 2× the input price instead of 1.25×", async () => {
+  it("[CC-13] a what-if of 1-hour writes costs each write 2× the input price instead of 1.25×", async () => {
     const fiveMinutes = await replay(breakpoints(1024), "5m");
     const hour = await replay(breakpoints(1024), "1h");
     expect(hour.calls[0].cost!.cacheWrite / fiveMinutes.calls[0].cost!.cacheWrite).toBeCloseTo(6 / 3.75, 10);

@@ -6,7 +6,7 @@ import type { Message, ToolDefinition } from "../messages";
 import type { TiktokenCounter } from "../tokens/counter";
 import type { CallCost } from "./types";
 
-/** A replay's prompt cache as the cache model keeps it (CC13): the model's rules, the TTL its writes get, what is cached. */
+/** A replay's prompt cache as the cache model keeps it (CC-13): the model's rules, the TTL its writes get, what is cached. */
 export interface ReplayCache {
   rules: CacheRules;
   ttl: CacheTtl;
@@ -20,9 +20,9 @@ export function replayCache(rules: CacheRules | null | undefined, ttl: CacheTtl 
 }
 
 /**
- * A replayed request's cache read and writes (CC7, CC8). Replays carry no
+ * A replayed request's cache read and writes (CC-7, CC-8). Replays carry no
  * times, so nothing expires; a request without marks is taken as marked after
- * its system prompt and at its end, at the replay's TTL (CC6).
+ * its system prompt and at its end, at the replay's TTL (CC-6).
  */
 export function predictReplayCall(
   cache: ReplayCache,
@@ -38,7 +38,7 @@ export function predictReplayCall(
   return predictCall({ segments, at: null, rules: cache.rules }, cache.state);
 }
 
-/** RP6 with the cache model: the call's input tokens split as predicted, priced by the one computation (CC1). */
+/** RP6 with the cache model: the call's input tokens split as predicted, priced by the one computation (CC-1). */
 export function costOfPrediction(prediction: CachePrediction, inputTokens: number, outputTokens: number, prices: TokenPrices): CallCost {
   const written = prediction.cacheWrite5m + prediction.cacheWrite1h;
   const read = Math.min(prediction.cacheRead, inputTokens);

@@ -3,12 +3,12 @@ import { rawPolicy } from "./presets";
 import { callPoints, replayConversation } from "./replay";
 import type { ComparedPolicy, ComparedRun, CompareOptions, CompareResult, CumulativePoint, ReplayResult } from "./types";
 
-/** Policies a comparison takes besides raw (RP9). */
+/** Policies a comparison takes besides raw (E-RP9). */
 export const MAX_COMPARED_POLICIES = 3;
 
 /**
  * Replays one conversation under raw (no processor, the first policy's model
- * and limits) and up to 3 policies (RP9), one after another, and sets them
+ * and limits) and up to 3 policies (E-RP9), one after another, and sets them
  * side by side: per call and cumulative tokens and cost, cache-hit share,
  * budget stops, and what each saves against raw.
  * @example const { runs } = await comparePolicies({ messages, tools, policies: [{ id: "mask", label: "Masking", policy: presetPolicy("observation_masking") }], prices })

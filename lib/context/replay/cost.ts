@@ -2,7 +2,7 @@ import { priceUsage } from "../cost/price";
 import type { BilledTokens, CallCost, TokenPrices } from "./types";
 
 /**
- * What a call costs (RP6), priced by the one price computation (CC1):
+ * What a call costs (E-RP6), priced by the one price computation (CC-1):
  * uncached input at the input price, cache reads at the cached price, cache
  * writes at the 5-minute write price, output at the output price.
  * @example costOfTokens({ input: 1_000, cachedInput: 800, output: 50 }, { input: 2.5, cachedInput: 1.25, output: 10 })

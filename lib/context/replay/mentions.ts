@@ -1,4 +1,4 @@
-// What a turn may refer back to (RP8): ids, file names, long numbers, quoted strings, URLs.
+// What a turn may refer back to (E-RP8): ids, file names, long numbers, quoted strings, URLs.
 import type { Message } from "../messages";
 import type { MentionKind } from "./types";
 
@@ -19,9 +19,9 @@ const QUOTED = /"([^"\n]{3,80})"|“([^”\n]{3,80})”|'([^'\n]{3,80})'/g;
 const cache = new WeakMap<Message, readonly Mention[]>();
 
 /**
- * What a user or assistant turn mentions (RP8): from its text, every kind;
+ * What a user or assistant turn mentions (E-RP8): from its text, every kind;
  * from its tool calls' arguments, everything but quoted strings (JSON quotes
- * every key). Cached per message (M1: messages are values).
+ * every key). Cached per message (E-M1: messages are values).
  */
 export function mentionsOf(message: Message): readonly Mention[] {
   let found = cache.get(message);
@@ -58,7 +58,7 @@ function matches(text: string, pattern: RegExp): string[] {
 
 const texts = new WeakMap<Message, string>();
 
-/** The text a message shows the model: its content and its calls' names and arguments; cached per message (M1). */
+/** The text a message shows the model: its content and its calls' names and arguments; cached per message (E-M1). */
 export function searchableText(message: Message): string {
   let text = texts.get(message);
   if (text === undefined) {

@@ -1,4 +1,4 @@
-// Named policies (RP10): the strategies other agents use, and the modes' defaults, as
+// Named policies (E-RP10): the strategies other agents use, and the modes' defaults, as
 // RequestPolicy values. Tokenizer-free: the page's main thread lists them.
 import { MODE_PRESETS, type AutomationMode } from "../config";
 import { deepFreeze } from "../freeze";
@@ -34,13 +34,13 @@ function policy(mode: AutomationMode, enabled: readonly ProcessorKind[], tuning?
 
 const MODE_PROCESSORS = DEFAULT_PROCESSOR_ORDER.filter((kind) => kind !== "tool_result_offloader");
 
-/** Presets are values shared by every caller: frozen through, so a change is a copy (M1). */
+/** Presets are values shared by every caller: frozen through, so a change is a copy (E-M1). */
 function preset(id: PresetId, label: string, description: string, value: RequestPolicy): PolicyPreset {
   return deepFreeze({ id, label, description, policy: value });
 }
 
 /**
- * The named policies (RP10): raw (nothing), the strategies of other agents, a
+ * The named policies (E-RP10): raw (nothing), the strategies of other agents, a
  * budget alone, and the three modes with the default pipeline.
  * @example presetPolicy("observation_masking", { model: "gpt-4.1", encoding: "o200k_base", contextWindow: 1_047_576, maxOutputTokens: 32_768 })
  */
@@ -98,7 +98,7 @@ export function withModel(policy: RequestPolicy, model: PolicyModel): RequestPol
   return { ...policy, model: model.model, encoding: model.encoding, contextWindow: model.contextWindow, maxOutputTokens: model.maxOutputTokens };
 }
 
-/** The raw baseline of a policy (RP9): the same model and limits, no processor. */
+/** The raw baseline of a policy (E-RP9): the same model and limits, no processor. */
 export function rawPolicy(policy: RequestPolicy): RequestPolicy {
   const { tuning: _tuning, ...rest } = policy;
   return { ...rest, processors: policy.processors.map((entry) => ({ ...entry, enabled: false })) };

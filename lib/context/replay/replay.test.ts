@@ -54,7 +54,7 @@ function fresh(messages: readonly Message[]): Message[] {
 }
 
 describe("replayConversation", () => {
-  it("[RP1][RP2] under raw, every request is exactly the conversation's prefix before the call", async () => {
+  it("[E-RP1][E-RP2] under raw, every request is exactly the conversation's prefix before the call", async () => {
     for (const { messages } of sample) {
       const replay = await replayConversation({ messages, tools, policy: PRESETS.raw.policy });
       expect(replay.calls.map((call) => call.at)).toEqual(callPoints(messages));
@@ -67,7 +67,7 @@ describe("replayConversation", () => {
     }
   });
 
-  it("[RP3] each call's tokens are its request counted directly, split into sections that add up", async () => {
+  it("[E-RP3] each call's tokens are its request counted directly, split into sections that add up", async () => {
     for (const policy of [
       PRESETS.raw.policy,
       masking(2),
@@ -87,7 +87,7 @@ describe("replayConversation", () => {
     }
   });
 
-  it("[RP2][CS6] carries the policy's edits forward: a masked result stays masked, the active round never is", async () => {
+  it("[E-RP2][E-CS6] carries the policy's edits forward: a masked result stays masked, the active round never is", async () => {
     const replay = await replayConversation({ messages: richest, tools, policy: masking(1) });
     for (const call of replay.calls) {
       const lastUser = richest.slice(0, call.at).findLastIndex((message) => message.role === "user");
@@ -99,7 +99,7 @@ describe("replayConversation", () => {
     }
   });
 
-  it("[RP2][RB5] offloads carry forward: every request that sends a marker offers reload_offloaded", async () => {
+  it("[E-RP2][E-RB5] offloads carry forward: every request that sends a marker offers reload_offloaded", async () => {
     const offloading: RequestPolicy = { ...PRESETS.copilot.policy, maxMessageSize: 300, offloadThreshold: 0 };
     const replay = await replayConversation({ messages: richest, tools, policy: offloading });
     const withMarkers = replay.calls.filter((call) =>
@@ -111,7 +111,7 @@ describe("replayConversation", () => {
     expect(replay.calls.filter((call) => call.touched.some((touch) => touch.kind === "offloaded")).length).toBeLessThan(withMarkers.length);
   });
 
-  it("[RP5] raw keeps the cache warm: each call reads the whole previous request; masking breaks it and says who", async () => {
+  it("[E-RP5] raw keeps the cache warm: each call reads the whole previous request; masking breaks it and says who", async () => {
     const raw = await replayConversation({ messages: richest, tools, policy: PRESETS.raw.policy });
     for (const call of raw.calls.slice(1)) {
       const previous = raw.calls[call.call - 1];
@@ -134,7 +134,7 @@ describe("replayConversation", () => {
     expect(masked.totals.cacheHitShare).toBeLessThan(raw.totals.cacheHitShare);
   });
 
-  it("[RP6][RP7] costs each call from the prices: input, cached input, and the recorded turn as output", async () => {
+  it("[E-RP6][E-RP7] costs each call from the prices: input, cached input, and the recorded turn as output", async () => {
     const replay = await replayConversation({ messages: richest, tools, policy: PRESETS.copilot.policy, prices });
     let total = 0;
     for (const call of replay.calls) {
@@ -150,7 +150,7 @@ describe("replayConversation", () => {
     expect(unpriced.totals.cost).toBeNull();
   });
 
-  it("[RP7] totals over several conversations add up to their calls, each call's input counted from its request", async () => {
+  it("[E-RP7] totals over several conversations add up to their calls, each call's input counted from its request", async () => {
     const replays = await Promise.all(
       sample.slice(0, 3).map(({ messages }) => replayConversation({ messages, tools, policy: PRESETS.observation_masking.policy, prices })),
     );
@@ -174,14 +174,14 @@ describe("replayConversation", () => {
     expect(sumTotals([replays[0].totals, { ...replays[1].totals, cost: null }]).cost).toBeNull();
   });
 
-  it("[RP7][RB3] counts budget stops: calls whose request does not fit", async () => {
+  it("[E-RP7][E-RB3] counts budget stops: calls whose request does not fit", async () => {
     const tight = { ...PRESETS.raw.policy, contextWindow: 3_000, maxOutputTokens: 500 };
     const replay = await replayConversation({ messages: richest, tools, policy: tight });
     const stops = replay.calls.filter((call) => !call.verdict.ok);
     expect(stops.length).toBeGreaterThan(0);
     expect(replay.totals.budgetStops).toBe(stops.length);
     expect(stops.every((call) => call.stopped && call.tokens.total > 2_500)).toBe(true);
-    // RP5: a request that is not sent leaves the cache as the last sent one left it.
+    // E-RP5: a request that is not sent leaves the cache as the last sent one left it.
     const afterStop = replay.calls.find((call) => call.call > 0 && replay.calls[call.call - 1].stopped)!;
     const lastSent = replay.calls.slice(0, afterStop.call).findLast((call) => !call.stopped)!;
     expect(afterStop.cache).toEqual({
@@ -191,7 +191,7 @@ describe("replayConversation", () => {
     });
   });
 
-  it("[RP4] records what each processor touched, in conversation indices", async () => {
+  it("[E-RP4] records what each processor touched, in conversation indices", async () => {
     const replay = await replayConversation({ messages: richest, tools, policy: masking(1) });
     // Carried forward: each call masks only what became old since the previous one.
     const everMasked = replay.calls.flatMap((call) =>
@@ -203,7 +203,7 @@ describe("replayConversation", () => {
     expect(replay.calls.some((call) => call.steps[0]?.effects.masked)).toBe(true);
   });
 
-  it("[RP2] cancels at the next call once the signal aborts, and before the first when already aborted", async () => {
+  it("[E-RP2] cancels at the next call once the signal aborts, and before the first when already aborted", async () => {
     const controller = new AbortController();
     const seen: number[] = [];
     const run = replayConversation({
@@ -225,7 +225,7 @@ describe("replayConversation", () => {
     await expect(replayConversation({ messages: richest, policy: PRESETS.raw.policy, signal: aborted })).rejects.toBeInstanceOf(ContextError);
   });
 
-  it("[RP2] yields to the event loop every few calls: a task queued before the replay runs before it ends", async () => {
+  it("[E-RP2] yields to the event loop every few calls: a task queued before the replay runs before it ends", async () => {
     // Queued for the event loop's next turn, whatever the clock says (a 0 ms timer waits for a millisecond to pass, which a fast replay may not take).
     let fired = false;
     setImmediate(() => {
@@ -243,7 +243,7 @@ describe("replayConversation", () => {
     expect(firedMidway).toBe(true);
   });
 
-  /** The texts counting a message encodes (T1): role, content, name, call id, each call's name and arguments. */
+  /** The texts counting a message encodes (E-T1): role, content, name, call id, each call's name and arguments. */
   const texts = (message: Message) =>
     [
       message.role,
@@ -253,7 +253,7 @@ describe("replayConversation", () => {
       ...(message.tool_calls ?? []).flatMap((call) => [call.function.name, call.function.arguments]),
     ].filter((text): text is string => typeof text === "string" && text.length > 0);
 
-  it("[RP3][T6] counts each conversation message once across replays and policies, and each copy a processor writes once, not per call or per replay", async () => {
+  it("[E-RP3][E-T6] counts each conversation message once across replays and policies, and each copy a processor writes once, not per call or per replay", async () => {
     const messages = fresh(richest);
     const encoder = getTextEncoder("o200k_base");
     const spy = vi.spyOn(encoder, "count");
@@ -308,7 +308,7 @@ describe(`every model call of the ${hasAllTrajectories ? 200 : "sample"} tau-ben
     },
   };
 
-  it("[RP1][RP3][P1][CS6] raw sends the prefixes; under every strategy at once each request's tokens are its own count, pairs stay whole and the active round is sent as it is", async () => {
+  it("[E-RP1][E-RP3][E-P1][E-CS6] raw sends the prefixes; under every strategy at once each request's tokens are its own count, pairs stay whole and the active round is sent as it is", async () => {
     for (const { taskId, messages } of allTrajectories()) {
       const raw = await replayConversation({ messages, tools, policy: PRESETS.raw.policy, recallRisk: false });
       for (const call of raw.calls)
@@ -354,7 +354,7 @@ function plantedConversation(): Message[] {
 }
 
 describe("recall risk", () => {
-  it("[RP8] flags a mention that only a masked tool result held, ten turns later; not under raw", async () => {
+  it("[E-RP8] flags a mention that only a masked tool result held, ten turns later; not under raw", async () => {
     const messages = plantedConversation();
     const asked = messages.length - 2;
     const masked = await replayConversation({ messages, policy: masking(3) });
@@ -368,14 +368,14 @@ describe("recall risk", () => {
     expect(raw.calls.every((call) => call.recallRisks.length === 0)).toBe(true);
   });
 
-  it("[RP8] a mention the request still carries elsewhere (an answer that repeated it) is no risk", async () => {
+  it("[E-RP8] a mention the request still carries elsewhere (an answer that repeated it) is no risk", async () => {
     const messages = plantedConversation();
     messages[4] = answer("You ordered a kettle last week (order ORD-58213Q).");
     const masked = await replayConversation({ messages, policy: masking(3) });
     expect(masked.calls.every((call) => call.recallRisks.length === 0)).toBe(true);
   });
 
-  it("[RP8] finds ids, file names, long numbers, quoted strings and URLs", () => {
+  it("[E-RP8] finds ids, file names, long numbers, quoted strings and URLs", () => {
     const mentions = mentionsOf(
       user('Open src/app/page.tsx and "the blue kettle", order #W2378156, reservation ZFA04Y, invoice 48213, see https://example.com/a?b=1.'),
     );
@@ -392,7 +392,7 @@ describe("recall risk", () => {
 });
 
 describe("comparePolicies", () => {
-  it("[RP9] replays raw first and the policies after, with cumulative sums and savings against raw", async () => {
+  it("[E-RP9] replays raw first and the policies after, with cumulative sums and savings against raw", async () => {
     const progress: string[] = [];
     const compared = await comparePolicies({
       messages: richest,
@@ -419,7 +419,7 @@ describe("comparePolicies", () => {
     expect(compared.runs[1].savedTokens).toBeGreaterThan(0);
   });
 
-  it("[RP9] refuses more than 3 policies, none, and repeated ids", async () => {
+  it("[E-RP9] refuses more than 3 policies, none, and repeated ids", async () => {
     const entry = (id: string) => ({ id, label: id, policy: masking(1) });
     await expect(comparePolicies({ messages: richest, policies: ["a", "b", "c", "d"].map(entry) })).rejects.toThrow(/at most 3 policies/);
     await expect(comparePolicies({ messages: richest, policies: [] })).rejects.toThrow(ContextError);
@@ -429,7 +429,7 @@ describe("comparePolicies", () => {
 });
 
 describe("PRESETS", () => {
-  it("[RP10] every preset replays a real conversation; raw runs no processor; presetPolicy rebases onto a model", async () => {
+  it("[E-RP10] every preset replays a real conversation; raw runs no processor; presetPolicy rebases onto a model", async () => {
     expect(PRESET_IDS).toEqual(["raw", "observation_masking", "clear_tool_uses", "auto_compact", "budget_only", "pilot", "copilot", "navigator"]);
     expect(PRESETS.raw.policy.processors.every((entry) => !entry.enabled)).toBe(true);
     for (const id of PRESET_IDS) {
@@ -442,7 +442,7 @@ describe("PRESETS", () => {
 });
 
 describe("policySnippet", () => {
-  it("[RP11] imports the packed engine and holds the policy as a TypeScript literal that reads back as the policy", () => {
+  it("[E-RP11] imports the packed engine and holds the policy as a TypeScript literal that reads back as the policy", () => {
     const policy: RequestPolicy = {
       ...presetPolicy("clear_tool_uses"),
       tuning: { clear_tool_uses: { excludeTools: ["get user", "lookup"], placeholder: '[cleared "result"]' } },

@@ -19,7 +19,7 @@ import type { CallCache, CallTokens, ProcessorTouch, RecallRisk, ReplayCall, Rep
 const DEFAULT_YIELD_EVERY = 8;
 const NOTHING_OFFLOADED: Readonly<Record<string, string>> = Object.freeze({});
 
-/** Conversation indices of the model calls (RP1): every assistant turn. */
+/** Conversation indices of the model calls (E-RP1): every assistant turn. */
 export function callPoints(messages: readonly Message[]): number[] {
   const points: number[] = [];
   messages.forEach((message, index) => {
@@ -28,13 +28,13 @@ export function callPoints(messages: readonly Message[]): number[] {
   return points;
 }
 
-/** What the policy had done to a conversation message by now, the first time it left the request (RP8). */
+/** What the policy had done to a conversation message by now, the first time it left the request (E-RP8). */
 interface Fate {
   kind: MessageEffectKind;
   processor: string;
 }
 
-/** The request a call sent, as the next call's cache check needs it (RP5). */
+/** The request a call sent, as the next call's cache check needs it (E-RP5). */
 interface SentRequest {
   messages: readonly Message[];
   tools: readonly ToolDefinition[];
@@ -42,7 +42,7 @@ interface SentRequest {
 }
 
 /**
- * Replays a recorded conversation under a policy (RP1–RP8): for each
+ * Replays a recorded conversation under a policy (E-RP1–E-RP8): for each
  * assistant turn, the request `buildRequest` makes from the history as a live
  * agent would have held it then (the previous request as the policy left it,
  * the recorded reply, the turns since: RP2), with its tokens by section, the
@@ -56,7 +56,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
   const { messages, policy, signal } = options;
   const tools = options.tools ?? [];
   const points = callPoints(messages);
-  // In a Web Worker the ranks load on demand (I2); elsewhere they are loaded already.
+  // In a Web Worker the ranks load on demand (E-I2); elsewhere they are loaded already.
   await loadEncoding(policy.encoding);
   const counter = sharedCounter(policy.encoding);
   const yieldEvery = Math.max(1, options.yieldEvery ?? DEFAULT_YIELD_EVERY);
@@ -68,7 +68,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
   let carried: readonly Message[] = [];
   let consumed = 0;
   let previous: SentRequest | null = null;
-  // RP2: what the agent offloaded on earlier calls stays in its store: later requests carry the markers, and the reload tool with them (RB5).
+  // E-RP2: what the agent offloaded on earlier calls stays in its store: later requests carry the markers, and the reload tool with them (E-RB5).
   const store = new Context("replay");
   const modelCache = replayCache(options.cache, options.cacheTtl);
   options.onProgress?.({ done: 0, total: points.length });
@@ -79,16 +79,16 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
       if (signal?.aborted) throw new ReplayCancelledError(call, signal.reason);
     }
     const added = messages.slice(consumed, at);
-    // T6: each conversation message is counted into the shared cache once; every later build reads it.
+    // E-T6: each conversation message is counted into the shared cache once; every later build reads it.
     for (const message of added) counter.countMessage(message);
-    // RP2: the live agent's history is what it sent last time, the reply it got, and the turns since.
+    // E-RP2: the live agent's history is what it sent last time, the reply it got, and the turns since.
     const history = consumed === 0 ? added : [...carried, ...added];
     const built = await buildRequest({ history, policy, tools, summarizer: options.summarizer, parent: store, taskId: `replay-${call}` });
     keepOffloads(store, built.offloaded);
     const firstNew = call === 0 ? 0 : points[call - 1] + 1;
     const newTurns = new Set(messages.slice(firstNew, at).filter((message) => !isUserSystemMessage(message)));
     const processed = built.trace.steps.at(-1)?.historyAfter ?? built.assembly.candidate;
-    // I3: the processed history's index has every message's count, those the processors wrote included: read, never encode again.
+    // E-I3: the processed history's index has every message's count, those the processors wrote included: read, never encode again.
     const index = indexOf(processed);
     const tokensAt = (position: number) => counter.cachedCount(processed[position]) ?? index.tokensAt(counter, position);
     const tokensBefore = (position: number) => index.tokensBefore(counter, position);
@@ -98,7 +98,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
     const shared = cacheOf(previous, built.messages, built.tools, built.trace.steps, tokensBefore, counter);
     const reply = messages[at];
     const outputTokens = replyTokens(reply, counter);
-    // RP5: a request that is not sent leaves the cache as it was.
+    // E-RP5: a request that is not sent leaves the cache as it was.
     const prediction = modelCache && built.verdict.ok ? predictReplayCall(modelCache, built.messages, built.tools, counter) : null;
     const cache = prediction
       ? { ...shared, predicted: { cacheRead: prediction.cacheRead, cacheWrite: prediction.cacheWrite5m + prediction.cacheWrite1h } }
@@ -126,7 +126,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
     });
     carried = [...processed, reply];
     consumed = at + 1;
-    // RP5: a request that is not sent leaves the provider's cache as the last one sent left it.
+    // E-RP5: a request that is not sent leaves the provider's cache as the last one sent left it.
     if (built.verdict.ok) previous = { messages: built.messages, tools: built.tools, members: new Set(built.messages) };
     options.onProgress?.({ done: call + 1, total: points.length });
   }
@@ -205,7 +205,7 @@ function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): 
 }
 
 /**
- * RP5: the prompt cache holds the previous request; this one reads from it
+ * E-RP5: the prompt cache holds the previous request; this one reads from it
  * the leading part they share (tools first, then messages). The cache breaks
  * when the previous request is not a prefix of this one: the processors whose
  * edits reached into what was sent before broke it.
@@ -277,7 +277,7 @@ function touchedBy(steps: readonly TraceStep[], conversationIndex: ReadonlyMap<M
 }
 
 /**
- * RP8: each user turn since the previous call, and the recorded reply, may
+ * E-RP8: each user turn since the previous call, and the recorded reply, may
  * mention something an earlier message held. When that earlier message is
  * one the policy had taken out and nothing the request carries before the
  * mention holds the text, the call is flagged: a signal, not a proof.
@@ -307,7 +307,7 @@ function recallRisks(messages: readonly Message[], firstNew: number, at: number,
 }
 
 /**
- * The totals of several replays as one (RP7): every count and cost added,
+ * The totals of several replays as one (E-RP7): every count and cost added,
  * the cache-hit share recomputed from the sums; no cost when any replay has none.
  * @example sumTotals(results.map((result) => result.totals))
  */

@@ -5,7 +5,7 @@ import type { PolicySnippetOptions } from "./types";
 export const ENGINE_PACKAGE_NAME = "@context-lab/engine";
 
 /**
- * A TypeScript module that makes requests the way `policy` does (RP11): it
+ * A TypeScript module that makes requests the way `policy` does (E-RP11): it
  * imports the packed engine, holds the policy as data and exports
  * `prepareRequest(history, tools)`, which returns what to send. It compiles
  * under `strict` as it is.

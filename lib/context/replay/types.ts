@@ -1,4 +1,4 @@
-// The public shapes of replay, compare, cost and recall risk (RP1–RP9). Plain data
+// The public shapes of replay, compare, cost and recall risk (E-RP1–E-RP9). Plain data
 // throughout: results cross from a Web Worker to the page and into exports.
 import type { IndexRanges } from "../history/ranges";
 import type { Message, ToolDefinition } from "../messages";
@@ -9,7 +9,7 @@ import type { Summarizer } from "../summarizer";
 import type { EncodingName } from "../tokens/encoding-names";
 import type { CacheRules, CacheTtl, TokenPrices } from "../cost/types";
 
-/** US dollars per million tokens: a model's prices as plain data (the app reads them from its catalogue; CC1–CC3). */
+/** US dollars per million tokens: a model's prices as plain data (the app reads them from its catalogue; CC-1–CC-3). */
 export type { TokenPrices } from "../cost/types";
 
 /** Tokens of one call as a provider bills them. */
@@ -23,7 +23,7 @@ export interface BilledTokens {
   cacheWrite?: number;
 }
 
-/** A call's cost in US dollars, split as billed (RP6). */
+/** A call's cost in US dollars, split as billed (E-RP6). */
 export interface CallCost {
   input: number;
   cachedInput: number;
@@ -42,7 +42,7 @@ export interface ReplayProgress {
 
 /** What `replayConversation` replays, and how. */
 export interface ReplayOptions {
-  /** The recorded conversation: every assistant turn is one model call (RP1). */
+  /** The recorded conversation: every assistant turn is one model call (E-RP1). */
   messages: readonly Message[];
   /** The tools the agent offered on every call. */
   tools?: readonly ToolDefinition[];
@@ -53,7 +53,7 @@ export interface ReplayOptions {
    * The model's prompt-cache rules: with them each call's cache read and
    * writes are the cache model's prediction (minimum, increment, write
    * prices: CC7, CC8) and its cost prices them; without, the prefix shared
-   * with the previous request is read (RP5).
+   * with the previous request is read (E-RP5).
    */
   cache?: CacheRules | null;
   /** The TTL a replay's cache writes get (default the rules' first): what-ifs of 5 minutes against an hour. */
@@ -68,11 +68,11 @@ export interface ReplayOptions {
   yieldEvery?: number;
   /** Keep each call's request messages in its record (default true); false keeps big comparisons small. */
   keepMessages?: boolean;
-  /** Look for recall risks (RP8; default true). */
+  /** Look for recall risks (E-RP8; default true). */
   recallRisk?: boolean;
 }
 
-/** A call's input tokens by section (RP3); they add up to `total`. */
+/** A call's input tokens by section (E-RP3); they add up to `total`. */
 export interface CallTokens {
   /** The user's system messages. */
   system: number;
@@ -85,7 +85,7 @@ export interface CallTokens {
   total: number;
 }
 
-/** Whether a call keeps the provider's prompt cache warm (RP5). */
+/** Whether a call keeps the provider's prompt cache warm (E-RP5). */
 export interface CallCache {
   /** Tokens of the leading part this request shares with the previous one (tools, then messages): read from the cache. */
   cachedTokens: number;
@@ -97,11 +97,11 @@ export interface CallCache {
   brokenAt?: number;
   /** The processors that changed what was cached, in pipeline order (when broken). */
   brokenBy?: string[];
-  /** With cache rules: what the cache model predicts this call reads and writes (CC7, CC8). */
+  /** With cache rules: what the cache model predicts this call reads and writes (CC-7, CC-8). */
   predicted?: { cacheRead: number; cacheWrite: number };
 }
 
-/** One processor's step of a call, in short (PL2). */
+/** One processor's step of a call, in short (E-PL2). */
 export interface ReplayStep {
   processor: string;
   messagesBefore: number;
@@ -112,7 +112,7 @@ export interface ReplayStep {
   effects: Partial<Record<MessageEffectKind, number>>;
 }
 
-/** What one processor did to the conversation's own messages at one call (RP4). */
+/** What one processor did to the conversation's own messages at one call (E-RP4). */
 export interface ProcessorTouch {
   processor: string;
   kind: MessageEffectKind;
@@ -122,12 +122,12 @@ export interface ProcessorTouch {
   conversation: IndexRanges;
 }
 
-/** What looks like something a later turn could refer to (RP8). */
+/** What looks like something a later turn could refer to (E-RP8). */
 export type MentionKind = "id" | "file" | "number" | "quoted" | "url";
 
 /**
  * A turn mentions something that, at this call, existed only in content the
- * policy had taken out of the request (RP8): a signal, not a proof.
+ * policy had taken out of the request (E-RP8): a signal, not a proof.
  */
 export interface RecallRisk {
   /** The text mentioned, as it appears. */
@@ -143,7 +143,7 @@ export interface RecallRisk {
   processor?: string;
 }
 
-/** One replayed model call (RP1). */
+/** One replayed model call (E-RP1). */
 export interface ReplayCall {
   /** Ordinal of the call, from 0. */
   call: number;
@@ -158,7 +158,7 @@ export interface ReplayCall {
   steps: ReplayStep[];
   touched: ProcessorTouch[];
   verdict: BudgetVerdict;
-  /** The request would not be sent (RB3): the budget stop. */
+  /** The request would not be sent (E-RB3): the budget stop. */
   stopped: boolean;
   cache: CallCache;
   /** Tokens of the recorded assistant turn (its text and tool calls). */
@@ -168,7 +168,7 @@ export interface ReplayCall {
   recallRisks: RecallRisk[];
 }
 
-/** A replay's sums (RP7). */
+/** A replay's sums (E-RP7). */
 export interface ReplayTotals {
   calls: number;
   inputTokens: number;
@@ -194,7 +194,7 @@ export interface ReplayResult {
   totals: ReplayTotals;
 }
 
-/** Replays a recorded conversation under a policy, one request per assistant turn (RP1). */
+/** Replays a recorded conversation under a policy, one request per assistant turn (E-RP1). */
 export type ReplayConversation = (options: ReplayOptions) => Promise<ReplayResult>;
 
 /** A policy in a comparison. */
@@ -215,7 +215,7 @@ export interface CompareProgress extends ReplayProgress {
 
 /** What `comparePolicies` compares. */
 export interface CompareOptions extends Omit<ReplayOptions, "policy" | "onProgress"> {
-  /** Up to 3 policies; raw (no processors, the first policy's model) is added first (RP9). */
+  /** Up to 3 policies; raw (no processors, the first policy's model) is added first (E-RP9). */
   policies: readonly ComparedPolicy[];
   onProgress?: (progress: CompareProgress) => void;
 }
@@ -240,7 +240,7 @@ export interface ComparedRun {
   savedCost: number | null;
 }
 
-/** Raw and the compared policies over the same conversation (RP9). */
+/** Raw and the compared policies over the same conversation (E-RP9). */
 export interface CompareResult {
   /** Raw first, then the policies in the order given. */
   runs: ComparedRun[];
@@ -248,7 +248,7 @@ export interface CompareResult {
   callPoints: number[];
 }
 
-/** Compares raw and up to 3 policies on one conversation (RP9). */
+/** Compares raw and up to 3 policies on one conversation (E-RP9). */
 export type ComparePolicies = (options: CompareOptions) => Promise<CompareResult>;
 
 /** The model settings a preset is rebased onto. */
@@ -262,7 +262,7 @@ export interface PolicyModel {
 /** The presets' ids. */
 export type PresetId = "raw" | "observation_masking" | "clear_tool_uses" | "auto_compact" | "budget_only" | "pilot" | "copilot" | "navigator";
 
-/** A named policy (RP10). */
+/** A named policy (E-RP10). */
 export interface PolicyPreset {
   id: PresetId;
   label: string;
@@ -272,7 +272,7 @@ export interface PolicyPreset {
   policy: RequestPolicy;
 }
 
-/** Options of `policySnippet` (RP11). */
+/** Options of `policySnippet` (E-RP11). */
 export interface PolicySnippetOptions {
   /** The package the snippet imports the engine from (default `@context-lab/engine`). */
   packageName?: string;

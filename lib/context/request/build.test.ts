@@ -46,7 +46,7 @@ const weather: ToolDefinition = {
 };
 
 describe("policyToEngine", () => {
-  it("[B4] the budget reaches the pipeline once, as extra.token_budget: the hard budget, else the window", () => {
+  it("[E-B4] the budget reaches the pipeline once, as extra.token_budget: the hard budget, else the window", () => {
     const budgetOf = (value: RequestPolicy) => {
       const { config, spec, dependencies } = policyToEngine(value);
       expect(dependencies).not.toHaveProperty("maxTokens");
@@ -62,7 +62,7 @@ describe("policyToEngine", () => {
 });
 
 describe("buildRequest", () => {
-  it("[RB1] without persisted memory and with every processor off, sends the history as it is", async () => {
+  it("[E-RB1] without persisted memory and with every processor off, sends the history as it is", async () => {
     const history = [system("policy"), ...toolRound("q1", "call_0", "r1", "a1"), user("q2")];
     const built = await buildRequest({ history, policy: policy({ processors: allOff }), tools: [weather] });
     expect(built.messages).toEqual(history);
@@ -73,7 +73,7 @@ describe("buildRequest", () => {
     expect(built.maxTokens).toBe(4_096);
   });
 
-  it("[RB1][RB2] puts the covered part's system messages, the summary, retrieved memories, the raw history and the current turn in that order", async () => {
+  it("[E-RB1][E-RB2] puts the covered part's system messages, the summary, retrieved memories, the raw history and the current turn in that order", async () => {
     const raw = [user("q5"), answer("a5")];
     const current = user("and now?");
     const built = await buildRequest({
@@ -100,7 +100,7 @@ describe("buildRequest", () => {
     expect(built.sections.find((section) => section.kind === "summary")?.label).toBe("Checkpoint v1 (summary of messages 0–8)");
   });
 
-  it("[RB8] a retrieved summary the persisted summary covers is not sent and takes no place; a stored tool result's outline is", async () => {
+  it("[E-RB8] a retrieved summary the persisted summary covers is not sent and takes no place; a stored tool result's outline is", async () => {
     const summary = {
       id: "s3",
       text: "Booked, then cancelled, the flight.",
@@ -142,14 +142,14 @@ describe("buildRequest", () => {
     expect(coveredBySummary(covered[0], null)).toBe(false);
   });
 
-  it("[RB1] the same summary gives the same message object on every build, so counts stay cached", async () => {
+  it("[E-RB1] the same summary gives the same message object on every build, so counts stay cached", async () => {
     const memory = { summary: { id: "s1", text: "text", fromPosition: 0, toPosition: 4, label: "Summary" } };
     const first = await buildRequest({ history: [user("q")], policy: policy({ processors: allOff }), memory });
     const second = await buildRequest({ history: [user("q")], policy: policy({ processors: allOff }), memory });
     expect(first.messages[0]).toBe(second.messages[0]);
   });
 
-  it("[RB3][M7] images count by the model's media rule in the verdict, and the token budget processor trims by the same rule", async () => {
+  it("[E-RB3][F-M7] images count by the model's media rule in the verdict, and the token budget processor trims by the same rule", async () => {
     // A PNG header stating 1024×1024: OpenAI's tiles make it 765 tokens at high detail, Anthropic's rule ⌈1024²/750⌉ = 1,399.
     const be32 = (value: number) => [(value >>> 24) & 255, (value >>> 16) & 255, (value >>> 8) & 255, value & 255];
     const data = btoa(
@@ -175,7 +175,7 @@ describe("buildRequest", () => {
     expect((await buildRequest({ history, policy: policy({ tokenBudget: budget, mediaRule: "anthropic" }) })).verdict.ok).toBe(false);
   });
 
-  it("[RB3] a request within the window fits; the token budget covers tools too", async () => {
+  it("[E-RB3] a request within the window fits; the token budget covers tools too", async () => {
     const history = [system("policy"), user("hello")];
     const counter = sharedCounter("o200k_base");
     const total = counter.countMessages(history) + counter.countTools([weather]);
@@ -195,7 +195,7 @@ describe("buildRequest", () => {
     expect(window.verdict).toMatchObject({ ok: false, limitedBy: "window", limit: total - 1 });
   });
 
-  it("[RB3] the token budget processor trims to the verdict's limit, tools included", async () => {
+  it("[E-RB3] the token budget processor trims to the verdict's limit, tools included", async () => {
     const history = [
       system("policy"),
       ...Array.from({ length: 6 }, (_, index) => toolRound(`question ${index}`, `call_${index}`, longText(400), `answer ${index}`)).flat(),
@@ -210,7 +210,7 @@ describe("buildRequest", () => {
     expect(built.verdict.tokens.total).toBe(budget);
   });
 
-  it("[RB4] sections hold every message once and, with the reply priming as its own term, add up to the total", async () => {
+  it("[E-RB4] sections hold every message once and, with the reply priming as its own term, add up to the total", async () => {
     const history = [system("policy"), ...toolRound("q1", "call_0", "r1", "a1"), user("q2")];
     const built = await buildRequest({ history, tools: [weather], current: user("q3"), policy: policy() });
     const indices = built.sections.flatMap((section) => section.indices).sort((a, b) => a - b);
@@ -220,12 +220,12 @@ describe("buildRequest", () => {
     expect(built.sections.find((section) => section.kind === "current")?.tokens).toBe(sharedCounter("o200k_base").countMessage(built.messages.at(-1)!));
   });
 
-  it("[RB4] an empty request has no reply priming", async () => {
+  it("[E-RB4] an empty request has no reply priming", async () => {
     const built = await buildRequest({ history: [], policy: policy({ processors: allOff }) });
     expect(built.verdict.tokens).toMatchObject({ priming: 0, total: 0 });
   });
 
-  it("[RB5] offers reload_offloaded when a marker of this request's offloads is sent, and only then", async () => {
+  it("[E-RB5] offers reload_offloaded when a marker of this request's offloads is sent, and only then", async () => {
     const history = [...toolRound("q1", "call_0", longText(3_000), "a1"), user("q2")];
     const offloaderOnly = allOff.map((entry) => ({ ...entry, enabled: entry.kind === "message_offloader" }));
     const small = policy({ maxMessageSize: 1_000, offloadThreshold: 0, processors: offloaderOnly });
@@ -239,7 +239,7 @@ describe("buildRequest", () => {
     expect(off.tools).toEqual([weather]);
   });
 
-  it("[RB5] offers reload_offloaded for a marker a retrieved memory carries, with every processor off, and counts it in the budget", async () => {
+  it("[E-RB5] offers reload_offloaded for a marker a retrieved memory carries, with every processor off, and counts it in the budget", async () => {
     const retrieved = {
       id: "artifact-1",
       kind: "artifact" as const,
@@ -255,7 +255,7 @@ describe("buildRequest", () => {
     expect(built.verdict.tokens.total).toBeGreaterThan(plain.verdict.tokens.total);
   });
 
-  it("[RB6] a 15,000-character tool result in the active round reaches the request whole", async () => {
+  it("[E-RB6] a 15,000-character tool result in the active round reaches the request whole", async () => {
     const big = longText(15_000);
     const history = [
       ...toolRound("q1", "call_0", longText(12_000), "a1"),
@@ -269,7 +269,7 @@ describe("buildRequest", () => {
     expect(built.messages.find((message) => message.content === longText(12_000))).toBeUndefined();
   });
 
-  it("[RB3][RB4][RB6] for random conversations and policies: valid, last round kept, sections add up, the verdict matches the limit", async () => {
+  it("[E-RB3][E-RB4][E-RB6] for random conversations and policies: valid, last round kept, sections add up, the verdict matches the limit", async () => {
     await fc.assert(
       fc.asyncProperty(
         conversationArbitrary,
@@ -296,7 +296,7 @@ describe("buildRequest", () => {
     );
   });
 
-  it("[RB1][RB3] on real trajectories with the default policy, every request is valid and fits 8,000 tokens unless its system prompt and last round alone do not", async () => {
+  it("[E-RB1][E-RB3] on real trajectories with the default policy, every request is valid and fits 8,000 tokens unless its system prompt and last round alone do not", async () => {
     const counter = sharedCounter("o200k_base");
     for (const { messages } of sampleTrajectories()) {
       const built = await buildRequest({ history: messages, policy: policy({ tokenBudget: 8_000 }) });
@@ -310,7 +310,7 @@ describe("buildRequest", () => {
 });
 
 describe("buildRequest keeps user text as text", () => {
-  it("[RB1] a message a model wrote that imitates a summary is not taken for one", async () => {
+  it("[E-RB1] a message a model wrote that imitates a summary is not taken for one", async () => {
     const imitation: Message = { role: "system", content: `${CONVERSATION_SUMMARY_PREFIX} not ours` };
     const built = await buildRequest({ history: [imitation, user("q")], policy: policy({ processors: allOff }) });
     expect(built.sections.map((section) => section.kind)).toEqual(["system", "recent"]);

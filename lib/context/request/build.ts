@@ -36,7 +36,7 @@ export interface BuildRequestOptions {
 export interface RequestAssembly {
   summary: PersistedSummary | null;
   retrieved: RetrievedMemory[];
-  /** Retrieved memories left out because the summary already covers them (RB8). */
+  /** Retrieved memories left out because the summary already covers them (E-RB8). */
   covered: RetrievedMemory[];
   /** The candidate history the processors received. */
   candidate: readonly Message[];
@@ -48,7 +48,7 @@ export interface BuiltRequest {
   /** The reply's limit (`max_tokens`). */
   maxTokens: number;
   messages: Message[];
-  /** The request's tools, `reload_offloaded` included when offloaded content is sent (RB5). */
+  /** The request's tools, `reload_offloaded` included when offloaded content is sent (E-RB5). */
   tools: ToolDefinition[];
   sections: RequestSection[];
   assembly: RequestAssembly;
@@ -67,7 +67,7 @@ const NO_TOOLS: readonly ToolDefinition[] = Object.freeze([]);
 
 /**
  * The request's tool list: the same array for the same tools on every build,
- * so its count stays cached (T6) and a replay never measures it twice.
+ * so its count stays cached (E-T6) and a replay never measures it twice.
  */
 function toolList(tools: readonly ToolDefinition[], reload: boolean): ToolDefinition[] {
   let lists = toolLists.get(tools);
@@ -80,13 +80,13 @@ function toolList(tools: readonly ToolDefinition[], reload: boolean): ToolDefini
   return lists.withReload;
 }
 
-/** Whether any message carries an offload marker: this request's offloads, or one a summary or retrieved memory holds (RB5). */
+/** Whether any message carries an offload marker: this request's offloads, or one a summary or retrieved memory holds (E-RB5). */
 function carriesMarker(messages: readonly Message[]): boolean {
   return messages.some((message) => message.content !== null && message.content.search(OFFLOAD_MARKER_PATTERN) !== -1);
 }
 
 /**
- * Builds the next request (RB1–RB5, RB8): the persisted memory first (system
+ * Builds the next request (E-RB1–E-RB5, E-RB8): the persisted memory first (system
  * messages of the summarised part, the latest summary, retrieved memories
  * it does not cover),
  * then the raw history and the current turn, as one candidate history; the
@@ -114,13 +114,13 @@ export async function buildRequest(options: BuildRequestOptions): Promise<BuiltR
   const pipeline = buildPipeline(spec, config, { ...dependencies, summarizer: options.summarizer, createHandle: options.createHandle, now: options.now });
   const baseTools = options.tools ?? NO_TOOLS;
   const mayOffload = spec.some((entry) => entry.enabled && entry.kind === "message_offloader");
-  // RB5: the budget is enforced with the reload tool counted whenever a marker may be sent, so adding it never breaks the fit.
+  // E-RB5: the budget is enforced with the reload tool counted whenever a marker may be sent, so adding it never breaks the fit.
   const budgetTools = toolList(baseTools, mayOffload || carriesMarker(candidate));
   const result = await processHistory(candidate, { config, pipeline, tools: budgetTools, parent: options.parent, taskId: options.taskId });
   const messages = [...result.history];
   const tools = toolList(baseTools, carriesMarker(messages));
   const counter = policyCounter(policy);
-  // T6/I3: a message's cached count, else the processed history's index, which has counted what the processors wrote: read, never encode again.
+  // E-T6/E-I3: a message's cached count, else the processed history's index, which has counted what the processors wrote: read, never encode again.
   const index = indexOf(result.history);
   const tokensOf = (message: Message, position: number) => counter.cachedCount(message) ?? index.tokensAt(counter, position);
   const verdict = budgetVerdict(requestTokens(messages, tools, counter, tokensOf), {

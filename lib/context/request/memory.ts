@@ -23,7 +23,7 @@ export interface RetrievedMemory {
   positions?: [number, number];
 }
 
-/** What persistence hands the request builder besides the raw history (RB1). */
+/** What persistence hands the request builder besides the raw history (E-RB1). */
 export interface PersistedMemory {
   /** System messages of the history the summary covers: static, sent whole and first. */
   system?: readonly Message[];
@@ -49,7 +49,7 @@ function memoryMessage(key: string, content: string, kind: "conversation-summary
 }
 
 /**
- * RB8: whether a retrieved memory only repeats the persisted summary: a
+ * E-RB8: whether a retrieved memory only repeats the persisted summary: a
  * summary of positions the latest summary covers (the chain's latest summary
  * stands for every message before its end). A stored tool result's outline is
  * never covered: it carries the handle its full content reloads by, which no
@@ -77,7 +77,7 @@ export function summaryMessage(summary: PersistedSummary): Message {
   );
 }
 
-/** A retrieved memory as the system message a request carries (RB2). */
+/** A retrieved memory as the system message a request carries (E-RB2). */
 export function retrievedMessage(memory: RetrievedMemory): Message {
   return memoryMessage(memory.id, memory.content, "retrieved-memory");
 }

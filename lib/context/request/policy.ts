@@ -25,7 +25,7 @@ export interface RequestPolicy {
   processors: readonly ProcessorSpec[];
   model: string;
   encoding: EncodingName;
-  /** Whose published rule counts images, audio and documents (the model's provider); default OpenAI's (T6). */
+  /** Whose published rule counts images, audio and documents (the model's provider); default OpenAI's (E-T6). */
   mediaRule?: MediaRule;
   /** The model's input capacity. */
   contextWindow: number;
@@ -33,11 +33,11 @@ export interface RequestPolicy {
   maxOutputTokens: number;
   /** Hard limit on everything sent (messages and tools); null: the window alone limits. */
   tokenBudget: number | null;
-  /** Offer `reload_offloaded` when offloaded content is sent; off: nothing is offloaded (RB5). */
+  /** Offer `reload_offloaded` when offloaded content is sent; off: nothing is offloaded (E-RB5). */
   reloadTool: boolean;
-  /** Retrieved memories a request may carry (RB2). */
+  /** Retrieved memories a request may carry (E-RB2). */
   retrievedMemories: number;
-  /** Settings of the strategy processors (CS1–CS4); absent or partial: their defaults. */
+  /** Settings of the strategy processors (E-CS1–E-CS4); absent or partial: their defaults. */
   tuning?: ProcessorTuning;
 }
 
@@ -47,7 +47,7 @@ export function policyCounter(policy: Pick<RequestPolicy, "encoding" | "mediaRul
 }
 
 /**
- * RB9: whether the policy keeps a memory beyond the request itself: the
+ * E-RB9: whether the policy keeps a memory beyond the request itself: the
  * `summarize` processor's switch. Off, no summary is persisted or sent and
  * nothing is retrieved, so with every processor off the history goes as it is.
  */
@@ -75,7 +75,7 @@ export function policyToEngine(policy: RequestPolicy): { config: ContextConfig; 
     summaryThreshold: policy.summaryThreshold,
     offloadThreshold: policy.offloadThreshold,
     extra: {
-      // B4: the budget reaches the pipeline as `extra.token_budget` alone. Without a hard budget the window
+      // E-B4: the budget reaches the pipeline as `extra.token_budget` alone. Without a hard budget the window
       // is the only limit: the budget is the window, which B1 caps by the reply reserve and the tools.
       token_budget: policy.tokenBudget ?? policy.contextWindow,
       token_encoding: policy.encoding,
@@ -84,7 +84,7 @@ export function policyToEngine(policy: RequestPolicy): { config: ContextConfig; 
       max_output_tokens: policy.maxOutputTokens,
     },
   });
-  // RB5: without the reload tool a marker would point the model at content it cannot read.
+  // E-RB5: without the reload tool a marker would point the model at content it cannot read.
   const spec = policy.processors.filter((entry) => PRE_CALL.has(entry.kind) && (policy.reloadTool || entry.kind !== "message_offloader"));
   return {
     config,
@@ -93,7 +93,7 @@ export function policyToEngine(policy: RequestPolicy): { config: ContextConfig; 
       maxMessageSize: policy.maxMessageSize,
       maxToolResultSize: policy.maxToolResultSize,
       encoding: policy.encoding,
-      // RB6: what the model is working on is never hidden.
+      // E-RB6: what the model is working on is never hidden.
       keepIncompleteRound: true,
       tuning: policy.tuning,
     },

@@ -14,7 +14,7 @@ export interface RequestSection {
   messages: Message[];
   /** Where they are in the request's messages. */
   indices: number[];
-  /** Its tokens; with the verdict's reply priming, the sections add up to the total (RB4). */
+  /** Its tokens; with the verdict's reply priming, the sections add up to the total (E-RB4). */
   tokens: number;
 }
 
@@ -61,7 +61,7 @@ function labelOf(section: RequestSection, context: SectionContext & { tools: num
   }
 }
 
-/** The request's messages and tools split into sections (RB4). */
+/** The request's messages and tools split into sections (E-RB4). */
 export function requestSections(
   messages: readonly Message[],
   tools: readonly ToolDefinition[],

@@ -2,20 +2,20 @@ import type { Message, ToolDefinition } from "../messages";
 import { TOKENS_TO_PRIME_REPLY } from "../tokens/accounting";
 import type { TiktokenCounter } from "../tokens/counter";
 
-/** A request's tokens, split as the window is split (RB3). */
+/** A request's tokens, split as the window is split (E-RB3). */
 export interface RequestTokens {
   /** The user's system messages (engine-made summaries and memories count as history). */
   system: number;
   tools: number;
   /** Every other message, the reply priming included. */
   history: number;
-  /** The reply priming (T1): the part of `history` that is no message, shown as its own term. */
+  /** The reply priming (E-T1): the part of `history` that is no message, shown as its own term. */
   priming: number;
   /** Everything sent: `system + tools + history`. */
   total: number;
 }
 
-/** The one budget verdict of a request (RB3): whether it may be sent, and the figures. */
+/** The one budget verdict of a request (E-RB3): whether it may be sent, and the figures. */
 export interface BudgetVerdict {
   /** False: nothing is sent. */
   ok: boolean;
@@ -40,7 +40,7 @@ export function isUserSystemMessage(message: Message): boolean {
 /**
  * A message's tokens at its place in the request: by default the counter's
  * cached count; the request builder reads them from the processed history's
- * index, which has counted the messages the processors wrote (I3).
+ * index, which has counted the messages the processors wrote (E-I3).
  */
 export type MessageTokens = (message: Message, position: number) => number;
 
@@ -64,7 +64,7 @@ export function requestTokens(
 }
 
 /**
- * RB3: a request fits when `system + tools + history + reserve ≤ contextWindow`
+ * E-RB3: a request fits when `system + tools + history + reserve ≤ contextWindow`
  * and, with a hard budget, `system + tools + history ≤ budget`.
  */
 export function budgetVerdict(tokens: RequestTokens, limits: { contextWindow: number; reserve: number; budget: number | null }): BudgetVerdict {

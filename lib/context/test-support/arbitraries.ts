@@ -38,7 +38,7 @@ export const longTextArbitrary = fc
 
 /**
  * Text a model (or a user) writes that imitates the engine's own markers:
- * summary prefixes, offload markers with real-looking handles (M2). Short or
+ * summary prefixes, offload markers with real-looking handles (E-M2). Short or
  * long, so the offloader meets it too.
  */
 export const markerLookalikeArbitrary = fc
@@ -70,7 +70,7 @@ interface StepPlan {
 }
 
 interface RoundPlan {
-  /** `null`: the agent speaks again without a user turn (R1). */
+  /** `null`: the agent speaks again without a user turn (E-R1). */
   question: string | null;
   followUp: string | null;
   steps: StepPlan[];
@@ -85,7 +85,7 @@ interface ConversationPlan {
   systemSlots: boolean[];
   leadingSystem: boolean;
   earlierSummary: boolean;
-  /** A system note that reads like a conversation summary but carries no engine mark (M2). */
+  /** A system note that reads like a conversation summary but carries no engine mark (E-M2). */
   lookalikeNote: string | null;
 }
 
@@ -122,7 +122,7 @@ const planArbitrary: fc.Arbitrary<ConversationPlan> = fc.record({
   lookalikeNote: fc.option(markerLookalikeArbitrary, { freq: 4 }),
 });
 
-/** Builds the messages of a plan; the result is a valid history (P1). */
+/** Builds the messages of a plan; the result is a valid history (E-P1). */
 function buildConversation(plan: ConversationPlan): Message[] {
   const history: Message[] = [];
   let slot = 0;
@@ -131,7 +131,7 @@ function buildConversation(plan: ConversationPlan): Message[] {
     if (plan.systemSlots[slot++ % plan.systemSlots.length]) history.push({ role: "system", content: `note ${slot}` });
   };
   if (plan.leadingSystem) history.push({ role: "system", content: "You are an airline agent." });
-  // An earlier run's summary, carried into this call: the engine's own, so marked (M2).
+  // An earlier run's summary, carried into this call: the engine's own, so marked (E-M2).
   if (plan.earlierSummary)
     history.push({ role: "system", content: `${CONVERSATION_SUMMARY_PREFIX}\n- user: earlier question`, engine: { kind: "conversation-summary" } });
   if (plan.lookalikeNote !== null) history.push({ role: "system", content: plan.lookalikeNote });
@@ -168,7 +168,7 @@ function buildConversation(plan: ConversationPlan): Message[] {
   return history;
 }
 
-/** A random valid conversation (P1 holds): system messages anywhere outside tool blocks, parallel calls, reused ids, sometimes an incomplete last round. */
+/** A random valid conversation (E-P1 holds): system messages anywhere outside tool blocks, parallel calls, reused ids, sometimes an incomplete last round. */
 export const conversationArbitrary: fc.Arbitrary<Message[]> = planArbitrary.map(buildConversation);
 
 type Mutation =
@@ -233,7 +233,7 @@ export class Workspace {
 }
 
 /**
- * State values of every kind a fork must protect (S2): plain data, Maps,
+ * State values of every kind a fork must protect (E-S2): plain data, Maps,
  * Sets, Dates, typed arrays and class instances, nested in one another.
  */
 export const stateValueArbitrary: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
@@ -288,7 +288,7 @@ export function mutateEverything(value: unknown, seen = new Set<unknown>()): voi
 
 const tokens = fc.integer({ min: 0, max: 200_000 });
 
-/** A provider's usage object as sent (OpenAI Chat, OpenAI Responses, Anthropic, AI SDK, the engine's own), with the usage it stands for (U1). */
+/** A provider's usage object as sent (OpenAI Chat, OpenAI Responses, Anthropic, AI SDK, the engine's own), with the usage it stands for (E-U1). */
 export const providerUsageArbitrary: fc.Arbitrary<{ usage: UsageInput; expected: TokenUsage }> = fc.oneof(
   fc
     .record({ prompt: tokens, output: tokens, cached: tokens, reasoning: tokens, details: fc.boolean() })

@@ -17,12 +17,12 @@ export function answer(content: string): Message {
   return { role: "assistant", content };
 }
 
-/** A chain summary as `DialogueCompressor` leaves it: prefixed text and the engine's mark (M2). */
+/** A chain summary as `DialogueCompressor` leaves it: prefixed text and the engine's mark (E-M2). */
 export function chainSummary(text: string): Message {
   return { role: "assistant", content: `${TOOL_CHAIN_SUMMARY_PREFIX} ${text}`, engine: { kind: "chain-summary" } };
 }
 
-/** A conversation summary as `SummarizeProcessor` leaves it (M2). */
+/** A conversation summary as `SummarizeProcessor` leaves it (E-M2). */
 export function conversationSummary(text: string): Message {
   return { role: "system", content: `${CONVERSATION_SUMMARY_PREFIX}\n${text}`, engine: { kind: "conversation-summary" } };
 }

@@ -10,7 +10,7 @@ import { handlesIn } from "./conversation";
 
 const MARKER = /^\[\[OFFLOADED: handle=(off_[0-9a-f]{12})\]\]$/;
 
-/** Every system message the engine did not make is kept, in order (B5); the engine's own summaries may be replaced, shortened or dropped. */
+/** Every system message the engine did not make is kept, in order (E-B5); the engine's own summaries may be replaced, shortened or dropped. */
 export function expectSystemMessagesKept(input: readonly Message[], output: readonly Message[]): void {
   let cursor = -1;
   for (const message of input) {
@@ -51,7 +51,7 @@ export async function expectIncompleteRoundKept(ctx: Context, input: readonly Me
 export async function expectHandlesReload(ctx: Context, input: readonly Message[], output: readonly Message[], { summariesToo = false } = {}): Promise<void> {
   const contents = new Set(input.map((message) => message.content));
   const isOriginal = (text: string) => contents.has(text) || (summariesToo && text.startsWith(TOOL_CHAIN_SUMMARY_PREFIX));
-  // Handles written by the model or the user (M2) are text, not offloads.
+  // Handles written by the model or the user (E-M2) are text, not offloads.
   const written = new Set(handlesIn(input));
   for (const handle of handlesIn(output)) if (!written.has(handle)) expect(isOriginal(await reloadOffloaded(ctx, handle))).toBe(true);
   for (const [handle, original] of Object.entries(ctx.state.get(STATE_KEYS.offloadedMessages) ?? {})) {
@@ -60,7 +60,7 @@ export async function expectHandlesReload(ctx: Context, input: readonly Message[
   }
 }
 
-/** The smallest valid history (B5): the user's system messages and the last round without the engine's summaries. */
+/** The smallest valid history (E-B5): the user's system messages and the last round without the engine's summaries. */
 export function smallestValidHistory(history: readonly Message[]): Message[] {
   const last = splitRounds(history).at(-1);
   const inLast = new Set(last?.indices ?? []);
@@ -68,7 +68,7 @@ export function smallestValidHistory(history: readonly Message[]): Message[] {
 }
 
 /**
- * Over budget only when it cannot be helped (B3, B5): when the budget
+ * Over budget only when it cannot be helped (E-B3, E-B5): when the budget
  * processor reports a stop, even the smallest valid history of what it
  * received does not fit, and that is what it left.
  */
@@ -80,7 +80,7 @@ export function expectNoAvoidableStop(ctx: Context, budgetInput: readonly Messag
   expect(output).toEqual(smallest);
 }
 
-/** Within the budget, or over it with `token_budget_exceeded` holding the exact tokens (B3). */
+/** Within the budget, or over it with `token_budget_exceeded` holding the exact tokens (E-B3). */
 export function expectBudgetMetOrExceeded(ctx: Context, output: readonly Message[], budget: number, encoding: EncodingName): void {
   const tokens = new TiktokenCounter({ encoding }).countMessages(output);
   const exceeded = ctx.state.get(STATE_KEYS.tokenBudgetExceeded);

@@ -1,4 +1,4 @@
-// The reference the engine's counts must equal (T5): js-tiktoken, special tokens as plain text.
+// The reference the engine's counts must equal (E-T5): js-tiktoken, special tokens as plain text.
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100k from "js-tiktoken/ranks/cl100k_base";
 import o200k from "js-tiktoken/ranks/o200k_base";

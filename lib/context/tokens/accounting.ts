@@ -1,4 +1,4 @@
-// OpenAI cookbook constants (T1), in a module of their own so tokenizer-free code
+// OpenAI cookbook constants (E-T1), in a module of their own so tokenizer-free code
 // (the light entry, I2) can use them without reaching the BPE ranks.
 
 /** Every message costs 3 tokens besides its texts. */

@@ -17,7 +17,7 @@ const TOOLS: ToolDefinition[] = [
 const PROMPT = "# Airline Agent Policy\nYou can help users book, modify, or cancel flight reservations.";
 
 describe("computeHistoryBudget", () => {
-  it("[B1] history = context window − system − tools − reserved output", () => {
+  it("[E-B1] history = context window − system − tools − reserved output", () => {
     const counter = new TiktokenCounter({ encoding: "o200k_base" });
     const budget = computeHistoryBudget({ contextWindow: 128_000, maxOutputTokens: 4_096, system: PROMPT, tools: TOOLS, counter });
     const systemTokens = counter.countMessage(system(PROMPT));
@@ -34,7 +34,7 @@ describe("computeHistoryBudget", () => {
     });
   });
 
-  it("[B1] counts the system prompt given as messages", () => {
+  it("[E-B1] counts the system prompt given as messages", () => {
     const counter = new TiktokenCounter({ encoding: "cl100k_base" });
     const messages = [system(PROMPT), system("Be brief.")];
     expect(computeHistoryBudget({ contextWindow: 10_000, system: messages, counter }).system).toBe(
@@ -42,14 +42,14 @@ describe("computeHistoryBudget", () => {
     );
   });
 
-  it.each([undefined, null, 0, -5])("[B1] falls back to a 131072-token window when the window is %s", (contextWindow) => {
+  it.each([undefined, null, 0, -5])("[E-B1] falls back to a 131072-token window when the window is %s", (contextWindow) => {
     const budget = computeHistoryBudget({ contextWindow, maxOutputTokens: 1_000 });
     expect(DEFAULT_CONTEXT_WINDOW).toBe(131_072);
     expect(budget.contextWindow).toBe(131_072);
     expect(budget.history).toBe(130_072);
   });
 
-  it("[B1] context window and max output tokens are separate settings", () => {
+  it("[E-B1] context window and max output tokens are separate settings", () => {
     const small = computeHistoryBudget({ contextWindow: 128_000, maxOutputTokens: 1_000 });
     const large = computeHistoryBudget({ contextWindow: 128_000, maxOutputTokens: 32_768 });
     expect(small.contextWindow).toBe(large.contextWindow);
@@ -57,7 +57,7 @@ describe("computeHistoryBudget", () => {
     expect(computeHistoryBudget({ maxOutputTokens: 32_768 }).contextWindow).toBe(131_072);
   });
 
-  it("[B1] never returns a negative history: the shortfall is overflow", () => {
+  it("[E-B1] never returns a negative history: the shortfall is overflow", () => {
     const counter = new TiktokenCounter({ encoding: "cl100k_base" });
     const budget = computeHistoryBudget({ contextWindow: 50, maxOutputTokens: 40, system: PROMPT, counter });
     expect(budget.history).toBe(0);
@@ -65,7 +65,7 @@ describe("computeHistoryBudget", () => {
     expect(budget.overflow).toBeGreaterThan(0);
   });
 
-  it("[B1] with nothing but a window, all of it is history", () => {
+  it("[E-B1] with nothing but a window, all of it is history", () => {
     expect(computeHistoryBudget({ contextWindow: 8_192 })).toEqual({ contextWindow: 8_192, system: 0, tools: 0, reserve: 0, history: 8_192, overflow: 0 });
   });
 });

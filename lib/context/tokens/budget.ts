@@ -2,7 +2,7 @@ import type { Message, ToolDefinition } from "../messages";
 import type { TiktokenCounter } from "./counter";
 import { sharedCounter } from "./counter";
 
-/** Used when no context window is configured (B1). */
+/** Used when no context window is configured (E-B1). */
 export const DEFAULT_CONTEXT_WINDOW = 131_072;
 
 export interface HistoryBudgetOptions {
@@ -16,7 +16,7 @@ export interface HistoryBudgetOptions {
   counter?: TiktokenCounter;
 }
 
-/** The window split in tokens (B1): `history = contextWindow - system - tools - reserve`. */
+/** The window split in tokens (E-B1): `history = contextWindow - system - tools - reserve`. */
 export interface HistoryBudgetResult {
   contextWindow: number;
   system: number;
@@ -29,7 +29,7 @@ export interface HistoryBudgetResult {
 }
 
 /**
- * The one place the budget arithmetic lives (B1): context window and
+ * The one place the budget arithmetic lives (E-B1): context window and
  * max output tokens are separate settings, and the output reserve is never history.
  * @example computeHistoryBudget({ contextWindow: 128_000, maxOutputTokens: 4_096, system, tools })
  */

@@ -1,10 +1,10 @@
-// A 10 MB run through the byte-pair merge (T9): exhaustive, so the full suite (`npm test`) runs it, not `npm run test:fast`.
+// A 10 MB run through the byte-pair merge (E-T9): exhaustive, so the full suite (`npm test`) runs it, not `npm run test:fast`.
 import { describe, expect, it } from "vitest";
 import { referenceEncode } from "../test-support/reference-tokenizer";
 import { getTextEncoder } from "./encodings";
 
-describe("mergeBytePairs on long runs (T9)", () => {
-  it("[T9] encodes a 10 MB run of one character, token for token what js-tiktoken gives on shorter runs", () => {
+describe("mergeBytePairs on long runs (E-T9)", () => {
+  it("[E-T9] encodes a 10 MB run of one character, token for token what js-tiktoken gives on shorter runs", () => {
     const eight = referenceEncode("cl100k_base", "a".repeat(8));
     expect(eight).toHaveLength(1);
     // js-tiktoken merges quadratically: it is the reference on runs it can finish.

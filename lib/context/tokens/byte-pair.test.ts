@@ -11,8 +11,8 @@ function workOnRun(length: number): MergeWork & { tokens: number } {
   return { ...work, tokens };
 }
 
-describe("mergeBytePairs (T9)", () => {
-  it("[T9] does n log n work on a run of one character: 16× the input costs under 25× the work", () => {
+describe("mergeBytePairs (E-T9)", () => {
+  it("[E-T9] does n log n work on a run of one character: 16× the input costs under 25× the work", () => {
     const small = workOnRun(65_536);
     const large = workOnRun(1_048_576);
     expect(small.tokens).toBe(65_536 / 8);
@@ -26,7 +26,7 @@ describe("mergeBytePairs (T9)", () => {
     expect(large.siftSteps).toBeLessThanOrEqual(large.heapOperations * Math.ceil(Math.log(2 * 1_048_576) / Math.log(4)));
   });
 
-  it("[T9] merges the lowest rank first and the leftmost of equal ranks, as js-tiktoken", () => {
+  it("[E-T9] merges the lowest rank first and the leftmost of equal ranks, as js-tiktoken", () => {
     for (const text of [
       "aaaaaaa",
       "abababab",
@@ -45,7 +45,7 @@ describe("mergeBytePairs (T9)", () => {
 });
 
 describe("createRankTable", () => {
-  it("[T5] finds every token by its bytes, a byte-order mark included, and nothing else", () => {
+  it("[E-T5] finds every token by its bytes, a byte-order mark included, and nothing else", () => {
     const bytes = new Uint8Array(64);
     const lookup = (text: string) => findRank(table, bytes, 0, encodeUtf8(text, 0, text.length, bytes, 0));
     for (const text of ["hello", " world", "\uFEFF", "\uFFFD", '{"', '":"']) {

@@ -1,5 +1,5 @@
 /**
- * Byte-pair merging in O(n log n) per chunk (T9): a min-heap of candidate
+ * Byte-pair merging in O(n log n) per chunk (E-T9): a min-heap of candidate
  * merges over a linked list of parts, instead of rescanning every pair after
  * each merge (quadratic: a 256K-character run without spaces took a minute).
  * Ranks are looked up on bytes in an open-addressing hash table, so neither a
@@ -18,7 +18,7 @@ export interface RankTable {
   readonly maxTokenBytes: number;
 }
 
-/** Counts the merge loop's work, for tests that prove its bound without timing it (T9). */
+/** Counts the merge loop's work, for tests that prove its bound without timing it (E-T9). */
 export interface MergeWork {
   /** Pushes and pops. */
   heapOperations: number;

@@ -46,15 +46,15 @@ afterEach(() => {
 });
 
 describe("TiktokenCounter.countMessages", () => {
-  it("[T1] counts OpenAI's cookbook example as 129 tokens on cl100k_base", () => {
+  it("[E-T1] counts OpenAI's cookbook example as 129 tokens on cl100k_base", () => {
     expect(cl100k().countMessages(COOKBOOK_MESSAGES)).toBe(129);
   });
 
-  it("[T1] counts OpenAI's cookbook example as 124 tokens on o200k_base", () => {
+  it("[E-T1] counts OpenAI's cookbook example as 124 tokens on o200k_base", () => {
     expect(o200k().countMessages(COOKBOOK_MESSAGES)).toBe(124);
   });
 
-  it("[T1] adds 3 to prime the reply, and nothing for an empty list", () => {
+  it("[E-T1] adds 3 to prime the reply, and nothing for an empty list", () => {
     const counter = cl100k();
     const history = [user("hello"), answer("hi")];
     expect(counter.countMessages([])).toBe(0);
@@ -62,7 +62,7 @@ describe("TiktokenCounter.countMessages", () => {
     expect(counter.countEach(history)).toEqual(history.map((message) => counter.countMessage(message)));
   });
 
-  it("[T1] a message costs 3 plus its role, content and name (+1)", () => {
+  it("[E-T1] a message costs 3 plus its role, content and name (+1)", () => {
     const counter = cl100k();
     const text = (value: string) => referenceEncode("cl100k_base", value).length;
     expect(counter.countMessage(user("hello world"))).toBe(TOKENS_PER_MESSAGE + text("user") + text("hello world"));
@@ -72,7 +72,7 @@ describe("TiktokenCounter.countMessages", () => {
     expect(counter.countMessage({ role: "assistant", content: null })).toBe(TOKENS_PER_MESSAGE + text("assistant"));
   });
 
-  it("[T1] counts tool calls' names and arguments and a tool result's call id", () => {
+  it("[E-T1] counts tool calls' names and arguments and a tool result's call id", () => {
     const counter = o200k();
     const text = (value: string) => referenceEncode("o200k_base", value).length;
     const args = JSON.stringify({ reservation_id: "ZFA04Y", reason: "change of plan" });
@@ -88,7 +88,7 @@ describe("TiktokenCounter.countMessages", () => {
 });
 
 describe("TiktokenCounter.countText", () => {
-  it("[T2] counts <|endoftext|> and other special-token text as plain text, never throwing", () => {
+  it("[E-T2] counts <|endoftext|> and other special-token text as plain text, never throwing", () => {
     for (const counter of [cl100k(), o200k()]) {
       for (const text of ["<|endoftext|>", "before <|endoftext|> after", "<|fim_prefix|><|im_start|>user", "<|endofprompt|>"]) {
         expect(counter.countText(text)).toBe(referenceEncode(counter.encoding, text).length);
@@ -98,7 +98,7 @@ describe("TiktokenCounter.countText", () => {
     expect(cl100k().countMessage(user("<|endoftext|>"))).toBeGreaterThan(TOKENS_PER_MESSAGE + 1);
   });
 
-  it("[T2] counts nothing for empty, null or undefined text", () => {
+  it("[E-T2] counts nothing for empty, null or undefined text", () => {
     const counter = cl100k();
     expect(counter.countText("")).toBe(0);
     expect(counter.countText(null)).toBe(0);
@@ -106,7 +106,7 @@ describe("TiktokenCounter.countText", () => {
     expect(counter.encode("")).toEqual([]);
   });
 
-  it("[T5] encodes to js-tiktoken's token ids", () => {
+  it("[E-T5] encodes to js-tiktoken's token ids", () => {
     const text = "Hello, world! 你好 🌍 \r\n\tcafé";
     expect(cl100k().encode(text)).toEqual(referenceEncode("cl100k_base", text));
     expect(o200k().encode(text)).toEqual(referenceEncode("o200k_base", text));
@@ -114,17 +114,17 @@ describe("TiktokenCounter.countText", () => {
 });
 
 describe("TiktokenCounter.countTools", () => {
-  it("[T3] the cookbook's weather example totals 105 tokens on cl100k_base", () => {
+  it("[E-T3] the cookbook's weather example totals 105 tokens on cl100k_base", () => {
     const counter = cl100k();
     expect(counter.countMessages(WEATHER_MESSAGES) + counter.countTools(WEATHER_TOOLS)).toBe(105);
   });
 
-  it("[T3] the cookbook's weather example totals 101 tokens on o200k_base", () => {
+  it("[E-T3] the cookbook's weather example totals 101 tokens on o200k_base", () => {
     const counter = o200k();
     expect(counter.countMessages(WEATHER_MESSAGES) + counter.countTools(WEATHER_TOOLS)).toBe(101);
   });
 
-  it("[T3] follows num_tokens_for_tools: function start, properties, enums, end", () => {
+  it("[E-T3] follows num_tokens_for_tools: function start, properties, enums, end", () => {
     const text = (value: string) => referenceEncode("cl100k_base", value).length;
     const counter = cl100k();
     const bare: ToolDefinition = { type: "function", function: { name: "ping", description: "Ping the server." } };
@@ -144,14 +144,14 @@ describe("TiktokenCounter.countTools", () => {
     expect(counter.countTools([bare, withEnum])).toBe(counter.countTools([bare]) + counter.countTools([withEnum]) - 12);
   });
 
-  it("[T3] no tools cost nothing", () => {
+  it("[E-T3] no tools cost nothing", () => {
     expect(cl100k().countTools([])).toBe(0);
     expect(cl100k().countTools(undefined)).toBe(0);
   });
 });
 
 describe("TiktokenCounter construction", () => {
-  it("[T4] picks the encoding from a model name", () => {
+  it("[E-T4] picks the encoding from a model name", () => {
     expect(new TiktokenCounter({ model: "gpt-4o-mini" }).encoding).toBe("o200k_base");
     expect(new TiktokenCounter({ model: "gpt-4" }).encoding).toBe("cl100k_base");
     expect(new TiktokenCounter().encoding).toBe("cl100k_base");
@@ -165,7 +165,7 @@ describe("TiktokenCounter construction", () => {
 });
 
 describe("TiktokenCounter cache", () => {
-  it("[T6] counting the same message object twice encodes it once", () => {
+  it("[E-T6] counting the same message object twice encodes it once", () => {
     const counter = cl100k();
     const spy = vi.spyOn(counter, "countText");
     const message = calls(toolCall("call_0", "search_flights", '{"origin":"JFK"}'));
@@ -176,7 +176,7 @@ describe("TiktokenCounter cache", () => {
     expect(spy.mock.calls.length).toBe(encodedFirst);
   });
 
-  it("[T6] re-counting a history after one appended message encodes only that message", () => {
+  it("[E-T6] re-counting a history after one appended message encodes only that message", () => {
     const counter = o200k();
     const history = [system("policy"), user("q"), answer("a")];
     const total = counter.countMessages(history);
@@ -189,7 +189,7 @@ describe("TiktokenCounter cache", () => {
     expect(texts).not.toContain("a");
   });
 
-  it("[T7] with development checks on (as in every test), a message edited in place after counting throws: its count cannot go stale", () => {
+  it("[E-T7] with development checks on (as in every test), a message edited in place after counting throws: its count cannot go stale", () => {
     expect(developmentChecks()).toBe(true);
     const counter = cl100k();
     const message = calls(toolCall("call_0", "search_flights", '{"origin":"JFK"}'));
@@ -205,7 +205,7 @@ describe("TiktokenCounter cache", () => {
     expect(counter.countMessage({ ...message, content: "x ".repeat(100) })).toBe(before + counter.countText("x ".repeat(100)));
   });
 
-  it("[T7] with development checks off, counting leaves the caller's messages as they were", () => {
+  it("[E-T7] with development checks off, counting leaves the caller's messages as they were", () => {
     setDevelopmentChecks(false);
     try {
       const message = user("hello");
@@ -216,7 +216,7 @@ describe("TiktokenCounter cache", () => {
     }
   });
 
-  it("[T6] an equal but different message object is counted afresh", () => {
+  it("[E-T6] an equal but different message object is counted afresh", () => {
     const counter = cl100k();
     counter.countMessage(user("same"));
     const spy = vi.spyOn(counter, "countText");

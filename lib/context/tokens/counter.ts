@@ -6,10 +6,10 @@ import { partTokens, type MediaRule } from "./media";
 
 import { TOKENS_PER_MESSAGE, TOKENS_PER_NAME, TOKENS_TO_PRIME_REPLY } from "./accounting";
 
-/** OpenAI cookbook constants (T1): every message costs 3, a name 1 more, the reply is primed with 3. */
+/** OpenAI cookbook constants (E-T1): every message costs 3, a name 1 more, the reply is primed with 3. */
 export { TOKENS_PER_MESSAGE, TOKENS_PER_NAME, TOKENS_TO_PRIME_REPLY };
 
-/** The cookbook's `num_tokens_for_tools` constants per model family (T3). */
+/** The cookbook's `num_tokens_for_tools` constants per model family (E-T3). */
 interface ToolTokenConstants {
   functionStart: number;
   propertiesStart: number;
@@ -57,7 +57,7 @@ export class TiktokenCounter {
     this.key = `${this.encoding}:${this.mediaRule}`;
   }
 
-  /** Tokens of plain text; never throws on special-token text (T2). */
+  /** Tokens of plain text; never throws on special-token text (E-T2). */
   countText(text: string | null | undefined): number {
     return text ? this.encoder.count(text) : 0;
   }
@@ -67,7 +67,7 @@ export class TiktokenCounter {
     return this.encoder.encode(text);
   }
 
-  /** One message's tokens: 3, its role, content, name (+1), tool call id, and each tool call's name and arguments (T1); cached by identity (T6). */
+  /** One message's tokens: 3, its role, content, name (+1), tool call id, and each tool call's name and arguments (E-T1); cached by identity (E-T6). */
   countMessage(message: Message): number {
     return this.messageCounts.get(message) ?? this.measureInto(this.messageCounts, message);
   }
@@ -95,7 +95,7 @@ export class TiktokenCounter {
   /** Measures a message and caches its count in `counts`. */
   private measureInto(counts: WeakMap<Message, number>, message: Message): number {
     const tokens = this.measure(message);
-    // T7: the count is keyed by identity; with development checks on, an in-place edit now throws.
+    // E-T7: the count is keyed by identity; with development checks on, an in-place edit now throws.
     counts.set(freezeCached(message), tokens);
     return tokens;
   }
@@ -105,7 +105,7 @@ export class TiktokenCounter {
     return this.messageCounts.get(message);
   }
 
-  /** The count itself (T1), media parts by the provider's rule (M7). */
+  /** The count itself (E-T1), media parts by the provider's rule (F-M7). */
   private measure(message: Message): number {
     let tokens = TOKENS_PER_MESSAGE + this.countText(message.role) + this.countText(message.content);
     if (message.name !== undefined) tokens += TOKENS_PER_NAME + this.countText(message.name);
@@ -113,7 +113,7 @@ export class TiktokenCounter {
     for (const call of message.tool_calls ?? []) {
       tokens += this.countText(call.function.name) + this.countText(call.function.arguments);
     }
-    // M7: parts beyond the text (media by the provider's rule, reasoning and refusals as text).
+    // F-M7: parts beyond the text (media by the provider's rule, reasoning and refusals as text).
     for (const part of message.parts ?? []) tokens += partTokens(part, this.mediaRule, (text) => this.countText(text)).tokens;
     return tokens;
   }
@@ -131,7 +131,7 @@ export class TiktokenCounter {
     return total;
   }
 
-  /** Tool definitions' tokens by the cookbook's `num_tokens_for_tools` rule (T3); cached by the list's identity, as messages are (T6). */
+  /** Tool definitions' tokens by the cookbook's `num_tokens_for_tools` rule (E-T3); cached by the list's identity, as messages are (E-T6). */
   countTools(tools: readonly ToolDefinition[] | undefined): number {
     if (!tools || tools.length === 0) return 0;
     let total = this.toolCounts.get(tools);

@@ -8,7 +8,7 @@ export const ENCODINGS: readonly EncodingName[] = Object.freeze(["cl100k_base", 
 export const DEFAULT_ENCODING: EncodingName = "cl100k_base";
 
 /**
- * Model name to encoding (T4). Unknown and newer models count with o200k_base,
+ * Model name to encoding (E-T4). Unknown and newer models count with o200k_base,
  * as tiktoken's own fallback does for the gpt-4o family onwards.
  */
 export function encodingForModel(model: string): EncodingName {

@@ -1,4 +1,4 @@
-// The exhaustive comparisons with js-tiktoken (T5): random strings, adversarial runs and the whole tau-bench
+// The exhaustive comparisons with js-tiktoken (E-T5): random strings, adversarial runs and the whole tau-bench
 // corpus, token for token. They run in the full suite (`npm test`), not in `npm run test:fast`.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -42,11 +42,11 @@ const POOL = [
   "\u200B",
 ];
 
-describe("TiktokenCounter equals js-tiktoken (T5)", () => {
+describe("TiktokenCounter equals js-tiktoken (E-T5)", () => {
   for (const encoding of ENCODINGS) {
     const counter = new TiktokenCounter({ encoding });
 
-    it(`[T5] on random Unicode strings (${encoding})`, () => {
+    it(`[E-T5] on random Unicode strings (${encoding})`, () => {
       fc.assert(
         fc.property(fc.string({ unit: "binary", maxLength: 80 }), (text) => {
           expect(counter.encode(text)).toEqual(referenceEncode(encoding, text));
@@ -55,7 +55,7 @@ describe("TiktokenCounter equals js-tiktoken (T5)", () => {
       );
     }, 60_000);
 
-    it(`[T5] on strings built from byte-order marks, U+0085, CJK, emoji, CRLF and spaces (${encoding})`, () => {
+    it(`[E-T5] on strings built from byte-order marks, U+0085, CJK, emoji, CRLF and spaces (${encoding})`, () => {
       fc.assert(
         fc.property(
           fc.array(fc.constantFrom(...POOL), { maxLength: 40 }).map((parts) => parts.join("")),
@@ -68,11 +68,11 @@ describe("TiktokenCounter equals js-tiktoken (T5)", () => {
       );
     }, 60_000);
 
-    it(`[T5] on lone surrogates (${encoding})`, () => {
+    it(`[E-T5] on lone surrogates (${encoding})`, () => {
       for (const text of ["\uD83D", "a\uD83Dz", "\uDE00x", "\uDE00\uD83D", "😀\uD83D"]) expect(counter.encode(text)).toEqual(referenceEncode(encoding, text));
     });
 
-    it(`[T5] on every message of the real tau-bench trajectories (${encoding})`, () => {
+    it(`[E-T5] on every message of the real tau-bench trajectories (${encoding})`, () => {
       const texts = new Set<string>();
       for (const trajectory of allTrajectories()) {
         for (const message of trajectory.messages) {
@@ -93,7 +93,7 @@ describe("TiktokenCounter equals js-tiktoken (T5)", () => {
   }
 });
 
-// Inputs that made the quadratic merge loop crawl, and every class the pre-tokenizer tells apart (T8, T9).
+// Inputs that made the quadratic merge loop crawl, and every class the pre-tokenizer tells apart (E-T8, E-T9).
 const ADVERSARIAL = [
   "a".repeat(1_000),
   "=".repeat(1_000),
@@ -120,11 +120,11 @@ const ADVERSARIAL = [
   Array.from({ length: 40 }, (_, index) => "=".repeat(index)).join("\n"),
 ];
 
-describe("getTextEncoder equals js-tiktoken (T5)", () => {
+describe("getTextEncoder equals js-tiktoken (E-T5)", () => {
   for (const encoding of ENCODINGS) {
     const encoder = getTextEncoder(encoding);
 
-    it(`[T5] encode() and count() on long runs, base64 of zeros, DNA, mixed scripts, emoji, surrogates, CRLF, digits, contractions (${encoding})`, () => {
+    it(`[E-T5] encode() and count() on long runs, base64 of zeros, DNA, mixed scripts, emoji, surrogates, CRLF, digits, contractions (${encoding})`, () => {
       for (const text of ADVERSARIAL) {
         const reference = referenceEncode(encoding, text);
         expect(encoder.encode(text)).toEqual(reference);
@@ -132,7 +132,7 @@ describe("getTextEncoder equals js-tiktoken (T5)", () => {
       }
     }, 120_000);
 
-    it(`[T5] encode() and count() on the whole tau-bench corpus laid end to end (${encoding})`, () => {
+    it(`[E-T5] encode() and count() on the whole tau-bench corpus laid end to end (${encoding})`, () => {
       const corpus = allTrajectories()
         .flatMap((trajectory) =>
           trajectory.messages.flatMap((message) => [

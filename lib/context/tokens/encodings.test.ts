@@ -79,27 +79,27 @@ describe("encodingForModel", () => {
     ["gpt-4", "cl100k_base"],
     ["gpt-4-turbo", "cl100k_base"],
     ["gpt-3.5-turbo", "cl100k_base"],
-  ])("[T4] %s → %s", (model, encoding) => {
+  ])("[E-T4] %s → %s", (model, encoding) => {
     expect(encodingForModel(model)).toBe(encoding);
   });
 
-  it("[T4] unknown models count with o200k_base", () => {
+  it("[E-T4] unknown models count with o200k_base", () => {
     expect(encodingForModel("some-future-model")).toBe("o200k_base");
     expect(encodingForModel("")).toBe("o200k_base");
   });
 
-  it("[T4] ignores case, whitespace and a provider prefix", () => {
+  it("[E-T4] ignores case, whitespace and a provider prefix", () => {
     expect(encodingForModel("  GPT-4  ")).toBe("cl100k_base");
     expect(encodingForModel("openai/gpt-4o")).toBe("o200k_base");
     expect(encodingForModel("azure/gpt-4")).toBe("cl100k_base");
   });
 
-  it("[T4] agrees with js-tiktoken on every cl100k_base and o200k_base model it knows", () => {
+  it("[E-T4] agrees with js-tiktoken on every cl100k_base and o200k_base model it knows", () => {
     const disagreements = JS_TIKTOKEN_MODELS.filter((model) => encodingForModel(model) !== getEncodingNameForModel(model));
     expect(disagreements).toEqual([]);
   });
 
-  it("[T4] counts fine-tuned models with their base model's encoding", () => {
+  it("[E-T4] counts fine-tuned models with their base model's encoding", () => {
     expect(encodingForModel("ft:gpt-3.5-turbo-0125:acme::9abc")).toBe("cl100k_base");
     expect(encodingForModel("ft:gpt-4-0613:acme::9abc")).toBe("cl100k_base");
     expect(encodingForModel("ft:gpt-4o-mini-2024-07-18:acme::9abc")).toBe("o200k_base");
@@ -107,7 +107,7 @@ describe("encodingForModel", () => {
 });
 
 describe("encodings", () => {
-  it("[T5] SPLIT_PATTERNS are js-tiktoken's pat_str", () => {
+  it("[E-T5] SPLIT_PATTERNS are js-tiktoken's pat_str", () => {
     for (const encoding of ENCODINGS) expect(SPLIT_PATTERNS[encoding]).toBe(REFERENCE_RANKS[encoding].pat_str);
   });
 

@@ -13,7 +13,7 @@ export const SPLIT_PATTERNS: Readonly<Record<EncodingName, string>> = Object.fre
   o200k_base: String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
 });
 
-/** Counts tokens of plain text; special-token text is ordinary text (T2). */
+/** Counts tokens of plain text; special-token text is ordinary text (E-T2). */
 export interface TextEncoder {
   readonly encoding: EncodingName;
   count(text: string): number;
@@ -76,7 +76,7 @@ function createTextEncoder(encoding: EncodingName): TextEncoder {
   const table = createRankTable(decoder);
   const chunkEnd = CHUNK_ENDS[encoding];
   let piece = new Uint8Array(1024);
-  // No special tokens are known here, so `<|endoftext|>` in user text is plain text (T2).
+  // No special tokens are known here, so `<|endoftext|>` in user text is plain text (E-T2).
   const walk = (text: string, tokens?: number[]): number => {
     let count = 0;
     for (let start = 0; start < text.length; ) {

@@ -1,5 +1,5 @@
 /**
- * Token costs of what a message holds besides text (M1–M7 in lib/formats/SPEC.md):
+ * Token costs of what a message holds besides text (E-M1–F-M7 in lib/formats/SPEC.md):
  * images by each provider's published rule, audio by duration, documents by
  * page where a rule exists. Isomorphic and tokenizer-free: sizes come from the
  * part, else from the image's own header bytes.
@@ -76,7 +76,7 @@ export function imageTokens(part: ImagePart, rule: MediaRule): MediaTokens {
   return { tokens: openAIImageTokens(size, part.detail), approximate };
 }
 
-/** Tokens per second of audio: Gemini publishes 32 (M4); OpenAI's audio models come to about 10. */
+/** Tokens per second of audio: Gemini publishes 32 (F-M4); OpenAI's audio models come to about 10. */
 const AUDIO_TOKENS_PER_SECOND: Record<MediaRule, number> = { gemini: 32, openai: 10, anthropic: 10 };
 
 /** The audio's length: stated, else read from a WAV header. */
@@ -92,7 +92,7 @@ export function audioTokens(part: AudioPart, rule: MediaRule): MediaTokens {
   return { tokens, approximate: seconds === undefined || rule !== "gemini" };
 }
 
-/** Per page of a PDF: Gemini publishes 258 (M6); Anthropic and OpenAI send text and an image of each page, about 1,500. */
+/** Per page of a PDF: Gemini publishes 258 (F-M6); Anthropic and OpenAI send text and an image of each page, about 1,500. */
 const PAGE_TOKENS: Record<MediaRule, number> = { gemini: 258, openai: 1500, anthropic: 1500 };
 
 /** Pages of a base64 PDF, by its page objects; undefined for other data. */
@@ -105,7 +105,7 @@ export function pdfPages(part: DocumentPart): number | undefined {
 }
 
 /**
- * M6: a document's tokens. Text sources are their text's tokens (`countText`);
+ * F-M6: a document's tokens. Text sources are their text's tokens (`countText`);
  * PDFs are counted by page (one page when the count cannot be read).
  */
 export function documentTokens(part: DocumentPart, rule: MediaRule, countText: (text: string) => number): MediaTokens {
@@ -114,7 +114,7 @@ export function documentTokens(part: DocumentPart, rule: MediaRule, countText: (
   return { tokens: (pages ?? 1) * PAGE_TOKENS[rule], approximate: pages === undefined || rule !== "gemini" };
 }
 
-/** One part's tokens beyond the message's `content` (M7); text parts are in `content` already and cost nothing here. */
+/** One part's tokens beyond the message's `content` (F-M7); text parts are in `content` already and cost nothing here. */
 export function partTokens(part: ContentPart, rule: MediaRule, countText: (text: string) => number): MediaTokens {
   switch (part.type) {
     case "text":

@@ -1,4 +1,4 @@
-// The pre-tokenizer against the split patterns themselves (T8): every character class, random UTF-16, adversarial
+// The pre-tokenizer against the split patterns themselves (E-T8): every character class, random UTF-16, adversarial
 // runs and the whole tau-bench corpus. Exhaustive: the full suite (`npm test`) runs it, not `npm run test:fast`.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -105,9 +105,9 @@ const ADVERSARIAL = [
   "\uFEFF".repeat(300),
 ];
 
-describe("preTokenize (T8)", () => {
+describe("preTokenize (E-T8)", () => {
   for (const encoding of ENCODINGS) {
-    it(`[T8] splits strings of every character class exactly as the u-flag split pattern does (${encoding})`, () => {
+    it(`[E-T8] splits strings of every character class exactly as the u-flag split pattern does (${encoding})`, () => {
       fc.assert(
         fc.property(
           fc.array(fc.constantFrom(...PIECES), { maxLength: 30 }).map((pieces) => pieces.join("")),
@@ -119,7 +119,7 @@ describe("preTokenize (T8)", () => {
       );
     });
 
-    it(`[T8] splits random UTF-16 strings, lone surrogates included, as the pattern does (${encoding})`, () => {
+    it(`[E-T8] splits random UTF-16 strings, lone surrogates included, as the pattern does (${encoding})`, () => {
       fc.assert(
         fc.property(
           fc.oneof(
@@ -135,11 +135,11 @@ describe("preTokenize (T8)", () => {
       );
     });
 
-    it(`[T8] splits long runs and adversarial strings as the pattern does (${encoding})`, () => {
+    it(`[E-T8] splits long runs and adversarial strings as the pattern does (${encoding})`, () => {
       for (const text of ADVERSARIAL) expect(preTokenize(encoding, text)).toEqual(byRegex(encoding, text));
     });
 
-    it(`[T8] splits the whole tau-bench corpus as the pattern does (${encoding})`, () => {
+    it(`[E-T8] splits the whole tau-bench corpus as the pattern does (${encoding})`, () => {
       const texts = allTrajectories().flatMap((trajectory) =>
         trajectory.messages.flatMap((message) => [message.content ?? "", ...(message.tool_calls ?? []).map((call) => call.function.arguments)]),
       );

@@ -2,7 +2,7 @@ import type { EncodingName } from "./encoding-names";
 
 /**
  * Hand-written pre-tokenizers, chunk for chunk identical to js-tiktoken's split
- * patterns (`SPLIT_PATTERNS`) run with the `u` flag (T8): a `u`-flag regex with
+ * patterns (`SPLIT_PATTERNS`) run with the `u` flag (E-T8): a `u`-flag regex with
  * Unicode property classes reads only ~5–10 MB/s, a table lookup per code point
  * several times that. Each alternative of a pattern is a branch below, tried in
  * the pattern's order, with the regex's greedy backtracking worked out by hand.

@@ -1,4 +1,4 @@
-/** Anthropic content blocks ↔ canonical parts (A2–A5 in SPEC.md). */
+/** Anthropic content blocks ↔ canonical parts (F-A2–F-A5 in SPEC.md). */
 import type { CacheControl, ContentPart, MediaSource } from "@/lib/context/messages";
 import { readCacheControl } from "../cache";
 import { withExtras } from "../canonical";

@@ -3,7 +3,7 @@ import { FormatError } from "../errors";
 import { readAnthropicRequest, readAnthropicResponse, writeAnthropicRequest } from "../index";
 
 describe("Anthropic Messages reader and writer", () => {
-  it("[A3] splits a user turn's tool results into tool messages before the user's own words, and joins them back", () => {
+  it("[F-A3] splits a user turn's tool results into tool messages before the user's own words, and joins them back", () => {
     const body = {
       messages: [
         { role: "user", content: "go" },
@@ -26,12 +26,12 @@ describe("Anthropic Messages reader and writer", () => {
     };
     const read = readAnthropicRequest(body);
     expect(read.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool", "user"]);
-    // F5: a result is named after the call it answers.
+    // F-5: a result is named after the call it answers.
     expect(read.messages[3]).toEqual({ role: "tool", content: "two", tool_call_id: "t2", name: "b", extras: { anthropic: { isError: true } } });
     expect(writeAnthropicRequest(read).value).toEqual(body);
   });
 
-  it("[A4] keeps thinking with its signature and redacted thinking, opaque, in order", () => {
+  it("[F-A4] keeps thinking with its signature and redacted thinking, opaque, in order", () => {
     const body = {
       messages: [
         {
@@ -54,7 +54,7 @@ describe("Anthropic Messages reader and writer", () => {
     expect(writeAnthropicRequest(read).value).toEqual(body);
   });
 
-  it("[A5] keeps a server tool's call and result whole in the assistant's turn, out of the tool pairing", () => {
+  it("[F-A5] keeps a server tool's call and result whole in the assistant's turn, out of the tool pairing", () => {
     const body = {
       messages: [
         {
@@ -73,7 +73,7 @@ describe("Anthropic Messages reader and writer", () => {
     expect(writeAnthropicRequest(read).value).toEqual(body);
   });
 
-  it("[A2] holds the last block's cache mark as the message's, a tool_use's included", () => {
+  it("[F-A2] holds the last block's cache mark as the message's, a tool_use's included", () => {
     const body = {
       system: [{ type: "text", text: "s", cache_control: { type: "ephemeral" } }],
       messages: [
@@ -102,7 +102,7 @@ describe("Anthropic Messages reader and writer", () => {
     expect(writeAnthropicRequest(read).value).toEqual(body);
   });
 
-  it("[A6] writes a system message after the start as a user turn, with a warning", () => {
+  it("[F-A6] writes a system message after the start as a user turn, with a warning", () => {
     const written = writeAnthropicRequest({
       messages: [
         { role: "user", content: "a" },
@@ -116,7 +116,7 @@ describe("Anthropic Messages reader and writer", () => {
     expect(written.warnings).toMatchObject([{ code: "system-moved", messageIndex: 1, path: "messages[1]" }]);
   });
 
-  it("[F9] writes JSON-text arguments as the same object, and arguments that are not a JSON object as {input}, with a warning", () => {
+  it("[F-9] writes JSON-text arguments as the same object, and arguments that are not a JSON object as {input}, with a warning", () => {
     const written = writeAnthropicRequest({
       messages: [
         { role: "user", content: "go" },
@@ -140,7 +140,7 @@ describe("Anthropic Messages reader and writer", () => {
     expect(back[0]).toBe(JSON.stringify({ city: "Paris", days: [1, 2] }));
   });
 
-  it("[A1] refuses a system role, a misplaced tool_result and a tool_use without input, each located", () => {
+  it("[F-A1] refuses a system role, a misplaced tool_result and a tool_use without input, each located", () => {
     const body = {
       messages: [
         { role: "system", content: "x" },
@@ -165,7 +165,7 @@ describe("Anthropic Messages reader and writer", () => {
     expect(read.messages).toEqual([{ role: "assistant", content: "hi" }]);
   });
 
-  it("[T1] keeps tools' input_schema and cache marks, and server tools whole", () => {
+  it("[F-T1] keeps tools' input_schema and cache marks, and server tools whole", () => {
     const tools = [
       { name: "f", description: "d", input_schema: { type: "object" }, cache_control: { type: "ephemeral" } },
       { type: "web_search_20250305", name: "web_search", max_uses: 5 },

@@ -1,5 +1,5 @@
 /**
- * Anthropic Messages → canonical messages (A1–A6 in SPEC.md). An assistant's
+ * Anthropic Messages → canonical messages (F-A1–F-A6 in SPEC.md). An assistant's
  * `tool_use` blocks become its tool calls; a user's `tool_result` blocks
  * become one tool message each, in block order, before a user message for
  * the rest of its blocks.
@@ -81,7 +81,7 @@ function readAssistant(blocks: readonly unknown[], reader: BlockReader): void {
       if (call === undefined) return;
       calls.push(call);
       const mark = readCacheControl(block.cache_control, context, [...blockPath, "cache_control"], index);
-      // A2: the last block's cache mark is the message's; earlier tool_use marks are kept by call id.
+      // F-A2: the last block's cache mark is the message's; earlier tool_use marks are kept by call id.
       if (mark !== undefined && position === blocks.length - 1) cache = mark;
       else if (mark !== undefined) callCache[call.id] = mark;
     } else {
@@ -120,7 +120,7 @@ function readUser(blocks: readonly unknown[], reader: BlockReader): void {
       if (part !== undefined) parts.push(part);
     }
   });
-  // A3: tool results must follow their call directly, so the user's own blocks come after them.
+  // F-A3: tool results must follow their call directly, so the user's own blocks come after them.
   if (parts.length > 0 || results === 0) messages.push(buildMessage("user", parts));
 }
 

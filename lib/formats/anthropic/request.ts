@@ -1,4 +1,4 @@
-/** Whole Anthropic request bodies and responses ↔ canonical conversations (A1 in SPEC.md). */
+/** Whole Anthropic request bodies and responses ↔ canonical conversations (F-A1 in SPEC.md). */
 import type { ContentPart, Message } from "@/lib/context/messages";
 import { buildMessage } from "../canonical";
 import { ConversionContext, isRecord, otherFields } from "../context";

@@ -1,4 +1,4 @@
-/** Anthropic `tools` (`input_schema`; server tools by `type`) ↔ canonical tool definitions (T1 in SPEC.md). */
+/** Anthropic `tools` (`input_schema`; server tools by `type`) ↔ canonical tool definitions (F-T1 in SPEC.md). */
 import type { ToolDefinition } from "@/lib/context/messages";
 import { readCacheControl } from "../cache";
 import { withExtras } from "../canonical";

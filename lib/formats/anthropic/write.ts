@@ -1,4 +1,4 @@
-/** Canonical messages → an Anthropic Messages request (A1–A6 in SPEC.md). */
+/** Canonical messages → an Anthropic Messages request (F-A1–F-A6 in SPEC.md). */
 import type { CacheControl, ContentPart, Message } from "@/lib/context/messages";
 import { argumentsObject, extrasOf, foreignExtras, impliedName, mediaLosses, partsToWrite } from "../canonical";
 import { ConversionContext, isRecord } from "../context";
@@ -63,7 +63,7 @@ function writeMessage(message: Message, index: number, wire: WireMessage[], cont
     return;
   }
   const content = plainOrBlocks(message, blocks);
-  // A3: a user message right after tool results shares their wire message, as Anthropic requires.
+  // F-A3: a user message right after tool results shares their wire message, as Anthropic requires.
   const previous = wire.at(-1);
   if (previous?.role === "user" && Array.isArray(previous.content) && previous.content.at(-1)?.type === "tool_result" && index > 0) {
     previous.content.push(...(typeof content === "string" ? [{ type: "text", text: content }] : content));
@@ -83,7 +83,7 @@ function appendToUserTurn(wire: WireMessage[], blocks: Block[], isResult: boolea
   else wire.push({ role: "user", content: blocks });
 }
 
-/** The message's parts as blocks (F3), its cache mark on the last one unless tool calls follow. */
+/** The message's parts as blocks (F-3), its cache mark on the last one unless tool calls follow. */
 function blocksOf(message: Message, index: number, context: ConversionContext): Block[] {
   const blocks: Block[] = [];
   partsToWrite(message).forEach((part, partIndex) => {

@@ -1,4 +1,4 @@
-/** Gemini parts (`text`, `thought`, `inlineData`, `fileData`) ↔ canonical parts (G2 in SPEC.md). */
+/** Gemini parts (`text`, `thought`, `inlineData`, `fileData`) ↔ canonical parts (F-G2 in SPEC.md). */
 import type { ContentPart, MediaSource } from "@/lib/context/messages";
 import { withExtras } from "../canonical";
 import { isRecord, otherFields } from "../context";

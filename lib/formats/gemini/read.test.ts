@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readGeminiRequest, readGeminiResponse, writeGeminiRequest } from "../index";
 
 describe("Gemini reader and writer", () => {
-  it("[G4] gives id-less calls stable ids from their position and pairs responses by name in order", () => {
+  it("[F-G4] gives id-less calls stable ids from their position and pairs responses by name in order", () => {
     const body = {
       contents: [
         { role: "user", parts: [{ text: "both" }] },
@@ -21,7 +21,7 @@ describe("Gemini reader and writer", () => {
     expect(readGeminiRequest(writeGeminiRequest(read).value).messages).toEqual(read.messages);
   });
 
-  it("[G4] keeps ids Gemini sends", () => {
+  it("[F-G4] keeps ids Gemini sends", () => {
     const read = readGeminiRequest({
       contents: [
         { role: "model", parts: [{ functionCall: { id: "fc1", name: "a", args: {} } }] },
@@ -32,7 +32,7 @@ describe("Gemini reader and writer", () => {
     expect(read.warnings).toEqual([]);
   });
 
-  it("[G2] keeps thoughts with their signatures and a call's thought signature", () => {
+  it("[F-G2] keeps thoughts with their signatures and a call's thought signature", () => {
     const body = {
       contents: [
         {
@@ -50,7 +50,7 @@ describe("Gemini reader and writer", () => {
     expect(writeGeminiRequest(read).value).toEqual(body);
   });
 
-  it("[G3] writes tool results and the next user words into one user turn", () => {
+  it("[F-G3] writes tool results and the next user words into one user turn", () => {
     const written = writeGeminiRequest({
       messages: [
         { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] },

@@ -1,5 +1,5 @@
 /**
- * Gemini `contents` → canonical messages (G1–G4 in SPEC.md). A model turn's
+ * Gemini `contents` → canonical messages (F-G1–F-G4 in SPEC.md). A model turn's
  * function calls become tool calls; a user turn's function responses become
  * tool messages before the rest of the turn. Gemini ids are optional: a call
  * without one gets a stable id from its position, and its response is paired
@@ -112,7 +112,7 @@ function readUser(parts: readonly unknown[], reader: PartReader): void {
     reader.messages.push(message);
     results += 1;
   });
-  // G3: tool results follow their call directly, so the user's own parts come after them.
+  // F-G3: tool results follow their call directly, so the user's own parts come after them.
   if (content.length > 0 || results === 0) reader.messages.push(buildMessage("user", content));
 }
 

@@ -1,4 +1,4 @@
-/** Whole Gemini `generateContent` requests and responses ↔ canonical conversations (G1 in SPEC.md). */
+/** Whole Gemini `generateContent` requests and responses ↔ canonical conversations (F-G1 in SPEC.md). */
 import type { ContentPart, Message } from "@/lib/context/messages";
 import { buildMessage } from "../canonical";
 import { ConversionContext, isRecord, otherFields } from "../context";

@@ -1,4 +1,4 @@
-/** Gemini `tools` (`functionDeclarations`, built-in tools such as `googleSearch`) ↔ canonical (T1 in SPEC.md). */
+/** Gemini `tools` (`functionDeclarations`, built-in tools such as `googleSearch`) ↔ canonical (F-T1 in SPEC.md). */
 import type { ToolDefinition } from "@/lib/context/messages";
 import { extrasOf, withExtras } from "../canonical";
 import { otherFields, type ConversionContext } from "../context";

@@ -1,4 +1,4 @@
-/** Canonical messages → Gemini `contents` and `systemInstruction` (G1–G4 in SPEC.md). */
+/** Canonical messages → Gemini `contents` and `systemInstruction` (F-G1–F-G4 in SPEC.md). */
 import type { ContentPart, Message } from "@/lib/context/messages";
 import { argumentsObject, extrasOf, foreignExtras, mediaLosses, partsToWrite } from "../canonical";
 import { isRecord, type ConversionContext } from "../context";
@@ -51,7 +51,7 @@ function writeMessage(message: Message, index: number, contents: Content[], call
   if (message.role === "system")
     context.warn("system-moved", "Gemini has a system instruction only before the conversation; this system message became a user turn", path, index);
   const parts = partsOf(message, index, context);
-  // G3: a user turn right after function responses shares their content.
+  // F-G3: a user turn right after function responses shares their content.
   const previous = contents.at(-1);
   if (message.role === "user" && previous?.role === "user" && previous.parts.length > 0 && previous.parts.at(-1)?.functionResponse !== undefined)
     previous.parts.push(...parts);

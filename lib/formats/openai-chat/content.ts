@@ -1,4 +1,4 @@
-/** OpenAI Chat content parts ↔ canonical parts (C2 in SPEC.md). */
+/** OpenAI Chat content parts ↔ canonical parts (F-C2 in SPEC.md). */
 import type { CacheControl, ContentPart, MediaSource } from "@/lib/context/messages";
 import { otherFields, isRecord, type ConversionContext } from "../context";
 import { parseDataUrl, toDataUrl, withExtras } from "../canonical";

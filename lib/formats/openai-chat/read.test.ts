@@ -8,7 +8,7 @@ function roundTrip(messages: unknown[]) {
 }
 
 describe("OpenAI Chat reader and writer", () => {
-  it("[C3] pairs a legacy function result with its call by one generated id, also with two calls of one name", () => {
+  it("[F-C3] pairs a legacy function result with its call by one generated id, also with two calls of one name", () => {
     const { messages, warnings } = readChatMessages([
       { role: "user", content: "weather in Paris and Rome?" },
       { role: "assistant", content: null, function_call: { name: "weather", arguments: '{"city":"Paris"}' } },
@@ -22,14 +22,14 @@ describe("OpenAI Chat reader and writer", () => {
     expect(warnings.map((warning) => warning.code)).toEqual(["legacy-function-call", "legacy-function-call", "legacy-function-call", "legacy-function-call"]);
   });
 
-  it("[C4] keeps the developer role as a system message and writes it back as developer", () => {
+  it("[F-C4] keeps the developer role as a system message and writes it back as developer", () => {
     const { read, back } = roundTrip([{ role: "developer", content: "be brief" }]);
     expect(read.messages[0]).toEqual({ role: "system", content: "be brief", extras: { openai: { role: "developer" } } });
     expect(writeChatMessages(read.messages).value[0].role).toBe("developer");
     expect(back.messages).toEqual(read.messages);
   });
 
-  it("[C2] keeps images, audio and files as typed parts in order, the text joined in content", () => {
+  it("[F-C2] keeps images, audio and files as typed parts in order, the text joined in content", () => {
     const { read, back } = roundTrip([
       {
         role: "user",
@@ -49,14 +49,14 @@ describe("OpenAI Chat reader and writer", () => {
     expect(back.messages).toEqual(read.messages);
   });
 
-  it("[C2] keeps a refusal and writes it back in the refusal field", () => {
+  it("[F-C2] keeps a refusal and writes it back in the refusal field", () => {
     const { read, back } = roundTrip([{ role: "assistant", content: null, refusal: "I can't." }]);
     expect(read.messages[0]).toEqual({ role: "assistant", content: null, parts: [{ type: "refusal", text: "I can't." }] });
     expect(writeChatMessages(read.messages).value[0]).toEqual({ role: "assistant", content: null, refusal: "I can't." });
     expect(back.messages).toEqual(read.messages);
   });
 
-  it("[C5] carries reasoning of every kind through reasoning_details", () => {
+  it("[F-C5] carries reasoning of every kind through reasoning_details", () => {
     const messages = [
       {
         role: "assistant" as const,
@@ -74,14 +74,14 @@ describe("OpenAI Chat reader and writer", () => {
     expect(readChatMessages(wire).messages).toEqual(messages);
   });
 
-  it("[C5] reads reasoning_content as reasoning and writes it back there", () => {
+  it("[F-C5] reads reasoning_content as reasoning and writes it back there", () => {
     const { read, back } = roundTrip([{ role: "assistant", content: "4", reasoning_content: "2+2" }]);
     expect(read.messages[0].parts?.[0]).toEqual({ type: "reasoning", text: "2+2" });
     expect(writeChatMessages(read.messages).value[0].reasoning_content).toBe("2+2");
     expect(back.messages).toEqual(read.messages);
   });
 
-  it("[F2] holds a cache mark on the last part as the message's, and on earlier parts as theirs", () => {
+  it("[F-2] holds a cache mark on the last part as the message's, and on earlier parts as theirs", () => {
     const { read, back } = roundTrip([
       {
         role: "user",
@@ -103,13 +103,13 @@ describe("OpenAI Chat reader and writer", () => {
     expect(back.messages).toEqual(read.messages);
   });
 
-  it("[C6] keeps fields the canonical message has no place for and writes them back", () => {
+  it("[F-C6] keeps fields the canonical message has no place for and writes them back", () => {
     const { read } = roundTrip([{ role: "assistant", content: "x", prefix: true }]);
     expect(read.messages[0].extras).toEqual({ openai: { fields: { prefix: true } } });
     expect(writeChatMessages(read.messages).value[0]).toEqual({ role: "assistant", content: "x", prefix: true });
   });
 
-  it("[C1] refuses bad input with every problem located and the format named", () => {
+  it("[F-C1] refuses bad input with every problem located and the format named", () => {
     let error: unknown;
     try {
       readChatMessages([{ content: "x" }, { role: "tool", content: "y" }, { role: "user", content: [{ type: "image_url" }] }], { path: ["messages"] });

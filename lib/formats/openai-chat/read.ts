@@ -1,5 +1,5 @@
 /**
- * OpenAI Chat Completions messages → canonical messages (C1–C6 in SPEC.md).
+ * OpenAI Chat Completions messages → canonical messages (F-C1–F-C6 in SPEC.md).
  * The canonical shape is chat's own, so this is validation plus what real
  * logs carry besides: content parts, legacy functions, the developer role,
  * refusals, audio, reasoning, cache marks and unknown fields (kept as extras).
@@ -30,7 +30,7 @@ const KNOWN_FIELDS = [
   "cache_control",
 ];
 
-/** Pending legacy `function_call`s, so a `function` result gets its call's id (C3). */
+/** Pending legacy `function_call`s, so a `function` result gets its call's id (F-C3). */
 type LegacyCalls = { id: string; name: string }[];
 
 /** Reads a chat `messages` array; throws `FormatError` listing every problem. */
@@ -190,7 +190,7 @@ function readLegacyCall(call: Record<string, unknown>, scope: AssistantScope): T
   return { id, type: "function", function: { name: call.name, arguments: args as string } };
 }
 
-/** The id of the latest unanswered legacy call of this name (else the latest), so call and result pair (C3). */
+/** The id of the latest unanswered legacy call of this name (else the latest), so call and result pair (F-C3). */
 function legacyResultId(legacy: LegacyCalls, name: string | undefined, index: number): string {
   let position = -1;
   for (let candidate = legacy.length - 1; candidate >= 0 && position === -1; candidate -= 1) {

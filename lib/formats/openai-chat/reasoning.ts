@@ -1,6 +1,6 @@
 /**
  * Reasoning in OpenAI Chat, which has no standard field for it: the
- * `reasoning_details` convention of OpenRouter (C5 in SPEC.md), so reasoning
+ * `reasoning_details` convention of OpenRouter (F-C5 in SPEC.md), so reasoning
  * read from any format survives a trip through a chat file. `reasoning_content`
  * (DeepSeek, vLLM) and `reasoning` (a plain string) are read too.
  */

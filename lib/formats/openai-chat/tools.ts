@@ -1,4 +1,4 @@
-/** OpenAI Chat `tools` (and the legacy `functions`) ↔ canonical tool definitions (T1 in SPEC.md). */
+/** OpenAI Chat `tools` (and the legacy `functions`) ↔ canonical tool definitions (F-T1 in SPEC.md). */
 import type { ToolDefinition } from "@/lib/context/messages";
 import { readCacheControl } from "../cache";
 import { extrasOf, withExtras } from "../canonical";

@@ -1,4 +1,4 @@
-/** Canonical messages → OpenAI Chat Completions messages (C1–C6 in SPEC.md). */
+/** Canonical messages → OpenAI Chat Completions messages (F-C1–F-C6 in SPEC.md). */
 import type { ContentPart, Message, ReasoningPart } from "@/lib/context/messages";
 import { extrasOf, foreignExtras, mediaLosses, partsToWrite, unusedExtras } from "../canonical";
 import { ConversionContext, isRecord } from "../context";

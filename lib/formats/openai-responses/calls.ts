@@ -1,5 +1,5 @@
 /**
- * Responses items the client runs and answers (R3 in SPEC.md): each becomes a
+ * Responses items the client runs and answers (F-R3 in SPEC.md): each becomes a
  * canonical tool call and its output a tool message, so the engine's tool
  * pairing holds for them as for function calls. What the canonical call has
  * no field for is kept by call id and put back.

@@ -1,4 +1,4 @@
-/** OpenAI Responses content parts (`input_text`, `output_text`, `input_image`, ...) ↔ canonical parts (R2 in SPEC.md). */
+/** OpenAI Responses content parts (`input_text`, `output_text`, `input_image`, ...) ↔ canonical parts (F-R2 in SPEC.md). */
 import type { ContentPart, MediaSource } from "@/lib/context/messages";
 import { parseDataUrl, toDataUrl, withExtras } from "../canonical";
 import { isRecord, otherFields, type ConversionContext } from "../context";

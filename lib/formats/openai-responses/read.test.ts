@@ -11,7 +11,7 @@ const sameAfterTrip = (body: Record<string, unknown>) => {
 };
 
 describe("OpenAI Responses reader and writer", () => {
-  it("[R1] reads a string input as one user message and instructions as a first system message", () => {
+  it("[F-R1] reads a string input as one user message and instructions as a first system message", () => {
     const read = readResponsesRequest({ instructions: "be brief", input: "hi", model: "o4-mini" });
     expect(read.messages).toEqual([
       { role: "system", content: "be brief", extras: { openai: { instructions: true } } },
@@ -21,7 +21,7 @@ describe("OpenAI Responses reader and writer", () => {
     expect(writeResponsesRequest(read).value).toEqual({ instructions: "be brief", input: [{ role: "user", content: "hi" }] });
   });
 
-  it("[R1] groups a turn's reasoning, text and calls into one assistant message; outputs become tool messages", () => {
+  it("[F-R1] groups a turn's reasoning, text and calls into one assistant message; outputs become tool messages", () => {
     const read = sameAfterTrip({
       input: [
         { role: "user", content: "go" },
@@ -46,7 +46,7 @@ describe("OpenAI Responses reader and writer", () => {
     expect(read.messages[3].parts?.map((part) => part.type)).toEqual(["text", "image"]);
   });
 
-  it("[R3] reads custom tool calls and computer calls as tool calls and writes them back as themselves", () => {
+  it("[F-R3] reads custom tool calls and computer calls as tool calls and writes them back as themselves", () => {
     const body = {
       input: [
         { type: "custom_tool_call", call_id: "c1", name: "patch", input: "*** Begin Patch" },
@@ -62,7 +62,7 @@ describe("OpenAI Responses reader and writer", () => {
     expect(writeResponsesRequest(read).value.input).toEqual(body.input);
   });
 
-  it("[R4] keeps built-in tool items whole in the assistant turn", () => {
+  it("[F-R4] keeps built-in tool items whole in the assistant turn", () => {
     const body = {
       input: [
         { role: "user", content: "search" },
@@ -76,7 +76,7 @@ describe("OpenAI Responses reader and writer", () => {
     expect(writeResponsesRequest(read).value.input).toEqual(body.input);
   });
 
-  it("[R5] reads a response object's output", () => {
+  it("[F-R5] reads a response object's output", () => {
     const read = readResponsesOutput({
       id: "resp_1",
       output: [{ type: "message", role: "assistant", id: "msg_1", content: [{ type: "output_text", text: "hi", annotations: [] }] }],
@@ -84,7 +84,7 @@ describe("OpenAI Responses reader and writer", () => {
     expect(read.messages).toEqual([{ role: "assistant", content: "hi", extras: { openai: { item: { id: "msg_1" } } } }]);
   });
 
-  it("[R1] refuses an item without a type or role and a call without its call_id, located", () => {
+  it("[F-R1] refuses an item without a type or role and a call without its call_id, located", () => {
     try {
       readResponsesInput([{ content: "x" }, { type: "function_call", name: "f", arguments: "{}" }], { path: ["input"] });
       expect.unreachable();

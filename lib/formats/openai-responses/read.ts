@@ -1,5 +1,5 @@
 /**
- * OpenAI Responses items → canonical messages (R1–R5 in SPEC.md). The flat
+ * OpenAI Responses items → canonical messages (F-R1–F-R5 in SPEC.md). The flat
  * item list is grouped: an assistant turn's reasoning, message, built-in tool
  * items and calls become one assistant message; each call output a tool message.
  */
@@ -63,7 +63,7 @@ export function readResponsesItems(raw: unknown, context: ConversionContext, mes
       const message = type === "message" ? readInputMessage(item, place) : readOutput(item, type, place);
       if (message !== undefined) messages.push(message);
     } else {
-      // R4: a built-in tool item (web search, code interpreter, MCP...) stays whole in the assistant turn.
+      // F-R4: a built-in tool item (web search, code interpreter, MCP...) stays whole in the assistant turn.
       turn ??= newTurn();
       turn.parts.push({ type: "provider", provider: "openai", data: item });
     }

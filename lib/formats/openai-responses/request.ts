@@ -1,4 +1,4 @@
-/** Whole OpenAI Responses requests and response objects ↔ canonical conversations (R1, R5 in SPEC.md). */
+/** Whole OpenAI Responses requests and response objects ↔ canonical conversations (F-R1, F-R5 in SPEC.md). */
 import type { Message } from "@/lib/context/messages";
 import { buildMessage, extrasOf, withExtras } from "../canonical";
 import { ConversionContext, isRecord, otherFields } from "../context";

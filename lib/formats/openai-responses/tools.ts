@@ -1,4 +1,4 @@
-/** OpenAI Responses `tools` (flat function tools, custom tools, built-in tools) ↔ canonical (T1 in SPEC.md). */
+/** OpenAI Responses `tools` (flat function tools, custom tools, built-in tools) ↔ canonical (F-T1 in SPEC.md). */
 import type { ToolDefinition } from "@/lib/context/messages";
 import { extrasOf, withExtras } from "../canonical";
 import { isRecord, type ConversionContext } from "../context";

@@ -1,4 +1,4 @@
-/** Canonical messages → OpenAI Responses input items (R1–R5 in SPEC.md). */
+/** Canonical messages → OpenAI Responses input items (F-R1–F-R5 in SPEC.md). */
 import type { ContentPart, Message, ReasoningPart } from "@/lib/context/messages";
 import { argumentsObject, extrasOf, foreignExtras, impliedName, mediaLosses, partsToWrite, unusedExtras } from "../canonical";
 import { isRecord, type ConversionContext } from "../context";

@@ -50,7 +50,7 @@ export function canonicalCounts(messages: readonly Message[]): Omit<FixtureCount
 }
 
 /**
- * F5: a tool result's `name`, when it is the name of the call it answers, is
+ * F-5: a tool result's `name`, when it is the name of the call it answers, is
  * implied by the call; formats that hold no name (Anthropic, Responses) or
  * always hold one (Gemini) differ only there.
  */
@@ -70,7 +70,7 @@ export function warnedIndices(warnings: readonly FormatWarning[]): Set<number> {
 }
 
 /**
- * F9: formats that hold tool arguments as objects (Anthropic, Gemini) give
+ * F-9: formats that hold tool arguments as objects (Anthropic, Gemini) give
  * back the same JSON value, serialized compactly.
  */
 export function withCompactArguments(messages: readonly Message[]): Message[] {
@@ -90,7 +90,7 @@ export function withCompactArguments(messages: readonly Message[]): Message[] {
   });
 }
 
-/** Messages as a trip through another format must give them back (F5, F9). */
+/** Messages as a trip through another format must give them back (F-5, F-9). */
 export function comparable(messages: readonly Message[]): Message[] {
   return withCompactArguments(withoutImpliedNames(messages));
 }

@@ -11,7 +11,7 @@ const panel = parseConversations(readFixture("formats/cline-ui-messages.json")).
 const codes = (warnings: readonly { code: string }[]) => warnings.map((warning) => warning.code);
 
 describe("Cline api_conversation_history.json", () => {
-  it("[I1] is told from a plain Anthropic conversation by Cline's own markers", () => {
+  it("[IM-1] is told from a plain Anthropic conversation by Cline's own markers", () => {
     const plain = [
       { role: "user", content: [{ type: "text", text: "hi" }] },
       { role: "assistant", content: [{ type: "text", text: "<read_file>\n<path>a</path>\n</read_file>" }] },
@@ -22,7 +22,7 @@ describe("Cline api_conversation_history.json", () => {
     expect(real.format).toBe("cline");
   });
 
-  it("[I2] pairs each outcome text with the native call at its position, the not-executed ones included", () => {
+  it("[IM-2] pairs each outcome text with the native call at its position, the not-executed ones included", () => {
     const calls = real.messages[1].tool_calls?.map((call) => call.id) ?? [];
     expect(calls).toHaveLength(4);
     expect(real.messages.slice(2, 6).map((message) => message.tool_call_id)).toEqual(calls);
@@ -32,7 +32,7 @@ describe("Cline api_conversation_history.json", () => {
     expect(real.messages[6].content).toMatch(/^<environment_details>/);
   });
 
-  it("[I2] turns tool tags into calls, <thinking> into reasoning and keeps the text between them", () => {
+  it("[IM-2] turns tool tags into calls, <thinking> into reasoning and keeps the text between them", () => {
     const turn = tagged.messages[4];
     expect(turn.parts?.map((part) => part.type)).toEqual(["reasoning"]);
     expect(turn.tool_calls?.map((call) => [call.id, call.function.name, JSON.parse(call.function.arguments)])).toEqual([
@@ -48,7 +48,7 @@ describe("Cline api_conversation_history.json", () => {
     expect(tagged.messages[1].parts?.[0]).toEqual({ type: "reasoning", text: "The task names src/greet.js. I should read it before changing anything." });
   });
 
-  it("[I2] gives an outcome the blocks after its header, up to the next outcome or the environment details", () => {
+  it("[IM-2] gives an outcome the blocks after its header, up to the next outcome or the environment details", () => {
     const [output, skipped] = [tagged.messages[5], tagged.messages[6]];
     expect(output).toMatchObject({ role: "tool", tool_call_id: "cline_call_3_0" });
     expect(output.parts?.map((part) => (part.type === "text" ? part.text.split("\n")[0] : part.type))).toEqual([
@@ -59,12 +59,12 @@ describe("Cline api_conversation_history.json", () => {
     expect(skipped.content).toMatch(/^Tool \[write_to_file\] was not executed/);
   });
 
-  it("[I2] generates the same ids on every import of the same file", () => {
+  it("[IM-2] generates the same ids on every import of the same file", () => {
     const again = parseConversations(readFixture("formats/cline-xml-tools-api-history.json")).conversations[0];
     expect(again.messages.flatMap((message) => message.tool_calls ?? [])).toEqual(tagged.messages.flatMap((message) => message.tool_calls ?? []));
   });
 
-  it("[I3] says the ids were generated and the results paired by position, at the first message concerned", () => {
+  it("[IM-3] says the ids were generated and the results paired by position, at the first message concerned", () => {
     expect(tagged.warnings.map((warning) => [warning.code, warning.messageIndex])).toEqual([
       ["call-id-generated", 1],
       ["paired-by-position", 2],
@@ -74,7 +74,7 @@ describe("Cline api_conversation_history.json", () => {
     );
   });
 
-  it("[I3] keeps the calls of a task that ended on them with an empty result, and says so", () => {
+  it("[IM-3] keeps the calls of a task that ended on them with an empty result, and says so", () => {
     const ended = parseConversations(JSON.stringify(taggedSource.slice(0, 10))).conversations[0];
     const last = ended.messages.at(-1);
     expect(last).toMatchObject({ role: "tool", tool_call_id: "cline_call_9_0", content: "" });
@@ -86,7 +86,7 @@ describe("Cline api_conversation_history.json", () => {
     expect(codes(ended.warnings)).not.toContain("unanswered-tool-call");
   });
 
-  it("[I3] reports text inside a tool tag that is not a parameter, and keeps an unclosed tag as text", () => {
+  it("[IM-3] reports text inside a tool tag that is not a parameter, and keeps an unclosed tag as text", () => {
     const messages = [
       { role: "user", content: "<task>\nlist\n</task>" },
       { role: "assistant", content: "<list_files>\n<path>.</path>\nplease\n</list_files>" },
@@ -99,7 +99,7 @@ describe("Cline api_conversation_history.json", () => {
     expect(conversation.title).toBe("list");
   });
 
-  it("[I10] keeps each turn's model, usage and the workspace, and titles the task by its <task>", () => {
+  it("[IM-10] keeps each turn's model, usage and the workspace, and titles the task by its <task>", () => {
     expect(real.facts?.[1]).toMatchObject({
       model: "claude-opus-4-5-20251101",
       usage: { input: 10, cacheRead: 8972, output: 814 },
@@ -109,7 +109,7 @@ describe("Cline api_conversation_history.json", () => {
     expect(real.warnings.find((warning) => warning.code === "part-approximated")?.message).toMatch(/tokens\.cached/);
   });
 
-  it("[I2] leaves the tool_result blocks of a version with native results as they are", () => {
+  it("[IM-2] leaves the tool_result blocks of a version with native results as they are", () => {
     const messages = [
       { role: "user", content: [{ type: "text", text: "<task>\nread a\n</task>" }] },
       { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "read_file", input: { path: "a" } }] },
@@ -121,7 +121,7 @@ describe("Cline api_conversation_history.json", () => {
     expect(codes(conversation.warnings)).toEqual([]);
   });
 
-  it("[I10] keeps a newer version's message time and response id", () => {
+  it("[IM-10] keeps a newer version's message time and response id", () => {
     const messages = [
       { role: "user", content: [{ type: "text", text: "<task>\nhi\n</task>" }], ts: 1759400100000 },
       { role: "assistant", content: [{ type: "text", text: "Hello." }], ts: 1759400103000, id: "msg_01abc", modelInfo: { modelId: "claude-sonnet-4-5" } },
@@ -135,12 +135,12 @@ describe("Cline api_conversation_history.json", () => {
 });
 
 describe("Cline ui_messages.json", () => {
-  it("[I1] is detected as the panel's file", () => {
+  it("[IM-1] is detected as the panel's file", () => {
     expect(panel.format).toBe("cline-ui");
     expect(panel.messages.map((message) => message.role).slice(0, 4)).toEqual(["user", "assistant", "tool", "assistant"]);
   });
 
-  it("[I2] takes each tool's result from the next request's text, as the model got it", () => {
+  it("[IM-2] takes each tool's result from the next request's text, as the model got it", () => {
     expect(panel.messages[1].tool_calls?.[0].function).toEqual({
       name: "read_file",
       arguments: JSON.stringify({
@@ -153,7 +153,7 @@ describe("Cline ui_messages.json", () => {
     expect(panel.messages[2].content).not.toMatch(/Tool \[read_file\] was not executed/);
   });
 
-  it("[I10] keeps each request's time, model and reported usage, and adds up the cost", () => {
+  it("[IM-10] keeps each request's time, model and reported usage, and adds up the cost", () => {
     expect(panel.facts?.[0]).toEqual({ at: "2026-01-22T06:47:34.625Z" });
     expect(panel.facts?.[1]).toMatchObject({
       at: "2026-01-22T06:47:35.442Z",
@@ -164,13 +164,13 @@ describe("Cline ui_messages.json", () => {
     expect(panel.session).toEqual({ agent: "cline", cwd: "/workspaces/Online-Card-Architecture" });
   });
 
-  it("[I3] counts the panel entries that hold no message", () => {
+  it("[IM-3] counts the panel entries that hold no message", () => {
     expect(panel.warnings.find((warning) => warning.code === "entry-skipped")?.message).toBe(
       "skipped 14 panel entries that hold no message (checkpoint_created ×7, task_progress ×6, api_req_started without an answer ×1)",
     );
   });
 
-  it("[I2] reads a command with its outcome, a question with its answer, and the completion", () => {
+  it("[IM-2] reads a command with its outcome, a question with its answer, and the completion", () => {
     const outcome = "[execute_command for 'npm test'] Result:\nCommand executed.\nOutput:\n1 passing";
     const entries = [
       { ts: 1, type: "say", say: "task", text: "run the tests", images: ["data:image/png;base64,iVBORw0KGgo="] },
@@ -192,7 +192,7 @@ describe("Cline ui_messages.json", () => {
     expect(conversation.messages[4].content).toBe("yes");
   });
 
-  it("[I2] falls back to what the panel showed when no request follows", () => {
+  it("[IM-2] falls back to what the panel showed when no request follows", () => {
     const entries = [
       { ts: 1, type: "say", say: "task", text: "run the tests" },
       { ts: 2, type: "say", say: "api_req_started", text: "{}" },

@@ -1,4 +1,4 @@
-// Codex rollouts keep their time, usage and compactions (I10, I11), on the real file in tests/fixtures/formats.
+// Codex rollouts keep their time, usage and compactions (IM-10, IM-11), on the real file in tests/fixtures/formats.
 import { describe, expect, it } from "vitest";
 import { readFixture } from "@/tests/fixtures/import/load";
 import { parseConversations } from "../index";
@@ -12,7 +12,7 @@ describe("Codex rollout facts", () => {
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as { type: string; timestamp: string; payload: Record<string, unknown> });
 
-  it("[I10] keeps the session's id, version, cwd and branch, and each message's time and model", () => {
+  it("[IM-10] keeps the session's id, version, cwd and branch, and each message's time and model", () => {
     expect(conversation.session).toEqual({
       agent: "codex",
       sessionId: "019c8a59-e9dd-71f0-9ae3-4079fe9726a9",
@@ -28,7 +28,7 @@ describe("Codex rollout facts", () => {
     expect(assistants.every((fact) => fact?.model === "gpt-5.3-codex")).toBe(true);
   });
 
-  it("[I10][SF1] every model call's token_count usage is kept once, on its first assistant message", () => {
+  it("[IM-10][F-SF1] every model call's token_count usage is kept once, on its first assistant message", () => {
     // Codex writes a call's token_count again when the next turn starts: the running total tells the calls apart.
     type Info = { last_token_usage: { input_tokens: number; output_tokens: number }; total_token_usage: { total_tokens: number } } | null;
     const counts = lines.filter((line) => line.type === "event_msg" && line.payload.type === "token_count").map((line) => line.payload.info as Info);
@@ -46,7 +46,7 @@ describe("Codex rollout facts", () => {
     }
   });
 
-  it("[I11] keeps the compaction with the replacement history the model received from then on", () => {
+  it("[IM-11] keeps the compaction with the replacement history the model received from then on", () => {
     const [compaction] = conversation.compactions ?? [];
     expect(conversation.compactions).toHaveLength(1);
     expect(compaction.at).toBe(0);
@@ -58,7 +58,7 @@ describe("Codex rollout facts", () => {
     expect(compaction.facts?.at).toBe(compacted?.timestamp);
   });
 
-  it("[S1.1] a developer message between a call and its output does not break the pair", () => {
+  it("[E-S1.1] a developer message between a call and its output does not break the pair", () => {
     const moved = conversation.warnings.filter((warning) => warning.code === "interleaved-message-moved");
     expect(moved).toHaveLength(3);
     const calls = conversation.messages.flatMap((message) => message.tool_calls ?? []).length;

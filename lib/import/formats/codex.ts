@@ -3,10 +3,10 @@
  * lines `{timestamp, type, payload}`. `response_item` payloads are OpenAI
  * Responses items and are read as such, in segments that each end with a
  * model call's `token_count` event, whose usage goes to the call's first
- * assistant message (I10). `session_meta` names the session (SF3),
+ * assistant message (IM-10). `session_meta` names the session (F-SF3),
  * `turn_context` the model of the calls after it; a `compacted` line is a
  * compaction whose `replacement_history` is what the model received from then
- * on (I11); the other `event_msg` lines repeat the items for the terminal and
+ * on (IM-11); the other `event_msg` lines repeat the items for the terminal and
  * are skipped.
  */
 import type { Message } from "@/lib/context/messages";

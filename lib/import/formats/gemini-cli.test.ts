@@ -9,12 +9,12 @@ const session = parseConversations(sessionText).conversations[0];
 const share = parseConversations(shareText).conversations[0];
 
 describe("Gemini CLI session", () => {
-  it("[I1] is detected by its sessionId, projectHash and messages", () => {
+  it("[IM-1] is detected by its sessionId, projectHash and messages", () => {
     expect(parseConversations(sessionText).format).toBe("gemini-cli");
     expect(session.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool", "assistant", "tool", "user", "assistant"]);
   });
 
-  it("[I2] keeps each tool call with its recorded result, paired by the call's id", () => {
+  it("[IM-2] keeps each tool call with its recorded result, paired by the call's id", () => {
     const calls = session.messages[1].tool_calls ?? [];
     expect(calls.map((call) => [call.id, call.function.name])).toEqual([
       ["read_file-1762247709604-8c1f2a9d03b4e", "read_file"],
@@ -24,14 +24,14 @@ describe("Gemini CLI session", () => {
     expect(session.messages[5].content).toBe(JSON.stringify({ error: "[Operation Cancelled] Reason: User did not allow tool call" }));
   });
 
-  it("[I2] keeps the thoughts as reasoning, subject in bold as the model wrote it", () => {
+  it("[IM-2] keeps the thoughts as reasoning, subject in bold as the model wrote it", () => {
     expect(session.messages[1].parts?.[0]).toEqual({
       type: "reasoning",
       text: "**Planning the Investigation**\n\nI need the test script from package.json and the actual failure output, so I'll read the file and run the tests together.",
     });
   });
 
-  it("[I10] keeps each message's time, model and tokens, each result's time, and the session's id", () => {
+  it("[IM-10] keeps each message's time, model and tokens, each result's time, and the session's id", () => {
     expect(session.facts?.[0]).toEqual({ at: "2025-11-04T09:15:02.118Z" });
     expect(session.facts?.[1]).toMatchObject({
       at: "2025-11-04T09:15:09.604Z",
@@ -44,7 +44,7 @@ describe("Gemini CLI session", () => {
     expect(session.source).toMatchObject({ projectHash: expect.stringMatching(/^c0ffee/), startTime: "2025-11-04T09:15:02.118Z" });
   });
 
-  it("[I3] skips the CLI's notices, answers a call without a result with its status, and drops repeated responses", () => {
+  it("[IM-3] skips the CLI's notices, answers a call without a result with its status, and drops repeated responses", () => {
     expect(session.warnings.map((warning) => [warning.code, warning.message])).toEqual([["entry-skipped", "skipped the CLI's own notices (info ×1)"]]);
     const record = JSON.parse(sessionText) as { messages: Record<string, unknown>[] };
     const [, first] = record.messages;
@@ -65,19 +65,19 @@ describe("Gemini CLI session", () => {
 });
 
 describe("Gemini CLI /chat share and /chat save", () => {
-  it("[I1] tells the CLI's history from a plain Gemini contents array", () => {
+  it("[IM-1] tells the CLI's history from a plain Gemini contents array", () => {
     expect(parseConversations(shareText).format).toBe("gemini-cli");
     expect(parseConversations(readFixture("formats/gemini-contents.json")).format).toBe("gemini");
   });
 
-  it("[I2] gives each id-less call the id of the response at its position, so every call keeps its result", () => {
+  it("[IM-2] gives each id-less call the id of the response at its position, so every call keeps its result", () => {
     const calls = share.messages.flatMap((message) => message.tool_calls ?? []).map((call) => call.id);
     expect(calls).toEqual(["list_directory-1762247709604-8c1f2a9d03b4e", "read_file-1762247709611-3a7e0c5d9f12", "read_file-1762247715230-b41e9d07c6a5"]);
     expect(share.messages.filter((message) => message.role === "tool").map((message) => message.tool_call_id)).toEqual(calls);
     expect(share.warnings.map((warning) => warning.code)).toEqual(["paired-by-position"]);
   });
 
-  it("[I3] says the results were paired by position, at the first call's message", () => {
+  it("[IM-3] says the results were paired by position, at the first call's message", () => {
     expect(share.warnings[0]).toMatchObject({
       message:
         "3 function calls carry no id (Gemini CLI writes it on the response only): each took the id of the functionResponse at the same position in the next turn",
@@ -86,12 +86,12 @@ describe("Gemini CLI /chat share and /chat save", () => {
     });
   });
 
-  it("[I10] names the agent and the directory the setup turn gives, and titles by the first request", () => {
+  it("[IM-10] names the agent and the directory the setup turn gives, and titles by the first request", () => {
     expect(share.session).toEqual({ agent: "gemini-cli", cwd: "/home/dev/greeter" });
     expect(share.title).toBe("List the project and read the test, then tell me what greet…");
   });
 
-  it("[I1] reads a /chat save checkpoint {history, authType}, keeping the auth type", () => {
+  it("[IM-1] reads a /chat save checkpoint {history, authType}, keeping the auth type", () => {
     const checkpoint = { history: JSON.parse(shareText) as unknown[], authType: "oauth-personal" };
     const result = parseConversations(JSON.stringify(checkpoint));
     expect(result.format).toBe("gemini-cli");

@@ -13,7 +13,7 @@ describe("Helicone request rows", () => {
   const result = parseConversations(readFixture("formats/helicone-query-rows.json"));
   const [session, single] = result.conversations;
 
-  it("[I1] detects the query API's envelope, an array of rows, one row and the UI's JSONL export", () => {
+  it("[IM-1] detects the query API's envelope, an array of rows, one row and the UI's JSONL export", () => {
     const inputs = [
       JSON.stringify(envelope.data),
       JSON.stringify(callRow),
@@ -23,7 +23,7 @@ describe("Helicone request rows", () => {
     for (const input of inputs) expect(parseConversations(input).format).toBe("helicone");
   });
 
-  it("[I2] reads the rows of one Helicone session as one conversation: the last request and its reply", () => {
+  it("[IM-2] reads the rows of one Helicone session as one conversation: the last request and its reply", () => {
     expect(result.conversations).toHaveLength(2);
     expect(session.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "assistant"]);
     expect(session.messages[4].content).toBe("It's 18°C and sunny in Paris.");
@@ -31,7 +31,7 @@ describe("Helicone request rows", () => {
     expect(single.messages.map((message) => message.role)).toEqual(["system", "user", "assistant"]);
   });
 
-  it("[I10] gives each reply its row's time, latency, model, usage, request and response ids; what a request sent, the request's time", () => {
+  it("[IM-10] gives each reply its row's time, latency, model, usage, request and response ids; what a request sent, the request's time", () => {
     expect(session.facts?.map((facts) => facts?.at)).toEqual([
       "2025-06-12T09:14:03.118Z",
       "2025-06-12T09:14:03.118Z",
@@ -50,7 +50,7 @@ describe("Helicone request rows", () => {
     expect(single.facts?.[2]?.usage).toMatchObject({ input: 24, cacheWrite5m: 1480, output: 41 });
   });
 
-  it("[I10] keeps the session id and name, the user, the properties and the cost Helicone reported per request and in all", () => {
+  it("[IM-10] keeps the session id and name, the user, the properties and the cost Helicone reported per request and in all", () => {
     expect(session.session).toEqual({ sessionId: "3f1c2a9e-5d7b-4e8a-9c61-0b2d4f6a8e10" });
     expect(session.title).toBe("Weather agent");
     expect(session.tools?.map((tool) => tool.function.name)).toEqual(["get_weather"]);
@@ -65,13 +65,13 @@ describe("Helicone request rows", () => {
     });
   });
 
-  it("[I10] falls back to the row's token counts where the response body reports no usage", () => {
+  it("[IM-10] falls back to the row's token counts where the response body reports no usage", () => {
     const body = { ...(anthropicRow.response_body as Record<string, unknown>), usage: undefined };
     const [conversation] = parseConversations(JSON.stringify({ ...anthropicRow, response_body: body })).conversations;
     expect(conversation.facts?.[2]?.usage).toMatchObject({ input: 24, cacheWrite5m: 1480, output: 41, raw: { prompt_cache_write_tokens: 1480 } });
   });
 
-  it("[I2] reads rows that nest the bodies as request.body and response.body", () => {
+  it("[IM-2] reads rows that nest the bodies as request.body and response.body", () => {
     const nested = {
       request: { id: "r-1", created_at: "2025-06-12T09:14:03.118Z", body: callRow.request_body, properties: {} },
       response: { created_at: "2025-06-12T09:14:03.902Z", body: callRow.response_body, status: 200, delay_ms: 784 },
@@ -81,7 +81,7 @@ describe("Helicone request rows", () => {
     expect(conversation.facts?.[2]).toMatchObject({ requestId: "r-1", latencyMs: 784, at: "2025-06-12T09:14:03.902Z" });
   });
 
-  it("[I3] keeps the request of a failed call and warns that it has no reply", () => {
+  it("[IM-3] keeps the request of a failed call and warns that it has no reply", () => {
     const failed = { ...answerRow, response_status: 429, response_body: { error: { message: "Rate limit reached", type: "requests" } } };
     const [conversation] = parseConversations(JSON.stringify(failed)).conversations;
     expect(conversation.messages).toHaveLength(4);
@@ -92,7 +92,7 @@ describe("Helicone request rows", () => {
     });
   });
 
-  it("[I3] a session row whose request continues no earlier one is a conversation of its own", () => {
+  it("[IM-3] a session row whose request continues no earlier one is a conversation of its own", () => {
     const unrelated = {
       ...answerRow,
       request_created_at: "2025-06-12T09:20:00.000Z",
@@ -105,7 +105,7 @@ describe("Helicone request rows", () => {
     );
   });
 
-  it("[I8] a row exported without its bodies is refused, naming the field and how to export them", () => {
+  it("[IM-8] a row exported without its bodies is refused, naming the field and how to export them", () => {
     const error = importErrorOf(() =>
       parseConversations(JSON.stringify([{ ...callRow, request_body: {}, response_body: undefined, signed_body_url: "https://…" }])),
     );

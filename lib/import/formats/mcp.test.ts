@@ -15,7 +15,7 @@ describe("MCP JSON-RPC logs", () => {
   const result = parseConversations(text);
   const [conversation] = result.conversations;
 
-  it("[I1] detects a log as JSONL, as a JSON array and as bare JSON-RPC messages, and leaves other JSON-RPC protocols alone", () => {
+  it("[IM-1] detects a log as JSONL, as a JSON array and as bare JSON-RPC messages, and leaves other JSON-RPC protocols alone", () => {
     expect(result.format).toBe("mcp");
     expect(parseConversations(JSON.stringify(lines)).format).toBe("mcp");
     expect(parseConversations(JSON.stringify(lines.map((line) => line.message))).format).toBe("mcp");
@@ -23,7 +23,7 @@ describe("MCP JSON-RPC logs", () => {
     expect(importErrorOf(() => parseConversations(JSON.stringify(lsp))).issues[0].message).toMatch(/^could not recognise the format/);
   });
 
-  it("[I2] makes each tools/call an assistant tool call and its response the result, paired by JSON-RPC id", () => {
+  it("[IM-2] makes each tools/call an assistant tool call and its response the result, paired by JSON-RPC id", () => {
     expect(conversation.messages.map((message) => [message.role, message.tool_calls?.map((found) => found.id) ?? message.tool_call_id])).toEqual([
       ["assistant", ["3"]],
       ["tool", "3"],
@@ -35,7 +35,7 @@ describe("MCP JSON-RPC logs", () => {
     expect(conversation.messages[3].extras?.anthropic).toEqual({ isError: true });
   });
 
-  it("[I2] keeps an image and an embedded resource of a result as media parts", () => {
+  it("[IM-2] keeps an image and an embedded resource of a result as media parts", () => {
     expect(conversation.messages[4].parts?.map((part) => part.type)).toEqual(["image", "document"]);
     expect(conversation.messages[4].parts?.[1]).toMatchObject({
       title: "Map legend (file:///maps/new-york.txt)",
@@ -43,7 +43,7 @@ describe("MCP JSON-RPC logs", () => {
     });
   });
 
-  it("[I10] gives a call the time it was sent, and its result the time it came and how long the call took", () => {
+  it("[IM-10] gives a call the time it was sent, and its result the time it came and how long the call took", () => {
     expect(conversation.facts).toEqual([
       { at: "2025-06-18T14:02:15.501Z" },
       { at: "2025-06-18T14:02:15.934Z", latencyMs: 433 },
@@ -53,7 +53,7 @@ describe("MCP JSON-RPC logs", () => {
     ]);
   });
 
-  it("[I10] takes initialize's client as the agent, keeps its server, protocol and instructions, and tools/list's tools", () => {
+  it("[IM-10] takes initialize's client as the agent, keeps its server, protocol and instructions, and tools/list's tools", () => {
     expect(conversation.session).toEqual({ agent: "ExampleClient", agentVersion: "1.0.0" });
     expect(conversation.source).toMatchObject({
       server: { name: "ExampleServer", version: "1.0.0" },
@@ -65,7 +65,7 @@ describe("MCP JSON-RPC logs", () => {
     expect(conversation.tools?.[0].function.parameters).toMatchObject({ required: ["location"] });
   });
 
-  it("[I3] counts notifications in a warning and says what a result lost", () => {
+  it("[IM-3] counts notifications in a warning and says what a result lost", () => {
     expect(conversation.warnings).toEqual([
       {
         code: "part-dropped",
@@ -76,7 +76,7 @@ describe("MCP JSON-RPC logs", () => {
     ]);
   });
 
-  it("[I3] counts a request it has no use for once, with its response", () => {
+  it("[IM-3] counts a request it has no use for once, with its response", () => {
     const log = [
       { jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "file:///a.txt" } },
       { jsonrpc: "2.0", id: 1, result: { contents: [] } },
@@ -87,7 +87,7 @@ describe("MCP JSON-RPC logs", () => {
     expect(found.warnings.map((warning) => warning.message)).toEqual(["skipped 1 message that holds no tool call or result (resources/read ×1)"]);
   });
 
-  it("[I3] answers a call with a JSON-RPC error as an error result", () => {
+  it("[IM-3] answers a call with a JSON-RPC error as an error result", () => {
     const log = [call(1, "get_weather"), { jsonrpc: "2.0", id: 1, error: { code: -32602, message: "Unknown tool: get_weather" } }];
     const [found] = parseConversations(JSON.stringify(log)).conversations;
     expect(found.messages[1]).toMatchObject({
@@ -98,7 +98,7 @@ describe("MCP JSON-RPC logs", () => {
     });
   });
 
-  it("[I3] pairs results a recorder wrote without JSON-RPC ids with the calls in order, and says so", () => {
+  it("[IM-3] pairs results a recorder wrote without JSON-RPC ids with the calls in order, and says so", () => {
     const recorded = [
       { timestamp: "2025-06-18T14:00:00Z", direction: "request", message: { method: "tools/call", params: { name: "server_list", arguments: {} } } },
       { timestamp: "2025-06-18T14:00:01Z", direction: "response", message: { content: [{ type: "text", text: "No servers connected." }] } },
@@ -108,20 +108,20 @@ describe("MCP JSON-RPC logs", () => {
     expect(found.warnings.map((warning) => warning.code)).toEqual(["call-id-generated", "call-id-generated"]);
   });
 
-  it("[I3] places a result that came after a later call with its own call, and says so", () => {
+  it("[IM-3] places a result that came after a later call with its own call, and says so", () => {
     const log = [call(1, "slow"), answer(9, "unasked"), call(2, "fast"), answer(2, "fast done"), answer(1, "slow done")];
     const [found] = parseConversations(JSON.stringify(log)).conversations;
     expect(found.messages.map((message) => message.tool_call_id ?? message.tool_calls?.[0].id)).toEqual(["1", "1", "2", "2"]);
     expect(found.warnings.map((warning) => warning.code)).toEqual(["part-approximated", "entry-skipped"]);
   });
 
-  it("[I2] keeps calls apart when a new connection numbers its requests from 1 again", () => {
+  it("[IM-2] keeps calls apart when a new connection numbers its requests from 1 again", () => {
     const log = [call(1, "first"), answer(1, "a"), call(1, "second"), answer(1, "b")];
     const [found] = parseConversations(JSON.stringify(log)).conversations;
     expect(found.messages.map((message) => message.tool_call_id ?? message.tool_calls?.[0].id)).toEqual(["1", "1", "1~2", "1~2"]);
   });
 
-  it("[I8] a log without a tools/call request is refused, saying why", () => {
+  it("[IM-8] a log without a tools/call request is refused, saying why", () => {
     const error = importErrorOf(() => parseConversations(JSON.stringify(lines.slice(0, 5).map((line) => line.message))));
     expect(error.issues[0]).toMatchObject({ message: "the log holds no tools/call request: there is no conversation in it", format: "MCP JSON-RPC log" });
   });

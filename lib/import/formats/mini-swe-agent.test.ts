@@ -1,4 +1,4 @@
-// mini-swe-agent trajectories (lib/import/README.md, rules I1–I10).
+// mini-swe-agent trajectories (lib/import/README.md, rules IM-1–IM-10).
 import { describe, expect, it } from "vitest";
 import { readFixture } from "@/tests/fixtures/import/load";
 import { parseConversations } from "../index";
@@ -9,14 +9,14 @@ type Trajectory = { info: Record<string, unknown>; messages: Record<string, unkn
 const trajectory = (): Trajectory => JSON.parse(toolCalls) as Trajectory;
 
 describe("mini-swe-agent", () => {
-  it("[I1] recognises trajectory_format, or info.mini_version when a harness left the format out", () => {
+  it("[IM-1] recognises trajectory_format, or info.mini_version when a harness left the format out", () => {
     expect(parseConversations(textBased).format).toBe("mini-swe-agent");
     const { trajectory_format: _format, ...withoutFormat } = trajectory();
     expect(parseConversations(JSON.stringify(withoutFormat)).format).toBe("mini-swe-agent");
     expect(parseConversations(JSON.stringify({ messages: [{ role: "user", content: "hi" }], info: {} })).format).toBe("openai");
   });
 
-  it("[I3] keeps the final exit message as the run's end, in source and a marker, not as a message", () => {
+  it("[IM-3] keeps the final exit message as the run's end, in source and a marker, not as a message", () => {
     const conversation = parseConversations(toolCalls).conversations[0];
     expect(conversation.messages).toHaveLength(7);
     expect(conversation.messages.every((message) => (message.role as string) !== "exit")).toBe(true);
@@ -29,7 +29,7 @@ describe("mini-swe-agent", () => {
     });
   });
 
-  it("[I10] keeps each message's extra timestamp and its response's model, usage, id and finish reason", () => {
+  it("[IM-10] keeps each message's extra timestamp and its response's model, usage, id and finish reason", () => {
     const { facts, session, source } = parseConversations(toolCalls).conversations[0];
     expect(facts?.[2]).toMatchObject({
       at: "2026-01-01T10:00:01.412Z",
@@ -44,7 +44,7 @@ describe("mini-swe-agent", () => {
     expect(source?.info).toMatchObject({ exit_status: "Submitted", model_stats: { instance_cost: 0.0152, api_calls: 3 } });
   });
 
-  it("[I10] a 1.x trajectory's messages take their time from the saved response and their usage from it", () => {
+  it("[IM-10] a 1.x trajectory's messages take their time from the saved response and their usage from it", () => {
     const { facts } = parseConversations(textBased).conversations[0];
     expect(facts?.[2]).toMatchObject({
       at: "2025-11-18T23:41:24.000Z",
@@ -54,7 +54,7 @@ describe("mini-swe-agent", () => {
     });
   });
 
-  it("[I2] keeps the reasoning 1.x saved only in the response, and 2.x thinking_blocks with their signature", () => {
+  it("[IM-2] keeps the reasoning 1.x saved only in the response, and 2.x thinking_blocks with their signature", () => {
     const older = parseConversations(textBased).conversations[0].messages;
     expect(older[2].parts?.[0]).toMatchObject({
       type: "reasoning",
@@ -66,7 +66,7 @@ describe("mini-swe-agent", () => {
     expect(newer[2].parts?.[0]).toMatchObject({ type: "reasoning", signature: "ErUBCkYIBhgCIkB0c2lnbmF0dXJl" });
   });
 
-  it("[I2] reads a Responses-model trajectory: each response's output items, its function_call_output answers", () => {
+  it("[IM-2] reads a Responses-model trajectory: each response's output items, its function_call_output answers", () => {
     const data = {
       info: { mini_version: "2.1.0", exit_status: "Submitted", submission: "" },
       trajectory_format: "mini-swe-agent-1.1",

@@ -10,11 +10,11 @@ const userTurn = { role: "user", content: "Weather in Tokyo?" };
 const call = { type: "function_call", callId: "call_1", name: "get_weather", status: "completed", arguments: '{"city":"Tokyo"}' };
 
 describe("OpenAI Agents SDK items (JS)", () => {
-  it("[I1] reads result.history as the Agents SDK's items, not as a Responses list", () => {
+  it("[IM-1] reads result.history as the Agents SDK's items, not as a Responses list", () => {
     expect(history.format).toBe("openai-agents");
   });
 
-  it("[I2] pairs each function_call_result and computer_call_result with its call by callId", () => {
+  it("[IM-2] pairs each function_call_result and computer_call_result with its call by callId", () => {
     expect(conversation.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "tool", "assistant", "user", "assistant"]);
     expect(conversation.messages[1].tool_calls?.[0]).toMatchObject({
       id: "call_Wx7pQ2r9LmN3",
@@ -28,7 +28,7 @@ describe("OpenAI Agents SDK items (JS)", () => {
     expect(conversation.messages[4].parts?.[0]).toMatchObject({ type: "image", source: { type: "base64", mediaType: "image/png" } });
   });
 
-  it("[I2] keeps the reasoning summary with its encrypted content, and the hosted web search whole", () => {
+  it("[IM-2] keeps the reasoning summary with its encrypted content, and the hosted web search whole", () => {
     const [reasoning, search] = conversation.messages[1].parts ?? [];
     expect(reasoning).toMatchObject({ type: "reasoning", id: "rs_68a1f0c3a4c08190b2c3d4e5f6a70001", encrypted: "gAAAAABo_example_encrypted_reasoning" });
     expect(search).toEqual({
@@ -43,7 +43,7 @@ describe("OpenAI Agents SDK items (JS)", () => {
     });
   });
 
-  it("[I2] reads structured tool output and the protocol's image and file parts", () => {
+  it("[IM-2] reads structured tool output and the protocol's image and file parts", () => {
     const read = parse([
       { role: "user", content: [{ type: "input_file", file: { id: "file-abc" }, filename: "report.pdf" }] },
       call,
@@ -60,7 +60,7 @@ describe("OpenAI Agents SDK items (JS)", () => {
     expect(read.messages[2].parts?.[0]).toMatchObject({ type: "image", source: { type: "base64", mediaType: "image/png", data: "iVBORw0KGgo=" } });
   });
 
-  it("[I3] says what it left out: an explicit prompt-cache breakpoint", () => {
+  it("[IM-3] says what it left out: an explicit prompt-cache breakpoint", () => {
     const read = parse([
       { role: "user", content: [{ type: "input_text", text: "Long context", promptCacheBreakpoint: { mode: "explicit" } }] },
       { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "ok" }], providerData: {} },
@@ -68,7 +68,7 @@ describe("OpenAI Agents SDK items (JS)", () => {
     expect(read.warnings).toEqual([expect.objectContaining({ code: "cache-control-dropped", path: "[0].content[0]" })]);
   });
 
-  it("[I11] keeps an OpenAI compaction item as a compaction", () => {
+  it("[IM-11] keeps an OpenAI compaction item as a compaction", () => {
     const read = parse([
       userTurn,
       { type: "compaction", id: "cmp_1", encrypted_content: "gAAAA-compacted", created_by: "server", providerData: {} },
@@ -78,7 +78,7 @@ describe("OpenAI Agents SDK items (JS)", () => {
     expect(read.warnings.map((warning) => [warning.code, warning.messageIndex, warning.path])).toEqual([["marker", 1, "[1]"]]);
   });
 
-  it("[I1] leaves the Python SDK's to_input_list() (plain Responses items) to the Responses reader, with the same pairs", () => {
+  it("[IM-1] leaves the Python SDK's to_input_list() (plain Responses items) to the Responses reader, with the same pairs", () => {
     const python = parse([
       { content: "Weather in Tokyo?", role: "user" },
       { id: "fc_1", arguments: '{"city":"Tokyo"}', call_id: "call_1", name: "get_weather", type: "function_call", status: "completed" },
@@ -95,7 +95,7 @@ describe("OpenAI Agents SDK items (JS)", () => {
     expect(python.conversations[0].messages[2]).toMatchObject({ role: "tool", tool_call_id: "call_1", content: "Sunny, 22 °C" });
   });
 
-  it("[I8] refuses a result without its callId, naming the item, the field and the format", () => {
+  it("[IM-8] refuses a result without its callId, naming the item, the field and the format", () => {
     const error = importErrorOf(() => parse([userTurn, call, { type: "function_call_result", name: "get_weather", status: "completed", output: "x" }]));
     expect(error.issues[0]).toMatchObject({
       message: "a function_call_result item needs the string callId of its call",

@@ -1,4 +1,4 @@
-// OpenHands trajectories and event streams (lib/import/README.md, rules I1–I11).
+// OpenHands trajectories and event streams (lib/import/README.md, rules IM-1–IM-11).
 import { describe, expect, it } from "vitest";
 import { importErrorOf, readFixture } from "@/tests/fixtures/import/load";
 import { parseConversations } from "../index";
@@ -13,7 +13,7 @@ const streamEvents = (): Record<string, unknown>[] =>
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe("OpenHands", () => {
-  it("[I1] recognises the GUI's downloaded list, the API's {events} and {trajectory}, and events one a line", () => {
+  it("[IM-1] recognises the GUI's downloaded list, the API's {events} and {trajectory}, and events one a line", () => {
     expect(parseConversations(gui).format).toBe("openhands");
     expect(parseConversations(JSON.stringify({ events: events(), has_more: false })).format).toBe("openhands");
     expect(parseConversations(JSON.stringify({ trajectory: events() })).format).toBe("openhands");
@@ -22,12 +22,12 @@ describe("OpenHands", () => {
     expect(lines.conversations[0].messages).toHaveLength(10);
   });
 
-  it("[I1] a forced openhands format reads the GUI's list, though it is one JSON document", () => {
+  it("[IM-1] a forced openhands format reads the GUI's list, though it is one JSON document", () => {
     const result = parseConversations(gui, { format: "openhands" });
     expect(result.conversations[0].messages).toHaveLength(10);
   });
 
-  it("[I10] keeps each event's timestamp (read as UTC) and the model, usage, response id and stop reason of its model response", () => {
+  it("[IM-10] keeps each event's timestamp (read as UTC) and the model, usage, response id and stop reason of its model response", () => {
     const { facts } = parseConversations(gui).conversations[0];
     expect(facts?.[0]).toEqual({ at: "2025-01-20T20:29:32.262Z" });
     expect(facts?.[1]).toMatchObject({
@@ -40,7 +40,7 @@ describe("OpenHands", () => {
     expect(facts?.[2]).toEqual({ at: "2025-01-20T20:29:35.699Z" });
   });
 
-  it("[I10] takes a call's usage and latency from llm_metrics when its response has none, and keeps the run's totals and version", () => {
+  it("[IM-10] takes a call's usage and latency from llm_metrics when its response has none, and keeps the run's totals and version", () => {
     const conversation = parseConversations(stream).conversations[0];
     const think = conversation.facts?.[7];
     expect(think?.usage).toMatchObject({ input: 130, cacheRead: 1980, output: 65 });
@@ -52,7 +52,7 @@ describe("OpenHands", () => {
     expect(conversation.tools?.map((tool) => tool.function.name)).toEqual(["execute_bash", "think", "finish"]);
   });
 
-  it("[I2] one model response is one assistant message: parallel calls stay one turn, each observation answers its call", () => {
+  it("[IM-2] one model response is one assistant message: parallel calls stay one turn, each observation answers its call", () => {
     const { messages } = parseConversations(stream).conversations[0];
     expect(messages.map((message) => message.role)).toEqual([
       "system",
@@ -72,7 +72,7 @@ describe("OpenHands", () => {
     expect(messages[2].parts?.[0]).toMatchObject({ type: "reasoning", signature: "EqQBCkYIBxgCKkCsQ7ZnWv0kXq6GmL1d" });
   });
 
-  it("[I11] a condensation action is a compaction: where it happened, the summary, when and why", () => {
+  it("[IM-11] a condensation action is a compaction: where it happened, the summary, when and why", () => {
     const conversation = parseConversations(stream).conversations[0];
     expect(conversation.compactions).toEqual([
       {
@@ -90,7 +90,7 @@ describe("OpenHands", () => {
     });
   });
 
-  it("[I11] an AgentCondensationObservation after a condensation request is a manual compaction with its content as the summary", () => {
+  it("[IM-11] an AgentCondensationObservation after a condensation request is a manual compaction with its content as the summary", () => {
     const list = events();
     list.splice(
       11,
@@ -111,13 +111,13 @@ describe("OpenHands", () => {
     expect(compaction).toEqual({ at: 5, trigger: "manual", summary: "Summary of the work so far", facts: { at: "2025-01-20T20:29:51.000Z" } });
   });
 
-  it("[I3] counts the events that hold no message in one warning", () => {
+  it("[IM-3] counts the events that hold no message in one warning", () => {
     expect(parseConversations(gui).conversations[0].warnings).toEqual([
       { code: "entry-skipped", message: "skipped 8 events that hold no message (agent_state_changed ×4, change_agent_state ×1, null ×3)" },
     ]);
   });
 
-  it("[I3] reads events out of id order (a folder listed by name) in id order, and says so", () => {
+  it("[IM-3] reads events out of id order (a folder listed by name) in id order, and says so", () => {
     const lines = streamEvents();
     const shuffled = [lines[0], ...lines.slice(10), ...lines.slice(1, 10)];
     const conversation = parseConversations(shuffled.map((event) => JSON.stringify(event)).join("\n")).conversations[0];
@@ -125,7 +125,7 @@ describe("OpenHands", () => {
     expect(conversation.warnings.map((warning) => warning.code)).toContain("shape-normalised");
   });
 
-  it("[I2] without function calling an action's call gets an id from its event id, answered by the observation it caused", () => {
+  it("[IM-2] without function calling an action's call gets an id from its event id, answered by the observation it caused", () => {
     const list = events().map((event) => {
       const { tool_call_metadata: _metadata, ...rest } = event;
       return rest;
@@ -138,7 +138,7 @@ describe("OpenHands", () => {
     expect(conversation.warnings.map((warning) => warning.code)).not.toContain("orphan-tool-result");
   });
 
-  it("[I8] a tool action whose metadata lost its model response names the event and the field", () => {
+  it("[IM-8] a tool action whose metadata lost its model response names the event and the field", () => {
     const list = events();
     delete (list[9].tool_call_metadata as Record<string, unknown>).model_response;
     const [issue] = importErrorOf(() => parseConversations(JSON.stringify(list, null, 1))).issues;
@@ -150,7 +150,7 @@ describe("OpenHands", () => {
     });
   });
 
-  it("[I1] does not take a list of chat messages or a SWE-agent trajectory", () => {
+  it("[IM-1] does not take a list of chat messages or a SWE-agent trajectory", () => {
     expect(parseConversations('[{"role": "user", "content": "hi"}]').format).toBe("openai");
     expect(parseConversations(readFixture("formats/swe-agent-0.x-gpt4-test-repo.traj.json")).format).toBe("swe-agent");
   });

@@ -28,14 +28,14 @@ const thinkingSpan = {
 };
 
 describe("OpenTelemetry spans with OpenLLMetry's indexed attributes", () => {
-  it("[I8] reads a real span's `thinking` completion as the reasoning of the answer instead of refusing its role", () => {
+  it("[IM-8] reads a real span's `thinking` completion as the reasoning of the answer instead of refusing its role", () => {
     const [conversation] = parseConversations(JSON.stringify(otlp(thinkingSpan))).conversations;
     expect(conversation.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
     expect(conversation.messages[1].parts?.[0]).toEqual({ type: "reasoning", text: "I should call get_weather." });
     expect(conversation.messages[1].tool_calls?.[0].id).toBe("toolu_01");
   });
 
-  it("[I1] finds spans in oteltest's capture, Tempo's batches, Jaeger's JSON and a bare OTLP attributes list", () => {
+  it("[IM-1] finds spans in oteltest's capture, Tempo's batches, Jaeger's JSON and a bare OTLP attributes list", () => {
     // The shape of a real OpenLLMetry 0.40.6 capture (pmcollins/otel-llm-bakeoff, output/ott-llmetry.json).
     const captured = { ...thinkingSpan, traceId: "UAEa7zQbWN3G5seMm+30vw==", spanId: "bdBdSAeos+4=" };
     const jaeger = {
@@ -76,14 +76,14 @@ describe("OpenTelemetry spans with OpenLLMetry's indexed attributes", () => {
   const fixture = parseConversations(readFixture("formats/otel-openllmetry-anthropic-spans.json"));
   const [conversation] = fixture.conversations;
 
-  it("[I2] reads the chat spans of a trace as one conversation in time order, each adding what it sent anew and its answer", () => {
+  it("[IM-2] reads the chat spans of a trace as one conversation in time order, each adding what it sent anew and its answer", () => {
     expect(fixture.conversations).toHaveLength(1);
     expect(conversation.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "assistant"]);
     expect(conversation.messages[3]).toMatchObject({ role: "tool", tool_call_id: "toolu_01A9sDf3Gh5Jk7Lm", content: "4°C, light rain, wind 6 m/s" });
     expect(conversation.warnings.find((warning) => warning.code === "lines-merged")?.message).toMatch(/^2 chat spans/);
   });
 
-  it("[I10] keeps each span's start as the time of what it sent and its end, latency, model, usage and response id on its answer", () => {
+  it("[IM-10] keeps each span's start as the time of what it sent and its end, latency, model, usage and response id on its answer", () => {
     expect(conversation.facts?.map((facts) => facts?.at)).toEqual([
       "2025-06-14T12:40:00.120Z",
       "2025-06-14T12:40:00.120Z",
@@ -101,20 +101,20 @@ describe("OpenTelemetry spans with OpenLLMetry's indexed attributes", () => {
     expect(conversation.facts?.[4]?.usage).toMatchObject({ input: 272, cacheRead: 1024, output: 18 });
   });
 
-  it("[I10] keeps the session id, the tools the span offered, the trace and the service", () => {
+  it("[IM-10] keeps the session id, the tools the span offered, the trace and the service", () => {
     expect(conversation.session).toEqual({ sessionId: "chat-5521" });
     expect(conversation.tools?.map((tool) => tool.function.name)).toEqual(["get_weather"]);
     expect(conversation.tools?.[0].function.parameters).toMatchObject({ required: ["city"] });
     expect(conversation.source).toMatchObject({ traceId: "7c1e5a2b9d4f4e0a8b3c6d5e4f3a2b1c", spans: 2, service: "weather-agent" });
   });
 
-  it("[I3] counts the spans that hold no chat messages in a warning", () => {
+  it("[IM-3] counts the spans that hold no chat messages in a warning", () => {
     expect(conversation.warnings.find((warning) => warning.code === "entry-skipped")?.message).toBe(
       "skipped 1 span that holds no chat messages (weather_agent.workflow)",
     );
   });
 
-  it("[I3] a span whose prompt continues no conversation of its trace becomes a conversation of its own, with a warning", () => {
+  it("[IM-3] a span whose prompt continues no conversation of its trace becomes a conversation of its own, with a warning", () => {
     const other = {
       ...thinkingSpan,
       spanId: "b2",
@@ -132,7 +132,7 @@ describe("OpenTelemetry spans with OpenLLMetry's indexed attributes", () => {
     );
   });
 
-  it("[I3] gives a legacy function_call without an id one id, the same in the span that repeats it, and pairs its function result, with warnings", () => {
+  it("[IM-3] gives a legacy function_call without an id one id, the same in the span that repeats it, and pairs its function result, with warnings", () => {
     const call = [
       attribute("gen_ai.completion.0.role", "assistant"),
       attribute("gen_ai.completion.0.tool_calls.0.name", "lookup"),
@@ -166,7 +166,7 @@ describe("OpenTelemetry spans with OpenLLMetry's indexed attributes", () => {
     expect(found.warnings.filter((warning) => warning.code === "call-id-generated").map((warning) => warning.messageIndex)).toEqual([1, 2]);
   });
 
-  it("[I2] reads the older llm.prompts.N.* attributes, a completion-style prompt and a refusal", () => {
+  it("[IM-2] reads the older llm.prompts.N.* attributes, a completion-style prompt and a refusal", () => {
     const older = { "llm.prompts.0.role": "user", "llm.prompts.0.content": "Hi", "llm.completions.0.content": "Hello!" };
     expect(parseConversations(JSON.stringify(older)).conversations[0].messages.map((message) => [message.role, message.content])).toEqual([
       ["user", "Hi"],
@@ -181,7 +181,7 @@ describe("OpenTelemetry spans with OpenLLMetry's indexed attributes", () => {
     expect(answer.parts).toEqual([{ type: "refusal", text: "I can't help with that." }]);
   });
 
-  it("[I1] reads the OpenTelemetry Collector's file export, one export request a line, as one trace", () => {
+  it("[IM-1] reads the OpenTelemetry Collector's file export, one export request a line, as one trace", () => {
     const result = attribute("gen_ai.prompt.2.content", JSON.stringify([{ type: "tool_result", tool_use_id: "toolu_01", content: "4°C" }]));
     const answered = [
       ...thinkingSpan.attributes.slice(0, 4),
@@ -202,7 +202,7 @@ describe("OpenTelemetry spans with OpenLLMetry's indexed attributes", () => {
     expect(imported.conversations[0].warnings.map((warning) => warning.path)).toContain("[0].resourceSpans[0].scopeSpans[0].spans[0]");
   });
 
-  it("[I8] an export without a chat span is refused, naming the attributes looked for", () => {
+  it("[IM-8] an export without a chat span is refused, naming the attributes looked for", () => {
     const error = importErrorOf(() =>
       parseConversations(JSON.stringify(otlp({ traceId: "t", spanId: "s", name: "POST", attributes: [attribute("http.method", "POST")] }))),
     );

@@ -10,7 +10,7 @@ const userPrompt = (content: unknown) => ({ content, timestamp: "2025-06-01T10:0
 const parse = (messages: unknown[]) => parseConversations(JSON.stringify(messages)).conversations[0];
 
 describe("Pydantic AI message history", () => {
-  it("[I10] keeps each response's time, model, usage with its cache reads and writes, response id and finish reason", () => {
+  it("[IM-10] keeps each response's time, model, usage with its cache reads and writes, response id and finish reason", () => {
     expect(history.messages[3].role).toBe("assistant");
     expect(history.facts?.[3]).toMatchObject({
       at: "2026-01-14T09:30:04.771Z",
@@ -22,14 +22,14 @@ describe("Pydantic AI message history", () => {
     expect(history.facts?.[7]?.usage).toMatchObject({ input: 610, cacheRead: 1200, output: 38 });
   });
 
-  it("[I10] keeps each request part's time, and the conversation id and runs of the session", () => {
+  it("[IM-10] keeps each request part's time, and the conversation id and runs of the session", () => {
     expect(history.facts?.[2]).toEqual({ at: "2026-01-14T09:30:01.204Z" });
     expect(history.facts?.[8]).toEqual({ at: "2026-01-14T09:31:40.557Z" });
     expect(history.session).toEqual({ agent: "pydantic-ai", sessionId: "0198c3a2-5f1d-7e9a-b3c4-5d6e7f8a9b0c" });
     expect(history.source?.runIds).toHaveLength(2);
   });
 
-  it("[I2] keeps the instructions, the system prompt, the image, the thinking with its signature and the calls paired with their results", () => {
+  it("[IM-2] keeps the instructions, the system prompt, the image, the thinking with its signature and the calls paired with their results", () => {
     expect(history.messages.map((message) => message.role)).toEqual([
       "system",
       "system",
@@ -48,18 +48,18 @@ describe("Pydantic AI message history", () => {
     expect(history.messages[6].tool_call_id).toBe(history.messages[5].tool_calls?.[0].id);
   });
 
-  it("[I2] sends a retry-prompt as Pydantic AI does: the failed call's error result, with the validation errors as JSON", () => {
+  it("[IM-2] sends a retry-prompt as Pydantic AI does: the failed call's error result, with the validation errors as JSON", () => {
     const retry = history.messages[4];
     expect(retry.extras?.anthropic).toMatchObject({ isError: true });
     expect(retry.content).toMatch(/^1 validation error:\n```json\n\[\n {2}\{\n {4}"type": "int_parsing"/);
     expect(retry.content).toMatch(/Fix the errors and try again\.$/);
   });
 
-  it("[I2] keeps a call's arguments text exactly as the model wrote it", () => {
+  it("[IM-2] keeps a call's arguments text exactly as the model wrote it", () => {
     expect(history.messages[5].tool_calls?.[0].function.arguments).toBe('{"city": "Paris", "days": 2}');
   });
 
-  it("[I10] reads the older shape: request_tokens, vendor_id, vendor_details and args_json", () => {
+  it("[IM-10] reads the older shape: request_tokens, vendor_id, vendor_details and args_json", () => {
     const older = parse([
       request([userPrompt("Capital of Mexico?")]),
       response([{ tool_name: "lookup", args: { args_json: '{"q": "Mexico"}' }, tool_call_id: "c1", part_kind: "tool-call" }], {
@@ -75,7 +75,7 @@ describe("Pydantic AI message history", () => {
     expect(older.facts?.[1]).toMatchObject({ responseId: "chatcmpl-CBpEX", stopReason: "tool_calls", usage: { input: 13, output: 76 } });
   });
 
-  it("[I3] warns where the instructions change, and sends a retry without a tool as user feedback", () => {
+  it("[IM-3] warns where the instructions change, and sends a retry without a tool as user feedback", () => {
     const changed = parse([
       request([userPrompt("Hi")], { instructions: "Be brief." }),
       response([{ content: "not json", part_kind: "text" }]),
@@ -86,7 +86,7 @@ describe("Pydantic AI message history", () => {
     expect(changed.warnings).toEqual([expect.objectContaining({ code: "part-approximated", path: "[2].instructions" })]);
   });
 
-  it("[I2] keeps an OpenAI reasoning part's id and encrypted content", () => {
+  it("[IM-2] keeps an OpenAI reasoning part's id and encrypted content", () => {
     const openai = parse([
       request([userPrompt("Think")]),
       response([{ content: "summary", id: "rs_1", signature: "gAAAA-encrypted", provider_name: "openai", part_kind: "thinking" }], {
@@ -96,7 +96,7 @@ describe("Pydantic AI message history", () => {
     expect(openai.messages[1].parts?.[0]).toEqual({ type: "reasoning", text: "summary", id: "rs_1", encrypted: "gAAAA-encrypted" });
   });
 
-  it("[I11] keeps a provider's compaction as a compaction before the messages after it", () => {
+  it("[IM-11] keeps a provider's compaction as a compaction before the messages after it", () => {
     const compacted = parse([
       request([userPrompt("Long task")]),
       response([
@@ -109,12 +109,12 @@ describe("Pydantic AI message history", () => {
     expect(compacted.warnings.map((warning) => [warning.code, warning.messageIndex])).toEqual([["marker", 2]]);
   });
 
-  it("[I8] refuses an unknown part kind, naming the message, the part and the format", () => {
+  it("[IM-8] refuses an unknown part kind, naming the message, the part and the format", () => {
     const error = importErrorOf(() => parseConversations(JSON.stringify([request([{ content: "x", part_kind: "telepathy" }])])));
     expect(error.issues[0]).toMatchObject({ path: "[0].parts[0].part_kind", messageIndex: 0, format: "Pydantic AI message history" });
   });
 
-  it("[I1] leaves chat messages to the chat reader", () => {
+  it("[IM-1] leaves chat messages to the chat reader", () => {
     expect(parseConversations('[{"role": "user", "content": "hi"}]').format).toBe("openai");
   });
 });

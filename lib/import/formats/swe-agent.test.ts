@@ -1,4 +1,4 @@
-// SWE-agent .traj files (lib/import/README.md, rules I1–I10).
+// SWE-agent .traj files (lib/import/README.md, rules IM-1–IM-10).
 import { describe, expect, it } from "vitest";
 import { importErrorOf, readFixture } from "@/tests/fixtures/import/load";
 import { parseConversations } from "../index";
@@ -9,19 +9,19 @@ type Traj = { history: Record<string, unknown>[]; trajectory: Record<string, unk
 const traj = (): Traj => JSON.parse(functionCalling) as Traj;
 
 describe("SWE-agent", () => {
-  it("[I1] recognises a function-calling .traj and a 0.x one, and neither as tau-bench or mini-swe-agent", () => {
+  it("[IM-1] recognises a function-calling .traj and a 0.x one, and neither as tau-bench or mini-swe-agent", () => {
     expect(parseConversations(functionCalling).format).toBe("swe-agent");
     expect(parseConversations(older).format).toBe("swe-agent");
   });
 
-  it("[I2] a tool message answers the call its tool_call_ids names, even where the demonstration reuses an id", () => {
+  it("[IM-2] a tool message answers the call its tool_call_ids names, even where the demonstration reuses an id", () => {
     const { messages } = parseConversations(functionCalling).conversations[0];
     expect(messages[2].tool_calls?.[0]).toMatchObject({ id: "call_cyI71DYnRdoLHWwtZgIaW2wr", function: { name: "create" } });
     expect(messages[3]).toMatchObject({ role: "tool", tool_call_id: "call_cyI71DYnRdoLHWwtZgIaW2wr" });
     expect(messages[9]).toMatchObject({ role: "tool", tool_call_id: "call_5iDdbOYybq7L19vqXmR0DPaU" });
   });
 
-  it("[I10] keeps each step's execution time and state with its assistant message, and info as source", () => {
+  it("[IM-10] keeps each step's execution time and state with its assistant message, and info as source", () => {
     const { source, session, facts } = parseConversations(functionCalling).conversations[0];
     const steps = source?.steps as Record<string, unknown>[];
     expect(steps).toHaveLength(11);
@@ -34,7 +34,7 @@ describe("SWE-agent", () => {
     expect(facts?.[3]).toBeUndefined();
   });
 
-  it("[I2] a 0.x trajectory without function calling is plain messages, its states read from their JSON text", () => {
+  it("[IM-2] a 0.x trajectory without function calling is plain messages, its states read from their JSON text", () => {
     const conversation = parseConversations(older).conversations[0];
     expect(conversation.messages.map((message) => message.role)).toEqual([
       "system",
@@ -59,7 +59,7 @@ describe("SWE-agent", () => {
     expect(conversation.session?.cwd).toBe("/klieret__swe-agent-test-repo");
   });
 
-  it("[I2] keeps an Anthropic model's thinking_blocks as reasoning, with the signature", () => {
+  it("[IM-2] keeps an Anthropic model's thinking_blocks as reasoning, with the signature", () => {
     const data = traj();
     data.history[2].thinking_blocks = [{ type: "thinking", thinking: "Reproduce first.", signature: "sig-1" }];
     const { messages } = parseConversations(JSON.stringify(data)).conversations[0];
@@ -71,7 +71,7 @@ describe("SWE-agent", () => {
     });
   });
 
-  it("[I3] an observation naming two calls answers the first and says so", () => {
+  it("[IM-3] an observation naming two calls answers the first and says so", () => {
     const data = traj();
     data.history[3].tool_call_ids = ["call_cyI71DYnRdoLHWwtZgIaW2wr", "call_other"];
     const { warnings } = parseConversations(JSON.stringify(data)).conversations[0];
@@ -82,7 +82,7 @@ describe("SWE-agent", () => {
     });
   });
 
-  it("[I3] a file of several attempts imports the chosen one and says the others were left", () => {
+  it("[IM-3] a file of several attempts imports the chosen one and says the others were left", () => {
     const data = traj();
     const withAttempts = { ...data, info: { ...data.info, best_attempt_idx: 1 }, attempts: [traj(), traj()] };
     const { conversations } = parseConversations(JSON.stringify(withAttempts));
@@ -95,7 +95,7 @@ describe("SWE-agent", () => {
     expect(parseConversations(JSON.stringify({ attempts: [traj(), traj()] })).conversations).toHaveLength(2);
   });
 
-  it("[I8] a tool message without tool_call_ids names the history index and the field", () => {
+  it("[IM-8] a tool message without tool_call_ids names the history index and the field", () => {
     const data = traj();
     delete data.history[5].tool_call_ids;
     const [issue] = importErrorOf(() => parseConversations(JSON.stringify(data, null, 1))).issues;

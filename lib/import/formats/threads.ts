@@ -18,7 +18,7 @@ export interface LoggedCall {
   warnings: ImportWarning[];
   /** Facts of the messages the call sent (when it was sent). */
   sent?: CallFacts;
-  /** Facts of its answer; only the answer's first message gets the usage (I10). */
+  /** Facts of its answer; only the answer's first message gets the usage (IM-10). */
   answer: CallFacts;
   /** How a warning names the call ("span openai.chat", "request 7f3c…"). */
   label: string;

@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 
 type Params = { id: string };
 
-// Next hands the id decoded already (`%2F` is `/`): decoding it again would turn `%25` into a broken escape (BD2).
+// Next hands the id decoded already (`%2F` is `/`): decoding it again would turn `%25` into a broken escape (BD-2).
 function modelId(raw: string): string {
   const parsed = modelIdSchema.safeParse(raw);
   if (!parsed.success)

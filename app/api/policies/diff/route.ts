@@ -7,7 +7,7 @@ import { diffQuerySchema } from "./schema";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** The fields where the second saved policy differs from the first (PO3). */
+/** The fields where the second saved policy differs from the first (PO-3). */
 export const GET = route(async (request) => {
   const query = readQuery(request, diffQuerySchema);
   const db = database();

@@ -32,7 +32,7 @@ export const GET = route<{ conversationId: string }>(async (request, { conversat
           if (chunk.length >= CHUNK_CHARACTERS) break;
         }
       } catch (error) {
-        // The status is sent already: the file ends without its end line, which the import refuses (SE5).
+        // The status is sent already: the file ends without its end line, which the import refuses (SE-5).
         console.error(`session export of conversation ${conversationId} failed`, error);
         controller.error(error);
         return;

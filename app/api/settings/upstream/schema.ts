@@ -10,7 +10,7 @@ function isHttpUrl(value: string): boolean {
 }
 
 /**
- * BD6: a key goes out in an HTTP header (`Authorization: Bearer <key>`, `x-api-key`), which carries
+ * BD-6: a key goes out in an HTTP header (`Authorization: Bearer <key>`, `x-api-key`), which carries
  * visible ASCII only: a key with any other character (a curly quote, a non-breaking space, a
  * letter pasted from a chat) would be saved and then fail every call, so it is refused here.
  */

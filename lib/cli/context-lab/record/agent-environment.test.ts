@@ -6,7 +6,7 @@ import { belongsToLabel } from "./live";
 const APP = "http://127.0.0.1:3000";
 
 describe("record's agent environment", () => {
-  it("[PK7] the label is the program the command runs, past its runner, without folder or extension", () => {
+  it("[PK-7] the label is the program the command runs, past its runner, without folder or extension", () => {
     expect(labelFromCommand(["node", "agent.mjs"])).toBe("agent");
     expect(labelFromCommand(["node", "--import", "tsx", "./src/support-bot.ts"])).toBe("support-bot");
     expect(labelFromCommand(["claude", "-p", "fix the tests"])).toBe("claude");
@@ -17,7 +17,7 @@ describe("record's agent environment", () => {
     expect(cleanLabel("  café bot/β  ")).toBe("caf-bot");
   });
 
-  it("[PK7] points every OpenAI and Anthropic setting at the proxy under the label, the access token in the key when set", () => {
+  it("[PK-7] points every OpenAI and Anthropic setting at the proxy under the label, the access token in the key when set", () => {
     const env = { PATH: "/bin", OPENAI_API_KEY: "sk-real", ANTHROPIC_API_KEY: "sk-ant-real", OPENAI_ORG_ID: "org-1" };
     expect(agentEnvironment(env, APP, labelKey("bot", undefined))).toEqual({
       PATH: "/bin",
@@ -32,7 +32,7 @@ describe("record's agent environment", () => {
     expect(withToken).toMatchObject({ OPENAI_API_KEY: "ctxlab-bot~t0ken-t0ken-t0ken", ANTHROPIC_AUTH_TOKEN: "ctxlab-bot~t0ken-t0ken-t0ken" });
   });
 
-  it("[PK9] the caller's real keys and base URLs become the upstream, unless CONTEXT_LAB_* set them or they point at the app", () => {
+  it("[PK-9] the caller's real keys and base URLs become the upstream, unless CONTEXT_LAB_* set them or they point at the app", () => {
     const upstreams = callerUpstreams(
       { OPENAI_API_KEY: "sk-real", ANTHROPIC_API_KEY: "sk-ant-real", ANTHROPIC_BASE_URL: "https://gateway.example/anthropic" },
       APP,
@@ -51,7 +51,7 @@ describe("record's agent environment", () => {
     expect(callerUpstreams({ OPENAI_BASE_URL: `${APP}/api/v1`, OPENAI_API_KEY: "ctxlab-other" }, APP)).toEqual({ openai: null, anthropic: null });
   });
 
-  it("[PK10] the label's conversations: its key, another system prompt's (#) and a session's (/)", () => {
+  it("[PK-10] the label's conversations: its key, another system prompt's (#) and a session's (/)", () => {
     expect(["bot", "bot#1a2b3c4d", "bot/run-7", "bot2", "robot", null].map((key) => belongsToLabel(key, "bot"))).toEqual([
       true,
       true,

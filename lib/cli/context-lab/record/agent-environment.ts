@@ -6,7 +6,7 @@ export interface UpstreamChoice {
   apiKey: string | null;
 }
 
-/** The caller's real upstreams (PK9), read before the agent's environment is pointed at the proxy. */
+/** The caller's real upstreams (PK-9), read before the agent's environment is pointed at the proxy. */
 export interface CallerUpstreams {
   openai: UpstreamChoice | null;
   anthropic: UpstreamChoice | null;
@@ -56,7 +56,7 @@ export function upstreamVariables(upstreams: CallerUpstreams, env: Environment):
   return variables;
 }
 
-/** The key naming the conversation (P-S label), with the access token when the app has one (S4). */
+/** The key naming the conversation (P-S label), with the access token when the app has one (SEC-4). */
 export function labelKey(label: string, token: string | undefined): string {
   const trimmed = token?.trim();
   return trimmed ? `ctxlab-${label}~${trimmed}` : `ctxlab-${label}`;

@@ -33,7 +33,7 @@ const RUNNERS = new Set([
 
 const MAX_LABEL_LENGTH = 60;
 
-/** A label fit for an API key and a header: letters, digits, `.`, `_` and `-` (PK7). */
+/** A label fit for an API key and a header: letters, digits, `.`, `_` and `-` (PK-7). */
 export function cleanLabel(label: string): string {
   const cleaned = label
     .trim()

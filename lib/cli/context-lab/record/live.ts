@@ -16,7 +16,7 @@ export interface RecordingWatchOptions {
   onConversation(conversation: LabelConversation): void;
 }
 
-/** Follows the app's live events for the calls recorded under a label (PK10). */
+/** Follows the app's live events for the calls recorded under a label (PK-10). */
 export interface RecordingWatch {
   /** Resolves once subscribed: calls made after it are seen. */
   ready: Promise<void>;

@@ -93,7 +93,7 @@ runs("context-lab record", () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it("[PK7] [PK8] [PK9] [PK10] [PK11] starts the app, records the agent's calls under its label with the real keys upstream, prints the URL first and the summary last, and exits with the agent's code", async () => {
+  it("[PK-7] [PK-8] [PK-9] [PK-10] [PK-11] starts the app, records the agent's calls under its label with the real keys upstream, prints the URL first and the summary last, and exits with the agent's code", async () => {
     const run = await cli(["record", "--", "node", path.join(work, "agent.mjs")], { AGENT_EXIT: "3" });
     expect(run.code, run.stderr).toBe(3);
     expect(JSON.parse(run.stdout)).toEqual({ plan: "echo: and the evening?", review: "echo: review it" });
@@ -143,7 +143,7 @@ runs("context-lab record", () => {
     expect(lines[summary + 7]).toBe(`context-lab: the app keeps running at ${url}; context-lab stop ends it`);
   }, 240_000);
 
-  it("[PK8] [PK11] uses the app already running on the port, and sums up only this run's calls under --label", async () => {
+  it("[PK-8] [PK-11] uses the app already running on the port, and sums up only this run's calls under --label", async () => {
     const run = await cli(["record", "--label", "second run", "--", "node", path.join(work, "agent.mjs")]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).not.toContain("starting Context Lab");

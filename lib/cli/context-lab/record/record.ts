@@ -57,7 +57,7 @@ async function callsOf(url: string, token: string | undefined, conversations: La
   return calls;
 }
 
-/** `context-lab record [--label L] [--port N] -- <command…>` (PK7–PK11). */
+/** `context-lab record [--label L] [--port N] -- <command…>` (PK-7–PK-11). */
 export async function runRecord(command: Extract<CliCommand, { kind: "record" }>, context: CliContext): Promise<number> {
   const { env, layout, print } = context;
   const token = env.CONTEXT_LAB_TOKEN?.trim() || undefined;

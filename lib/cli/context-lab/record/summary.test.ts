@@ -32,7 +32,7 @@ const conversations = [
 ];
 
 describe("record's summary", () => {
-  it("[PK11] counts calls, tokens, the cache hit share of input tokens and the cost, per conversation URL", () => {
+  it("[PK-11] counts calls, tokens, the cache hit share of input tokens and the cost, per conversation URL", () => {
     const calls = [
       call("x1", "c1", { usage: { input: 1_000, output: 100, cached: 0, cacheWrite: 0 }, cost: 0.0012 }),
       call("x2", "c1", { usage: { input: 3_000, output: 50, cached: 2_000, cacheWrite: 0 }, cost: 0.002 }),
@@ -49,7 +49,7 @@ describe("record's summary", () => {
     ]);
   });
 
-  it("[PK11] says so when no call reached the proxy", () => {
+  it("[PK-11] says so when no call reached the proxy", () => {
     const lines = summarizeRecording({ label: "bot", url: "http://127.0.0.1:3000", conversations: [], calls: [], unrecorded: 0, exitCode: 0 });
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain("no call reached the proxy");

@@ -40,7 +40,7 @@ export function newChain(): Chain {
   return { wire: [], markers: [], compactions: [], uuids: new Set() };
 }
 
-/** What one line says of its message's call (SF2): the line's time, the model, usage and ids. */
+/** What one line says of its message's call (F-SF2): the line's time, the model, usage and ids. */
 function factsOfLine(entry: Readonly<Record<string, unknown>>, message: Readonly<Record<string, unknown>>): CallFacts {
   const facts: CallFacts = {};
   const at = isoTime(entry.timestamp);

@@ -1,4 +1,4 @@
-// Claude Code sessions keep their time, usage, subagents and compactions (I10–I12), on the real files in tests/fixtures/formats.
+// Claude Code sessions keep their time, usage, subagents and compactions (IM-10–IM-12), on the real files in tests/fixtures/formats.
 import { describe, expect, it } from "vitest";
 import { readFixture } from "@/tests/fixtures/import/load";
 import { parseConversations } from "../../index";
@@ -15,7 +15,7 @@ describe("Claude Code session facts", () => {
   const [conversation] = parseConversations(readFixture(`formats/${name}`), { filename: name }).conversations;
   const lines = linesOf(name);
 
-  it("[I10] every message keeps its line's timestamp, and the session its agent, version, cwd, branch and id", () => {
+  it("[IM-10] every message keeps its line's timestamp, and the session its agent, version, cwd, branch and id", () => {
     const facts = conversation.facts ?? [];
     expect(facts).toHaveLength(conversation.messages.length);
     const times = new Set(lines.map((line) => line.timestamp).filter((time): time is string => typeof time === "string"));
@@ -29,7 +29,7 @@ describe("Claude Code session facts", () => {
     });
   });
 
-  it("[I10][SF1] every API call keeps its model, request id and usage once, however many lines it was written in", () => {
+  it("[IM-10][F-SF1] every API call keeps its model, request id and usage once, however many lines it was written in", () => {
     const calls = new Map<string, Record<string, unknown>>();
     for (const line of lines) {
       const message = line.message as Record<string, unknown> | undefined;
@@ -47,7 +47,7 @@ describe("Claude Code session facts", () => {
     expect(real.every((fact) => fact?.model === "claude-opus-4-5-20251101" && fact.requestId?.startsWith("req_"))).toBe(true);
   });
 
-  it("[I11] keeps the compaction: where, the summary, the tokens before and what set it off", () => {
+  it("[IM-11] keeps the compaction: where, the summary, the tokens before and what set it off", () => {
     expect(conversation.compactions).toHaveLength(1);
     const [compaction] = conversation.compactions ?? [];
     expect(compaction.tokensBefore).toBe(155250);
@@ -62,7 +62,7 @@ describe("Claude Code subagents", () => {
   const { conversations } = parseConversations(readFixture(`formats/${name}`), { filename: name });
   const [main, subagent] = conversations;
 
-  it("[I12] a subagent streamed as agent_progress lines is a conversation linked to the Task call that started it", () => {
+  it("[IM-12] a subagent streamed as agent_progress lines is a conversation linked to the Task call that started it", () => {
     expect(conversations).toHaveLength(2);
     expect(subagent.subagentOf).toEqual({
       conversationIndex: 0,
@@ -77,7 +77,7 @@ describe("Claude Code subagents", () => {
     expect(JSON.parse(task?.function.arguments ?? "{}").prompt.trim()).toBe(subagent.messages[0].content?.trim());
   });
 
-  it("[I12][I10] the subagent's calls keep their own usage, and no agent_progress line is reported as holding no message", () => {
+  it("[IM-12][IM-10] the subagent's calls keep their own usage, and no agent_progress line is reported as holding no message", () => {
     expect((subagent.facts ?? []).filter((fact) => fact?.usage !== undefined)).toHaveLength(10);
     const skipped = main.warnings.find((warning) => warning.code === "entry-skipped")?.message ?? "";
     expect(skipped).not.toContain("agent_progress");

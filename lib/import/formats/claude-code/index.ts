@@ -3,11 +3,11 @@
  * a subagent's in `<session>/subagents/agent-<id>.jsonl`): one event a line.
  * `user` and `assistant` lines carry an Anthropic message; the lines of one
  * streamed assistant message (same `message.id`, one block each) are merged
- * so parallel tool calls stay one turn (I5). Each message keeps its line's
- * time, model, usage and ids (I10). A subagent's lines (sidechains, or
+ * so parallel tool calls stay one turn (IM-5). Each message keeps its line's
+ * time, model, usage and ids (IM-10). A subagent's lines (sidechains, or
  * `agent_progress` lines under the Task call that started it) become
- * conversations of their own, linked to that call (I12); compaction
- * boundaries and their summaries become compactions (I11); `summary` lines
+ * conversations of their own, linked to that call (IM-12); compaction
+ * boundaries and their summaries become compactions (IM-11); `summary` lines
  * title the session; hook progress, snapshots and local command lines are
  * skipped, with one warning counting them.
  */
@@ -140,7 +140,7 @@ function readLine(session: Session, record: JsonlRecord, index: number, hasMainL
   addMessage(chain, entry, entry.message, [index, "message"], record.line);
 }
 
-/** The session's facts, from the first line that has each (SF3); the first model seen names the conversation's. */
+/** The session's facts, from the first line that has each (F-SF3); the first model seen names the conversation's. */
 function noteSession(session: Session, entry: MessageEntry): void {
   const facts = session.facts;
   if (typeof entry.sessionId === "string") facts.sessionId ??= entry.sessionId;
@@ -209,7 +209,7 @@ function readChain(chain: Chain, context: ImportContext, source: Record<string, 
   const { messages, starts } = readAnthropicWire(scope, chain.wire);
   const facts: (CallFacts | undefined)[] = new Array(messages.length).fill(undefined);
   chain.wire.forEach((message, index) => {
-    // One API call, one entry: its usage goes to the first message the call became (I10).
+    // One API call, one entry: its usage goes to the first message the call became (IM-10).
     if (starts[index] < messages.length) facts[starts[index]] = message.facts;
     if (message.lines.length > 1) {
       scope.warn("lines-merged", `lines ${message.lines.join(", ")} are one streamed message (${message.id}): merged into message ${starts[index]}`, {

@@ -144,7 +144,7 @@ function expandAssistant(blocks: readonly unknown[], index: number, rewrites: Re
 }
 
 /**
- * I10: each assistant turn's time, model, usage and response id; each user
+ * IM-10: each assistant turn's time, model, usage and response id; each user
  * turn's time; the task's title, workspace and cost. Returns the first message
  * whose usage counts cache writes as reads, if any.
  */

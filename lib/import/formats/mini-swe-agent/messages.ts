@@ -61,7 +61,7 @@ function chatMessageOf(value: Record<string, unknown>): Record<string, unknown> 
 
 /**
  * Responses objects (their `output` items) and items, one source message at a
- * time, so a response's usage goes to the first message it gave (I10).
+ * time, so a response's usage goes to the first message it gave (IM-10).
  */
 export function readResponsesMessages(messages: readonly TrajectoryMessage[], scope: MessageScope): ReadMessages {
   const read: Message[] = [];

@@ -18,7 +18,7 @@ type Params = { branchId: string };
  */
 export const GET = route<Params>(async (request, { branchId }) => {
   const { from = 0, to, limit = MESSAGE_PAGE_LIMIT } = readQuery(request, historyQuerySchema);
-  // One more than the page: whether another page follows, without counting the branch; never past what a position column holds (BD4).
+  // One more than the page: whether another page follows, without counting the branch; never past what a position column holds (BD-4).
   const end = Math.min(to ?? Number.POSITIVE_INFINITY, from + limit + 1, MAX_STORED_INTEGER);
   const read = await getHistoryByBranchId(database(), branchId, { fromPosition: from, toPosition: end });
   const messages = read.slice(0, limit);

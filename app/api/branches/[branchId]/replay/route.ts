@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 
 type Params = { branchId: string };
 
-/** Replays the stored branch under raw and the given policies, with the engine the playground's worker runs (RP1–RP9), within its limits (IN-8). Writes nothing. */
+/** Replays the stored branch under raw and the given policies, with the engine the playground's worker runs (E-RP1–E-RP9), within its limits (IN-8). Writes nothing. */
 export const POST = route<Params>(async (request, { branchId }) => {
   const body = await readJsonBody(request, replayBodySchema);
   const db = database();

@@ -5,7 +5,7 @@ import { pricesSchema } from "@/lib/models";
 import { requestPolicySchema } from "@/lib/settings";
 
 export const replayBodySchema = z.strictObject({
-  /** Compared with raw (RP9), in this order. */
+  /** Compared with raw (E-RP9), in this order. */
   policies: z
     .array(z.strictObject({ id: z.string().min(1).max(64), label: z.string().min(1).max(120), policy: requestPolicySchema }))
     .min(1, "give at least one policy to compare with raw")

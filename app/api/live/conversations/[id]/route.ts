@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const GET = route<{ id: string }>(async (request, { id }) => {
   // An unknown id answers 404 rather than an event stream that never says anything.
   await getConversationById(database(), id);
-  // L6: the stream opens once the other instances' events reach this one, so a tab's read after `open` misses none (LC1).
+  // LV-6: the stream opens once the other instances' events reach this one, so a tab's read after `open` misses none (LV-LC1).
   await ensureSharedLive();
   return liveEventResponse(request, id);
 });

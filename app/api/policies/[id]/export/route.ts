@@ -8,7 +8,7 @@ import { exportPolicyQuerySchema } from "./schema";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** A saved policy as a file: JSON, or a TypeScript module that makes requests the way it does (PO7). */
+/** A saved policy as a file: JSON, or a TypeScript module that makes requests the way it does (PO-7). */
 export const GET = route<{ id: string }>(async (request, { id }) => {
   const { format } = readQuery(request, exportPolicyQuerySchema);
   const db = database();
