@@ -44,6 +44,27 @@ function leadingInstructions(items: readonly unknown[]): number {
 }
 
 /**
+ * The JSON text of a history item, kept per item object: a call's items are
+ * its successor's base items (the recorder keeps the body), so each item is
+ * written out once, not once per comparison (PX-C1).
+ */
+const itemTexts = new WeakMap<object, string>();
+
+function itemText(item: unknown): string {
+  if (typeof item !== "object" || item === null) return JSON.stringify(item) ?? "undefined";
+  let text = itemTexts.get(item);
+  if (text === undefined) {
+    text = JSON.stringify(item);
+    itemTexts.set(item, text);
+  }
+  return text;
+}
+
+function sameItem(left: unknown, right: unknown): boolean {
+  return left === right || itemText(left) === itemText(right);
+}
+
+/**
  * D6.1 The request as a delta against `base`, or null when it is not worth one:
  * either is not a JSON object, they keep their history in different fields,
  * or the request repeats none of the base's history items.
@@ -59,11 +80,11 @@ export function encodeRequest(base: unknown, request: unknown): RequestDelta | n
   const head =
     instructions > 0 &&
     instructions === leadingInstructions(baseItems) &&
-    !items.slice(0, instructions).every((item, index) => sameJson(item, baseItems[index]))
+    !items.slice(0, instructions).every((item, index) => sameItem(item, baseItems[index]))
       ? instructions
       : 0;
   let kept = head;
-  while (kept < baseItems.length && kept < items.length && sameJson(baseItems[kept], items[kept])) kept += 1;
+  while (kept < baseItems.length && kept < items.length && sameItem(baseItems[kept], items[kept])) kept += 1;
   if (kept === head) return null;
   const body: Body = {};
   const sameFields: string[] = [];

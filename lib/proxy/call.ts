@@ -105,11 +105,14 @@ export class RecordedCall {
     };
     const calls = previousCalls(db);
     const { key, request, sent, streamed } = options;
-    this.journaled = createProxyCall(db, { key, request, sent, streamed, details, previous: calls.get(key) }).then((row) => {
-      calls.set(key, { id: row.id, request, sent });
-      this.id = row.id;
-      return row.id;
-    });
+    // D5.1: journaled while the upstream is called: the insert (and the delta it writes) starts once the call is on its way.
+    this.journaled = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => createProxyCall(db, { key, request, sent, streamed, details, previous: calls.get(key) }))
+      .then((row) => {
+        calls.set(key, { id: row.id, request, sent });
+        this.id = row.id;
+        return row.id;
+      });
     // A call whose request could not be journaled is refused by its handler; nothing is left to place.
     this.journaled.catch(() => this.finished());
     this.timer = setTimeout(() => void this.journaled.then(() => this.recordRequest()).catch(() => undefined), RECORD_REQUEST_AFTER_MS);
