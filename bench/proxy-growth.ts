@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { allowServerOnly, createBenchDatabaseFile, startClient } from "./proxy";
+import { startBenchProxy, startClient } from "./proxy";
 import { formatMs, machine, median, table, writeSection } from "./results";
 
 /**
@@ -28,29 +28,12 @@ interface CallFigures {
 }
 
 export async function benchProxyGrowth(): Promise<string> {
-  allowServerOnly();
-  const { url: databaseUrl, folder } = createBenchDatabaseFile("growth");
-  const { createDatabase } = await import("@/lib/db");
-  const { useDatabaseForTests } = await import("@/lib/api/database");
-  const { getProxyRecorder } = await import("@/lib/proxy");
-  const { POST } = await import("@/app/api/v1/chat/completions/route");
-  const { startFakeOpenAI } = await import("@/tests/support/fake-openai");
-  const { startRouteServer } = await import("@/tests/proxy/support/route-server");
-
-  const db = createDatabase(databaseUrl);
-  useDatabaseForTests(db);
+  const bench = await startBenchProxy("growth");
+  const { db, folder, recorder, direct, proxied } = bench;
   // Every page SQLite writes stays in the log, so its growth is what a call wrote.
   await db.$queryRawUnsafe("PRAGMA wal_autocheckpoint=0");
   const wal = path.join(folder, "bench.db-wal");
   const walSize = () => (fs.existsSync(wal) ? fs.statSync(wal).size : 0);
-  const fake = await startFakeOpenAI();
-  Object.assign(process.env, {
-    CONTEXT_LAB_UPSTREAM_BASE_URL: fake.baseUrl,
-    CONTEXT_LAB_UPSTREAM_API_KEY: "sk-bench",
-    CONTEXT_LAB_UPSTREAM_SETTINGS_FILE: path.join(folder, "upstream.json"),
-  });
-  const server = await startRouteServer([{ method: "POST", path: "/api/v1/chat/completions", handler: POST }]);
-  const recorder = getProxyRecorder();
   const agent = startClient();
 
   const messages: { role: string; content: string }[] = [{ role: "system", content: "You are a careful travel agent." }];
@@ -59,20 +42,17 @@ export async function benchProxyGrowth(): Promise<string> {
     const asked = question(index);
     messages.push({ role: "user", content: asked });
     const body = JSON.stringify({ model: "fake-gpt", messages });
-    const [direct] = await agent.run([{ url: `${fake.baseUrl}/chat/completions`, key: "sk-bench", body }]);
+    const [directCall] = await agent.run([{ url: direct, key: "sk-bench", body }]);
     await recorder.idle();
     const before = walSize();
-    const [proxied] = await agent.run([{ url: `${server.url}/api/v1/chat/completions`, key: "ctxlab-growth", body }]);
+    const [proxiedCall] = await agent.run([{ url: proxied, key: "ctxlab-growth", body }]);
     await recorder.idle();
-    figures.push({ historyBytes: body.length, addedMs: proxied.total - direct.total, walBytes: walSize() - before });
+    figures.push({ historyBytes: body.length, addedMs: proxiedCall.total - directCall.total, walBytes: walSize() - before });
     // The fake's default answer; the next request carries it, so the session stays on one branch.
     messages.push({ role: "assistant", content: `echo: ${asked}` });
   }
   await agent.close();
-  await server.close();
-  await fake.close();
-  await db.$disconnect();
-  fs.rmSync(folder, { recursive: true, force: true });
+  await bench.close();
 
   const span = (from: number, to: number) => figures.slice(from - 1, to);
   const row = (label: string, calls: CallFigures[]) => [

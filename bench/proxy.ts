@@ -168,29 +168,49 @@ export function startClient() {
   };
 }
 
-export async function benchProxy(): Promise<string> {
+/**
+ * The proxy's chat route on a Node HTTP server in this process, recording
+ * into a fresh SQLite file, forwarding to the tests' fake upstream; `close`
+ * stops both and removes the file.
+ */
+export async function startBenchProxy(name: string) {
   allowServerOnly();
-  const { url: databaseUrl, folder } = createBenchDatabaseFile();
-  const { createDatabase, createConversation } = await import("@/lib/db");
+  const { url: databaseUrl, folder } = createBenchDatabaseFile(name);
+  const { createDatabase } = await import("@/lib/db");
   const { useDatabaseForTests } = await import("@/lib/api/database");
   const { getProxyRecorder } = await import("@/lib/proxy");
   const { POST } = await import("@/app/api/v1/chat/completions/route");
   const { startFakeOpenAI } = await import("@/tests/support/fake-openai");
   const { startRouteServer } = await import("@/tests/proxy/support/route-server");
-
   const db = createDatabase(databaseUrl);
   useDatabaseForTests(db);
   const fake = await startFakeOpenAI();
-  const settingsFile = path.join(folder, "upstream.json");
   Object.assign(process.env, {
     CONTEXT_LAB_UPSTREAM_BASE_URL: fake.baseUrl,
     CONTEXT_LAB_UPSTREAM_API_KEY: "sk-bench",
-    CONTEXT_LAB_UPSTREAM_SETTINGS_FILE: settingsFile,
+    CONTEXT_LAB_UPSTREAM_SETTINGS_FILE: path.join(folder, "upstream.json"),
   });
   const server = await startRouteServer([{ method: "POST", path: "/api/v1/chat/completions", handler: POST }]);
-  const direct = `${fake.baseUrl}/chat/completions`;
-  const proxied = `${server.url}/api/v1/chat/completions`;
-  const recorder = getProxyRecorder();
+  return {
+    db,
+    folder,
+    recorder: getProxyRecorder(),
+    direct: `${fake.baseUrl}/chat/completions`,
+    proxied: `${server.url}/api/v1/chat/completions`,
+    async close() {
+      await server.close();
+      await fake.close();
+      await db.$disconnect();
+      fs.rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function benchProxy(): Promise<string> {
+  const bench = await startBenchProxy("proxy");
+  const { db, direct, proxied, recorder } = bench;
+  const { createDatabase, createConversation } = await import("@/lib/db");
+  const { useDatabaseForTests } = await import("@/lib/api/database");
 
   // Agents whose conversations apply the context pipeline (default settings) before forwarding.
   const pipedConversations = Math.ceil((WARMUP + SEQUENTIAL) / TURNS_PER_CONVERSATION);
@@ -259,10 +279,7 @@ export async function benchProxy(): Promise<string> {
   console.log("proxy: throughput done");
   await agents.close();
 
-  await server.close();
-  await fake.close();
-  await db.$disconnect();
-  fs.rmSync(folder, { recursive: true, force: true });
+  await bench.close();
 
   const latencyRows = (timings: Timing[][], pick: (timing: Timing) => number) =>
     targets.map(({ name }, target) => {

@@ -1,10 +1,10 @@
 import "server-only";
 import type { Message, ToolDefinition } from "@/lib/context";
-import { BoundedMap } from "@/lib/context/bounded-map";
 import { createProxyCall, endProxyCallById, type Database, type JsonObject } from "@/lib/db";
 import type { CompletionOutcome } from "@/lib/upstream/assemble";
 import type { PipelineStepSummary } from "./proxied-request";
 import { getProxyRecorder, type JournaledOutcome, type JournaledRequest, type RecordedRequest, type RecordRequestOptions } from "./journal";
+import { perDatabase } from "./per-database";
 import type { ReloadRound } from "./reload";
 
 /**
@@ -52,8 +52,6 @@ export interface CallOutcome {
 
 /** Agents whose last journaled call is kept as the base of their next one's deltas (PX-C1); the least recently seen goes first. */
 const PREVIOUS_CALLS = 1_000;
-const PREVIOUS_KEY = Symbol.for("context-lab.proxy.previous-journaled-calls");
-const globalForCalls = globalThis as typeof globalThis & { [PREVIOUS_KEY]?: WeakMap<object, BoundedMap<string, JournaledBodies>> };
 
 /** A journaled call's bodies as its successor's deltas are made against. */
 interface JournaledBodies {
@@ -62,15 +60,7 @@ interface JournaledBodies {
   sent: unknown;
 }
 
-function previousCalls(db: Database): BoundedMap<string, JournaledBodies> {
-  const byDatabase = (globalForCalls[PREVIOUS_KEY] ??= new WeakMap());
-  let calls = byDatabase.get(db);
-  if (!calls) {
-    calls = new BoundedMap(PREVIOUS_CALLS);
-    byDatabase.set(db, calls);
-  }
-  return calls;
-}
+const previousCalls = perDatabase<JournaledBodies>("previous-journaled-calls", PREVIOUS_CALLS);
 
 /**
  * One proxied call (PX-D5): its request is journaled (`journaled`, committed)

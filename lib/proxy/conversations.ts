@@ -1,6 +1,6 @@
 import "server-only";
-import { BoundedMap } from "@/lib/context/bounded-map";
 import { findConversationByRecordKey, getConversationById, NotFoundError, type ConversationRecord, type Database } from "@/lib/db";
+import { perDatabase } from "./per-database";
 
 /** cuid()s, the ids Prisma gives conversations. */
 const CONVERSATION_ID = /^c[a-z0-9]{20,32}$/;
@@ -30,18 +30,7 @@ interface Cached {
   at: number;
 }
 
-const CACHE_KEY = Symbol.for("context-lab.proxy.conversations");
-const globalForCache = globalThis as typeof globalThis & { [CACHE_KEY]?: WeakMap<object, BoundedMap<string, Cached>> };
-
-function cacheOf(db: Database): BoundedMap<string, Cached> {
-  const byDatabase = (globalForCache[CACHE_KEY] ??= new WeakMap());
-  let cache = byDatabase.get(db);
-  if (!cache) {
-    cache = new BoundedMap(MAX_CACHED);
-    byDatabase.set(db, cache);
-  }
-  return cache;
-}
+const cacheOf = perDatabase<Cached>("conversations", MAX_CACHED);
 
 /** Notes what the recorder just read or wrote, so the next request of that agent need not ask the database. */
 export function rememberConversation(db: Database, key: string, conversation: ConversationRecord | null): void {

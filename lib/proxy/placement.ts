@@ -1,10 +1,10 @@
 import "server-only";
 import type { Message } from "@/lib/context";
-import { BoundedMap } from "@/lib/context/bounded-map";
 import { forkBranch, getBranchesByConversationId, getHistoryByBranchId, type BranchRecord, type Database, type JsonValue, type MessageRecord } from "@/lib/db";
 import { leadingSystemCount, SYSTEM_PROMPT_METADATA, systemPromptChange, systemPromptChangeOf, type SystemPromptChange } from "@/lib/formats";
 import { messageFingerprint } from "./canonical";
 import type { RecordTurn } from "./record-turns";
+import { perDatabase } from "./per-database";
 
 /**
  * Where a recorded sequence of messages belongs in a conversation's branch
@@ -52,18 +52,12 @@ interface BranchIndex {
 }
 
 /** Each conversation's branch indexes, per database client. */
-const CACHE_KEY = Symbol.for("context-lab.proxy.branch-fingerprints");
 /** Conversations kept; the least recently used are dropped first. */
 const MAX_CACHED_CONVERSATIONS = 500;
-const globalForCache = globalThis as typeof globalThis & { [CACHE_KEY]?: WeakMap<object, BoundedMap<string, Map<string, BranchIndex>>> };
+const conversationsOf = perDatabase<Map<string, BranchIndex>>("branch-fingerprints", MAX_CACHED_CONVERSATIONS, { refreshOnRead: true });
 
 function conversationCache(db: Database, conversationId: string): Map<string, BranchIndex> {
-  const byDatabase = (globalForCache[CACHE_KEY] ??= new WeakMap());
-  let conversations = byDatabase.get(db);
-  if (!conversations) {
-    conversations = new BoundedMap(MAX_CACHED_CONVERSATIONS, { refreshOnRead: true });
-    byDatabase.set(db, conversations);
-  }
+  const conversations = conversationsOf(db);
   let branches = conversations.get(conversationId);
   if (!branches) {
     branches = new Map();
@@ -225,5 +219,5 @@ export function rememberAppended(db: Database, conversationId: string, branchId:
 
 /** Drops a conversation's cached fingerprints (after it was deleted, or in tests). */
 export function forgetConversation(db: Database, conversationId: string): void {
-  globalForCache[CACHE_KEY]?.get(db)?.delete(conversationId);
+  conversationsOf(db).delete(conversationId);
 }

@@ -5,6 +5,7 @@ import { defaultPipelineSpec, OFFLOAD_MARKER_PATTERN } from "@/lib/context";
 import { createConversation } from "@/lib/db";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { protocolOf, type FakeRequest, type FakeScript } from "@/tests/support/fake-openai";
+import { bigResult } from "./support/big-result";
 import { ANTHROPIC_UPSTREAM_KEY, recordedFor, UPSTREAM_KEY, useProxyHarness, type ProxyHarness } from "./support/harness";
 
 // The one pipeline (lib/proxy/README.md, "The pipeline"): the reload loop (PX-R1–PX-R3), off means
@@ -20,12 +21,6 @@ const FIND = "Find flights to Lisbon.";
 const BOOK = "Book the cheapest and tell me the confirmation code.";
 const CODE = "CONFIRMATION-XQ7731";
 
-/** A tool result of `size` characters with `code` in its middle, where no summary's first lines reach. */
-function bigResult(label: string, code: string, size: number): string {
-  const filler = `${label} flight row; `.repeat(Math.ceil(size / (label.length + 14)));
-  const half = Math.floor((size - code.length - 2) / 2);
-  return `${filler.slice(0, half)} ${code} ${filler.slice(0, size - half - code.length - 2)}`;
-}
 const OLD_RESULT = bigResult("old", CODE, 15_000);
 const NEW_RESULT = bigResult("new", "SEAT-MAP-22F", 3_000);
 

@@ -8,6 +8,7 @@ import { prepareNextRequest } from "@/lib/request/server";
 import { readChatCompletionRequest } from "@/lib/proxy";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import type { FakeRequest, FakeScript } from "@/tests/support/fake-openai";
+import { bigResult } from "./support/big-result";
 import { recordedFor, useProxyHarness } from "./support/harness";
 
 // P1–PX-P5 in lib/proxy/README.md: the proxy sends what the one request builder makes of the
@@ -28,13 +29,6 @@ const BOOK_TOOL: ToolDefinition = {
   function: { name: "book_flight", description: "Book a flight.", parameters: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } },
 };
 const TOOLS = [SEARCH_TOOL, BOOK_TOOL];
-
-/** A tool result of `size` characters with `code` in its middle, where no summary's first lines reach. */
-function bigResult(label: string, code: string, size: number): string {
-  const filler = `${label} flight row; `.repeat(Math.ceil(size / (label.length + 14)));
-  const half = Math.floor((size - code.length - 2) / 2);
-  return `${filler.slice(0, half)} ${code} ${filler.slice(0, size - half - code.length - 2)}`;
-}
 
 const OLD_RESULT = bigResult("old", "CONFIRMATION-XQ7731", 15_000);
 const NEW_RESULT = bigResult("new", "SEAT-MAP-22F", 15_000);

@@ -1,9 +1,9 @@
 import "server-only";
 import type { Message } from "@/lib/context";
-import { BoundedMap } from "@/lib/context/bounded-map";
 import { getExchangesByConversationId, type ConversationRecord, type Database } from "@/lib/db";
 import { extrasOf } from "@/lib/formats/canonical";
 import { readResponsesOutput, readResponsesRequest } from "@/lib/formats";
+import { perDatabase } from "../per-database";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -28,19 +28,8 @@ interface StoredResponse {
  * as soon as it has it, before the proxy has recorded it (recording follows
  * the answer), so the recorded exchanges alone would miss the last one.
  */
-const RECENT_KEY = Symbol.for("context-lab.proxy.recent-responses");
 const MAX_RECENT = 1_000;
-const globalForRecent = globalThis as typeof globalThis & { [RECENT_KEY]?: WeakMap<object, BoundedMap<string, StoredResponse>> };
-
-function recentOf(db: Database): BoundedMap<string, StoredResponse> {
-  const byDatabase = (globalForRecent[RECENT_KEY] ??= new WeakMap());
-  let recent = byDatabase.get(db);
-  if (!recent) {
-    recent = new BoundedMap(MAX_RECENT);
-    byDatabase.set(db, recent);
-  }
-  return recent;
-}
+const recentOf = perDatabase<StoredResponse>("recent-responses", MAX_RECENT);
 
 /** Notes a response the upstream completed, unless its request said `store: false` (P-R4). */
 export function rememberResponse(db: Database, request: unknown, response: unknown): void {

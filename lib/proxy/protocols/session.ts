@@ -2,39 +2,25 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { getHistoryByBranchId, getRootBranchByConversationId, type Database } from "@/lib/db";
 import type { Message } from "@/lib/context";
-import { BoundedMap } from "@/lib/context/bounded-map";
 import { leadingSystemCount } from "@/lib/formats";
 import { messageFingerprint } from "../canonical";
 import { lookupConversation } from "../conversations";
 import type { AgentIdentity } from "../identify";
+import { perDatabase } from "../per-database";
 import { fingerprintOfRecord } from "../placement";
 import { continuesStoredResponses } from "./continuation";
 
+const MAX_CACHED = 1_000;
 /** Each conversation's opening turn (the first after its system prompt) by fingerprint; recorded messages never change. */
-const CACHE_KEY = Symbol.for("context-lab.proxy.opening-turns");
+const openingTurns = perDatabase<string>("opening-turns", MAX_CACHED);
 /**
  * The opening turn of a key's first request while its conversation is not
  * recorded yet: an agent's next request can arrive before the recording of
  * its first, and must be judged by arrival order.
  */
-const PENDING_KEY = Symbol.for("context-lab.proxy.pending-opening-turns");
-const MAX_CACHED = 1_000;
+const pendingOpeningTurns = perDatabase<string>("pending-opening-turns", MAX_CACHED);
 /** The opening turn is looked for among this many first messages: system prompts longer than that are not told apart. */
 const OPENING_WITHIN = 32;
-const globalForCache = globalThis as typeof globalThis & {
-  [CACHE_KEY]?: WeakMap<object, BoundedMap<string, string>>;
-  [PENDING_KEY]?: WeakMap<object, BoundedMap<string, string>>;
-};
-
-function mapOf(key: typeof CACHE_KEY | typeof PENDING_KEY, db: Database): BoundedMap<string, string> {
-  const byDatabase = (globalForCache[key] ??= new WeakMap());
-  let map = byDatabase.get(db);
-  if (!map) {
-    map = new BoundedMap(MAX_CACHED);
-    byDatabase.set(db, map);
-  }
-  return map;
-}
 
 /** The fingerprint of the first message after the system prompt, or null when the request has none. */
 function openingOf(messages: readonly Message[]): string | null {
@@ -44,7 +30,7 @@ function openingOf(messages: readonly Message[]): string | null {
 
 /** The conversation's recorded opening turn; undefined while none is recorded. */
 async function recordedOpening(db: Database, conversationId: string): Promise<string | undefined> {
-  const cache = mapOf(CACHE_KEY, db);
+  const cache = openingTurns(db);
   const cached = cache.get(conversationId);
   if (cached !== undefined) return cached;
   const root = await getRootBranchByConversationId(db, conversationId);
@@ -78,7 +64,7 @@ export async function conversationKeyOf(
 ): Promise<string> {
   const opening = openingOf(messages);
   if (opening === null || identity.via === "header" || (options.body && continuesStoredResponses(options.body))) return identity.key;
-  const pending = mapOf(PENDING_KEY, db);
+  const pending = pendingOpeningTurns(db);
   const conversation = await lookupConversation(db, identity.key);
   let first = conversation ? await recordedOpening(db, conversation.id) : undefined;
   if (first === undefined) {
