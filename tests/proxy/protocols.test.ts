@@ -5,7 +5,7 @@ import { defaultPipelineSpec, OFFLOAD_MARKER_PATTERN } from "@/lib/context";
 import { createConversation } from "@/lib/db";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { protocolOf, type FakeRequest, type FakeScript } from "@/tests/support/fake-openai";
-import { bigResult } from "./support/big-result";
+import { bigResult, OFFLOADING } from "./support/offloading";
 import { ANTHROPIC_UPSTREAM_KEY, recordedFor, UPSTREAM_KEY, useProxyHarness, type ProxyHarness } from "./support/harness";
 
 // The one pipeline (lib/proxy/README.md, "The pipeline"): the reload loop (PX-R1–PX-R3), off means
@@ -186,17 +186,6 @@ function reloadingModel(request: FakeRequest): FakeScript {
   };
 }
 
-/** Offloads messages over 2,000 characters (older rounds only) with the pipeline applied; compressor, summary and result truncation off. */
-const OFFLOADING = {
-  applyPipeline: true,
-  maxMessageSize: 2_000,
-  maxToolResultSize: 20_000,
-  offloadThreshold: 0,
-  processors: defaultPipelineSpec().map((entry) => ({
-    ...entry,
-    enabled: !["dialogue_compressor", "summarize", "tool_result_offloader"].includes(entry.kind),
-  })),
-};
 const ALL_OFF = { applyPipeline: true, processors: defaultPipelineSpec().map((entry) => ({ ...entry, enabled: false })) };
 
 describe.each(TEST_PROVIDERS)("proxy: one pipeline for every protocol (%s)", (provider) => {

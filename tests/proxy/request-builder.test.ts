@@ -8,7 +8,7 @@ import { prepareNextRequest } from "@/lib/request/server";
 import { readChatCompletionRequest } from "@/lib/proxy";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import type { FakeRequest, FakeScript } from "@/tests/support/fake-openai";
-import { bigResult } from "./support/big-result";
+import { bigResult, OFFLOADING } from "./support/offloading";
 import { recordedFor, useProxyHarness } from "./support/harness";
 
 // P1–PX-P5 in lib/proxy/README.md: the proxy sends what the one request builder makes of the
@@ -46,22 +46,6 @@ function agentHistory(): ChatMessage[] {
     { role: "tool", tool_call_id: "call_new", content: NEW_RESULT },
   ];
 }
-
-/**
- * Settings that offload messages over 2,000 characters (older rounds only), with the pipeline
- * applied; the dialogue compressor and the summariser are off so the older result stays a
- * marker the model can reload, and no result is truncated when it is recorded.
- */
-const OFFLOADING = {
-  applyPipeline: true,
-  maxMessageSize: 2_000,
-  maxToolResultSize: 20_000,
-  offloadThreshold: 0,
-  processors: defaultPipelineSpec().map((entry) => ({
-    ...entry,
-    enabled: !["dialogue_compressor", "summarize", "tool_result_offloader"].includes(entry.kind),
-  })),
-};
 
 interface SentMessage {
   role: string;
