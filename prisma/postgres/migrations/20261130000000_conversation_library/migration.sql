@@ -18,7 +18,7 @@ CREATE TABLE "SearchTerm" (
     "kind" TEXT NOT NULL,
     "term" TEXT COLLATE "C" NOT NULL,
 
-    CONSTRAINT "SearchTerm_pkey" PRIMARY KEY ("conversationId","kind","term")
+    CONSTRAINT "SearchTerm_pkey" PRIMARY KEY ("conversationId","term","kind")
 );
 
 -- CreateIndex
