@@ -2,6 +2,7 @@ import type { CompareResult, ComparedRun, Message, RecallRisk, ReplayCall, ToolD
 import { getContextTools } from "@/lib/context/tools";
 import { writeRequest, type WireFormat } from "@/lib/formats";
 import { toCsv } from "@/components/ui/csv";
+import { BUILT_IN_MODELS, findModel, type ModelEntry } from "@/lib/models";
 
 /** One row of the totals table: a run against raw. */
 export interface CompareRow {
@@ -9,6 +10,8 @@ export interface CompareRow {
   label: string;
   model: string;
   inputTokens: number;
+  /** Counted with a tokenizer standing in for the model's (its catalogue entry's, or an encoding chosen by hand): shown with "≈". */
+  approximate: boolean;
   /** Input tokens as a share of raw's (1 for raw). */
   ratio: number;
   /** Dollars; null without prices. */
@@ -21,8 +24,14 @@ export interface CompareRow {
   cheapest: boolean;
 }
 
+/** Whether a policy counts with a tokenizer other than its model's own (CT2). */
+function countsApproximately(policy: { model: string; encoding: string }, catalogue: readonly ModelEntry[]): boolean {
+  const { tokenizer } = findModel(policy.model, catalogue).entry;
+  return !tokenizer.exact || policy.encoding !== tokenizer.encoding;
+}
+
 /** The totals of each run, the cheapest marked (by cost when every run has one, else by input tokens). */
-export function compareRows(result: CompareResult): CompareRow[] {
+export function compareRows(result: CompareResult, catalogue: readonly ModelEntry[] = BUILT_IN_MODELS): CompareRow[] {
   const raw = result.runs[0]?.replay.totals.inputTokens ?? 0;
   const rows = result.runs.map((run): CompareRow => {
     const { totals } = run.replay;
@@ -31,6 +40,7 @@ export function compareRows(result: CompareResult): CompareRow[] {
       label: run.label,
       model: run.replay.policy.model,
       inputTokens: totals.inputTokens,
+      approximate: countsApproximately(run.replay.policy, catalogue),
       ratio: raw === 0 ? 1 : totals.inputTokens / raw,
       cost: totals.cost?.total ?? null,
       cacheHitShare: totals.cacheHitShare,

@@ -56,7 +56,7 @@ export function ComparePanel() {
   const policies = comparedPolicies(slots, choices);
   // The lifetimes the compared model's cache offers: with more than one, Compare prices every write at the one chosen.
   const ttls = policies[0] ? cachingOf(findModel(policies[0].policy.model, catalogue).entry).ttls : [];
-  const rows = useMemo(() => (comparison ? compareRows(comparison) : []), [comparison]);
+  const rows = useMemo(() => (comparison ? compareRows(comparison, catalogue) : []), [comparison, catalogue]);
   const risks = useMemo(() => {
     const run = comparison?.runs.find((entry) => entry.id === riskRun);
     return run ? risksOf(run) : [];

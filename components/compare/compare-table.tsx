@@ -2,7 +2,7 @@
 
 import { createColumnHelper, flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
 import { useState } from "react";
-import { formatNumber } from "@/components/pipeline/format";
+import { approximately, formatNumber } from "@/components/pipeline/format";
 import type { CompareRow } from "./compare-format";
 import ui from "@/components/ui/ui.module.css";
 import styles from "./compare.module.css";
@@ -39,7 +39,10 @@ export function CompareTable({ rows, riskRun, onShowRisks }: CompareTableProps) 
         </>
       ),
     }),
-    column.accessor("inputTokens", { header: "Input tokens", cell: (info) => formatNumber(info.getValue()) }),
+    column.accessor("inputTokens", {
+      header: "Input tokens",
+      cell: (info) => `${approximately(info.row.original.approximate)}${formatNumber(info.getValue())}`,
+    }),
     column.accessor("ratio", { header: "vs raw", cell: (info) => percent.format(info.getValue()) }),
     column.accessor("cost", { header: "Cost", cell: (info) => formatDollars(info.getValue()), sortUndefined: "last" }),
     column.accessor("cacheHitShare", { header: "Cache hits", cell: (info) => percent.format(info.getValue()) }),

@@ -68,6 +68,19 @@ describe("comparison figures", () => {
     expect(rows.every((row) => row.inputTokens === result.runs.find((run) => run.id === row.id)!.replay.totals.inputTokens)).toBe(true);
   });
 
+  it("[CT2] marks a run counted with a tokenizer standing in for its model's as approximate", async () => {
+    const result = await comparison();
+    const exactly = compareRows(result);
+    const policy = result.runs[1].replay.policy;
+    expect(exactly[1].approximate).toBe(false);
+    // The same run on a Claude model, whose tokenizer o200k_base only approximates.
+    const onClaude = {
+      ...result,
+      runs: result.runs.map((run, index) => (index === 1 ? { ...run, replay: { ...run.replay, policy: { ...policy, model: "claude-sonnet-4-5" } } } : run)),
+    };
+    expect(compareRows(onClaude).map((row) => row.approximate)).toEqual([exactly[0].approximate, true, exactly[2].approximate]);
+  });
+
   it("writes every call of every run as CSV whose input column adds up to each run's total", async () => {
     const result = await comparison();
     const lines = comparisonCsv(result).trimEnd().split("\r\n");

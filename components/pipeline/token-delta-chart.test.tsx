@@ -31,6 +31,17 @@ describe("TokenDeltaChart", () => {
     expect(screen.getByText(/40,000 → 20,000 tokens \(−20,000\), 120 → 80 messages in 14\.2 ms/)).toBeTruthy();
   });
 
+  it("[CT2] marks every count with ≈ when the tokenizer stands in for the model's", () => {
+    render(<TokenDeltaChart steps={STEPS} approximate />);
+    const row = screen.getByRole("button", { name: /^round_window:/ });
+    expect(row.getAttribute("aria-label")).toMatch(/^round_window: tokens ≈ 30,000 → 20,000/);
+    expect(row.textContent).toMatch(/≈ \S+ → \S+ tok/);
+    expect(screen.getByText(/≈ 40,000 → 20,000 tokens/)).toBeTruthy();
+    cleanup();
+    render(<TokenDeltaChart steps={STEPS} />);
+    expect(chart().textContent).not.toContain("≈");
+  });
+
   it("calls onSelectStep with the clicked step and marks the selected one", async () => {
     const onSelectStep = vi.fn();
     render(<TokenDeltaChart steps={STEPS} selectedStep={0} onSelectStep={onSelectStep} />);

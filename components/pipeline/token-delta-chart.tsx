@@ -2,7 +2,7 @@
 
 import type { KeyboardEvent } from "react";
 import type { StepSummary } from "@/lib/playground/protocol";
-import { changeDirection, formatCompact, formatDelta, formatMs, formatNumber } from "./format";
+import { approximately, changeDirection, formatCompact, formatDelta, formatMs, formatNumber } from "./format";
 import { describeEffects } from "./step-effects";
 import styles from "./token-delta-chart.module.css";
 
@@ -13,19 +13,22 @@ export interface TokenDeltaChartProps {
   selectedStep?: number | null;
   /** A processor's row was clicked (or chosen with Enter/Space/arrow keys). */
   onSelectStep?(index: number): void;
+  /** Counts made with a tokenizer standing in for the model's: each shows "≈". */
+  approximate?: boolean;
 }
 
 /** One step's accessible description: "round_window: tokens 12,000 → 8,000 (−4,000), messages 120 → 80, 1.20 ms". */
-export function describeStep(step: StepSummary): string {
+export function describeStep(step: StepSummary, approximate = false): string {
   const effects = describeEffects(step.effects);
   return (
-    `${step.processor}: tokens ${formatNumber(step.tokensBefore)} → ${formatNumber(step.tokensAfter)} (${formatDelta(step.tokensBefore, step.tokensAfter)}), ` +
+    `${step.processor}: tokens ${approximately(approximate)}${formatNumber(step.tokensBefore)} → ${formatNumber(step.tokensAfter)} (${formatDelta(step.tokensBefore, step.tokensAfter)}), ` +
     `messages ${formatNumber(step.messagesBefore)} → ${formatNumber(step.messagesAfter)}, ${formatMs(step.ms)} ms${effects ? `; ${effects}` : ""}`
   );
 }
 
 /** Paired bars per processor: tokens and messages before → after, with delta labels and timing; a row selects its step. */
-export function TokenDeltaChart({ steps, selectedStep, onSelectStep }: TokenDeltaChartProps) {
+export function TokenDeltaChart({ steps, selectedStep, onSelectStep, approximate = false }: TokenDeltaChartProps) {
+  const approx = approximately(approximate);
   if (steps.length === 0) return <p className={styles.empty}>No processor ran: enable one to see its token deltas.</p>;
   const maxTokens = Math.max(1, ...steps.flatMap((step) => [step.tokensBefore, step.tokensAfter]));
   const maxMessages = Math.max(1, ...steps.flatMap((step) => [step.messagesBefore, step.messagesAfter]));
@@ -56,7 +59,7 @@ export function TokenDeltaChart({ steps, selectedStep, onSelectStep }: TokenDelt
               type="button"
               className={styles.row}
               aria-pressed={selectedStep === index}
-              aria-label={describeStep(step)}
+              aria-label={describeStep(step, approximate)}
               onClick={() => onSelectStep?.(index)}
               data-step={index}
             >
@@ -68,6 +71,7 @@ export function TokenDeltaChart({ steps, selectedStep, onSelectStep }: TokenDelt
                 {formatDelta(step.tokensBefore, step.tokensAfter)}
               </span>
               <span className={styles.detail}>
+                {approx}
                 {formatCompact(step.tokensBefore)} → {formatCompact(step.tokensAfter)} tok · {formatNumber(step.messagesBefore)} →{" "}
                 {formatNumber(step.messagesAfter)} msg · {formatMs(step.ms)} ms
               </span>
@@ -76,6 +80,7 @@ export function TokenDeltaChart({ steps, selectedStep, onSelectStep }: TokenDelt
         ))}
       </ol>
       <figcaption className={styles.caption}>
+        {approx}
         {formatNumber(first.tokensBefore)} → {formatNumber(last.tokensAfter)} tokens ({formatDelta(first.tokensBefore, last.tokensAfter)}),{" "}
         {formatNumber(first.messagesBefore)} → {formatNumber(last.messagesAfter)} messages in {formatMs(totalMs)} ms
       </figcaption>

@@ -52,7 +52,7 @@ export function PipelineTab() {
             </button>
           </div>
           <AssemblyLine request={result.request} withTurn={withTurn} />
-          <TokenDeltaChart steps={result.steps} selectedStep={selectedStep} onSelectStep={selectStep} />
+          <TokenDeltaChart steps={result.steps} selectedStep={selectedStep} onSelectStep={selectStep} approximate={!result.request.tokenizer.exact} />
           <TraceTable
             steps={result.steps}
             selectedStep={selectedStep}

@@ -12,13 +12,15 @@ const SIZES = [
   { width: 1440, height: 900 },
 ];
 const TABS = ["Pipeline", "Handles", "State", "Branches", "Checkpoints", "Prompt", "Calls", "Compare"];
-const AGENT_CALLS = 40;
+const AGENT_CALLS = 200;
+/** The Calls tab loads calls a hundred at a time. */
+const CALLS_PAGE = 100;
 
-/** A real tau-bench trajectory's turns repeated past 2,000 messages, imported through the API. */
+/** A real tau-bench trajectory's turns repeated past 10,000 messages, imported through the API. */
 async function longConversation(request: APIRequestContext): Promise<string> {
   const [system, ...turns] = tauBench[2].traj;
   const traj = [system];
-  while (traj.length < 2_000) traj.push(...turns);
+  while (traj.length < 10_000) traj.push(...turns);
   const { conversationId } = await importConversation(request, JSON.stringify({ ...tauBench[2], traj }), "long conversation");
   return conversationId;
 }
@@ -81,16 +83,16 @@ async function checkEveryTab(page: Page, conversationId: string, name: string, p
 test.describe.configure({ timeout: 600_000 });
 test.beforeEach(() => fakeUpstream.reset());
 
-test("[UI-G1][UI-G2][UI-G3][UI-G4] a 2,000-message conversation fits the window at 1024, 1280 and 1440 on every tab", async ({ page, request }) => {
+test("[UI-G1][UI-G2][UI-G3][UI-G4] a 10,000-message conversation fits the window at 1024, 1280 and 1440 on every tab", async ({ page, request }) => {
   const conversationId = await longConversation(request);
   await checkEveryTab(page, conversationId, "long");
 });
 
-test("[UI-G1][UI-G2][UI-G3][UI-G4] a proxy-recorded agent fits the window with its calls and a comparison shown", async ({ page, request }) => {
+test("[UI-G1][UI-G2][UI-G3][UI-G4] a 200-call proxy-recorded agent fits the window with its calls and a comparison shown", async ({ page, request }) => {
   const conversationId = await recordedAgent(request);
   const compare = new ComparePage(page);
   await checkEveryTab(page, conversationId, "agent", async (tab) => {
-    if (tab === "Calls") await expect(page.getByRole("table", { name: "Model calls" }).getByRole("row")).toHaveCount(AGENT_CALLS + 1);
+    if (tab === "Calls") await expect(page.getByRole("table", { name: "Model calls" }).getByRole("row")).toHaveCount(Math.min(AGENT_CALLS, CALLS_PAGE) + 1);
     if (tab !== "Compare") return;
     await compare.slot(1).selectOption({ label: "Current settings" });
     await compare.run();
