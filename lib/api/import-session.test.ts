@@ -2,13 +2,12 @@
 import { describe, expect, it } from "vitest";
 import * as importRoute from "@/app/api/conversations/import/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
-import * as exportRoute from "@/app/api/sessions/[conversationId]/route";
-import * as sessionImportRoute from "@/app/api/sessions/route";
 import { getCheckpointsByBranchId, getConversationById, getHistoryByBranchId, type MessageRecord } from "@/lib/db";
 import { callFactsOf } from "@/lib/formats";
 import { call, useApiTestDatabase } from "@/tests/api/support";
 import { readFixture } from "@/tests/fixtures/import/load";
 import { TEST_PROVIDERS } from "@/tests/support/db";
+import { exportSessionText, importSessionText } from "@/tests/support/session-file";
 
 const COMPACTION = "claude-code-2.0.76-compaction.jsonl";
 const TASK = "claude-code-2.1.19-task-agent-progress.jsonl";
@@ -60,10 +59,9 @@ describe.each(TEST_PROVIDERS)("session import (%s)", (provider) => {
     expect(facts.filter((fact) => fact?.usage !== undefined)).toHaveLength(13);
     expect(facts.filter((fact) => fact?.model === "claude-opus-4-5-20251101")).toHaveLength(12);
 
-    const exported = await call(exportRoute.GET, { params: { conversationId: conversation.id } });
+    const exported = await exportSessionText(conversation.id);
     expect((await call(conversationRoute.DELETE, { method: "DELETE", params: { id: conversation.id } })).status).toBe(204);
-    const back = await call(sessionImportRoute.POST, { body: JSON.stringify(exported.body), headers: { "content-type": "application/json" } });
-    expect(back.status).toBe(201);
+    expect((await importSessionText(exported.text)).status).toBe(201);
     expect(factsOf(await getHistoryByBranchId(test.db, branch.id))).toEqual(facts);
     expect((await getConversationById(test.db, conversation.id)).origin).toEqual(conversation.origin);
   });
@@ -76,9 +74,9 @@ describe.each(TEST_PROVIDERS)("session import (%s)", (provider) => {
     const facts = factsOf(await getHistoryByBranchId(test.db, branch.id));
     expect(facts.every((fact) => fact?.at !== undefined)).toBe(true);
     expect(facts.filter((fact) => fact?.usage !== undefined)).toHaveLength(76);
-    const exported = await call(exportRoute.GET, { params: { conversationId: conversation.id } });
+    const exported = await exportSessionText(conversation.id);
     await call(conversationRoute.DELETE, { method: "DELETE", params: { id: conversation.id } });
-    expect((await call(sessionImportRoute.POST, { body: JSON.stringify(exported.body), headers: { "content-type": "application/json" } })).status).toBe(201);
+    expect((await importSessionText(exported.text)).status).toBe(201);
     expect(factsOf(await getHistoryByBranchId(test.db, branch.id))).toEqual(facts);
     const [checkpoint] = await getCheckpointsByBranchId(test.db, branch.id);
     expect(checkpoint.metadata?.replacement).toSatisfy((replacement: unknown) => Array.isArray(replacement) && replacement.length > 30);
