@@ -42,7 +42,8 @@ test("[LB-1] [LB-2] [LB-3] [LB-5] 200 imported conversations: #37 found by searc
 
   // LB-1: typed, debounced, answered from the index; 1 s is the whole budget, typing included.
   await library.search.fill("task 37");
-  await expect(library.row(TASK_37)).toBeVisible({ timeout: 1_000 });
+  // Another spec may have imported the same file: found is found, whichever import the row comes from.
+  await expect(library.row(TASK_37).first()).toBeVisible({ timeout: 1_000 });
   await expect(library.count).toContainText("matching conversation");
   expect(new URL(page.url()).searchParams.get("q")).toBe("task 37");
   await page.screenshot({ path: test.info().outputPath("library-search.png") });

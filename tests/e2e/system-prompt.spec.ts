@@ -22,10 +22,16 @@ test("[P-SP1] [P-SP2] an agent whose system prompt carries a clock records one c
   }
 
   await ask(10, "Plan a day in Lyon.");
-  const listed = await request.get("/api/conversations");
-  const { conversations } = (await listed.json()) as { conversations: { id: string; recordKey: string | null }[] };
-  const recorded = conversations.filter((conversation) => conversation.recordKey?.startsWith(label));
-  expect(recorded.map((conversation) => conversation.recordKey)).toEqual([label]);
+  // The call is placed just after its answer: the conversation is listed once it is.
+  let recorded: { id: string; recordKey: string | null }[] = [];
+  await expect
+    .poll(async () => {
+      const listed = await request.get("/api/conversations");
+      const { conversations } = (await listed.json()) as { conversations: { id: string; recordKey: string | null }[] };
+      recorded = conversations.filter((conversation) => conversation.recordKey?.startsWith(label));
+      return recorded.map((conversation) => conversation.recordKey);
+    })
+    .toEqual([label]);
 
   const workspace = new WorkspacePage(page);
   await page.goto(`/c/${recorded[0].id}`);
