@@ -111,19 +111,14 @@ function againstPrevious(previous: { id: string; body: JsonValue } | undefined, 
   return delta === null ? { text: whole(), baseId: null } : { text: JSON.stringify(delta), baseId: previous!.id };
 }
 
-async function requestOf(db: Database, row: ExchangeRow, recent: Map<string, JsonValue>): Promise<JsonValue> {
-  if (row.requestBaseId === null) return fromJsonText(row.request);
-  const base = recent.get(row.requestBaseId);
-  if (base !== undefined) return decodeRequest(base, fromJsonText(row.request) as unknown as RequestDelta) as JsonValue;
-  return (await getExchangeById(db, row.id)).request;
-}
-
-/** A stored sent body whole (PX-D6.8): as stored, or decoded against its base's. */
-async function sentOf(db: Database, row: ExchangeRow & { sent: string }, recent: Map<string, JsonValue>): Promise<JsonValue> {
-  if (row.sentBaseId === null) return fromJsonText(row.sent);
-  const base = recent.get(row.sentBaseId);
-  if (base !== undefined) return decodeRequest(base, fromJsonText(row.sent) as unknown as RequestDelta) as JsonValue;
-  return (await getExchangeById(db, row.id)).sent as JsonValue;
+/** A stored body (the request, or a sent body that is there) whole (PX-D6.4, PX-D6.8): as stored, or decoded against its base's. */
+async function storedBody(db: Database, row: ExchangeRow, body: "request" | "sent", recent: Map<string, JsonValue>): Promise<JsonValue> {
+  const text = row[body] ?? "null";
+  const baseId = body === "request" ? row.requestBaseId : row.sentBaseId;
+  if (baseId === null) return fromJsonText(text);
+  const base = recent.get(baseId);
+  if (base !== undefined) return decodeRequest(base, fromJsonText(text) as unknown as RequestDelta) as JsonValue;
+  return (await getExchangeById(db, row.id))[body] as JsonValue;
 }
 
 /**
@@ -144,14 +139,14 @@ async function* exchangeLines(db: Database, ids: readonly string[], requests: Se
     for (const row of rows) {
       let request: { text: string | null; baseId: string | null } = { text: null, baseId: null };
       if (requests === "delta") {
-        const body = await requestOf(db, row, recent);
+        const body = await storedBody(db, row, "request", recent);
         recent.set(row.id, body);
         request = againstPrevious(lastRequest.get(row.branchId), body, () => (row.requestBaseId === null ? row.request : JSON.stringify(body)));
         lastRequest.set(row.branchId, { id: row.id, body });
       }
       let sent: { text: string | null; baseId: string | null } = { text: row.sent, baseId: null };
       if (row.sent !== null) {
-        const body = await sentOf(db, { ...row, sent: row.sent }, recentSent);
+        const body = await storedBody(db, row, "sent", recentSent);
         recentSent.set(row.id, body);
         const whole = row.sentBaseId === null ? row.sent : JSON.stringify(body);
         if (JSON.stringify(body) === whole) sent = againstPrevious(lastSent.get(row.branchId), body, () => whole);

@@ -3,7 +3,7 @@ import type { Message, ToolDefinition } from "@/lib/context";
 import { createProxyCall, endProxyCallById, type Database, type JsonObject } from "@/lib/db";
 import type { CompletionOutcome } from "@/lib/upstream/assemble";
 import type { PipelineStepSummary } from "./proxied-request";
-import { getProxyRecorder, type JournaledOutcome, type JournaledRequest, type RecordedRequest, type RecordRequestOptions } from "./journal";
+import { getProxyRecorder, yieldToIo, type JournaledOutcome, type JournaledRequest, type RecordedRequest, type RecordRequestOptions } from "./journal";
 import { perDatabase } from "./per-database";
 import type { ReloadRound } from "./reload";
 
@@ -96,7 +96,7 @@ export class RecordedCall {
     const calls = previousCalls(db);
     const { key, request, sent, streamed } = options;
     // D5.1: journaled while the upstream is called: the insert (and the delta it writes) starts once the call is on its way.
-    this.journaled = new Promise<void>((resolve) => setImmediate(resolve))
+    this.journaled = yieldToIo()
       .then(() => createProxyCall(db, { key, request, sent, streamed, details, previous: calls.get(key) }))
       .then((row) => {
         calls.set(key, { id: row.id, request, sent });

@@ -173,7 +173,7 @@ function journaled(entry: ProxyCallRecord): Required<Omit<JournaledRequest, "pro
  * on SQLite every query is synchronous underneath its promise, so a write
  * would otherwise hold the event loop from its first query to its commit.
  */
-function yieldToIo(): Promise<void> {
+export function yieldToIo(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 

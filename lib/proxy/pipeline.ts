@@ -82,21 +82,25 @@ function unchanged(read: ReadRequest, outcome: PipelineOutcome): boolean {
   return messages.every((message, index) => message === read.messages[index] || messageFingerprint(message) === messageFingerprint(read.messages[index]));
 }
 
+/** PX-L1: the reply limit the settings set, when the agent's body sets none; else null. */
+function limitToAdd(protocol: Protocol, body: Record<string, unknown>, outputLimit: number | null): number | null {
+  return outputLimit !== null && !protocol.outputLimit.fields.some((field) => body[field] !== undefined) ? outputLimit : null;
+}
+
 /**
  * The agent's body with the processed history written in place of its own
- * (the keys it had keep their order; superseded ones go), and the reply
- * limit the settings set when the agent set none (PX-L1).
+ * (the keys it had keep their order; superseded ones go), and `limit` in the
+ * field the model accepts (PX-L1).
  */
-function rewrite(protocol: Protocol, body: Record<string, unknown>, messages: Message[], tools: ToolDefinition[], outputLimit: number | null) {
-  const written = protocol.writeHistory(body, messages, tools);
+function rewrite(protocol: Protocol, body: Record<string, unknown>, messages: Message[], tools: ToolDefinition[], limit: number | null) {
+  const written = protocol.writeHistory(messages, tools);
   const sent: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(body)) {
     if (field in written) sent[field] = written[field];
     else if (!protocol.supersededFields.includes(field)) sent[field] = value;
   }
   for (const [field, value] of Object.entries(written)) if (!(field in sent)) sent[field] = value;
-  const model = typeof body.model === "string" ? body.model : "";
-  if (outputLimit !== null && !protocol.outputLimit.fields.some((field) => body[field] !== undefined)) sent[protocol.outputLimit.fieldFor(model)] = outputLimit;
+  if (limit !== null) sent[protocol.outputLimit.fieldFor(typeof body.model === "string" ? body.model : "")] = limit;
   return sent;
 }
 
@@ -112,10 +116,10 @@ async function plan(protocol: Protocol, prepared: Prepared): Promise<Plan> {
     return { ...PASSED_THROUGH, refusal: ownErrorIn(protocol.errorShape, status, body, "pipeline") };
   }
   if (outcome.exceeded) return { ...PASSED_THROUGH, steps: outcome.steps, refusal: budgetRefusal(protocol, conversation, outcome.exceeded) };
-  const limited = outcome.outputLimit !== null && !protocol.outputLimit.fields.some((field) => read.body[field] !== undefined);
-  if (unchanged(read, outcome) && !limited) return { ...PASSED_THROUGH, steps: outcome.steps };
+  const limit = limitToAdd(protocol, read.body, outcome.outputLimit);
+  if (unchanged(read, outcome) && limit === null) return { ...PASSED_THROUGH, steps: outcome.steps };
   const { messages, tools } = outcome.request;
-  const sent = rewrite(protocol, read.body, messages, tools, outcome.outputLimit);
+  const sent = rewrite(protocol, read.body, messages, tools, limit);
   return { sent, sentMessages: messages.length, steps: outcome.steps, reloads: reloadLoop(protocol, db, outcome, sent), refusal: null };
 }
 
@@ -277,16 +281,13 @@ async function forward(forwarding: Forwarding, payload: string): Promise<Respons
   const rounds: ReloadRound[] = [];
   for (;;) {
     const read = await readWhole(response);
-    if (read.cut !== null && watch.reason !== null) {
+    if (read.cut !== null) {
       watch.dispose();
-      return fail(call, callFailure(protocol, upstream, watch, read.cut), rounds);
+      // Our own timeout or the agent gone: the proxy's answer; the upstream's body cut: what the agent would have got directly.
+      return watch.reason !== null ? fail(call, callFailure(protocol, upstream, watch, read.cut), rounds) : cutAnswer(call, response, read, rounds);
     }
     const text = read.text;
     const answer = parseMaybeJson(text);
-    if (read.cut !== null) {
-      watch.dispose();
-      return cutAnswer(call, response, read, rounds);
-    }
     const completion = response.ok ? protocol.outcome(answer) : null;
     const calls = reloads && completion && rounds.length < MAX_RELOAD_ROUNDS ? reloadCallsOf(completion.reply) : null;
     if (reloads && calls && completion?.reply) {

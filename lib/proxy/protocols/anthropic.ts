@@ -152,7 +152,7 @@ export const anthropicMessages: Protocol = {
   headers: anthropicHeaders,
   outcome: outcomeOfMessage,
   assembler: () => new AnthropicStreamAssembler(),
-  writeHistory: (_body, messages, tools: ToolDefinition[]) => writeAnthropicRequest({ messages, tools }).value,
+  writeHistory: (messages, tools: ToolDefinition[]) => writeAnthropicRequest({ messages, tools }).value,
   supersededFields: ["system", "messages", "tools"],
   outputLimit: { fields: ["max_tokens"], fieldFor: () => "max_tokens" },
   streamError: (status, answer) => {

@@ -25,7 +25,7 @@ export const openAIChat: Protocol = {
   headers: upstreamRequestHeaders,
   outcome: outcomeOfCompletion,
   assembler: () => new CompletionAssembler(),
-  writeHistory: (_body, messages, tools: ToolDefinition[]) => writeChatRequest({ messages, tools }).value,
+  writeHistory: (messages, tools: ToolDefinition[]) => writeChatRequest({ messages, tools }).value,
   // Legacy `functions` come back as the writer writes them (as `functions` when the agent declared them so).
   supersededFields: ["messages", "tools", "functions"],
   outputLimit: {

@@ -117,7 +117,7 @@ export const openAIResponses: Protocol = {
   assembler: () => new ResponsesStreamAssembler(),
   continued: continuedMessages,
   answered: rememberResponse,
-  writeHistory: (_body, messages, tools: ToolDefinition[]) => writeResponsesRequest({ messages, tools }).value,
+  writeHistory: (messages, tools: ToolDefinition[]) => writeResponsesRequest({ messages, tools }).value,
   // The processed history is whole: continuing a stored response as well would send it twice.
   supersededFields: ["instructions", "input", "tools", "previous_response_id"],
   outputLimit: { fields: ["max_output_tokens"], fieldFor: () => "max_output_tokens" },

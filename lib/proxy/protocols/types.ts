@@ -49,7 +49,7 @@ export interface Protocol {
   /** Called with each successful answer (whole, or completed stream) before the agent can act on it. */
   answered?(db: Database, request: Record<string, unknown>, response: unknown): void;
   /** The history fields (`messages`, `system`, `input`, `tools`...) written in the protocol's form, to replace the agent's. */
-  writeHistory(body: Record<string, unknown>, messages: Message[], tools: ToolDefinition[]): Record<string, unknown>;
+  writeHistory(messages: Message[], tools: ToolDefinition[]): Record<string, unknown>;
   /** Fields of the agent's body that the written history supersedes (dropped when it is written). */
   supersededFields: readonly string[];
   outputLimit: OutputLimit;
