@@ -2,11 +2,13 @@ import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "./generated/sqlite/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated/postgres/client";
 import type { Prisma } from "./generated/sqlite/client";
 import type { DatabaseDescription } from "./errors";
-import { createSqliteAdapter } from "./sqlite-adapter";
+import { createSqliteAdapter, type SqliteAdapterFactory } from "./sqlite-adapter";
+import type { SqliteConnection } from "./sqlite-connection";
 
 /** A Prisma client for either provider; both generated clients share this model API. */
 export type Database = PrismaClient;
@@ -22,6 +24,10 @@ const CONNECT_TIMEOUT_MS = 5_000;
 // made by one must still be described by another (else a PostgreSQL outage reads as SQLite's).
 const globalForDescriptions = globalThis as typeof globalThis & { __contextLabDatabaseDescriptions?: WeakMap<object, DatabaseDescription> };
 const descriptions = (globalForDescriptions.__contextLabDatabaseDescriptions ??= new WeakMap<object, DatabaseDescription>());
+const globalForAdapters = globalThis as typeof globalThis & { __contextLabSqliteAdapters?: WeakMap<object, SqliteAdapterFactory> };
+const sqliteAdapters = (globalForAdapters.__contextLabSqliteAdapters ??= new WeakMap<object, SqliteAdapterFactory>());
+const globalForPools = globalThis as typeof globalThis & { __contextLabPostgresPools?: WeakMap<object, pg.Pool> };
+const postgresPools = (globalForPools.__contextLabPostgresPools ??= new WeakMap<object, pg.Pool>());
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
@@ -42,8 +48,10 @@ function createSqliteDatabase(url: string): Database {
       // Opening the file fails next and is reported as DatabaseUnavailableError with the path.
     }
   }
-  const db = new PrismaClient({ adapter: createSqliteAdapter(file) });
+  const adapter = createSqliteAdapter(file);
+  const db = new PrismaClient({ adapter });
   descriptions.set(db, { provider: "sqlite", location: `sqlite:${file}` });
+  sqliteAdapters.set(db, adapter);
   return db;
 }
 
@@ -54,7 +62,11 @@ function createPostgresDatabase(url: string): Database {
   const schema = connection.searchParams.get("schema") ?? undefined;
   connection.searchParams.delete("schema");
   const options = schema ? `-c search_path="${schema.replaceAll('"', '""')}"` : undefined;
-  const adapter = new PrismaPg({ connectionString: connection.toString(), options, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }, { schema });
+  // The pool is ours, handed to Prisma, so the journal writer can send its statements on it too (DB-G4).
+  const pool = new pg.Pool({ connectionString: connection.toString(), options, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // A connection that dies while idle is reported by the next query that needs one, not as an unhandled error.
+  pool.on("error", () => undefined);
+  const adapter = new PrismaPg(pool, { schema, disposeExternalPool: true });
   // The two generated clients differ only in provider-specific filter options
   // (PostgreSQL adds `mode: "insensitive"`), which this layer never uses; the
   // SQLite client's type stands for both.
@@ -62,6 +74,7 @@ function createPostgresDatabase(url: string): Database {
   const port = connection.port || "5432";
   const location = `postgres://${connection.hostname}:${port}${connection.pathname}${schema ? `?schema=${schema}` : ""}`;
   descriptions.set(db, { provider: "postgres", location });
+  postgresPools.set(db, pool);
   return db;
 }
 
@@ -78,6 +91,16 @@ export function createDatabase(url: string = process.env.DATABASE_URL || DEFAULT
 /** Which database a client talks to, for error messages; credentials never included. */
 export function describeDatabase(db: object): DatabaseDescription {
   return descriptions.get(db) ?? { provider: "sqlite", location: "(a client not made by createDatabase)" };
+}
+
+/** The SQLite connection under a client made by createDatabase, once it has connected (null for PostgreSQL, or before the first query). */
+export function sqliteConnectionOf(db: object): SqliteConnection | null {
+  return sqliteAdapters.get(db)?.connection ?? null;
+}
+
+/** The PostgreSQL pool under a client made by createDatabase (null for SQLite). */
+export function postgresPoolOf(db: object): pg.Pool | null {
+  return postgresPools.get(db) ?? null;
 }
 
 const globalForDatabase = globalThis as typeof globalThis & { __contextLabDatabase?: Database };

@@ -169,13 +169,13 @@ describe("conversation library: SQL statements", () => {
         ...factory,
         connect: async () => {
           const adapter = await factory.connect();
-          return {
-            ...adapter,
-            queryRaw: (query) => {
+          // The connection's methods live on its prototype: a spread would lose them.
+          return Object.assign(Object.create(adapter) as typeof adapter, {
+            queryRaw: (query: Parameters<typeof adapter.queryRaw>[0]) => {
               statements += 1;
               return adapter.queryRaw(query);
             },
-          };
+          });
         },
       },
     });

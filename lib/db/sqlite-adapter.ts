@@ -1,146 +1,37 @@
 import "server-only";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
-
-type Adapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
-type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
-type Query = Parameters<Adapter["queryRaw"]>[0];
+import { SqliteConnection, type SqliteHandle } from "./sqlite-connection";
 
 /** Waits this long for another process's write lock before SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 10_000;
 
-/** A promise-chain mutex: `acquire` resolves to the function that releases it. */
-class Mutex {
-  #tail: Promise<void> = Promise.resolve();
-
-  acquire(): Promise<() => void> {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const acquired = this.#tail.then(() => once(release));
-    this.#tail = this.#tail.then(() => released);
-    return acquired;
-  }
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    const release = await this.acquire();
-    try {
-      await yieldToEventLoop();
-      return await work();
-    } finally {
-      release();
-    }
-  }
+/** The upstream adapter keeps its better-sqlite3 handle here: the connection asks it whether a transaction is still open, and prepares its direct statements on it (DB-G4). */
+interface WithClient {
+  client: SqliteHandle;
 }
 
-/** A chain of statements runs at most this long before other requests get their turn. */
-const YIELD_EVERY_MS = 10;
-let lastYield = 0;
-
-/**
- * better-sqlite3 answers synchronously, so a chain of awaited statements
- * (an import's thousands of rows) never returns to the event loop: its
- * promises settle as microtasks, and every other request waits for the
- * whole chain. Once a chain has run 10 ms, the next statement first lets
- * pending I/O run; short chains pay nothing.
- */
-async function yieldToEventLoop(): Promise<void> {
-  if (performance.now() - lastYield < YIELD_EVERY_MS) return;
-  await new Promise((resolve) => setImmediate(resolve));
-  lastYield = performance.now();
+/** A factory that remembers the connection it made (Prisma connects lazily, on the first query). */
+export interface SqliteAdapterFactory extends SqlDriverAdapterFactory {
+  connection: SqliteConnection | null;
 }
 
-function once(action: () => void): () => void {
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    action();
-  };
-}
-
-function isStatement(query: Query, statement: string): boolean {
-  return query.sql.trim().toUpperCase() === statement;
-}
-
-/**
- * Wraps a transaction so the connection is released when it ends, including
- * when COMMIT itself fails (the upstream adapter then never unlocks).
- */
-function releasingTransaction(transaction: Transaction, release: () => void): Transaction {
-  const finish = async (end: () => Promise<void>) => {
-    try {
-      await end();
-    } finally {
-      release();
-    }
-  };
-  return {
-    provider: transaction.provider,
-    adapterName: transaction.adapterName,
-    options: transaction.options,
-    queryRaw: async (query) => {
-      await yieldToEventLoop();
-      return transaction.queryRaw(query);
-    },
-    executeRaw: async (query) => {
-      await yieldToEventLoop();
-      if (!isStatement(query, "COMMIT")) return transaction.executeRaw(query);
-      try {
-        return await transaction.executeRaw(query);
-      } catch (error) {
-        await finish(async () => {
-          await transaction.executeRaw({ sql: "ROLLBACK", args: [], argTypes: [] }).catch(() => undefined);
-          await transaction.rollback();
-        });
-        throw error;
-      }
-    },
-    commit: () => finish(() => transaction.commit()),
-    rollback: () => finish(() => transaction.rollback()),
-  };
-}
-
-/**
- * better-sqlite3 gives Prisma one connection. The upstream adapter serialises
- * interactive transactions with a mutex, but a query issued outside a
- * transaction runs on the same connection right away: inside whatever
- * transaction is open at that moment, and rolled back with it if that
- * transaction fails. Here every statement and transaction takes one mutex.
- */
-function serialised(adapter: Adapter): Adapter {
-  const mutex = new Mutex();
-  return {
-    provider: adapter.provider,
-    adapterName: adapter.adapterName,
-    queryRaw: (query) => mutex.run(() => adapter.queryRaw(query)),
-    executeRaw: (query) => mutex.run(() => adapter.executeRaw(query)),
-    executeScript: (script) => mutex.run(() => adapter.executeScript(script)),
-    startTransaction: async (isolationLevel) => {
-      const release = await mutex.acquire();
-      try {
-        return releasingTransaction(await adapter.startTransaction(isolationLevel), release);
-      } catch (error) {
-        release();
-        throw error;
-      }
-    },
-    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
-    dispose: () => adapter.dispose(),
-  };
-}
-
-/** The Prisma adapter factory for one SQLite file: serialised, WAL with synchronous=FULL, foreign keys on, busy timeout set. */
-export function createSqliteAdapter(file: string): SqlDriverAdapterFactory {
+/** The Prisma adapter factory for one SQLite file: serialised and group-committed (DB-G1), WAL with synchronous=FULL, foreign keys on, busy timeout set. */
+export function createSqliteAdapter(file: string): SqliteAdapterFactory {
   const upstream = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: BUSY_TIMEOUT_MS });
-  return {
+  const factory: SqliteAdapterFactory = {
+    connection: null,
     provider: upstream.provider,
     adapterName: upstream.adapterName,
     connect: async () => {
-      const adapter = serialised(await upstream.connect());
+      const adapter = await upstream.connect();
+      const connection = new SqliteConnection(adapter, (adapter as unknown as WithClient).client);
       // WAL lets another process (the Prisma CLI, a script) read while the app writes. synchronous=FULL
       // syncs the WAL on every commit, so a write acknowledged before a power loss is still there after it.
-      await adapter.executeScript("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;");
-      return adapter;
+      await connection.executeScript("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;");
+      factory.connection = connection;
+      return connection;
     },
   };
+  return factory;
 }

@@ -1,0 +1,80 @@
+import Sqlite from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "@/tests/support/db";
+import { sqliteConnectionOf, sqlitePathOf } from "./client";
+import { createConversation, getConversationById } from "./conversations";
+import { ConflictError } from "./errors";
+import { runTransaction } from "./run";
+
+describe("the SQLite connection's group commit", () => {
+  const test = useTestDatabase("sqlite");
+
+  const connection = () => {
+    const found = sqliteConnectionOf(test.db);
+    if (!found) throw new Error("the client has not connected");
+    return found;
+  };
+
+  it("[DB-G1] writes that arrive together share one commit", async () => {
+    await test.db.conversation.count(); // connects
+    const before = { ...connection().counts };
+    const created = await Promise.all(Array.from({ length: 40 }, (_, index) => createConversation(test.db, { title: `agent ${index}`, source: "api" })));
+    const after = connection().counts;
+    expect(created).toHaveLength(40);
+    expect(after.writes - before.writes).toBeGreaterThanOrEqual(40);
+    // Forty transactions, a handful of syncs: each commit waits for the disk once for all of its group.
+    expect(after.commits - before.commits).toBeLessThanOrEqual(4);
+    expect(await test.db.conversation.count()).toBe(40);
+  });
+
+  it("[DB-G2] a write is acknowledged only once another connection can read it", async () => {
+    await test.db.conversation.count();
+    const reader = new Sqlite(sqlitePathOf(test.current.url), { readonly: true });
+    try {
+      const seen = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          createConversation(test.db, { title: `durable ${index}`, source: "api" }).then(
+            ({ conversation }) => reader.prepare('SELECT COUNT(*) AS n FROM "Conversation" WHERE "id" = ?').get(conversation.id) as { n: number },
+          ),
+        ),
+      );
+      expect(seen.map((row) => row.n)).toEqual(Array(20).fill(1));
+    } finally {
+      reader.close();
+    }
+  });
+
+  it("[DB-G2] a transaction that rolls back undoes only itself, in a group with others", async () => {
+    await test.db.conversation.count();
+    const before = connection().counts.commits;
+    const failing = runTransaction(test.db, async (tx) => {
+      await tx.conversation.create({ data: { title: "rolled back", source: "api" } });
+      throw new Error("the caller changed its mind");
+    });
+    const [first, , last] = await Promise.allSettled([
+      createConversation(test.db, { title: "kept before", source: "api" }),
+      failing,
+      createConversation(test.db, { title: "kept after", source: "api" }),
+    ]);
+    await expect(failing).rejects.toThrow("the caller changed its mind");
+    expect(first.status).toBe("fulfilled");
+    expect(last.status).toBe("fulfilled");
+    expect((await test.db.conversation.findMany({ select: { title: true } })).map((entry) => entry.title).sort()).toEqual(["kept after", "kept before"]);
+    expect(connection().counts.commits - before).toBeLessThanOrEqual(2);
+  });
+
+  it("[DB-G2] a statement that fails (a unique key taken) fails alone; its group's other writes are kept", async () => {
+    await test.db.conversation.count();
+    const results = await Promise.allSettled([
+      createConversation(test.db, { title: "first", source: "proxy", recordKey: "agent-1" }),
+      createConversation(test.db, { title: "second", source: "proxy", recordKey: "agent-1" }),
+      createConversation(test.db, { title: "other", source: "proxy", recordKey: "agent-2" }),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(ConflictError.isInstance((results[1] as PromiseRejectedResult).reason)).toBe(true);
+    for (const result of [results[0], results[2]]) {
+      if (result.status !== "fulfilled") throw new Error("expected a stored conversation");
+      expect((await getConversationById(test.db, result.value.conversation.id)).title).toBe(result === results[0] ? "first" : "other");
+    }
+  });
+});

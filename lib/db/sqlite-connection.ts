@@ -1,0 +1,352 @@
+import "server-only";
+import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
+
+type Adapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
+type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
+type Query = Parameters<Adapter["queryRaw"]>[0];
+
+/** A promise-chain mutex: `acquire` resolves to the function that releases it. */
+class Mutex {
+  #tail: Promise<void> = Promise.resolve();
+
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const acquired = this.#tail.then(() => once(release));
+    this.#tail = this.#tail.then(() => released);
+    return acquired;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
+    try {
+      await yieldToEventLoop();
+      return await work();
+    } finally {
+      release();
+    }
+  }
+}
+
+/** A chain of statements runs at most this long before other requests get their turn. */
+const YIELD_EVERY_MS = 10;
+let lastYield = 0;
+
+/**
+ * better-sqlite3 answers synchronously, so a chain of awaited statements
+ * (an import's thousands of rows) never returns to the event loop: its
+ * promises settle as microtasks, and every other request waits for the
+ * whole chain. Once a chain has run 10 ms, the next statement first lets
+ * pending I/O run; short chains pay nothing.
+ */
+async function yieldToEventLoop(): Promise<void> {
+  if (performance.now() - lastYield < YIELD_EVERY_MS) return;
+  await new Promise((resolve) => setImmediate(resolve));
+  lastYield = performance.now();
+}
+
+function once(action: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    action();
+  };
+}
+
+function statement(sql: string): Query {
+  return { sql, args: [], argTypes: [] };
+}
+
+function isStatement(query: Query, sql: string): boolean {
+  return query.sql.trim().toUpperCase() === sql;
+}
+
+/** A statement that only reads: Prisma's writes come as INSERT/UPDATE/DELETE, some with RETURNING through queryRaw. */
+function isRead(query: Query): boolean {
+  return /^\s*SELECT\b/i.test(query.sql);
+}
+
+/**
+ * DB-G1: the writes that share one commit. Each waits for `durable`, which
+ * settles when the group's COMMIT returned (the log synced) or failed.
+ */
+class Group {
+  readonly durable: Promise<void>;
+  /** Why the group was rolled back, once it was. */
+  failure: unknown = null;
+  private settle!: (failure?: unknown) => void;
+
+  constructor() {
+    this.durable = new Promise<void>((resolve, reject) => {
+      this.settle = (failure) => (failure === undefined ? resolve() : reject(failure));
+    });
+    // Every member awaits it; a failure nobody awaits any more must not crash the process.
+    this.durable.catch(() => undefined);
+  }
+
+  committed(): void {
+    this.settle();
+  }
+
+  failed(failure: unknown): void {
+    this.failure ??= failure;
+    this.settle(failure);
+  }
+}
+
+/** A statement run on the driver directly (DB-G4): SQL with `?` marks and its values (strings, numbers, null). */
+export interface DirectStatement {
+  sql: string;
+  params: readonly (string | number | null)[];
+}
+
+/** The driver handle under the upstream adapter, as far as this connection uses it. */
+export interface SqliteHandle {
+  readonly inTransaction: boolean;
+  prepare(sql: string): { run(...params: readonly (string | number | null)[]): { changes: number } };
+}
+
+/**
+ * Commits follow each other at least this far apart; writes that come in
+ * between join the open group. About one sync of the log on a real disk:
+ * under load, waiting this long costs less than a sync per write.
+ */
+const COMMIT_SPACING_MS = 4;
+
+/** Prepared statements kept per connection; more distinct SQL texts than this and the oldest is dropped. */
+const PREPARED_STATEMENTS = 64;
+
+/** What the connection did, for tests that count work (DB-G3). */
+export interface ConnectionCounts {
+  /** Writes and transactions that finished in a committed group. */
+  writes: number;
+  /** COMMITs made: one per group. */
+  commits: number;
+}
+
+/**
+ * better-sqlite3 gives Prisma one connection, and this wraps it:
+ *
+ * - **Serialised.** Every statement and transaction takes one mutex (a query
+ *   issued outside a transaction would otherwise run inside whatever
+ *   transaction is open at that moment).
+ * - **DB-G1 Group commit.** Writes do not commit one by one: the first write
+ *   opens a transaction (`BEGIN IMMEDIATE`), every write and transaction that
+ *   comes while it is open joins it (a transaction as a savepoint), and it
+ *   commits once the writes queued before the commit are done. With
+ *   synchronous=FULL each commit waits for the disk; twenty agents' calls
+ *   then cost one sync, not twenty, and the thread is not held by each.
+ * - **DB-G2 Acknowledged means durable.** A write's promise, and a
+ *   transaction's commit, settle only after the group's COMMIT returned; if
+ *   it fails every member fails with it, so nothing reported written is lost
+ *   in a crash. A transaction that rolls back undoes only its savepoint; a
+ *   statement that fails undoes only itself, unless SQLite rolled the whole
+ *   group back (disk full, I/O error), and then every member fails.
+ * - Reads run at once, seeing the writes of the open group (this process's
+ *   own, not yet acknowledged).
+ */
+export class SqliteConnection implements Adapter {
+  readonly provider: Adapter["provider"];
+  readonly adapterName: string;
+  readonly counts: ConnectionCounts = { writes: 0, commits: 0 };
+  private readonly mutex = new Mutex();
+  private group: Group | null = null;
+  private savepoints = 0;
+  /** When the last COMMIT returned. */
+  private lastCommit = Number.NEGATIVE_INFINITY;
+  private readonly prepared = new Map<string, ReturnType<SqliteHandle["prepare"]>>();
+
+  constructor(
+    private readonly adapter: Adapter,
+    private readonly connection: SqliteHandle,
+  ) {
+    this.provider = adapter.provider;
+    this.adapterName = adapter.adapterName;
+  }
+
+  queryRaw(query: Query) {
+    if (isRead(query)) return this.mutex.run(() => this.adapter.queryRaw(query));
+    return this.write(() => this.adapter.queryRaw(query));
+  }
+
+  executeRaw(query: Query) {
+    return this.write(() => this.adapter.executeRaw(query));
+  }
+
+  /** Scripts (PRAGMAs, migrations) run outside any group: the open one commits first. */
+  executeScript(script: string) {
+    return this.mutex.run(async () => {
+      await this.commit();
+      return this.adapter.executeScript(script);
+    });
+  }
+
+  async startTransaction(isolationLevel?: Parameters<Adapter["startTransaction"]>[0]): Promise<Transaction> {
+    if (isolationLevel && isolationLevel !== "SERIALIZABLE") return this.adapter.startTransaction(isolationLevel);
+    const release = await this.mutex.acquire();
+    try {
+      await yieldToEventLoop();
+      const group = await this.join();
+      const savepoint = `tx${(this.savepoints += 1)}`;
+      await this.adapter.executeRaw(statement(`SAVEPOINT ${savepoint}`));
+      return this.transaction(group, savepoint, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  getConnectionInfo() {
+    return this.adapter.getConnectionInfo?.() ?? { supportsRelationJoins: false };
+  }
+
+  /** Commits what is open, then closes the connection. */
+  dispose() {
+    return this.mutex.run(async () => {
+      await this.commit();
+      await this.adapter.dispose();
+    });
+  }
+
+  /**
+   * DB-G4: statements that skip Prisma (the recording proxy's journal, on
+   * every call's path): prepared once and reused, run in order in the open
+   * group, each succeeding or failing on its own (DB-G2). Resolves, once the
+   * group is durable, to each statement's changed rows or its error.
+   */
+  async runDirect(statements: readonly DirectStatement[]): Promise<(number | Error)[]> {
+    const { results, group } = await this.mutex.run(async () => {
+      const group = await this.join();
+      const results: (number | Error)[] = [];
+      for (const { sql, params } of statements) {
+        try {
+          results.push(this.statementFor(sql).run(...params).changes);
+        } catch (error) {
+          this.checkGroup(group, error);
+          results.push(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+      return { results, group };
+    });
+    await group.durable;
+    this.counts.writes += statements.length;
+    return results;
+  }
+
+  private statementFor(sql: string): ReturnType<SqliteHandle["prepare"]> {
+    let prepared = this.prepared.get(sql);
+    if (!prepared) {
+      prepared = this.connection.prepare(sql);
+      if (this.prepared.size >= PREPARED_STATEMENTS) this.prepared.delete(this.prepared.keys().next().value!);
+      this.prepared.set(sql, prepared);
+    }
+    return prepared;
+  }
+
+  /** One write outside a transaction: run in the open group, resolved once the group is durable (DB-G2). */
+  private async write<T>(run: () => Promise<T>): Promise<T> {
+    const { result, group } = await this.mutex.run(async () => {
+      const group = await this.join();
+      try {
+        return { result: await run(), group };
+      } catch (error) {
+        this.checkGroup(group, error);
+        throw error;
+      }
+    });
+    await group.durable;
+    this.counts.writes += 1;
+    return result;
+  }
+
+  /**
+   * The open group, or a new one (DB-G1). Its commit is queued behind what is
+   * queued by then: at once when the last commit was a while ago (a lone
+   * write waits for nothing), else once `COMMIT_SPACING_MS` have passed since
+   * it, so that under load the writes of that time share one sync. Holds the mutex.
+   */
+  private async join(): Promise<Group> {
+    if (this.group) return this.group;
+    await this.adapter.executeRaw(statement("BEGIN IMMEDIATE"));
+    const group = new Group();
+    this.group = group;
+    const wait = this.lastCommit + COMMIT_SPACING_MS - performance.now();
+    const commit = () => void this.mutex.run(() => this.commit(group));
+    if (wait > 0) setTimeout(commit, wait);
+    else setImmediate(commit);
+    return group;
+  }
+
+  /** Commits the open group (only `expected`, when given); its members learn the outcome. Holds the mutex. */
+  private async commit(expected?: Group): Promise<void> {
+    const group = this.group;
+    if (!group || (expected && group !== expected)) return;
+    this.group = null;
+    try {
+      await this.adapter.executeRaw(statement("COMMIT"));
+      this.lastCommit = performance.now();
+      this.counts.commits += 1;
+      group.committed();
+    } catch (error) {
+      if (this.connection.inTransaction) await this.adapter.executeRaw(statement("ROLLBACK")).catch(() => undefined);
+      group.failed(error);
+    }
+  }
+
+  /** After a failed statement: when SQLite rolled the whole group back, every member fails (DB-G2). */
+  private checkGroup(group: Group, error: unknown): void {
+    if (this.group !== group || this.connection.inTransaction) return;
+    this.group = null;
+    group.failed(error);
+  }
+
+  /** Prisma's transaction as a savepoint of the group: COMMIT releases it and waits for the group, ROLLBACK undoes it. */
+  private transaction(group: Group, savepoint: string, release: () => void): Transaction {
+    let open = true;
+    const end = async (...statements: string[]) => {
+      if (!open) return;
+      open = false;
+      try {
+        for (const sql of statements) if (group.failure === null) await this.adapter.executeRaw(statement(sql));
+      } finally {
+        release();
+      }
+    };
+    const guarded = async <T>(run: () => Promise<T>): Promise<T> => {
+      if (group.failure !== null) throw group.failure;
+      await yieldToEventLoop();
+      try {
+        return await run();
+      } catch (error) {
+        this.checkGroup(group, error);
+        throw error;
+      }
+    };
+    return {
+      provider: this.provider,
+      adapterName: this.adapterName,
+      options: { usePhantomQuery: false },
+      queryRaw: (query) => guarded(() => this.adapter.queryRaw(query)),
+      executeRaw: async (query) => {
+        if (isStatement(query, "COMMIT")) {
+          if (group.failure !== null) {
+            await end();
+            throw group.failure;
+          }
+          await end(`RELEASE ${savepoint}`);
+          await group.durable;
+          this.counts.writes += 1;
+          return 0;
+        }
+        if (isStatement(query, "ROLLBACK")) {
+          await end(`ROLLBACK TO ${savepoint}`, `RELEASE ${savepoint}`);
+          return 0;
+        }
+        return guarded(() => this.adapter.executeRaw(query));
+      },
+      commit: () => end(),
+      rollback: () => end(),
+    };
+  }
+}
