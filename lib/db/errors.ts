@@ -169,7 +169,8 @@ export function mapDatabaseError(error: unknown, database: DatabaseDescription):
   ) {
     return unavailable(database, causeText(error), error);
   }
-  if (cause?.originalCode === "SQLITE_BUSY") {
+  // Prisma's adapter reports the driver's code as `originalCode`; the journal's direct statements (DB-J1) throw the driver's own error.
+  if (cause?.originalCode === "SQLITE_BUSY" || ownCode === "SQLITE_BUSY") {
     return unavailable(database, "another connection held the write lock past the busy timeout (SQLITE_BUSY)", error);
   }
   if (code === "P2021" || code === "P2022" || kind === "TableDoesNotExist") return notMigrated(database, error);

@@ -5,6 +5,7 @@ import type { ProxyCall as ProxyCallRow } from "./generated/sqlite/client";
 import { fromJsonText, fromNullableJsonText, toJsonText, toNullableJsonText, type JsonValue } from "./json";
 import { getExchangeById } from "./exchanges";
 import { decodeRequest, encodeRequest, type RequestDelta } from "./request-delta";
+import { journalWriterOf } from "./journal-writer";
 import { insertRow, newRowId, runQuery, updateRowById } from "./run";
 
 /**
@@ -72,10 +73,10 @@ function toProxyCallRecord(row: ProxyCallRow, request: JsonValue, sent: JsonValu
 }
 
 /**
- * Journals a call's request; one insert, committed (SQLite: synchronous=FULL)
- * before it resolves. Both journal writes are on the agent's path, so they
- * are plain statements (`insertRow`, `updateRowById`): Prisma's planning of
- * a model query took longer than the write.
+ * Journals a call's request; one insert, durable before it resolves. The
+ * journal's writes are on every agent's path, so they go to the driver
+ * directly, batched with other calls' (DB-J1); a client whose driver is out
+ * of reach (not yet connected) writes a plain statement through Prisma.
  */
 export async function createProxyCall(db: Database, options: CreateProxyCallOptions): Promise<ProxyCallRecord> {
   const previous = options.previous ?? null;
@@ -92,7 +93,11 @@ export async function createProxyCall(db: Database, options: CreateProxyCallOpti
     streamed: options.streamed ?? false,
     createdAt: new Date(),
   };
-  await runQuery(db, () => insertRow(db, "ProxyCall", row));
+  const writer = journalWriterOf(db);
+  await runQuery(db, async () => {
+    if (writer) await writer.insert("ProxyCall", row);
+    else await insertRow(db, "ProxyCall", row);
+  });
   const stored = { ...row, response: null, status: null, error: null, outcome: null, durationMs: null, endedAt: null };
   return toProxyCallRecord(stored, options.request as JsonValue, (options.sent ?? null) as JsonValue | null);
 }
@@ -107,13 +112,18 @@ export async function endProxyCallById(db: Database, id: string, options: EndPro
     outcome: toNullableJsonText(options.outcome, "outcome"),
     endedAt: new Date(),
   };
-  const changed = await runQuery(db, () => updateRowById(db, "ProxyCall", id, values));
+  const writer = journalWriterOf(db);
+  const changed = await runQuery(db, () => (writer ? writer.update("ProxyCall", id, values) : updateRowById(db, "ProxyCall", id, values)));
   if (changed === 0) throw new NotFoundError("proxy call", id);
 }
 
 /** Takes a call out of the journal once it is in its conversation: its Exchange (same id) holds it from then on. */
 export async function removePlacedProxyCall(db: Database, id: string): Promise<void> {
-  await runQuery(db, () => db.proxyCall.deleteMany({ where: { id } }));
+  const writer = journalWriterOf(db);
+  await runQuery(db, async () => {
+    if (writer) await writer.delete("ProxyCall", id);
+    else await db.proxyCall.deleteMany({ where: { id } });
+  });
 }
 
 export interface UnplacedProxyCallOptions {

@@ -1,0 +1,248 @@
+import "server-only";
+import type pg from "pg";
+import { postgresPoolOf, sqliteConnectionOf } from "./client";
+import type { DirectStatement } from "./sqlite-connection";
+
+/**
+ * DB-J1: the recording proxy's journal is written on the database driver
+ * directly, not through Prisma: every proxied call writes a row before its
+ * first byte and completes it before its last, so its cost is on every
+ * answer. Calls that arrive within one turn of the event loop are written
+ * together: on SQLite as prepared statements in one group commit (DB-G1), on
+ * PostgreSQL as one multi-row statement per kind (one round trip and one
+ * commit for the batch). A write resolves once it is durable (DB-G2).
+ * A batch statement that fails is run again row by row, so one bad row fails
+ * alone.
+ */
+
+/** A value the journal stores: text, a number, a flag, an instant, or nothing. */
+export type JournalValue = string | number | boolean | Date | null;
+
+/** A journal row as inserted: column name → value. */
+export type JournalRow = Readonly<Record<string, JournalValue>>;
+
+type Write =
+  | { kind: "insert"; table: string; row: JournalRow }
+  | { kind: "update"; table: string; id: string; values: JournalRow }
+  | { kind: "delete"; table: string; id: string };
+
+interface Pending {
+  write: Write;
+  resolve: (changed: number) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Rows per multi-row statement on PostgreSQL (far under its 65,535 parameters). */
+const ROWS_PER_STATEMENT = 200;
+
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** How a batch reaches a database: each write's changed rows, or its error. */
+interface Target {
+  run(writes: readonly Write[]): Promise<(number | Error)[]>;
+}
+
+function sqliteValue(value: JournalValue): string | number | null {
+  if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return value;
+}
+
+function sqliteStatement(write: Write): DirectStatement {
+  if (write.kind === "insert") {
+    const columns = Object.keys(write.row);
+    return {
+      sql: `INSERT INTO ${quoted(write.table)} (${columns.map(quoted).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+      params: Object.values(write.row).map(sqliteValue),
+    };
+  }
+  if (write.kind === "update") {
+    const columns = Object.keys(write.values);
+    return {
+      sql: `UPDATE ${quoted(write.table)} SET ${columns.map((column) => `${quoted(column)} = ?`).join(", ")} WHERE "id" = ?`,
+      params: [...Object.values(write.values).map(sqliteValue), write.id],
+    };
+  }
+  return { sql: `DELETE FROM ${quoted(write.table)} WHERE "id" = ?`, params: [write.id] };
+}
+
+function sqliteTarget(connection: NonNullable<ReturnType<typeof sqliteConnectionOf>>): Target {
+  return { run: (writes) => connection.runDirect(writes.map(sqliteStatement)) };
+}
+
+function postgresValue(value: JournalValue): string | number | boolean | null {
+  // Prisma stores instants as UTC in `timestamp(3)` columns.
+  return value instanceof Date ? value.toISOString().replace("Z", "") : value;
+}
+
+/** The PostgreSQL type a parameter is cast to, so a multi-row VALUES list is typed. */
+function postgresType(value: JournalValue): string {
+  if (value instanceof Date) return "timestamp(3)";
+  if (typeof value === "boolean") return "boolean";
+  if (typeof value === "number") return "integer";
+  return "text";
+}
+
+/** Writes of one kind and shape (same table, same columns), as one statement. */
+function postgresStatement(writes: readonly Write[]): { text: string; values: unknown[] } {
+  const first = writes[0]!;
+  const values: unknown[] = [];
+  const mark = (value: JournalValue, cast: string) => {
+    values.push(postgresValue(value));
+    return `$${values.length}::${cast}`;
+  };
+  if (first.kind === "delete") {
+    return {
+      text: `DELETE FROM ${quoted(first.table)} WHERE "id" = ANY($1::text[]) RETURNING "id"`,
+      values: [writes.map((write) => (write as { id: string }).id)],
+    };
+  }
+  if (first.kind === "insert") {
+    const columns = Object.keys(first.row);
+    const types = columns.map((column) => postgresType(typeOfColumn(writes, column, (write) => (write as { row: JournalRow }).row)));
+    const rows = writes.map(
+      (write) => `(${columns.map((column, index) => mark((write as { row: JournalRow }).row[column] ?? null, types[index]!)).join(", ")})`,
+    );
+    return { text: `INSERT INTO ${quoted(first.table)} (${columns.map(quoted).join(", ")}) VALUES ${rows.join(", ")}`, values };
+  }
+  const columns = Object.keys(first.values);
+  const types = columns.map((column) => postgresType(typeOfColumn(writes, column, (write) => (write as { values: JournalRow }).values)));
+  const rows = writes.map((write) => {
+    const { id, values: row } = write as { id: string; values: JournalRow };
+    return `(${[mark(id, "text"), ...columns.map((column, index) => mark(row[column] ?? null, types[index]!))].join(", ")})`;
+  });
+  const assignments = columns.map((column) => `${quoted(column)} = v.${quoted(column)}`).join(", ");
+  return {
+    text: `UPDATE ${quoted(first.table)} AS t SET ${assignments} FROM (VALUES ${rows.join(", ")}) AS v("id", ${columns.map(quoted).join(", ")}) WHERE t."id" = v."id" RETURNING t."id"`,
+    values,
+  };
+}
+
+/** A column's first non-null value in the batch, which names its type (null throughout: text). */
+function typeOfColumn(writes: readonly Write[], column: string, row: (write: Write) => JournalRow): JournalValue {
+  for (const write of writes) {
+    const value = row(write)[column];
+    if (value !== null && value !== undefined) return value;
+  }
+  return null;
+}
+
+/** Writes grouped by kind, table and columns, in the order inserts, updates, deletes (an update never precedes its row's insert). */
+function shapesOf(writes: readonly Write[]): number[][] {
+  const order = { insert: 0, update: 1, delete: 2 };
+  const groups = new Map<string, number[]>();
+  for (const [index, write] of writes.entries()) {
+    const columns = write.kind === "insert" ? Object.keys(write.row) : write.kind === "update" ? Object.keys(write.values) : [];
+    const key = `${order[write.kind]}\u0000${write.table}\u0000${columns.join(",")}`;
+    groups.set(key, [...(groups.get(key) ?? []), index]);
+  }
+  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, indexes]) => indexes);
+}
+
+function postgresTarget(pool: pg.Pool): Target {
+  /** Each write's changed rows: an insert's row, or whether the row its id names was there. */
+  const run = async (writes: readonly Write[]): Promise<number[]> => {
+    const { text, values } = postgresStatement(writes);
+    const result = await pool.query(text, values);
+    if (writes[0]!.kind === "insert") return writes.map(() => 1);
+    const changed = new Set(result.rows.map((row: { id: string }) => row.id));
+    return writes.map((write) => (changed.has((write as { id: string }).id) ? 1 : 0));
+  };
+  const asError = (failure: unknown) => (failure instanceof Error ? failure : new Error(String(failure)));
+  return {
+    async run(writes) {
+      const results: (number | Error)[] = new Array(writes.length);
+      for (const shape of shapesOf(writes)) {
+        for (let start = 0; start < shape.length; start += ROWS_PER_STATEMENT) {
+          const indexes = shape.slice(start, start + ROWS_PER_STATEMENT);
+          try {
+            const changed = await run(indexes.map((index) => writes[index]!));
+            for (const [position, index] of indexes.entries()) results[index] = changed[position]!;
+          } catch (error) {
+            if (indexes.length === 1) {
+              results[indexes[0]!] = asError(error);
+              continue;
+            }
+            // One bad row fails the statement: each row on its own, so only that one fails.
+            for (const index of indexes) {
+              results[index] = await run([writes[index]!]).then(([changed]) => changed!, asError);
+            }
+          }
+        }
+      }
+      return results;
+    },
+  };
+}
+
+/** DB-J1: queues a client's journal writes and sends each turn's writes as one batch, batches one after another. */
+export class JournalWriter {
+  private queue: Pending[] = [];
+  private scheduled = false;
+  private running: Promise<void> = Promise.resolve();
+  /** Batches sent, for tests that count work. */
+  batches = 0;
+
+  constructor(private readonly target: Target) {}
+
+  insert(table: string, row: JournalRow): Promise<number> {
+    return this.enqueue({ kind: "insert", table, row });
+  }
+
+  update(table: string, id: string, values: JournalRow): Promise<number> {
+    return this.enqueue({ kind: "update", table, id, values });
+  }
+
+  delete(table: string, id: string): Promise<number> {
+    return this.enqueue({ kind: "delete", table, id });
+  }
+
+  private enqueue(write: Write): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      this.queue.push({ write, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        const batch = this.queue;
+        this.queue = [];
+        this.running = this.running.then(() => this.send(batch));
+      });
+    });
+  }
+
+  private async send(batch: Pending[]): Promise<void> {
+    this.batches += 1;
+    let results: (number | Error)[];
+    try {
+      results = await this.target.run(batch.map((pending) => pending.write));
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    for (const [index, pending] of batch.entries()) {
+      const result = results[index]!;
+      if (result instanceof Error) pending.reject(result);
+      else pending.resolve(result);
+    }
+  }
+}
+
+const writers = new WeakMap<object, JournalWriter>();
+
+/**
+ * The client's journal writer (made on first use), or null for a client this
+ * module cannot reach the driver of (one not made by createDatabase, or a
+ * SQLite client that has not connected yet: its first query connects it).
+ */
+export function journalWriterOf(db: object): JournalWriter | null {
+  const known = writers.get(db);
+  if (known) return known;
+  const pool = postgresPoolOf(db);
+  const connection = pool ? null : sqliteConnectionOf(db);
+  const target = pool ? postgresTarget(pool) : connection ? sqliteTarget(connection) : null;
+  if (!target) return null;
+  const writer = new JournalWriter(target);
+  writers.set(db, writer);
+  return writer;
+}
