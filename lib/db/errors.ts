@@ -174,6 +174,13 @@ export function mapDatabaseError(error: unknown, database: DatabaseDescription):
     return unavailable(database, "another connection held the write lock past the busy timeout (SQLITE_BUSY)", error);
   }
   if (code === "P2021" || code === "P2022" || kind === "TableDoesNotExist") return notMigrated(database, error);
+  // The driver's own codes, from statements sent without Prisma (DB-J1).
+  if (ownCode === "23505" || ownCode === "SQLITE_CONSTRAINT_PRIMARYKEY" || ownCode === "SQLITE_CONSTRAINT_UNIQUE") {
+    return new ConflictError("record", `a record with the same key already exists: ${causeText(error)}`, { cause: error });
+  }
+  if (ownCode === "23503" || ownCode === "SQLITE_CONSTRAINT_FOREIGNKEY") {
+    return new NotFoundError("record", "?", `a record it refers to does not exist: ${causeText(error)}`);
+  }
   if (database.provider === "sqlite" && SQLITE_OPEN_FAILURES.test(message)) return unavailable(database, causeText(error), error);
   if (code === "P2025") return new NotFoundError(resourceOf(prisma), "?", `${resourceOf(prisma)} not found: ${causeText(error)}`);
   if (code === "P2003") {

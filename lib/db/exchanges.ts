@@ -3,6 +3,7 @@ import type { Database, Transaction } from "./client";
 import { InvalidArgumentError, NotFoundError } from "./errors";
 import type { Exchange as ExchangeRow } from "./generated/sqlite/client";
 import { fromJsonText, fromNullableJsonText, toJsonText, toNullableJsonText, type JsonValue } from "./json";
+import { journalWriterOf } from "./journal-writer";
 import { decodeChain, encodeRequest, type RequestDelta } from "./request-delta";
 import { isRecordNotFound, runQuery } from "./run";
 
@@ -135,19 +136,25 @@ export async function createExchange(db: Database, branchId: string, options: Cr
     const conversationId =
       options.conversationId ?? (await db.branch.findUnique({ where: { id: branchId }, select: { conversationId: true } }))?.conversationId;
     if (conversationId === undefined) throw new NotFoundError("branch", branchId);
-    const row = await db.exchange.create({
-      data: {
-        ...(options.id === undefined ? {} : { id: options.id }),
-        conversationId,
-        branchId,
-        request,
-        requestBaseId: delta === null ? null : previous!.id,
-        sent,
-        sentBaseId: sentDelta === null ? null : previous!.id,
-        streamed: options.streamed ?? false,
-      },
-    });
-    return toRecord(row, { request: fromJsonText(whole), sent: (options.sent ?? null) as JsonValue | null });
+    const data = {
+      conversationId,
+      branchId,
+      request,
+      requestBaseId: delta === null ? null : previous!.id,
+      sent,
+      sentBaseId: sentDelta === null ? null : previous!.id,
+      streamed: options.streamed ?? false,
+    };
+    const bodies = { request: fromJsonText(whole), sent: (options.sent ?? null) as JsonValue | null };
+    // A recorded call's exchange (its id the journal's) is written with the journal's batches (DB-J1).
+    const writer = options.id === undefined ? null : journalWriterOf(db);
+    if (writer && options.id !== undefined) {
+      const row = { id: options.id, ...data, response: null, status: null, error: null, durationMs: null, createdAt: new Date() };
+      await writer.insert("Exchange", row);
+      return toRecord(row, bodies);
+    }
+    const row = await db.exchange.create({ data: { ...(options.id === undefined ? {} : { id: options.id }), ...data } });
+    return toRecord(row, bodies);
   });
 }
 
@@ -175,10 +182,14 @@ export async function updateExchangeById(db: Database, exchangeId: string, chang
   });
 }
 
-/** `updateExchangeById` without reading the record back, so its request is not decoded (PX-D6.4): one query. */
+/** `updateExchangeById` without reading the record back, so its request is not decoded (PX-D6.4): one statement, with the journal's batches (DB-J1). */
 export async function writeExchangeById(db: Database, exchangeId: string, changes: UpdateExchangeOptions): Promise<void> {
   const data = updateData(changes);
-  const { count } = await runQuery(db, () => db.exchange.updateMany({ where: { id: exchangeId }, data }));
+  const writer = journalWriterOf(db);
+  const values = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined)) as Record<string, string | number | null>;
+  const count = await runQuery(db, async () =>
+    writer ? writer.update("Exchange", exchangeId, values) : (await db.exchange.updateMany({ where: { id: exchangeId }, data })).count,
+  );
   if (count === 0) throw new NotFoundError("exchange", exchangeId);
 }
 

@@ -75,21 +75,26 @@ function postgresValue(value: JournalValue): string | number | boolean | null {
   return value instanceof Date ? value.toISOString().replace("Z", "") : value;
 }
 
-/** The PostgreSQL type a parameter is cast to, so a multi-row VALUES list is typed. */
-function postgresType(value: JournalValue): string {
-  if (value instanceof Date) return "timestamp(3)";
-  if (typeof value === "boolean") return "boolean";
-  if (typeof value === "number") return "integer";
-  return "text";
-}
+/**
+ * The PostgreSQL type of the journal's and exchanges' non-text columns: the
+ * values of a multi-row UPDATE come in a VALUES list, which must be typed
+ * (an INSERT takes its types from the columns it names).
+ */
+const POSTGRES_TYPES: Readonly<Record<string, string>> = {
+  status: "integer",
+  durationMs: "integer",
+  streamed: "boolean",
+  createdAt: "timestamp(3)",
+  endedAt: "timestamp(3)",
+};
 
 /** Writes of one kind and shape (same table, same columns), as one statement. */
 function postgresStatement(writes: readonly Write[]): { text: string; values: unknown[] } {
   const first = writes[0]!;
   const values: unknown[] = [];
-  const mark = (value: JournalValue, cast: string) => {
+  const mark = (value: JournalValue, cast?: string) => {
     values.push(postgresValue(value));
-    return `$${values.length}::${cast}`;
+    return cast ? `$${values.length}::${cast}` : `$${values.length}`;
   };
   if (first.kind === "delete") {
     return {
@@ -99,32 +104,19 @@ function postgresStatement(writes: readonly Write[]): { text: string; values: un
   }
   if (first.kind === "insert") {
     const columns = Object.keys(first.row);
-    const types = columns.map((column) => postgresType(typeOfColumn(writes, column, (write) => (write as { row: JournalRow }).row)));
-    const rows = writes.map(
-      (write) => `(${columns.map((column, index) => mark((write as { row: JournalRow }).row[column] ?? null, types[index]!)).join(", ")})`,
-    );
+    const rows = writes.map((write) => `(${columns.map((column) => mark((write as { row: JournalRow }).row[column] ?? null)).join(", ")})`);
     return { text: `INSERT INTO ${quoted(first.table)} (${columns.map(quoted).join(", ")}) VALUES ${rows.join(", ")}`, values };
   }
   const columns = Object.keys(first.values);
-  const types = columns.map((column) => postgresType(typeOfColumn(writes, column, (write) => (write as { values: JournalRow }).values)));
   const rows = writes.map((write) => {
     const { id, values: row } = write as { id: string; values: JournalRow };
-    return `(${[mark(id, "text"), ...columns.map((column, index) => mark(row[column] ?? null, types[index]!))].join(", ")})`;
+    return `(${[mark(id, "text"), ...columns.map((column) => mark(row[column] ?? null, POSTGRES_TYPES[column] ?? "text"))].join(", ")})`;
   });
   const assignments = columns.map((column) => `${quoted(column)} = v.${quoted(column)}`).join(", ");
   return {
     text: `UPDATE ${quoted(first.table)} AS t SET ${assignments} FROM (VALUES ${rows.join(", ")}) AS v("id", ${columns.map(quoted).join(", ")}) WHERE t."id" = v."id" RETURNING t."id"`,
     values,
   };
-}
-
-/** A column's first non-null value in the batch, which names its type (null throughout: text). */
-function typeOfColumn(writes: readonly Write[], column: string, row: (write: Write) => JournalRow): JournalValue {
-  for (const write of writes) {
-    const value = row(write)[column];
-    if (value !== null && value !== undefined) return value;
-  }
-  return null;
 }
 
 /** Writes grouped by kind, table and columns, in the order inserts, updates, deletes (an update never precedes its row's insert). */

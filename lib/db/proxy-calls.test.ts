@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { NotFoundError } from "./errors";
+import { journalWriterOf } from "./journal-writer";
 import { createProxyCall, endProxyCallById, getUnplacedProxyCalls } from "./proxy-calls";
 import { newRowId } from "./run";
 
@@ -17,8 +18,11 @@ describe("journal ids", () => {
 describe.each(TEST_PROVIDERS)("the proxy's journal (%s)", (provider) => {
   const test = useTestDatabase(provider);
 
-  it("[PX-D5] journals a call's request and outcome in one plain statement each, and reads them back as written", async () => {
-    const statements = vi.spyOn(test.db, "$executeRawUnsafe");
+  it("[PX-D5] [DB-J1] journals a call's request and outcome in one statement each on the driver, and reads them back as written", async () => {
+    await test.db.proxyCall.count(); // connects the client, whose driver the journal writer uses
+    const writer = journalWriterOf(test.db)!;
+    const batches = writer.batches;
+    const prisma = vi.spyOn(test.db, "$executeRawUnsafe");
     const details = { messages: request.messages, tools: null, sentMessages: null, pipeline: null };
     const started = await createProxyCall(test.db, { key: "agent-1", request, details, streamed: true });
     expect(await getUnplacedProxyCalls(test.db)).toEqual([started]);
@@ -29,11 +33,12 @@ describe.each(TEST_PROVIDERS)("the proxy's journal (%s)", (provider) => {
     const [ended] = await getUnplacedProxyCalls(test.db);
     expect(ended).toMatchObject({ ...started, response, status: 200, error: null, durationMs: 13, outcome: { reloads: null }, endedAt: expect.any(String) });
     expect(Date.parse(ended.endedAt!)).toBeGreaterThanOrEqual(Date.parse(started.createdAt));
-    expect(statements).toHaveBeenCalledTimes(2);
+    expect(writer.batches - batches).toBe(2);
+    expect(prisma).not.toHaveBeenCalled();
 
     await expect(endProxyCallById(test.db, "no-such-call", { response: null, status: 500, error: null, durationMs: 1 })).rejects.toSatisfy((error) =>
       NotFoundError.isInstance(error),
     );
-    statements.mockRestore();
+    prisma.mockRestore();
   });
 });
