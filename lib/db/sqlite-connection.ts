@@ -108,11 +108,13 @@ export interface SqliteHandle {
 }
 
 /**
- * Commits follow each other at least this far apart; writes that come in
- * between join the open group. About one sync of the log on a real disk:
- * under load, waiting this long costs less than a sync per write.
+ * Commits follow each other at least this far apart, and at least
+ * `SYNC_SHARE` times as far as the last one took (a sync of the log holds
+ * the thread): writes that come in between join the open group, so under
+ * load syncing takes at most about a quarter of the thread's time.
  */
 const COMMIT_SPACING_MS = 4;
+const SYNC_SHARE = 3;
 
 /** Prepared statements kept per connection; more distinct SQL texts than this and the oldest is dropped. */
 const PREPARED_STATEMENTS = 64;
@@ -153,8 +155,9 @@ export class SqliteConnection implements Adapter {
   private readonly mutex = new Mutex();
   private group: Group | null = null;
   private savepoints = 0;
-  /** When the last COMMIT returned. */
+  /** When the last COMMIT returned, and how long it took. */
   private lastCommit = Number.NEGATIVE_INFINITY;
+  private lastCommitMs = 0;
   private readonly prepared = new Map<string, ReturnType<SqliteHandle["prepare"]>>();
 
   constructor(
@@ -263,15 +266,15 @@ export class SqliteConnection implements Adapter {
   /**
    * The open group, or a new one (DB-G1). Its commit is queued behind what is
    * queued by then: at once when the last commit was a while ago (a lone
-   * write waits for nothing), else once `COMMIT_SPACING_MS` have passed since
-   * it, so that under load the writes of that time share one sync. Holds the mutex.
+   * write waits for nothing), else once the spacing since it has passed, so
+   * that under load the writes of that time share one sync. Holds the mutex.
    */
   private async join(): Promise<Group> {
     if (this.group) return this.group;
     await this.adapter.executeRaw(statement("BEGIN IMMEDIATE"));
     const group = new Group();
     this.group = group;
-    const wait = this.lastCommit + COMMIT_SPACING_MS - performance.now();
+    const wait = this.lastCommit + Math.max(COMMIT_SPACING_MS, SYNC_SHARE * this.lastCommitMs) - performance.now();
     const commit = () => void this.mutex.run(() => this.commit(group));
     if (wait > 0) setTimeout(commit, wait);
     else setImmediate(commit);
@@ -284,8 +287,10 @@ export class SqliteConnection implements Adapter {
     if (!group || (expected && group !== expected)) return;
     this.group = null;
     try {
+      const started = performance.now();
       await this.adapter.executeRaw(statement("COMMIT"));
       this.lastCommit = performance.now();
+      this.lastCommitMs = this.lastCommit - started;
       this.counts.commits += 1;
       group.committed();
     } catch (error) {
