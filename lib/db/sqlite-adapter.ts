@@ -16,7 +16,7 @@ export interface SqliteAdapterFactory extends SqlDriverAdapterFactory {
   connection: SqliteConnection | null;
 }
 
-/** The Prisma adapter factory for one SQLite file: serialised and group-committed (DB-G1), WAL with synchronous=FULL, foreign keys on, busy timeout set. */
+/** The Prisma adapter factory for one SQLite file: writes serialised and group-committed (DB-G1), reads on a second connection (RL-ST6), WAL with synchronous=FULL, foreign keys on, busy timeout set. */
 export function createSqliteAdapter(file: string): SqliteAdapterFactory {
   const upstream = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: BUSY_TIMEOUT_MS });
   const factory: SqliteAdapterFactory = {
@@ -25,10 +25,13 @@ export function createSqliteAdapter(file: string): SqliteAdapterFactory {
     adapterName: upstream.adapterName,
     connect: async () => {
       const adapter = await upstream.connect();
-      const connection = new SqliteConnection(adapter, (adapter as unknown as WithClient).client);
-      // WAL lets another process (the Prisma CLI, a script) read while the app writes. synchronous=FULL
+      // WAL lets another process (the Prisma CLI, a script) and the reader read while the app writes. synchronous=FULL
       // syncs the WAL on every commit, so a write acknowledged before a power loss is still there after it.
-      await connection.executeScript("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;");
+      await adapter.executeScript("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;");
+      // An in-memory database is one per connection: a reader there would read another, empty one (RL-ST6).
+      const reader = file === ":memory:" ? null : await upstream.connect();
+      await reader?.executeScript("PRAGMA query_only = ON;");
+      const connection = new SqliteConnection(adapter, (adapter as unknown as WithClient).client, reader);
       factory.connection = connection;
       return connection;
     },

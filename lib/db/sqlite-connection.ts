@@ -145,8 +145,11 @@ export interface ConnectionCounts {
  *   in a crash. A transaction that rolls back undoes only its savepoint; a
  *   statement that fails undoes only itself, unless SQLite rolled the whole
  *   group back (disk full, I/O error), and then every member fails.
- * - Reads run at once, seeing the writes of the open group (this process's
- *   own, not yet acknowledged).
+ * - **RL-ST6** A plain SELECT outside a transaction runs on a second,
+ *   read-only connection when there is one: under WAL it reads the last
+ *   commit without waiting for the writer, so `/api/health` and page reads
+ *   answer while a long append or import writes. Without one (an in-memory
+ *   database) reads take the mutex and see the open group's writes.
  */
 export class SqliteConnection implements Adapter {
   readonly provider: Adapter["provider"];
@@ -163,14 +166,22 @@ export class SqliteConnection implements Adapter {
   constructor(
     private readonly adapter: Adapter,
     private readonly connection: SqliteHandle,
+    private readonly reader: Adapter | null = null,
   ) {
     this.provider = adapter.provider;
     this.adapterName = adapter.adapterName;
   }
 
   queryRaw(query: Query) {
-    if (isRead(query)) return this.mutex.run(() => this.adapter.queryRaw(query));
-    return this.write(() => this.adapter.queryRaw(query));
+    if (!isRead(query)) return this.write(() => this.adapter.queryRaw(query));
+    if (this.reader) return this.read(this.reader, query);
+    return this.mutex.run(() => this.adapter.queryRaw(query));
+  }
+
+  /** RL-ST6: a read on the second connection, after the event loop's turn a chain of reads is due (`yieldToEventLoop`), as every write gets. */
+  private async read(reader: Adapter, query: Query) {
+    await yieldToEventLoop();
+    return reader.queryRaw(query);
   }
 
   executeRaw(query: Query) {
@@ -204,10 +215,11 @@ export class SqliteConnection implements Adapter {
     return this.adapter.getConnectionInfo?.() ?? { supportsRelationJoins: false };
   }
 
-  /** Commits what is open, then closes the connection. */
+  /** Commits what is open, then closes the connections. */
   dispose() {
     return this.mutex.run(async () => {
       await this.commit();
+      await this.reader?.dispose();
       await this.adapter.dispose();
     });
   }
