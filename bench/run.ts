@@ -5,6 +5,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   engine: benchEngine,
   proxy: () => import("./proxy").then((module) => module.benchProxy()),
   "proxy-next": () => import("./proxy-next").then((module) => module.benchProxyNext()),
+  "proxy-load": () => import("./proxy-load").then((module) => module.benchProxyLoad()),
   "proxy-growth": () => import("./proxy-growth").then((module) => module.benchProxyGrowth()),
   memory: () => import("./memory").then((module) => module.benchMemory()),
   playground: () => import("./playground").then((module) => module.benchPlayground()),

@@ -1,0 +1,227 @@
+import os from "node:os";
+import path from "node:path";
+import fs from "node:fs";
+import { buildApp } from "./playground/app";
+import { createBenchDatabaseFile, createBenchSchema } from "./proxy";
+import { machine, table, writeSection } from "./results";
+
+/**
+ * Recording at evaluation scale: many agents at once through the app as
+ * users start it, every call recorded and placed. The agents are the
+ * official `openai` client on a worker thread, whole answers and streams
+ * mixed, against a fake upstream that answers at once (this thread); the
+ * same calls straight to the fake give the rate the agents reach without
+ * the proxy. SQLite with one server; PostgreSQL with two servers on one
+ * database, the agents split between them (the documented team setup).
+ */
+
+const AGENT_COUNTS = [20, 50, 100];
+const CALLS_PER_AGENT = 20;
+
+interface Job {
+  baseURL: string;
+  apiKey: string;
+  stream: boolean;
+  messages: { role: string; content: string }[];
+}
+
+/** The agents: one official client per key, `concurrency` calls at a time; resolves when every call's answer was read to its end. */
+const CLIENT = `
+const { parentPort } = require("node:worker_threads");
+const OpenAI = require("openai").default ?? require("openai");
+const clients = new Map();
+function clientFor(baseURL, apiKey) {
+  const key = baseURL + " " + apiKey;
+  if (!clients.has(key)) clients.set(key, new OpenAI({ baseURL, apiKey, maxRetries: 0 }));
+  return clients.get(key);
+}
+async function call({ baseURL, apiKey, stream, messages }) {
+  const client = clientFor(baseURL, apiKey);
+  if (!stream) return void (await client.chat.completions.create({ model: "fake-gpt", messages }));
+  const chunks = await client.chat.completions.create({ model: "fake-gpt", messages, stream: true });
+  for await (const _chunk of chunks);
+}
+parentPort.on("message", async ({ jobs, concurrency }) => {
+  let next = 0;
+  const lane = async () => {
+    while (next < jobs.length) await call(jobs[next++]);
+  };
+  try {
+    await Promise.all(Array.from({ length: concurrency }, lane));
+    parentPort.postMessage({ done: true });
+  } catch (error) {
+    parentPort.postMessage({ error: String(error) });
+  }
+});
+`;
+
+async function startAgents() {
+  const { Worker } = await import("node:worker_threads");
+  const worker = new Worker(CLIENT, { eval: true });
+  return {
+    run(jobs: Job[], concurrency: number): Promise<void> {
+      return new Promise((resolve, reject) => {
+        worker.once("message", (message: { done?: boolean; error?: string }) => (message.done ? resolve() : reject(new Error(message.error))));
+        worker.postMessage({ jobs, concurrency });
+      });
+    },
+    close: () => worker.terminate(),
+  };
+}
+
+/** Turn `turn` of an agent's conversation, its whole history included. */
+function turnMessages(agent: string, turn: number): Job["messages"] {
+  const messages = [{ role: "system", content: "You are a helpful travel agent. Answer briefly and cite the booking reference." }];
+  for (let past = 0; past <= turn; past += 1) {
+    const question = `Turn ${past}: can you move booking ${agent} to the ${past + 1}th of May, economy, window seat?`;
+    messages.push({ role: "user", content: question });
+    if (past < turn) messages.push({ role: "assistant", content: `echo: ${question}` });
+  }
+  return messages;
+}
+
+/** Every agent's turns in order, agents interleaved; every other call streamed. */
+function jobsFor(agents: number, baseURLs: string[], prefix: string): Job[] {
+  const jobs: Job[] = [];
+  for (let turn = 0; turn < CALLS_PER_AGENT; turn += 1)
+    for (let agent = 0; agent < agents; agent += 1)
+      jobs.push({
+        baseURL: baseURLs[agent % baseURLs.length]!,
+        apiKey: `ctxlab-${prefix}-${agent}`,
+        stream: (agent + turn) % 2 === 1,
+        messages: turnMessages(`${prefix}-${agent}`, turn),
+      });
+  return jobs;
+}
+
+/** Calls in their conversations: exchanges with their outcome whose journal row is gone. */
+const PLACED = `SELECT COUNT(*) AS n FROM $schema."Exchange" e WHERE e."status" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM $schema."ProxyCall" p WHERE p."id" = e."id")`;
+
+interface Store {
+  name: string;
+  url: string;
+  /** Servers on this database. */
+  servers: number;
+  /** Calls placed so far: exchanges with their outcome, journal rows gone. */
+  placed(): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function sqliteStore(): Promise<Store> {
+  const { url, folder } = createBenchDatabaseFile("proxy-load");
+  const { default: Sqlite } = await import("better-sqlite3");
+  const file = url.slice("file:".length);
+  return {
+    name: "SQLite",
+    url,
+    servers: 1,
+    placed: async () => {
+      const db = new Sqlite(file, { readonly: true, fileMustExist: true });
+      try {
+        return (db.prepare(PLACED.replaceAll("$schema.", "")).get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    },
+    close: async () => fs.rmSync(folder, { recursive: true, force: true }),
+  };
+}
+
+async function postgresStore(): Promise<Store | null> {
+  const schema = await createBenchSchema("proxy_load");
+  if (!schema) return null;
+  const { default: pg } = await import("pg");
+  const url = new URL(schema.url);
+  const name = url.searchParams.get("schema")!;
+  url.searchParams.delete("schema");
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  const count = async (sql: string) => Number((await client.query(sql)).rows[0].n);
+  return {
+    name: "PostgreSQL",
+    url: schema.url,
+    servers: 2,
+    placed: () => count(PLACED.replaceAll("$schema", `"${name}"`)),
+    close: async () => {
+      await client.end();
+      await schema.drop();
+    },
+  };
+}
+
+async function waitForPlaced(store: Store, expected: number): Promise<void> {
+  const deadline = Date.now() + 600_000;
+  while ((await store.placed()) < expected) {
+    if (Date.now() > deadline) throw new Error(`${store.name}: only ${await store.placed()} of ${expected} calls placed after 10 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export async function benchProxyLoad(): Promise<string> {
+  const { startFakeOpenAI } = await import("@/tests/support/fake-openai");
+  const { distDir, hasBuild, startNextServer } = await import("@/tests/support/next-server");
+  if (!hasBuild()) {
+    console.log(`proxy-load: building the app into ${distDir}…`);
+    await buildApp(distDir);
+  }
+  const fake = await startFakeOpenAI();
+  const agents = await startAgents();
+  const settingsFile = path.join(os.tmpdir(), `context-lab-bench-proxy-load-${process.pid}.json`);
+  const rows: string[][] = [];
+  try {
+    const stores = [await sqliteStore(), await postgresStore()].filter((store): store is Store => store !== null);
+    for (const store of stores) {
+      const env = { CONTEXT_LAB_UPSTREAM_BASE_URL: fake.baseUrl, CONTEXT_LAB_UPSTREAM_API_KEY: "sk-bench", CONTEXT_LAB_UPSTREAM_SETTINGS_FILE: settingsFile };
+      const servers = [];
+      for (let index = 0; index < store.servers; index += 1) servers.push(await startNextServer({ databaseUrl: store.url, env }));
+      try {
+        const proxied = servers.map((server) => `${server.url}/api/v1`);
+        // Warm-up: every server compiles and connects before the clock runs.
+        await agents.run(jobsFor(4, proxied, "warm").slice(0, 8), 4);
+        let expected = 8;
+        await waitForPlaced(store, expected);
+        for (const count of AGENT_COUNTS) {
+          const direct = jobsFor(count, [fake.baseUrl], `direct-${count}`);
+          let started = performance.now();
+          await agents.run(direct, count);
+          const directMs = performance.now() - started;
+          const jobs = jobsFor(count, proxied, `load-${count}`);
+          started = performance.now();
+          await agents.run(jobs, count);
+          const answeredMs = performance.now() - started;
+          expected += jobs.length;
+          await waitForPlaced(store, expected);
+          const placedMs = performance.now() - started;
+          const rate = (ms: number) => jobs.length / (ms / 1_000);
+          rows.push([
+            store.name,
+            String(store.servers),
+            String(count),
+            String(jobs.length),
+            rate(directMs).toFixed(0),
+            rate(answeredMs).toFixed(0),
+            rate(placedMs).toFixed(0),
+            `${Math.round((100 * rate(placedMs)) / rate(directMs))}%`,
+          ]);
+          console.log(`proxy-load: ${rows.at(-1)!.join(" | ")}`);
+        }
+      } finally {
+        for (const server of servers) await server.stop();
+        await store.close();
+      }
+    }
+  } finally {
+    await agents.close();
+    await fake.close();
+    fs.rmSync(settingsFile, { force: true });
+  }
+  const markdown = [
+    "## Proxy at evaluation scale: many agents at once, every call recorded and placed",
+    "",
+    `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}; load average (1 min) ${os.loadavg()[0].toFixed(1)} at the end. The app as users start it (\`npm start\`'s server, its own process), on a fresh database: SQLite with one server, PostgreSQL with two servers on one database and the agents split between them. The agents: the official \`openai\` client on a worker thread of the bench, ${CALLS_PER_AGENT} turns each of a growing conversation, whole answers and streams alternating, all agents at once; a fake upstream that answers at once on the bench's main thread. "Direct" is the same calls straight to the fake. "Placed" runs until every call is in its conversation (its exchange has its outcome and its journal row is gone).`,
+    "",
+    table(["database", "servers", "agents", "calls", "direct calls/s", "answered calls/s", "placed calls/s", "placed / direct"], rows),
+  ].join("\n");
+  writeSection("proxy-load", markdown);
+  return markdown;
+}
