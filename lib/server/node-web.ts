@@ -85,7 +85,9 @@ function drained(outgoing: http.ServerResponse): Promise<void> {
  */
 export async function sendWebResponse(response: Response, outgoing: http.ServerResponse, extraHeaders: Record<string, string> = {}): Promise<void> {
   outgoing.writeHead(response.status, response.statusText || undefined, nodeHeadersOf(response, extraHeaders));
-  if (!response.body) {
+  if (!response.body || outgoing.req.method === "HEAD") {
+    // A HEAD answer has GET's headers and no body (newer Node refuses one).
+    void response.body?.cancel().catch(() => undefined);
     outgoing.end();
     return;
   }

@@ -70,6 +70,15 @@ runs("the app server", () => {
     expect(models.data.map((model) => model.id)).toContain("fake-gpt");
   });
 
+  it("[SV-2] answers HEAD as GET without a body, and a method no route has with a JSON 405", async () => {
+    const head = await rawRequest(open.url, { method: "HEAD", path: "/api/v1/models" });
+    expect([head.status, head.body]).toEqual([200, ""]);
+    expect(head.headers["content-type"]).toContain("json");
+    const propfind = await rawRequest(open.url, { method: "PROPFIND", path: "/api/v1/models" });
+    expect(propfind.status).toBe(405);
+    expect(propfind.json()).toMatchObject({ error: { code: "method_not_allowed" } });
+  });
+
   it("[SV-7] [BD-1] a path it cannot read is refused with the guard's JSON 400 before Next or a handler sees it, pages and API alike", async () => {
     for (const target of ["/c/%", "/api/conversations/%zz", "/api/v1/%ff", "/api/live/conversations/%00", "/%E0%A4%A"]) {
       const response = await rawRequest(open.url, { path: target });
