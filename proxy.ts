@@ -3,8 +3,8 @@ import { guardRequest, securityConfigOf } from "@/lib/security/guard";
 import { contentSecurityPolicyOf, createNonce, secured } from "@/lib/security/headers";
 
 // Next 16's request hook (formerly middleware), not the recording proxy in lib/proxy:
-// every request passes the request guard (lib/security/guard.ts) first, here or, for the
-// recording proxy's routes, in the route itself (lib/security/route-guard.ts).
+// every request Next serves passes the request guard (lib/security/guard.ts) here first; the
+// app server's own routes (lib/server) pass it in the route (lib/security/route-guard.ts).
 const guardConfig = securityConfigOf(process.env);
 const development = process.env.NODE_ENV === "development";
 
@@ -25,9 +25,8 @@ export function proxy(request: NextRequest): Response {
 }
 
 export const config = {
-  // Built assets and the site's icon are public and carry no data; the recording proxy's routes
-  // (/api/v1/...) guard themselves (guardRoute), which spares every proxied call this hook's pass.
-  // A proxy path holding a `%` still comes here (BD-1): Next would answer a broken escape in it with a
-  // plain-text 500 before the route could refuse it.
-  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg|api/v1/).*)", "/api/v1/:path(.*%.*)"],
+  // Built assets and the site's icon are public and carry no data. The recording proxy (/api/v1/...) and the
+  // live streams never reach Next: the app server answers them (lib/server, SV-2), and refuses a path it
+  // cannot read before Next sees it (BD-1).
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg).*)"],
 };

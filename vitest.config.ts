@@ -32,6 +32,7 @@ export default defineConfig({
             "tests/unit/**/*.test.ts",
             "tests/proxy/**/*.test.ts",
             "tests/security/**/*.test.ts",
+            "tests/server/**/*.test.ts",
             "tests/reliability/**/*.test.ts",
             "tests/fuzz/**/*.test.ts",
           ],

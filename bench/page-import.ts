@@ -79,7 +79,7 @@ export async function benchPageImport(): Promise<ImportRun[]> {
     "page-import",
     `## Page import: the 200 tau-bench trajectories through the home page
 
-Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}: the production build (\`next start\`, SQLite), Chromium at ${VIEWPORT.width}×${VIEWPORT.height}, ${RUNS} imports of \`tests/fixtures/tau-bench-gpt4o-airline.json\` (4.1 MB, 200 trajectories, 5,308 messages), each into the same database on a fresh page, medians. From the click on "Import and open": the upload's first progress (the file is sent from disk, never read into the page), every byte sent, the report of 200 conversations painted; and the longest task on the page's main thread in that time.
+Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}: the production build (the app server, SQLite), Chromium at ${VIEWPORT.width}×${VIEWPORT.height}, ${RUNS} imports of \`tests/fixtures/tau-bench-gpt4o-airline.json\` (4.1 MB, 200 trajectories, 5,308 messages), each into the same database on a fresh page, medians. From the click on "Import and open": the upload's first progress (the file is sent from disk, never read into the page), every byte sent, the report of 200 conversations painted; and the longest task on the page's main thread in that time.
 
 ${table(
   ["upload starts ms", "all sent ms", "report shown ms", "longest main-thread task ms"],

@@ -10,7 +10,7 @@ import { measurePageWeight, type FileSize, type PageWeight } from "./playground/
 import { formatMs, machine, median, table, writeSection } from "./results";
 
 /**
- * The playground in Chromium, as users get it (production build, `next start`,
+ * The playground in Chromium, as users get it (production build, the app server,
  * conversations imported through the API): from a slider change to the
  * updated view on 2,000- and 10,000-message conversations, both sliders side
  * by side in one process; a moving slider; and what the browser downloads to
@@ -256,7 +256,7 @@ function report(
   return [
     "## Playground: slider to view, in Chromium",
     "",
-    `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}, with Debian's Chromium ${browserVersion} (headless, the e2e tests' flags, ${VIEWPORT.width}×${VIEWPORT.height}) driven by Playwright, against a production build (\`next build\` into \`.next-bench\`, ${formatMs(buildMs / 1000)} s; \`next start\` on loopback, a fresh SQLite database). Conversations: \`bench/corpus.ts\` \`buildConversation(size)\` (real tau-bench airline trajectories) imported through \`POST /api/conversations/import\`; default settings (copilot). Both workspaces open in one browser; measurements alternate between them in blocks of ${BLOCK} changes, so drift on the shared machine hits both alike.`,
+    `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}, with Debian's Chromium ${browserVersion} (headless, the e2e tests' flags, ${VIEWPORT.width}×${VIEWPORT.height}) driven by Playwright, against a production build (\`npm run build\` into \`.next-bench\`, ${formatMs(buildMs / 1000)} s; the app server on loopback, a fresh SQLite database). Conversations: \`bench/corpus.ts\` \`buildConversation(size)\` (real tau-bench airline trajectories) imported through \`POST /api/conversations/import\`; default settings (copilot). Both workspaces open in one browser; measurements alternate between them in blocks of ${BLOCK} changes, so drift on the shared machine hits both alike.`,
     "",
     `A change is a value set on the slider and its \`input\` event dispatched in the page (what dragging fires). Timed in the page from that event until the workspace's \`data-rendered-revision\` marker — rendered in the same React commit as the conversation view and the trace table — changes, plus two animation frames (the frame holding the new result painted). Each change alternates between two values so every one re-runs; ${PAUSE_MS} ms pause between changes; ${WARMUP} warm-up changes per slider not counted. Worker = \`RunResult.totalMs\` (the pipeline in the Web Worker, from the trace heading); "to commit − worker" is the rest until React has committed (the worker building and posting the result, the main thread receiving it, the store update and React's render); "commit → painted" is the two frames: style, layout and paint, and waiting for headless Chromium's frame clock (which is why it is not larger for the larger conversation: the view is virtualised).`,
     "",
@@ -309,7 +309,7 @@ function report(
     "",
     "### Reads: requests per second",
     "",
-    `\`next start\` answering GETs from ${READERS} keep-alive connections at once for ${READ_SECONDS} s, every answer a 200 (the load generator runs on the same machine, in this process). The workspace page renders the conversation's first screen; \`/api/health\` is the server's floor (a route that reads nothing).`,
+    `The app server answering GETs from ${READERS} keep-alive connections at once for ${READ_SECONDS} s, every answer a 200 (the load generator runs on the same machine, in this process). The workspace page renders the conversation's first screen; \`/api/health\` is the server's floor (a route that reads nothing).`,
     "",
     table(
       ["path", "requests/s"],
@@ -318,7 +318,7 @@ function report(
     "",
     "### Initial JavaScript",
     "",
-    "Scripts the page loads before any interaction (fresh browser context; `/` until its load event, the workspace until the worker's first run is shown, plus 1.5 s), the pipeline worker's files excluded. KiB of the decoded bodies; gzip = node:zlib at its default level on those; on the wire = what `next start` sent (it gzips).",
+    "Scripts the page loads before any interaction (fresh browser context; `/` until its load event, the workspace until the worker's first run is shown, plus 1.5 s), the pipeline worker's files excluded. KiB of the decoded bodies; gzip = node:zlib at its default level on those; on the wire = what the server sent (Next gzips pages).",
     "",
     table(
       ["route", "script files", "raw KiB", "gzip KiB", "on the wire KiB", "largest"],
@@ -406,7 +406,7 @@ export async function benchPlayground(): Promise<string> {
   process.once("SIGINT", interrupted);
   process.once("SIGTERM", interrupted);
   try {
-    console.log("playground: building the app (next build into .next-bench)…");
+    console.log("playground: building the app (npm run build into .next-bench)…");
     app = await startBenchApp();
     const markdown = await measurePlayground(app);
     writeSection("playground", markdown);

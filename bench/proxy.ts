@@ -179,7 +179,7 @@ export async function startBenchProxy(name: string) {
   const { createDatabase } = await import("@/lib/db");
   const { useDatabaseForTests } = await import("@/lib/api/database");
   const { getProxyRecorder } = await import("@/lib/proxy");
-  const { POST } = await import("@/app/api/v1/chat/completions/route");
+  const { plainRouteOf } = await import("@/lib/server/routes");
   const { startFakeOpenAI } = await import("@/tests/support/fake-openai");
   const { startRouteServer } = await import("@/tests/proxy/support/route-server");
   const db = createDatabase(databaseUrl);
@@ -190,7 +190,7 @@ export async function startBenchProxy(name: string) {
     CONTEXT_LAB_UPSTREAM_API_KEY: "sk-bench",
     CONTEXT_LAB_UPSTREAM_SETTINGS_FILE: path.join(folder, "upstream.json"),
   });
-  const server = await startRouteServer([{ method: "POST", path: "/api/v1/chat/completions", handler: POST }]);
+  const server = await startRouteServer([{ method: "POST", path: "/api/v1/chat/completions", handler: plainRouteOf("/api/v1/chat/completions")!.POST }]);
   return {
     db,
     folder,

@@ -81,7 +81,7 @@ export async function measureReplayInBrowser(app: Pick<BenchApp, "url" | "import
     return [
       "## Replay in Chromium: the Compare tab",
       "",
-      `Measured on ${machine()}, Chromium ${version}, ${new Date().toISOString().slice(0, 10)}. The production build (\`next start\`, SQLite); a conversation of ${conversation.length} real tau-bench messages (MIT) with ${calls} model calls, imported through the API and opened on the Compare tab. Raw and three policies (${POLICIES.join(", ")}) replayed in the page's Web Worker, timed in the page from the click on Compare to the finished table: first on a freshly loaded page, then again on the same page with that comparison still shown.`,
+      `Measured on ${machine()}, Chromium ${version}, ${new Date().toISOString().slice(0, 10)}. The production build (the app server, SQLite); a conversation of ${conversation.length} real tau-bench messages (MIT) with ${calls} model calls, imported through the API and opened on the Compare tab. Raw and three policies (${POLICIES.join(", ")}) replayed in the page's Web Worker, timed in the page from the click on Compare to the finished table: first on a freshly loaded page, then again on the same page with that comparison still shown.`,
       "",
       table(
         ["", `median of ${RUNS} ms`, "fastest ms", "slowest ms"],
@@ -99,7 +99,7 @@ export async function measureReplayInBrowser(app: Pick<BenchApp, "url" | "import
 }
 
 export async function benchReplayBrowser(): Promise<string> {
-  console.log("replay-browser: building the app (next build into .next-bench)…");
+  console.log("replay-browser: building the app (npm run build into .next-bench)…");
   const app = await startBenchApp();
   try {
     const markdown = await measureReplayInBrowser(app);

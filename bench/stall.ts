@@ -4,7 +4,7 @@ import { createBenchDatabaseFile, percentile } from "./proxy";
 import { formatMs, machine, table, writeSection } from "./results";
 
 /**
- * Stalls (RL-ST1): the production server (`next start`, its own process, a fresh
+ * Stalls (RL-ST1): the production server (the app server, its own process, a fresh
  * SQLite file) is sent one heavy request at a time while `/api/health` is
  * asked again 10 ms after each answer; each row is the health checks' latency
  * while that request ran, and the request's own status and time. The target
@@ -187,7 +187,7 @@ export async function benchStall(): Promise<string> {
   const markdown = [
     "## Stalls: /api/health while one heavy request runs",
     "",
-    `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}. The production server (\`next start\`, its own process) on a fresh SQLite file; one heavy request at a time while \`/api/health\` is asked again ${POLL_GAP_MS} ms after each answer (the checks that ran while the request was open count, a failed one with the time it waited). Target (RL-ST1): health p99 within ${TARGET_MS} ms in every case. The long branch holds ${BRANCH_MESSAGES.toLocaleString("en")} short chat messages (imported before the cases); the replay runs raw and the Navigator preset. Load average (1 min) ${loadBefore} when the cases began, ${os.loadavg()[0].toFixed(1)} when they ended: the idle row is the floor; a machine shared with other jobs makes every row noisy. A case shorter than a few health intervals has only one or two checks, so its p99 is its worst check: the time the server was held.`,
+    `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}. The production server (the app server, \`npm start\`, its own process) on a fresh SQLite file; one heavy request at a time while \`/api/health\` is asked again ${POLL_GAP_MS} ms after each answer (the checks that ran while the request was open count, a failed one with the time it waited). Target (RL-ST1): health p99 within ${TARGET_MS} ms in every case. The long branch holds ${BRANCH_MESSAGES.toLocaleString("en")} short chat messages (imported before the cases); the replay runs raw and the Navigator preset. Load average (1 min) ${loadBefore} when the cases began, ${os.loadavg()[0].toFixed(1)} when they ended: the idle row is the floor; a machine shared with other jobs makes every row noisy. A case shorter than a few health intervals has only one or two checks, so its p99 is its worst check: the time the server was held.`,
     "",
     table(
       [

@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 npm install --no-audit --no-fund
 bash scripts/prisma.sh migrate
-node_modules/.bin/next build
+bash scripts/build.sh
 exec bash scripts/serve.sh start

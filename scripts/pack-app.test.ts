@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { SERVER_BUNDLE } from "@/lib/server/bundle";
 import { closedLoopbackPort } from "@/tests/support/loopback";
 import { distDir, hasBuild, NO_BUILD } from "@/tests/support/next-server";
 import { packApp } from "./pack-app";
@@ -55,14 +56,14 @@ async function stopApp(app: ReturnType<typeof startApp>): Promise<void> {
 }
 
 runs("npm run pack:app", () => {
-  it("[PK-2] [PK-3] [PK-4] [PK-5] [PK-6] [PK-12] installs into an empty folder from the registry alone, runs with npx context-lab, and keeps an imported conversation across a restart", async () => {
+  it("[PK-2] [PK-3] [PK-4] [PK-5] [PK-6] [PK-12] [SV-8] installs into an empty folder from the registry alone, runs with npx context-lab, and keeps an imported conversation across a restart", async () => {
     const { directory, tarball, size } = await packApp({ outDir: path.join(work, "dist"), buildDir: distDir });
     const manifest = JSON.parse(fs.readFileSync(path.join(directory, "package.json"), "utf8"));
     expect(manifest).toMatchObject({ name: "context-lab", bin: { "context-lab": "bin/context-lab.mjs" } });
     expect(manifest.private).toBeUndefined();
     expect(manifest.devDependencies).toBeUndefined();
     expect(Object.keys(manifest.dependencies).sort()).toEqual(
-      ["@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "@prisma/client", "better-sqlite3", "next", "pg", "prisma", "react", "react-dom"].sort(),
+      ["@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "@prisma/client", "better-sqlite3", "next", "pg", "prisma", "react", "react-dom", "zod"].sort(),
     );
     // Pinned: the build runs on the Next it was made with.
     expect(manifest.dependencies.next).toBe(JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules", "next", "package.json"), "utf8")).version);
@@ -71,6 +72,8 @@ runs("npm run pack:app", () => {
     expect(fs.existsSync(path.join(directory, ".next", "node_modules"))).toBe(false);
     expect(fs.readdirSync(path.join(directory, ".next"), { recursive: true }).some((file) => String(file).endsWith(".map"))).toBe(false);
     expect(size).toBeGreaterThan(0);
+    // SV-8: the app server ships bundled inside the build, the one file that starts it.
+    expect(fs.existsSync(path.join(directory, ".next", SERVER_BUNDLE))).toBe(true);
 
     const project = path.join(work, "project");
     fs.mkdirSync(project);

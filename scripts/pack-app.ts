@@ -1,5 +1,5 @@
 // `npm run pack:app [-- --build=<dir>] [-- --results]`: the app as the package `context-lab` (docs/design/package.md, PK2), in dist/app with
-// its tarball in dist. It ships the production build (`next start` serves it from the package), the
+// its tarball in dist. It ships the production build with its bundled server (lib/server, which serves it from the package), the
 // migrations and the `context-lab` command bundled by esbuild; npm installs the runtime dependencies,
 // pinned to the versions the build was made with.
 import { execFileSync } from "node:child_process";
@@ -7,14 +7,16 @@ import fs from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { build } from "esbuild";
+import { SERVER_BUNDLE } from "@/lib/server/bundle";
 import { formatMb, machine, table, writeSection } from "../bench/results";
 import { packEngine } from "./pack-engine";
 
 const ROOT = path.join(import.meta.dirname, "..");
 
-/** What the built server and the command load at run time: Next and React, Prisma's runtime, its CLI for migrations, and the database drivers. */
+/** What the built server and the command load at run time: Next and React, Prisma's runtime, its CLI for migrations, the database drivers, and zod (the server bundle's schemas). */
 const RUNTIME_DEPENDENCIES = [
   "next",
+  "zod",
   "react",
   "react-dom",
   "@prisma/client",
@@ -25,7 +27,7 @@ const RUNTIME_DEPENDENCIES = [
   "prisma",
 ] as const;
 
-/** The build's files `next start` reads; the cache, traces, type stubs and source maps stay behind. */
+/** The build's files the server reads; the cache, traces, type stubs and source maps stay behind. */
 const BUILD_SKIP = new Set(["cache", "trace", "trace-build", "types", "diagnostics", "node_modules", "turbopack", "dev"]);
 
 export interface PackAppOptions {
@@ -50,7 +52,8 @@ export async function packApp(options: PackAppOptions = {}): Promise<PackAppResu
   const outDir = path.resolve(options.outDir ?? path.join(ROOT, "dist"));
   const directory = path.join(outDir, "app");
   const buildDir = options.buildDir ? path.resolve(ROOT, options.buildDir) : freshBuild();
-  if (!fs.existsSync(path.join(buildDir, "BUILD_ID"))) throw new Error(`pack:app: ${buildDir} holds no production build (no BUILD_ID); run next build first`);
+  if (!fs.existsSync(path.join(buildDir, "BUILD_ID")) || !fs.existsSync(path.join(buildDir, SERVER_BUNDLE)))
+    throw new Error(`pack:app: ${buildDir} holds no production build with its server (BUILD_ID, ${SERVER_BUNDLE}); run npm run build first`);
   fs.rmSync(directory, { recursive: true, force: true });
   fs.mkdirSync(directory, { recursive: true });
   copyBuild(buildDir, path.join(directory, ".next"));
@@ -72,16 +75,12 @@ export async function packApp(options: PackAppOptions = {}): Promise<PackAppResu
 
 /** `npm run build`: the build goes where the repository's builds go (`NEXT_DIST_DIR`, else `.next`); another folder would make Next rewrite tsconfig.json. */
 function freshBuild(): string {
-  execFileSync(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"], {
-    cwd: ROOT,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: "inherit",
-  });
+  execFileSync("bash", [path.join(ROOT, "scripts", "build.sh")], { cwd: ROOT, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" }, stdio: "inherit" });
   return path.join(ROOT, process.env.NEXT_DIST_DIR || ".next");
 }
 
 /**
- * Copies what `next start` needs. Turbopack reaches server-external packages through links it makes in
+ * Copies what the server needs. Turbopack reaches server-external packages through links it makes in
  * the build's own node_modules (`@prisma/client-<hash>` → the package); the package has no such links,
  * so each hashed name becomes the plain one, which Node resolves from the installed dependencies.
  */
@@ -104,6 +103,8 @@ function copyBuild(buildDir: string, target: string): void {
     // Turbopack's externals: `e.x("name", () => require("name"))` (CommonJS) and `await e.y("name")` (ESM).
     for (const match of text.matchAll(/\.x\("([^"]+)",\(\)=>require\(|await [\w$]+\.y\("([^"]+)"\)/g)) externals.add(match[1] ?? match[2]);
   }
+  // The server bundle's own imports (esbuild leaves every package to Node, SV-8).
+  for (const match of fs.readFileSync(path.join(target, SERVER_BUNDLE), "utf8").matchAll(/^import .* from "([^".][^"]*)";$/gm)) externals.add(match[1]);
   const dependencies = new Set<string>(RUNTIME_DEPENDENCIES);
   for (const specifier of externals) {
     const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0];

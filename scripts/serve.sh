@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Starts Context Lab (`serve.sh start` for the production build, `serve.sh dev`), optionally
-# migrating first (`--migrate`). It binds 127.0.0.1 unless HOST says otherwise, and refuses
-# to bind anything but this machine's loopback without an access token (CONTEXT_LAB_TOKEN).
+# migrating first (`--migrate`), through its own server (lib/server, SV-1): the recording proxy
+# and the live streams answered by plain handlers, everything else by Next. It binds 127.0.0.1
+# unless HOST says otherwise, and refuses to bind anything but this machine's loopback without
+# an access token (CONTEXT_LAB_TOKEN).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -33,4 +35,17 @@ fi
 # The app reads the address it listens on from HOST (the Local agents page is offered on loopback only).
 export HOST="$host"
 if [ "${2:-}" = "--migrate" ]; then bash scripts/prisma.sh migrate; fi
-exec node_modules/.bin/next "$mode" -H "$host" -p "$port"
+# The bundled server lives in the build's folder (lib/server/bundle.ts); `npm run build` makes it.
+server="${NEXT_DIST_DIR:-.next}/context-lab-server.mjs"
+if [ "$mode" = dev ]; then
+  # Development bundles the server afresh (a second or two): its handlers do not reload on edits, Next's pages do.
+  node --import tsx scripts/bundle-server.ts >/dev/null
+  export NODE_ENV=development
+  exec node "$server" --dev -H "$host" -p "$port"
+fi
+if [ ! -f "$server" ]; then
+  echo "Context Lab: no production build with its server in ${NEXT_DIST_DIR:-.next}: run \`npm run build\` first" >&2
+  exit 1
+fi
+export NODE_ENV=production
+exec node "$server" -H "$host" -p "$port"

@@ -13,7 +13,7 @@ node_modules/.bin/biome ci .
 echo "== typecheck"
 node_modules/.bin/tsc --noEmit
 echo "== build"
-node_modules/.bin/next build
+bash scripts/build.sh
 echo "== unit and database tests"
 node_modules/.bin/vitest run
 echo "== browser tests"

@@ -3,10 +3,11 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import type { Message } from "@/lib/context";
+import { serverBundleOf } from "@/lib/server/bundle";
 
 /**
  * The playground as users get it, for bench/playground.ts: a production build
- * in its own dist folder, `next start` on a free loopback port over a fresh
+ * in its own dist folder, the app server (lib/server) on a free loopback port over a fresh
  * SQLite file, conversations imported through the real API. Everything it
  * makes is removed by `stop()`, which is safe to call after a failure.
  */
@@ -27,7 +28,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, label: str
   });
 }
 
-/** `next build` into `distDir`, leaving the files the build rewrites as they were; resolves to the milliseconds it took. */
+/** `npm run build` into `distDir` (Next's build, then the server bundle), leaving the files the build rewrites as they were; resolves to the milliseconds it took. */
 export async function buildApp(distDir: string): Promise<number> {
   const saved = REWRITTEN_BY_BUILD.map((file) => ({
     file: path.join(ROOT, file),
@@ -35,12 +36,7 @@ export async function buildApp(distDir: string): Promise<number> {
   }));
   const started = performance.now();
   try {
-    await run(
-      path.join(ROOT, "node_modules", ".bin", "next"),
-      ["build"],
-      { ...process.env, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" },
-      "next build",
-    );
+    await run("bash", [path.join(ROOT, "scripts", "build.sh")], { ...process.env, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" }, "npm run build");
   } finally {
     for (const { file, text } of saved) if (text !== null && (!fs.existsSync(file) || fs.readFileSync(file, "utf8") !== text)) fs.writeFileSync(file, text);
   }
@@ -61,7 +57,7 @@ function freePort(): Promise<number> {
 async function waitForServer(url: string, server: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}:\n${log()}`);
+    if (server.exitCode !== null) throw new Error(`the app server exited with ${server.exitCode}:\n${log()}`);
     try {
       const response = await fetch(`${url}/api/health`);
       if (response.ok) return;
@@ -70,7 +66,7 @@ async function waitForServer(url: string, server: ChildProcess, log: () => strin
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`next start did not answer within 60 s:\n${log()}`);
+  throw new Error(`the app server did not answer within 60 s:\n${log()}`);
 }
 
 export interface ImportedConversation {
@@ -85,18 +81,18 @@ export interface BenchApp {
   stop(): Promise<void>;
 }
 
-/** Builds the app, migrates a fresh database and starts `next start`; on failure, removes what it made and rethrows. */
+/** Builds the app, migrates a fresh database and starts the app server; on failure, removes what it made and rethrows. */
 export async function startBenchApp(): Promise<BenchApp> {
   fs.mkdirSync(path.join(ROOT, "tmp"), { recursive: true });
   const folder = fs.mkdtempSync(path.join(ROOT, "tmp", "bench-playground-"));
   const databaseUrl = `file:${path.join(folder, "bench.db")}`;
-  const env = { ...process.env, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: databaseUrl };
+  const env = { ...process.env, NODE_ENV: "production" as const, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: databaseUrl };
   let server: ChildProcess | undefined;
 
   const stop = async () => {
     if (server && server.exitCode === null && server.pid) {
       const exited = new Promise((resolve) => server?.once("exit", resolve));
-      // Its own process group (detached below): next start and the workers it forks.
+      // Its own process group (detached below): the server and any worker it forks.
       process.kill(-server.pid, "SIGTERM");
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
       if (server.exitCode === null) process.kill(-server.pid, "SIGKILL");
@@ -112,7 +108,7 @@ export async function startBenchApp(): Promise<BenchApp> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     let log = "";
-    server = spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+    server = spawn(process.execPath, [serverBundleOf(ROOT, DIST_DIR), "-p", String(port), "-H", "127.0.0.1", "--dir", ROOT], {
       cwd: ROOT,
       env,
       detached: true,

@@ -8,9 +8,13 @@ import type { ModelEntry } from "./types";
  * The catalogue read once per database client and kept until a user saves or
  * removes an entry (`forgetCatalogue`): the proxy resolves a model on every
  * call, users edit rarely, and a read that depended on a clock would make the
- * work of a call depend on when it ran.
+ * work of a call depend on when it ran. On `globalThis`: the app server's
+ * bundle (the proxy) and Next's route bundles (which save entries) each load
+ * this module, and must share one cache for a save to reach the proxy.
  */
-const cached = new WeakMap<Database, Promise<ModelEntry[]>>();
+const CATALOGUE_KEY = Symbol.for("context-lab.models.catalogue");
+const globalForCatalogue = globalThis as typeof globalThis & { [CATALOGUE_KEY]?: WeakMap<Database, Promise<ModelEntry[]>> };
+const cached = (globalForCatalogue[CATALOGUE_KEY] ??= new WeakMap());
 
 /** The catalogue with the users' entries over the built-in ones. */
 export function loadCatalogue(db: Database): Promise<ModelEntry[]> {

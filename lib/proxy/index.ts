@@ -3,7 +3,7 @@ import "server-only";
 // The OpenAI-compatible recording proxy (README.md). Route handlers import from here.
 export { handleModels } from "./models";
 export { handleChatCompletions, handleResponses, handleMessages, handleCountTokens, handleEmbeddings } from "./protocols";
-export { proxyRoute, unservedProxyRoute } from "./routes";
+export { proxyRoute, unservedProxyRoute, type ProxyRouteHandlers } from "./routes";
 export { getProxyRecorder, ProxyRecorder, type RecordedRequest } from "./journal";
 export { findConversation, lookupConversation, CONVERSATION_CACHE_MS } from "./conversations";
 export { identifyAgent, CONVERSATION_HEADER, SESSION_HEADER, LABEL_KEY_PREFIX, type AgentIdentity } from "./identify";

@@ -3,7 +3,7 @@ import { guardRoute, type RouteHandler } from "@/lib/security/route-guard";
 import { methodNotAllowed, unsupportedEndpoint } from "./protocols";
 import { timedRoute } from "./timing";
 
-/** The methods a proxy route file exports (Next answers HEAD with GET's handler). */
+/** A proxy route's handler per method (the app server answers HEAD with GET's). */
 export interface ProxyRouteHandlers {
   GET: (request: Request) => Promise<Response>;
   POST: (request: Request) => Promise<Response>;
@@ -14,11 +14,11 @@ export interface ProxyRouteHandlers {
 }
 
 /**
- * Every method of one proxy route (`app/api/v1/.../route.ts`), each behind the
- * request guard, which Next's request hook leaves to these routes: the
+ * Every method of one proxy route (the app server's, lib/server/routes.ts),
+ * each behind the request guard, which Next's request hook never sees: the
  * served method runs its handler, its answer saying where its time went
  * (P-T1), OPTIONS names it, any other answers 405 in the protocol's shape (P-E2).
- * @example export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = proxyRoute("POST", handleChatCompletions)
+ * @example const chat = proxyRoute("POST", handleChatCompletions)
  */
 export function proxyRoute(method: "GET" | "POST", handler: RouteHandler): ProxyRouteHandlers {
   const allowed = method === "GET" ? "GET, HEAD" : method;

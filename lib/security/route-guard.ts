@@ -6,21 +6,21 @@ import { changeable, DATA_CONTENT_SECURITY_POLICY, secured } from "./headers";
 import { STATE_CHANGING_METHODS } from "./origin";
 import { REFUSAL_STATUS, refusalBodyOf } from "./refusal";
 
-/** A route handler as Next calls it. */
+/** A route handler: a web request to its answer. */
 export type RouteHandler = (request: Request) => Response | Promise<Response>;
 
 const environmentConfig = securityConfigOf(process.env);
 
 /**
- * The request guard run by a route itself, for the routes Next's request
- * hook (`proxy.ts`) skips: the recording proxy's, where the hook's extra
- * pass cost every proxied call 1.5–2.4 ms. Same decision, same refusal
+ * The request guard run by a route itself, for the app server's own routes
+ * (lib/server: the recording proxy's and the live streams), which never
+ * reach Next's request hook (`proxy.ts`). Same decision, same refusal
  * bodies, same headers (SEC-1–SEC-6): a refused request never reaches the
  * handler, a passed one reaches it with the access token taken out of its
  * headers (SEC-4), and as it came when nothing was. A body nesting deeper than
  * any JSON input may (BD-3) is refused here too, in the protocol's shape:
  * the proxy's readers, recorder and pipeline walk what they parse.
- * @example export const POST = guardRoute(handleChatCompletions)
+ * @example const POST = guardRoute(handleChatCompletions)
  */
 export function guardRoute(handler: RouteHandler, config: SecurityConfig = environmentConfig): (request: Request) => Promise<Response> {
   return async (request) => {

@@ -4,7 +4,6 @@ import { POST as compactRoute } from "@/app/api/branches/[branchId]/compact/rout
 import { GET as sessionExportRoute } from "@/app/api/sessions/[conversationId]/route";
 import { POST as policiesRoute } from "@/app/api/policies/route";
 import { PUT as modelRoute } from "@/app/api/models/[id]/route";
-import { POST as chatCompletionsRoute } from "@/app/api/v1/chat/completions/route";
 import { listCallsByConversationId } from "@/lib/calls";
 import {
   findConversationByRecordKey,
@@ -16,7 +15,10 @@ import {
 } from "@/lib/db";
 import { getProxyRecorder } from "@/lib/proxy";
 import { policyOfSettings } from "@/lib/policies";
+import { plainRouteOf } from "@/lib/server/routes";
 import { DEFAULT_SETTINGS } from "@/lib/settings";
+
+const chatCompletionsRoute = plainRouteOf("/api/v1/chat/completions")!.POST;
 
 /** Ids of every kind a route takes, each pool holding real rows of the fixture database. */
 export interface FuzzIds {

@@ -8,6 +8,7 @@ import { resetDatabaseForTests, useDatabaseForTests } from "@/lib/api/database";
 import { stopAllFollowing } from "@/lib/local-agents/follow";
 import { clearImportsForTests } from "@/lib/local-agents/registry";
 import { getProxyRecorder } from "@/lib/proxy";
+import { plainRouteOf } from "@/lib/server/routes";
 import { proxy } from "@/proxy";
 import { createAgentHome, type AgentHome } from "@/tests/support/agent-home";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "@/tests/support/db";
@@ -16,7 +17,7 @@ import { bodyText, queryValue } from "./bodies";
 import { createFuzzFixtures, type FuzzIds } from "./fixtures";
 import { API_ROOT, paramNames, pathOf, ROUTE_SPECS, routeFolders, type RouteSpec } from "./targets";
 
-// BD-11: every route handler under app/api, in process, with hundreds of seeded random requests each
+// BD-11: every route handler under app/api and the app server's own (lib/server/routes.ts), in process, with hundreds of seeded random requests each
 // (path parameters, query strings, bodies), and malformed paths through Next's request hook: whatever
 // arrives, the answer is a 2xx or a 4xx with a JSON error, never a 5xx. One test file per database
 // (routes-sqlite.test.ts, routes-postgres.test.ts), so the two run side by side.
@@ -43,6 +44,11 @@ interface Target {
 
 const modules = new Map<string, RouteModule>();
 for (const folder of routeFolders()) modules.set(folder, (await import(path.join(API_ROOT, folder, "route.ts"))) as RouteModule);
+// The recording proxy and the live streams are the app server's own routes (SV-2), not files under app/api.
+for (const folder of Object.keys(ROUTE_SPECS).filter((name) => name.startsWith("v1/") || name.startsWith("live/"))) {
+  const route = plainRouteOf(pathOf(folder, { path: "unserved", id: "any" }));
+  if (route) modules.set(folder, { ...route });
+}
 
 /** The methods a route serves: what its OPTIONS names (every one for a catch-all, which answers all alike). */
 async function servedMethods(folder: string, module: RouteModule): Promise<string[]> {

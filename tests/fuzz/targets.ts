@@ -84,7 +84,7 @@ function sessionCopies(file: string): fc.Arbitrary<string> {
   return fc.nat().map((n) => file.replace(/"(c[a-z0-9]{20,32})"/g, `"$1x${n}"`));
 }
 
-/** Each route file (its folder under app/api) and what it reads. */
+/** Each route (its folder under app/api; the app server's own, lib/server/routes.ts, by their path under /api) and what it reads. */
 export const ROUTE_SPECS: Record<string, RouteSpec> = {
   "[...path]": {},
   "branches/[branchId]": { params: { branchId: "branch" } },

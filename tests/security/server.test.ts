@@ -1,8 +1,8 @@
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROXY_PATHS } from "@/lib/server/routes";
 import { createTestDatabase, TEST_PROVIDERS, type TestDatabase } from "@/tests/support/db";
 import { startFakeOpenAI, type FakeOpenAI } from "@/tests/support/fake-openai";
 import { hasBuild, NO_BUILD, rawRequest, startNextServer, type NextServer } from "@/tests/support/next-server";
@@ -17,13 +17,9 @@ if (!hasBuild() && !process.env.CI) console.warn(`tests/security skipped: ${NO_B
 
 const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { "content-type": "application/json" } });
 
-/** The recording proxy's route files, as the paths they serve (the catch-all as one unserved path). */
+/** The recording proxy's routes, and one path under /api/v1 it does not serve. */
 function proxyRoutePaths(): string[] {
-  const root = path.join(import.meta.dirname, "..", "..", "app", "api", "v1");
-  return fs
-    .readdirSync(root, { recursive: true, encoding: "utf8" })
-    .filter((file) => path.basename(file) === "route.ts")
-    .map((file) => `/api/v1/${path.dirname(file).split(path.sep).join("/")}`.replace("[...path]", "unserved/path"));
+  return [...PROXY_PATHS, "/api/v1/unserved/path"];
 }
 
 async function countConversations(server: NextServer, headers: Record<string, string> = {}): Promise<number> {

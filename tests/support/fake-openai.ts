@@ -122,6 +122,8 @@ export interface FakeOpenAI {
   anthropicBaseUrl: string;
   /** Every request it answered, in arrival order. */
   readonly requests: FakeRequest[];
+  /** Model requests whose caller hung up before the answer was complete (a cancelled upstream call). */
+  readonly abandoned: number;
   /** Queues scripts for the next model requests, in order. */
   enqueue(...scripts: FakeScript[]): void;
   /** Answers model requests once the queue is empty (default: `echoReply`). */
@@ -307,6 +309,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const store: ResponseStore = new Map();
   let responder = options.responder ?? echoReply;
   let serial = 0;
+  let abandoned = 0;
   const promptCache = options.promptCache === undefined ? null : new FakePromptCache(options.promptCache);
 
   const server = http.createServer(async (incoming, response) => {
@@ -315,7 +318,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     const text = await readText(incoming);
     const request: FakeRequest = { method: incoming.method ?? "GET", path, search, headers: incoming.headers, body: parseBody(text), text };
     let open = true;
-    response.on("close", () => (open = false));
+    response.on("close", () => {
+      open = false;
+      if (protocolOf(request) !== null && !response.writableFinished) abandoned += 1;
+    });
     if (!authorized(options, request, response)) return;
     const protocol = protocolOf(request);
     if (protocol === null) {
@@ -428,6 +434,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     baseUrl: `http://127.0.0.1:${port}/v1`,
     anthropicBaseUrl: `http://127.0.0.1:${port}`,
     requests,
+    get abandoned() {
+      return abandoned;
+    },
     enqueue: (...scripts) => queue.push(...scripts),
     respondWith: (next) => {
       responder = next;

@@ -2,26 +2,28 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { serverBundleOf } from "@/lib/server/bundle";
 import { closedLoopbackPort } from "./loopback";
 
 /**
- * The real app under `next start` for server tests: the production build
+ * The real app as users start it, for server tests: the production build
  * (NEXT_DIST_DIR, default `.next`; `scripts/test.sh` builds it before the
- * unit run) on 127.0.0.1 at a free port, against the database and with the
- * environment a test gives it. `kill()` is `kill -9`.
+ * unit run) served by its bundled app server (lib/server, SV-1) on 127.0.0.1
+ * at a free port, against the database and with the environment a test
+ * gives it. `kill()` is `kill -9`.
  */
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 /** The build the server tests run. */
 export const distDir = process.env.NEXT_DIST_DIR || ".next";
 
-/** Whether a production build exists to start. */
+/** Whether a production build and its server bundle exist to start. */
 export function hasBuild(): boolean {
-  return fs.existsSync(path.join(root, distDir, "BUILD_ID"));
+  return fs.existsSync(path.join(root, distDir, "BUILD_ID")) && fs.existsSync(serverBundleOf(root, distDir));
 }
 
 /** Why server tests did not run; in CI a missing build fails instead (scripts/test.sh builds first). */
-export const NO_BUILD = `no production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} node_modules/.bin/next build\` (scripts/test.sh does)`;
+export const NO_BUILD = `no production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npm run build\` (scripts/test.sh does)`;
 
 export interface NextServer {
   url: string;
@@ -42,22 +44,22 @@ export interface NextServerOptions {
 async function waitForServer(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output()}`);
+    if (child.exitCode !== null) throw new Error(`the app server exited with ${child.exitCode}:\n${output()}`);
     const status = await rawRequest(url, { path: "/login", headers: { host: new URL(url).host } })
       .then((response) => response.status)
       .catch(() => 0);
     if (status > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`next start did not answer within 60 s:\n${output()}`);
+  throw new Error(`the app server did not answer within 60 s:\n${output()}`);
 }
 
-/** Starts `next start` and waits until it answers. */
+/** Starts the app server on the build and waits until it answers. */
 export async function startNextServer(options: NextServerOptions): Promise<NextServer> {
   if (!hasBuild()) throw new Error(NO_BUILD);
   const port = options.port ?? (await closedLoopbackPort());
   let printed = "";
-  const child = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-H", "127.0.0.1", "-p", String(port)], {
+  const child = spawn(process.execPath, [serverBundleOf(root, distDir), "-H", "127.0.0.1", "-p", String(port), "--dir", root], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: options.databaseUrl, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -24,10 +24,8 @@ describe("Next's request hook (proxy.ts)", () => {
     }
   });
 
-  it("[BD-1] runs for every page and API path, and for a recording-proxy path only when it holds an escape", () => {
-    for (const url of ["/", "/c/%", "/api/conversations/%", "/api/models/%25", "/api/v1/%ff", "/api/v1/chat/%zz", "/api/v1/chat/completions%"])
-      expect(matches({ config, url }), url).toBe(true);
-    for (const url of ["/api/v1/chat/completions", "/api/v1/messages", "/api/v1/models", "/_next/static/chunk.js"])
-      expect(matches({ config, url }), url).toBe(false);
+  it("[BD-1] runs for every page and API path Next serves, not for its built assets", () => {
+    for (const url of ["/", "/c/%", "/api/conversations/%", "/api/models/%25", "/api/health", "/login"]) expect(matches({ config, url }), url).toBe(true);
+    for (const url of ["/_next/static/chunk.js", "/favicon.ico", "/icon.svg"]) expect(matches({ config, url }), url).toBe(false);
   });
 });

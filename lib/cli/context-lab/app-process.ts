@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { DataPlace, Environment } from "./home";
 import { isPostgresUrl } from "./home";
+import { serverBundleOf } from "@/lib/server/bundle";
 import { type AppLayout, findPackageBin, PACKED_COMPACT_SCRIPT } from "./layout";
 import { checkSqliteDriver } from "./native";
 import { authorizationOf } from "./ports";
@@ -69,11 +70,11 @@ export interface AppStartOptions {
   extraEnv?: Environment;
 }
 
-/** Starts `next start` on the app's build. */
+/** Starts the app's server (lib/server, SV-1) on its build. */
 export function spawnApp(layout: AppLayout, place: DataPlace, env: Environment, options: AppStartOptions): ChildProcess {
-  const next = findPackageBin("next", "next", layout.root);
-  const args = [next, "start", layout.root, "-H", options.host, "-p", String(options.port)];
   const childEnv = appEnvironment(layout, place, env, { ...options.extraEnv, HOST: options.host });
+  const server = serverBundleOf(layout.root, childEnv.NEXT_DIST_DIR || ".next");
+  const args = [server, "-H", options.host, "-p", String(options.port), "--dir", layout.root];
   // Its working directory: relative paths the app writes land in the data folder, which PostgreSQL users may not have yet.
   fs.mkdirSync(place.home, { recursive: true });
   if (!options.detached) return spawn(process.execPath, args, { cwd: place.home, env: childEnv, stdio: ["ignore", "inherit", "inherit"] });

@@ -42,7 +42,7 @@ export async function stopBackgroundApp(home: string): Promise<BackgroundApp | n
   if (!app || !isAlive(app.pid)) return null;
   const signal = (name: NodeJS.Signals) => {
     try {
-      // Started detached: the group's id is its pid, and `next start`'s own children go with it.
+      // Started detached: the group's id is its pid, and the app server's own children go with it.
       process.kill(process.platform === "win32" ? app.pid : -app.pid, name);
     } catch {
       // Already gone.

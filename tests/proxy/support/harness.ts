@@ -18,16 +18,8 @@ import {
 } from "@/lib/db";
 import { ALL_CONVERSATIONS, getLiveBus, type LiveEvent } from "@/lib/live";
 import { getProxyRecorder } from "@/lib/proxy";
-import { GET as liveAll } from "@/app/api/live/conversations/route";
-import { GET as liveConversation } from "@/app/api/live/conversations/[id]/route";
+import { answerPlainRoute, plainRouteOf } from "@/lib/server/routes";
 import { GET as getUpstreamSettings, PUT as putUpstreamSettings } from "@/app/api/settings/upstream/route";
-import { POST as chatCompletions } from "@/app/api/v1/chat/completions/route";
-import { POST as embeddings } from "@/app/api/v1/embeddings/route";
-import { POST as countTokens } from "@/app/api/v1/messages/count_tokens/route";
-import { GET as messagesGet, POST as messages } from "@/app/api/v1/messages/route";
-import { GET as listModels } from "@/app/api/v1/models/route";
-import { GET as responsesGet, POST as responses } from "@/app/api/v1/responses/route";
-import { GET as unsupported } from "@/app/api/v1/[...path]/route";
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from "@/tests/support/fake-openai";
 import { startRouteServer, type RouteHandler, type RouteServer } from "./route-server";
 
@@ -65,6 +57,12 @@ export interface HarnessOptions {
   upstreamKey?: boolean;
 }
 
+/** A request to the plain route the app server gives its path (a JSON 404 from Next's API catch-all stands for the rest). */
+const plainRoute: RouteHandler = (request) => {
+  const route = plainRouteOf(new URL(request.url).pathname);
+  return route ? answerPlainRoute(route, request) : Response.json({ error: { code: "not_found" } }, { status: 404 });
+};
+
 /**
  * The proxy's real route handlers on a real HTTP server, forwarding to a
  * fake OpenAI, recording into `db`.
@@ -86,19 +84,11 @@ export async function startProxyHarness(db: Database, options: HarnessOptions = 
   process.env.CONTEXT_LAB_UPSTREAM_SETTINGS_FILE = path.join(settingsFolder, "upstream.json");
   useDatabaseForTests(db);
   const server = await startRouteServer([
-    { method: "POST", path: "/api/v1/chat/completions", handler: chatCompletions },
-    { method: "GET", path: "/api/v1/models", handler: listModels },
-    { method: "POST", path: "/api/v1/responses", handler: responses },
-    { method: "POST", path: "/api/v1/messages", handler: messages },
-    { method: "GET", path: "/api/v1/responses", handler: responsesGet },
-    { method: "GET", path: "/api/v1/messages", handler: messagesGet },
-    { method: "POST", path: "/api/v1/messages/count_tokens", handler: countTokens },
-    { method: "POST", path: "/api/v1/embeddings", handler: embeddings },
-    { method: "GET", path: "/api/live/conversations", handler: liveAll },
-    { method: "GET", path: "/api/live/conversations/:id", handler: liveConversation as RouteHandler },
+    // The recording proxy and the live streams as the app server answers them (lib/server/routes.ts).
+    { method: "*", path: "/api/v1/*", handler: plainRoute },
+    { method: "*", path: "/api/live/*", handler: plainRoute },
     { method: "GET", path: "/api/settings/upstream", handler: getUpstreamSettings as RouteHandler },
     { method: "PUT", path: "/api/settings/upstream", handler: putUpstreamSettings as RouteHandler },
-    { method: "*", path: "/api/v1/*", handler: unsupported },
   ]);
   const baseUrl = `${server.url}/api/v1`;
   return {

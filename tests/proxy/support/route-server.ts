@@ -1,9 +1,11 @@
 import http from "node:http";
+import { sendWebResponse, webRequestOf } from "@/lib/server/node-web";
 import { listenOnLoopback } from "@/tests/support/loopback";
 
 /**
- * A small Node HTTP server that runs the app's real route handlers the way
- * Next's Node runtime does: a web `Request` (its signal aborted when the
+ * A small Node HTTP server that runs the app's real route handlers in the
+ * test's own process, through the app server's one Node↔web adapter
+ * (lib/server/node-web.ts): a web `Request` (its signal aborted when the
  * client goes away), the handler's `Response` body written chunk by chunk as
  * it comes, and an errored body ending the connection abruptly.
  */
@@ -38,49 +40,6 @@ function match(pattern: string, path: string): Record<string, string> | null {
   return params;
 }
 
-function toHeaders(incoming: http.IncomingHttpHeaders): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  return headers;
-}
-
-async function readBody(incoming: http.IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-async function writeResponse(response: Response, outgoing: http.ServerResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  outgoing.writeHead(response.status, response.statusText || undefined, headers);
-  if (!response.body) {
-    outgoing.end();
-    return;
-  }
-  outgoing.flushHeaders();
-  const reader = response.body.getReader();
-  outgoing.on("close", () => {
-    if (!outgoing.writableFinished) void reader.cancel().catch(() => undefined);
-  });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      outgoing.write(value);
-    }
-    outgoing.end();
-  } catch {
-    // The handler's stream failed mid-way: end the connection without the closing chunk, as Next does.
-    outgoing.destroy();
-  }
-}
-
 export async function startRouteServer(routes: Route[]): Promise<RouteServer> {
   const server = http.createServer(async (incoming, outgoing) => {
     const url = new URL(incoming.url ?? "/", `http://${incoming.headers.host ?? "127.0.0.1"}`);
@@ -91,15 +50,10 @@ export async function startRouteServer(routes: Route[]): Promise<RouteServer> {
       outgoing.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no route ${url.pathname}` } }));
       return;
     }
-    const aborter = new AbortController();
-    outgoing.on("close", () => {
-      if (!outgoing.writableFinished) aborter.abort();
-    });
-    const body = incoming.method === "GET" || incoming.method === "HEAD" ? undefined : new Uint8Array(await readBody(incoming));
-    const request = new Request(url, { method: incoming.method, headers: toHeaders(incoming.headers), body, signal: aborter.signal });
+    const request = webRequestOf(incoming, outgoing, "http://127.0.0.1");
     try {
       const response = await found.route.handler(request, { params: Promise.resolve(found.params ?? {}) });
-      await writeResponse(response, outgoing);
+      await sendWebResponse(response, outgoing);
     } catch (error) {
       console.error("route-server: the handler threw", error);
       if (!outgoing.headersSent) outgoing.writeHead(500, { "content-type": "text/plain" });

@@ -1,6 +1,0 @@
-import { handleModels, proxyRoute } from "@/lib/proxy";
-
-export const runtime = "nodejs";
-export const dynamic = "force-dynamic";
-
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = proxyRoute("GET", handleModels);
