@@ -2,9 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import Sqlite from "better-sqlite3";
 import { buildApp } from "./playground/app";
-import { createBenchDatabaseFile, createBenchSchema, percentile } from "./proxy";
+import { createBenchDatabaseFile, percentile } from "./proxy";
 import { formatMs, machine, table, writeSection } from "./results";
 
 /**
@@ -13,13 +12,11 @@ import { formatMs, machine, table, writeSection } from "./results";
  * official `openai` client (on a worker thread,
  * with the client's default headers) and a fake upstream that answers at once
  * (this thread). Latency: one call at a time, direct and through the proxy
- * interleaved. Throughput: 20 agents at once, until every call is recorded.
+ * interleaved. Many agents at once: bench/proxy-load.ts.
  */
 
 const WARMUP = 40;
 const MEASURED = 300;
-const AGENTS = 20;
-const PER_AGENT = 30;
 const TURNS_PER_CONVERSATION = 20;
 /** The pause before each latency call, standing for the model's time to answer (the fake answers at once). */
 const THINK_MS = 50;
@@ -165,50 +162,10 @@ function timingEntries(timing: Timing): { proxyMs: number; serverMs: number; ups
   return { proxyMs, serverMs, upstreamMs };
 }
 
-interface Store {
-  name: string;
-  url: string;
-  /** Calls recorded so far. */
-  recorded(): Promise<number>;
-  close(): Promise<void>;
-}
-
-async function sqliteStore(): Promise<Store> {
+/** A migrated SQLite file in a temporary folder, removed by `close`. */
+function sqliteStore(): { url: string; close(): void } {
   const { url, folder } = createBenchDatabaseFile("proxy-next");
-  const file = url.slice("file:".length);
-  return {
-    name: "SQLite",
-    url,
-    recorded: async () => {
-      const db = new Sqlite(file, { readonly: true, fileMustExist: true });
-      try {
-        return (db.prepare(`SELECT COUNT(*) AS n FROM "Exchange" WHERE "status" IS NOT NULL`).get() as { n: number }).n;
-      } finally {
-        db.close();
-      }
-    },
-    close: async () => fs.rmSync(folder, { recursive: true, force: true }),
-  };
-}
-
-async function postgresStore(): Promise<Store | null> {
-  const schema = await createBenchSchema("proxy_next");
-  if (!schema) return null;
-  const { default: pg } = await import("pg");
-  const url = new URL(schema.url);
-  const name = url.searchParams.get("schema")!;
-  url.searchParams.delete("schema");
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  return {
-    name: "PostgreSQL",
-    url: schema.url,
-    recorded: async () => Number((await client.query(`SELECT COUNT(*) AS n FROM "${name}"."Exchange" WHERE "status" IS NOT NULL`)).rows[0].n),
-    close: async () => {
-      await client.end();
-      await schema.drop();
-    },
-  };
+  return { url, close: () => fs.rmSync(folder, { recursive: true, force: true }) };
 }
 
 export async function benchProxyNext(): Promise<string> {
@@ -222,25 +179,23 @@ export async function benchProxyNext(): Promise<string> {
   const client = startClient();
   const loadBefore = os.loadavg()[0].toFixed(1);
   const settingsFile = path.join(os.tmpdir(), `context-lab-bench-proxy-next-${process.pid}.json`);
-  const throughput: string[][] = [];
   let latency: string[][] = [];
   try {
-    const stores = [await sqliteStore(), await postgresStore()].filter((store): store is Store => store !== null);
-    for (const store of stores) {
+    const store = sqliteStore();
+    {
       const server = await startNextServer({
         databaseUrl: store.url,
         env: { CONTEXT_LAB_UPSTREAM_BASE_URL: fake.baseUrl, CONTEXT_LAB_UPSTREAM_API_KEY: "sk-bench", CONTEXT_LAB_UPSTREAM_SETTINGS_FILE: settingsFile },
       });
       try {
         const proxyURL = `${server.url}/api/v1`;
-        let calls = 0;
         const job = (baseURL: string, agent: string, turn: number, stream: boolean): Job => ({
           baseURL,
           apiKey: `ctxlab-${agent}`,
           stream,
           messages: turnMessages(agent, turn),
         });
-        if (store.name === "SQLite") {
+        {
           // Latency on the embedded database, one call at a time, direct and proxied interleaved.
           const measure = async (stream: boolean, models = false) => {
             const jobs: Job[] = [];
@@ -250,7 +205,6 @@ export async function benchProxyNext(): Promise<string> {
               const extra = { pauseMs: THINK_MS, models };
               jobs.push({ ...job(fake.baseUrl, agent, turn, stream), ...extra }, { ...job(proxyURL, agent, turn, stream), ...extra });
             }
-            if (!models) calls += jobs.length / 2;
             const timings = (await client.run(jobs)).slice(WARMUP * 2);
             return { direct: timings.filter((_, index) => index % 2 === 0), proxied: timings.filter((_, index) => index % 2 === 1) };
           };
@@ -275,27 +229,9 @@ export async function benchProxyNext(): Promise<string> {
           ];
           latency = latencyRows(rows);
         }
-        // Throughput: AGENTS agents at once, each its own conversation growing turn by turn.
-        await waitForRecorded(store, calls);
-        const jobs: Job[] = [];
-        for (let turn = 0; turn < PER_AGENT; turn += 1)
-          for (let agent = 0; agent < AGENTS; agent += 1) jobs.push(job(proxyURL, `load-${store.name}-${agent}`, turn % TURNS_PER_CONVERSATION, false));
-        const started = performance.now();
-        await client.run(jobs, AGENTS);
-        const answered = performance.now() - started;
-        await waitForRecorded(store, calls + jobs.length);
-        const recorded = performance.now() - started;
-        throughput.push([
-          store.name,
-          String(AGENTS),
-          String(jobs.length),
-          (jobs.length / (answered / 1_000)).toFixed(0),
-          (jobs.length / (recorded / 1_000)).toFixed(0),
-        ]);
-        console.log(`proxy-next ${store.name}: ${throughput.at(-1)!.join(" | ")}`);
       } finally {
         await server.stop();
-        await store.close();
+        store.close();
       }
     }
   } finally {
@@ -330,19 +266,7 @@ export async function benchProxyNext(): Promise<string> {
     "Before the app server, through `next start` on the same machine (2026-11-28), the added p50 was 10.5 ms for a whole answer, 7.25 ms to the first streamed chunk and 4.86 ms for the model list: Next's routing and its request hook in front of the same route.",
     "",
     "The split comes from each proxied answer's `Server-Timing` header. The route's own work is its `proxy` entry: the handler's time up to the answer's headers, less its waits for the upstream (reading the request, the conversation lookup, the journal writes). The server around the route is `server - upstream - proxy` (SV-6): turning the Node request into a web one, the request guard, the dispatch. The rest is what no entry covers: parsing the request before the server sees it, writing the answer's bytes, and the second HTTP hop, to the upstream and back, that a direct call does not make.",
-    "",
-    `### Throughput: ${AGENTS} agents at once, ${PER_AGENT} calls each`,
-    "",
-    table(["database", "agents", "calls", "answered calls/s", "recorded calls/s (until every call is stored)"], throughput),
   ].join("\n");
   writeSection("proxy-next", markdown);
   return markdown;
-}
-
-async function waitForRecorded(store: Store, expected: number): Promise<void> {
-  const deadline = Date.now() + 300_000;
-  while ((await store.recorded()) < expected) {
-    if (Date.now() > deadline) throw new Error(`${store.name}: only ${await store.recorded()} of ${expected} calls recorded after 5 minutes`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
