@@ -14,29 +14,12 @@ import { buildPipeline, defaultPipelineSpec } from "./default-pipeline";
 import { appendMessages } from "./history/index-of";
 import { historyWork } from "./history/work";
 import type { Message } from "./messages";
-import { ContextProcessor, ProcessorPipeline, type PipelineTrace, type ProcessorRun } from "./pipeline";
+import type { PipelineTrace, ProcessorPipeline } from "./pipeline";
 import { STATE_KEYS } from "./state";
 import { conversationArbitrary } from "./test-support/arbitraries";
 import { answer, calls, result, system, toolCall, user } from "./test-support/conversation";
+import { inRegistrationOrder } from "./test-support/in-place";
 import { allTrajectories } from "./test-support/tau-bench";
-
-/** The same processor run where it is registered (look-ahead, E-PL5, still on): the order before E-PL7. */
-class InPlace extends ContextProcessor<object> {
-  override readonly preservesRounds: boolean;
-
-  constructor(private readonly inner: ContextProcessor<object>) {
-    super(inner.event, { name: inner.name });
-    this.preservesRounds = inner.preservesRounds;
-  }
-
-  override roundsKept(ctx: Context): number | undefined {
-    return this.inner.roundsKept(ctx);
-  }
-
-  process(ctx: Context, payload: object, run: ProcessorRun) {
-    return this.inner.process(ctx, payload, run);
-  }
-}
 
 interface Settings {
   historyRounds: number;
@@ -58,9 +41,7 @@ function configOf(settings: Settings): ContextConfig {
 function pipelines(settings: Settings): { windowFirst: ProcessorPipeline; inPlace: ProcessorPipeline } {
   const config = configOf(settings);
   const windowFirst = buildPipeline(defaultPipelineSpec(), config, { maxMessageSize: settings.maxMessageSize });
-  const inPlace = new ProcessorPipeline();
-  for (const processor of windowFirst.listProcessors("pre_llm_call")) inPlace.register(new InPlace(processor));
-  return { windowFirst, inPlace };
+  return { windowFirst, inPlace: inRegistrationOrder(windowFirst) };
 }
 
 /** A run's history, state and trace (every field but the clock's), each step's histories read out. */
