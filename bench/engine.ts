@@ -223,6 +223,7 @@ export async function benchEngine(): Promise<string> {
         `${(theirs.warm / mine.warm).toFixed(1)}×`,
         `${(theirs.append.median / mine.append.median).toFixed(1)}×`,
         `${(theirs.append.mean / mine.append.mean).toFixed(1)}×`,
+        `${(theirs.append.cpu / mine.append.cpu).toFixed(1)}×`,
       ]);
     }
     if (size === 100_000) why = await disagreements(conversation);
@@ -245,7 +246,7 @@ export async function benchEngine(): Promise<string> {
     "",
     "### How many times slower than the engine's default pipeline, same run",
     "",
-    table(["messages", "peer", "warm", "append (median)", "append (mean)"], ratios),
+    table(["messages", "peer", "warm", "append (median)", "append (mean)", "append (CPU median)"], ratios),
     "",
     "### Why figures of one append disagree (100,000 messages, the default pipeline)",
     "",
