@@ -271,6 +271,7 @@ export async function benchEngine(): Promise<string> {
  */
 export async function benchEngineLangchain(): Promise<string> {
   const [loadBefore] = os.loadavg();
+  const nice = os.getPriority();
   const conversation = buildConversation(100_000, loadTrajectories());
   const peer = langchainTrim(BUDGET);
   const cpu = process.cpuUsage();
@@ -282,7 +283,7 @@ export async function benchEngineLangchain(): Promise<string> {
   const markdown = [
     "## Engine: LangChain's `trimMessages` at 100,000 messages",
     "",
-    `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}; load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end. One run over the engine section's 100,000-message conversation, budget ${BUDGET.toLocaleString("en")} tokens, the same cached exact counter: every run is as cold as this one (it copies the messages it is given), so one run is the figure for an appended message too.`,
+    `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}; load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end${nice === 0 ? "" : `, the process at nice ${nice} (it yields to every other job, so its wall time stretches far more than its CPU time)`}. One run over the engine section's 100,000-message conversation, budget ${BUDGET.toLocaleString("en")} tokens, the same cached exact counter: every run is as cold as this one (it copies the messages it is given), so one run is the figure for an appended message too.`,
     "",
     table(["messages", "kept", "wall ms", "CPU ms"], [["100,000", kept, formatMs(ms), formatMs((used.user + used.system) / 1000)]]),
   ].join("\n");
