@@ -1,8 +1,9 @@
-import { benchEngine } from "./engine";
+import { benchEngine, benchEngineLangchain } from "./engine";
 
 // `npm run bench` runs every benchmark; `npm run bench -- engine` runs the named ones.
 const benchmarks: Record<string, () => Promise<unknown>> = {
   engine: benchEngine,
+  "engine-langchain": benchEngineLangchain,
   proxy: () => import("./proxy").then((module) => module.benchProxy()),
   "proxy-next": () => import("./proxy-next").then((module) => module.benchProxyNext()),
   "proxy-load": () => import("./proxy-load").then((module) => module.benchProxyLoad()),
@@ -26,7 +27,9 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 if (!(globalThis as { gc?: unknown }).gc) console.warn("bench: run with --expose-gc (npm run bench does) for steady memory figures");
-for (const name of wanted.length > 0 ? wanted : Object.keys(benchmarks)) {
+/** Run only when named: one LangChain run at 100,000 messages takes tens of minutes. */
+const ON_REQUEST = new Set(["engine-langchain"]);
+for (const name of wanted.length > 0 ? wanted : Object.keys(benchmarks).filter((name) => !ON_REQUEST.has(name))) {
   console.log(`== ${name}`);
   await benchmarks[name]();
 }

@@ -26,6 +26,8 @@ export {
 export * from "./processors";
 export { defaultPipeline, buildPipeline, createProcessor, type PipelineDependencies } from "./default-pipeline";
 export { processHistory, type ProcessHistoryOptions, type ProcessHistoryResult } from "./run";
+export { appendMessages } from "./history/index-of";
+export { historyWork, type HistoryWork } from "./history/work";
 export * from "./request";
 export * from "./replay";
 export { extractiveSummarizer, summarizeConversation, summarizeToolChain, type Summarizer, type SummarizerOptions } from "./summarizer";

@@ -1,10 +1,11 @@
 import type { Context } from "./context";
-import { BudgetExceededError, ContextError, ProcessorError } from "./errors";
+import { ContextError } from "./errors";
 import type { IndexRanges } from "./history/ranges";
 import { indexOf } from "./history/index-of";
 import type { Message } from "./messages";
-import { STATE_KEYS } from "./state";
+import { historyOf, runProcessor, traceStep } from "./pipeline-run";
 import { resolveCounter } from "./tokens/resolve";
+import { runWindowFirst, windowAfter } from "./window-first";
 
 /** The events processors register on (E-PL1). */
 export type ContextEvent = "pre_llm_call" | "post_tool_call";
@@ -39,6 +40,13 @@ export interface ProcessorRun {
    * leave them as they are.
    */
   roundsKeptLater?: number;
+  /**
+   * Set for a processor that runs on a later window's output instead of its
+   * input (`runsOnWindow`, E-PL7): how many messages, none of them system
+   * messages, the window dropped. What it decides from the whole history's
+   * size counts them in.
+   */
+  droppedMessages?: number;
 }
 
 /** Options every processor takes. */
@@ -55,6 +63,13 @@ export abstract class ContextProcessor<Payload extends object = Record<string, u
   readonly name: string;
   /** True for a processor that never changes which messages make up which round (E-R1), only their contents (E-PL5). */
   readonly preservesRounds: boolean = false;
+  /**
+   * True for a processor that keeps rounds whole and, told `roundsKeptLater`,
+   * changes nothing outside the newest rounds and no system message: run on
+   * the window's output instead, it makes the same changes. The pipeline then
+   * runs the window first, so the run's work follows what the window keeps (E-PL7).
+   */
+  readonly runsOnWindow: boolean = false;
 
   constructor(event: ContextEvent, options: ContextProcessorOptions = {}) {
     this.event = event;
@@ -162,38 +177,32 @@ export class ProcessorPipeline {
     const tokensOf = (history: readonly Message[]) => indexOf(history).tokens(counter);
     const trace: PipelineTrace = { event, steps: [] };
     const processors = this.listProcessors(event);
-    for (const [position, processor] of processors.entries()) {
-      this.emit("processor-start", { event, processor: processor.name });
-      const historyBefore = ctx.state.getOr(STATE_KEYS.history, EMPTY_HISTORY);
-      const keysBefore = snapshotLocal(ctx);
-      const started = this.now();
-      let result: ProcessorResult | void;
-      try {
-        result = await processor.process(ctx, payload, processor.preservesRounds ? { roundsKeptLater: roundsKeptAfter(processors, position, ctx) } : {});
-      } catch (error) {
-        // E-B3: the budget stop is a result the caller acts on, not a processor failure: it is thrown as itself.
-        if (BudgetExceededError.isInstance(error)) {
-          error.trace = trace;
-          throw error;
-        }
-        const failure = new ProcessorError(processor.name, event, error);
-        failure.trace = trace;
-        throw failure;
+    const record = (step: TraceStep) => {
+      this.emit("processor-start", { event, processor: step.processor });
+      trace.steps.push(step);
+      this.emit("processor-end", { event, step });
+    };
+    for (let position = 0; position < processors.length; position += 1) {
+      const processor = processors[position];
+      // E-PL7: processors that can run on the window's output run after it, and the trace shows them before it.
+      const window = windowAfter(processors, position, ctx);
+      if (window !== undefined) {
+        await runWindowFirst(processors.slice(position, window + 1), { ctx, payload, now: this.now, trace, counter, record });
+        position = window;
+        continue;
       }
-      const ms = this.now() - started;
-      const historyAfter = ctx.state.getOr(STATE_KEYS.history, EMPTY_HISTORY);
-      const step: TraceStep = {
-        processor: processor.name,
+      this.emit("processor-start", { event, processor: processor.name });
+      const historyBefore = historyOf(ctx);
+      const run = processor.preservesRounds ? { roundsKeptLater: roundsKeptAfter(processors, position, ctx) } : {};
+      const outcome = await runProcessor(processor, ctx, payload, run, this.now, trace);
+      const historyAfter = historyOf(ctx);
+      const counts = {
         messagesBefore: historyBefore.length,
         messagesAfter: historyAfter.length,
         tokensBefore: tokensOf(historyBefore),
         tokensAfter: tokensOf(historyAfter),
-        ms,
-        historyBefore,
-        historyAfter,
-        stateKeys: changedKeys(keysBefore, ctx),
-        effects: result?.effects ?? [],
       };
+      const step = traceStep(processor.name, counts, historyBefore, historyAfter, outcome);
       trace.steps.push(step);
       this.emit("processor-end", { event, step });
     }
@@ -205,8 +214,6 @@ export class ProcessorPipeline {
   }
 }
 
-const EMPTY_HISTORY: readonly Message[] = Object.freeze([]);
-
 /** PL5: the rounds a later processor keeps, when every processor up to it keeps rounds whole. */
 function roundsKeptAfter(processors: readonly ContextProcessor<object>[], position: number, ctx: Context): number | undefined {
   for (const later of processors.slice(position + 1)) {
@@ -215,20 +222,4 @@ function roundsKeptAfter(processors: readonly ContextProcessor<object>[], positi
     if (!later.preservesRounds) return undefined;
   }
   return undefined;
-}
-
-function snapshotLocal(ctx: Context): Map<string, unknown> {
-  const values = new Map<string, unknown>();
-  for (const key of ctx.state.localKeys()) values.set(key, ctx.state.isLocal(key) ? ctx.state.get(key) : undefined);
-  return values;
-}
-
-function changedKeys(before: Map<string, unknown>, ctx: Context): string[] {
-  const changed: string[] = [];
-  for (const key of ctx.state.localKeys()) {
-    const now = ctx.state.isLocal(key) ? ctx.state.get(key) : undefined;
-    if (!before.has(key) || before.get(key) !== now) changed.push(key);
-  }
-  for (const key of before.keys()) if (!ctx.state.localKeys().includes(key)) changed.push(key);
-  return changed;
 }

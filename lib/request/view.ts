@@ -73,8 +73,9 @@ export interface ViewableRequest {
 }
 
 export function stepSummary(step: TraceStep): StepSummary {
-  const { historyBefore: _before, historyAfter: _after, ...summary } = step;
-  return summary;
+  // Field by field: a step's whole histories are made when first read (E-PL7), and a summary needs neither.
+  const { processor, messagesBefore, messagesAfter, tokensBefore, tokensAfter, ms, stateKeys, effects } = step;
+  return { processor, messagesBefore, messagesAfter, tokensBefore, tokensAfter, ms, stateKeys, effects };
 }
 
 export function tokenizerView(settings: ResolvedSettings): TokenizerView {

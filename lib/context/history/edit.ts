@@ -4,6 +4,7 @@ import type { Message } from "../messages";
 import type { HistoryPiece } from "./history-index";
 import { deriveHistory } from "./index-of";
 import type { IndexRanges } from "./ranges";
+import { countCopied } from "./work";
 
 /** Positions `[from, to)` give way to `messages` (none: they are dropped). Edits are ascending and disjoint. */
 export interface HistoryEdit {
@@ -60,6 +61,7 @@ export function complementRanges(ranges: IndexRanges, end: number): IndexRanges 
  */
 function build(history: readonly Message[], pieces: readonly HistoryPiece[], length: number, untouched: number): Message[] {
   const head = Math.min(untouched, length);
+  countCopied(length);
   const next = length <= history.length ? history.slice(0, length) : history.slice(0, head);
   let at = 0;
   for (const piece of pieces) {

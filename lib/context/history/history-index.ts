@@ -1,6 +1,7 @@
 import type { Message } from "../messages";
 import { TOKENS_TO_PRIME_REPLY, type TiktokenCounter } from "../tokens/counter";
 import { countBelow, scanStructure, StructureArrays, type ScanState } from "./structure";
+import { countCopied } from "./work";
 
 /** One piece of a history a processor made from another: a range of the other's positions, or a message it wrote. */
 export type HistoryPiece = { readonly from: number; readonly to: number } | { readonly message: Message };
@@ -198,6 +199,7 @@ export class HistoryIndex {
     if (before) {
       const previous = before.sumsFor(counter);
       done = before.length - before.shared;
+      if (previous.owner !== before) countCopied(done + 1);
       sums = previous.owner === before ? previous : { values: previous.values.slice(0, done + 1), owner: this };
     } else {
       sums = { values: [0], owner: this };

@@ -3,6 +3,7 @@
 import { freezeCached } from "../checks";
 import type { Message } from "../messages";
 import { HistoryIndex, type HistoryPiece } from "./history-index";
+import { countCompared } from "./work";
 
 const indexes = new WeakMap<readonly Message[], HistoryIndex>();
 /** The latest indexed histories ending with a message, by length. */
@@ -34,6 +35,21 @@ export function indexOf(history: readonly Message[]): HistoryIndex {
   const index = remember(history, before ? HistoryIndex.appended(history, before) : HistoryIndex.fresh(history));
   rememberEnding(givenEndingWith, history);
   return index;
+}
+
+/**
+ * `history` with `messages` appended, as a new array whose index extends
+ * `history`'s without comparing a position (E-I3): an appended turn then
+ * costs a run what is new, even at 100,000 messages. A plain
+ * `[...history, message]` gives the same results; its index is found by
+ * comparing every shared position by identity.
+ * @example const next = appendMessages(history, [{ role: "user", content: "And my seat?" }])
+ */
+export function appendMessages(history: readonly Message[], messages: readonly Message[]): readonly Message[] {
+  const next = history.concat(messages);
+  remember(next, HistoryIndex.appended(next, indexOf(history)));
+  rememberEnding(givenEndingWith, next);
+  return next;
 }
 
 /**
@@ -84,6 +100,11 @@ function extendedHistory(history: readonly Message[]): HistoryIndex | undefined 
 
 /** Compared from the end: two histories of one length that differ mostly differ late (an edited or regenerated turn). */
 function sharesPrefix(prefix: readonly Message[], history: readonly Message[]): boolean {
-  for (let position = prefix.length - 1; position >= 0; position -= 1) if (prefix[position] !== history[position]) return false;
+  for (let position = prefix.length - 1; position >= 0; position -= 1)
+    if (prefix[position] !== history[position]) {
+      countCompared(prefix.length - position);
+      return false;
+    }
+  countCompared(prefix.length);
   return true;
 }

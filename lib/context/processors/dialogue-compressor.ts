@@ -22,11 +22,13 @@ export interface DialogueCompressorOptions {
  * summarizer's text (E-C1), unless the summary is not shorter than the chain
  * (E-C3). The chain of an incomplete round stays: the model is
  * still inside it (E-C2). Whole chains go, so no tool pair is ever split (E-P1).
- * Rounds a later window drops are left as they are (E-PL5).
+ * Rounds a later window drops are left as they are (E-PL5); it can run on the
+ * window's output (E-PL7).
  * @example pipeline.register(new DialogueCompressor({ summarizer: extractiveSummarizer }))
  */
 export class DialogueCompressor extends ContextProcessor {
   override readonly preservesRounds = true;
+  override readonly runsOnWindow = true;
   readonly minChainLength: number;
   private readonly summarizer: Summarizer;
 

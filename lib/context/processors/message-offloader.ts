@@ -38,11 +38,13 @@ const NONE: Readonly<Record<string, string>> = Object.freeze({});
  * Replaces an oversized user, assistant or tool message's content with an
  * `[[OFFLOADED: handle=off_…]]` marker and keeps the original in
  * `offloaded_messages` (E-O1); `reloadOffloaded` returns it exactly (E-O2).
- * Rounds a later window drops are left as they are (E-PL5).
+ * Rounds a later window drops are left as they are (E-PL5); it can run on the
+ * window's output (E-PL7).
  * @example pipeline.register(new MessageOffloader({ maxMessageSize: 10_000 }))
  */
 export class MessageOffloader extends ContextProcessor {
   override readonly preservesRounds = true;
+  override readonly runsOnWindow = true;
   readonly maxMessageSize: number;
   readonly minMessages: number;
   readonly keepIncompleteRound: boolean;
@@ -59,7 +61,8 @@ export class MessageOffloader extends ContextProcessor {
   process(ctx: Context, _payload?: object, run: ProcessorRun = {}): ProcessorResult {
     const history = ctx.state.get(STATE_KEYS.history) ?? [];
     const index = indexOf(history);
-    if (this.minMessages > 0 && index.length - index.systemCount <= this.minMessages) return {};
+    // E-PL7: on a window's output, the messages the window dropped still count towards the threshold.
+    if (this.minMessages > 0 && index.length - index.systemCount + (run.droppedMessages ?? 0) <= this.minMessages) return {};
     const from = run.roundsKeptLater === undefined ? 0 : index.startOfLastRounds(run.roundsKeptLater);
     // E-O5: what the model is working on stays readable.
     const to = this.keepIncompleteRound && index.rounds > 0 && !index.lastRoundComplete ? index.roundStart(index.rounds - 1) : history.length;
