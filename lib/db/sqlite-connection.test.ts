@@ -77,4 +77,28 @@ describe("the SQLite connection's group commit", () => {
       expect((await getConversationById(test.db, result.value.conversation.id)).title).toBe(result === results[0] ? "first" : "other");
     }
   });
+
+  it("[DB-G5] a direct statement goes ahead of the writes queued before it, behind the transaction running", async () => {
+    await test.db.conversation.count();
+    let release!: () => void;
+    let started!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const inside = new Promise<void>((resolve) => (started = resolve));
+    const running = runTransaction(test.db, async (tx) => {
+      await tx.conversation.create({ data: { title: "running", source: "api" } });
+      started();
+      await held;
+    });
+    await inside;
+    const queued = Array.from({ length: 3 }, (_, index) => createConversation(test.db, { title: `queued ${index}`, source: "api" }));
+    // Let the queued writes reach the connection's queue before the direct statement asks for it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const direct = connection().runDirect([
+      { sql: `INSERT INTO "Conversation" ("id", "title", "source", "updatedAt") VALUES ('c-direct', 'direct', 'api', 0)`, params: [] },
+    ]);
+    release();
+    await Promise.all([running, direct, ...queued]);
+    const order = await test.db.$queryRawUnsafe<{ title: string }[]>(`SELECT "title" FROM "Conversation" ORDER BY rowid`);
+    expect(order.map((row) => row.title)).toEqual(["running", "direct", "queued 0", "queued 1", "queued 2"]);
+  });
 });

@@ -5,20 +5,36 @@ type Adapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
 type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
 type Query = Parameters<Adapter["queryRaw"]>[0];
 
-/** A promise-chain mutex: `acquire` resolves to the function that releases it. */
+/**
+ * A mutex whose urgent waiters go first: `acquire` resolves to the function
+ * that releases it. The journal's writes and the group's commit are urgent
+ * (DB-G5): an agent's answer waits for them, and must not wait behind every
+ * placement queued before it.
+ */
 class Mutex {
-  #tail: Promise<void> = Promise.resolve();
+  #locked = false;
+  readonly #urgent: (() => void)[] = [];
+  readonly #waiting: (() => void)[] = [];
 
-  acquire(): Promise<() => void> {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const acquired = this.#tail.then(() => once(release));
-    this.#tail = this.#tail.then(() => released);
-    return acquired;
+  acquire(urgent = false): Promise<() => void> {
+    return new Promise((resolve) => {
+      const grant = () => {
+        this.#locked = true;
+        resolve(once(() => this.#release()));
+      };
+      if (!this.#locked) grant();
+      else (urgent ? this.#urgent : this.#waiting).push(grant);
+    });
   }
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    const release = await this.acquire();
+  #release(): void {
+    const next = this.#urgent.shift() ?? this.#waiting.shift();
+    if (next) next();
+    else this.#locked = false;
+  }
+
+  async run<T>(work: () => Promise<T>, urgent = false): Promise<T> {
+    const release = await this.acquire(urgent);
     try {
       await yieldToEventLoop();
       return await work();
@@ -75,6 +91,8 @@ class Group {
   readonly durable: Promise<void>;
   /** Why the group was rolled back, once it was. */
   failure: unknown = null;
+  /** A direct statement (an agent's answer waits for it) is in the group: its commit goes ahead of queued work (DB-G5). */
+  urgent = false;
   private settle!: (failure?: unknown) => void;
 
   constructor() {
@@ -111,10 +129,10 @@ export interface SqliteHandle {
  * Commits follow each other at least this far apart, and at least
  * `SYNC_SHARE` times as far as the last one took (a sync of the log holds
  * the thread): writes that come in between join the open group, so under
- * load syncing takes at most about a quarter of the thread's time.
+ * load syncing takes at most about half of the thread's time.
  */
-const COMMIT_SPACING_MS = 4;
-const SYNC_SHARE = 3;
+const COMMIT_SPACING_MS = 2;
+const SYNC_SHARE = 1;
 
 /** Prepared statements kept per connection; more distinct SQL texts than this and the oldest is dropped. */
 const PREPARED_STATEMENTS = 64;
@@ -233,6 +251,7 @@ export class SqliteConnection implements Adapter {
   async runDirect(statements: readonly DirectStatement[]): Promise<(number | Error)[]> {
     const { results, group } = await this.mutex.run(async () => {
       const group = await this.join();
+      group.urgent = true;
       const results: (number | Error)[] = [];
       for (const { sql, params } of statements) {
         try {
@@ -243,7 +262,7 @@ export class SqliteConnection implements Adapter {
         }
       }
       return { results, group };
-    });
+    }, true);
     await group.durable;
     this.counts.writes += statements.length;
     return results;
@@ -287,7 +306,8 @@ export class SqliteConnection implements Adapter {
     const group = new Group();
     this.group = group;
     const wait = this.lastCommit + Math.max(COMMIT_SPACING_MS, SYNC_SHARE * this.lastCommitMs) - performance.now();
-    const commit = () => void this.mutex.run(() => this.commit(group));
+    // Ahead of queued work only when an answer waits for it (DB-G5); otherwise what is queued joins the group first.
+    const commit = () => void this.mutex.run(() => this.commit(group), group.urgent);
     if (wait > 0) setTimeout(commit, wait);
     else setImmediate(commit);
     return group;
