@@ -105,14 +105,18 @@ function releasingTransaction(transaction: Transaction, release: () => void): Tr
  * interactive transactions with a mutex, but a query issued outside a
  * transaction runs on the same connection right away: inside whatever
  * transaction is open at that moment, and rolled back with it if that
- * transaction fails. Here every statement and transaction takes one mutex.
+ * transaction fails. Here every write and transaction takes one mutex.
+ * A SELECT outside a transaction goes to `reader`, a second connection, when
+ * there is one: under WAL it reads the last commit without waiting for the
+ * open transaction (RL-ST6), so a long append or import never holds
+ * `/api/health` or a page's read until it commits.
  */
-function serialised(adapter: Adapter): Adapter {
+function serialised(adapter: Adapter, reader: Adapter | null): Adapter {
   const mutex = new Mutex();
   return {
     provider: adapter.provider,
     adapterName: adapter.adapterName,
-    queryRaw: (query) => mutex.run(() => adapter.queryRaw(query)),
+    queryRaw: (query) => (reader && isRead(query) ? reader.queryRaw(query) : mutex.run(() => adapter.queryRaw(query))),
     executeRaw: (query) => mutex.run(() => adapter.executeRaw(query)),
     executeScript: (script) => mutex.run(() => adapter.executeScript(script)),
     startTransaction: async (isolationLevel) => {
@@ -125,22 +129,33 @@ function serialised(adapter: Adapter): Adapter {
       }
     },
     getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
-    dispose: () => adapter.dispose(),
+    dispose: async () => {
+      await reader?.dispose();
+      await adapter.dispose();
+    },
   };
 }
 
-/** The Prisma adapter factory for one SQLite file: serialised, WAL with synchronous=FULL, foreign keys on, busy timeout set. */
+/** A statement that only reads: a plain SELECT (an INSERT ... RETURNING or a CTE that writes is not one). */
+function isRead(query: Query): boolean {
+  return /^\s*SELECT\b/i.test(query.sql);
+}
+
+/** The Prisma adapter factory for one SQLite file: writes serialised, reads on a second connection, WAL with synchronous=FULL, foreign keys on, busy timeout set. */
 export function createSqliteAdapter(file: string): SqlDriverAdapterFactory {
   const upstream = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: BUSY_TIMEOUT_MS });
   return {
     provider: upstream.provider,
     adapterName: upstream.adapterName,
     connect: async () => {
-      const adapter = serialised(await upstream.connect());
-      // WAL lets another process (the Prisma CLI, a script) read while the app writes. synchronous=FULL
+      const writer = await upstream.connect();
+      // WAL lets another process (the Prisma CLI, a script) and the reader read while the app writes. synchronous=FULL
       // syncs the WAL on every commit, so a write acknowledged before a power loss is still there after it.
-      await adapter.executeScript("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;");
-      return adapter;
+      await writer.executeScript("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;");
+      // An in-memory database is one per connection: a reader there would read another, empty one.
+      const reader = file === ":memory:" ? null : await upstream.connect();
+      await reader?.executeScript("PRAGMA query_only = ON;");
+      return serialised(writer, reader);
     },
   };
 }
