@@ -28,7 +28,15 @@ describe("indentedJson", () => {
 
   it("[IN-7] in pieces, writes the same text, and no piece ends inside a string", () => {
     const values: unknown[] = [
-      { model: "m", messages: [{ role: "user", content: "emoji 😀 and a lone \ud83d" }, { role: "assistant", content: null, skipped: undefined }], tools: [], empty: {} },
+      {
+        model: "m",
+        messages: [
+          { role: "user", content: "emoji 😀 and a lone \ud83d" },
+          { role: "assistant", content: null, skipped: undefined },
+        ],
+        tools: [],
+        empty: {},
+      },
       [1, [2, [3, [4]]], { a: { b: { c: {} } } }, undefined],
       "plain",
       null,
