@@ -116,7 +116,7 @@ function serialised(adapter: Adapter, reader: Adapter | null): Adapter {
   return {
     provider: adapter.provider,
     adapterName: adapter.adapterName,
-    queryRaw: (query) => (reader && isRead(query) ? reader.queryRaw(query) : mutex.run(() => adapter.queryRaw(query))),
+    queryRaw: (query) => (reader && isRead(query) ? readAfterYield(reader, query) : mutex.run(() => adapter.queryRaw(query))),
     executeRaw: (query) => mutex.run(() => adapter.executeRaw(query)),
     executeScript: (script) => mutex.run(() => adapter.executeScript(script)),
     startTransaction: async (isolationLevel) => {
@@ -134,6 +134,12 @@ function serialised(adapter: Adapter, reader: Adapter | null): Adapter {
       await adapter.dispose();
     },
   };
+}
+
+/** A read on the reader, after the event loop's turn a chain of reads is due (`yieldToEventLoop`), as every write gets. */
+async function readAfterYield(reader: Adapter, query: Query) {
+  await yieldToEventLoop();
+  return reader.queryRaw(query);
 }
 
 /** A statement that only reads: a plain SELECT (an INSERT ... RETURNING or a CTE that writes is not one). */
