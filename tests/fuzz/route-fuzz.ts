@@ -214,7 +214,8 @@ export function describeRouteFuzz(provider: TestProvider): void {
           sent += 1;
           statuses[status] = (statuses[status] ?? 0) + 1;
           const problem = problemOf(status, text);
-          if (problem) failures.push(`${problem}\n  for ${JSON.stringify({ ...request, query: request.query.slice(0, 200), body: request.body?.slice(0, 200) })}`);
+          if (problem)
+            failures.push(`${problem}\n  for ${JSON.stringify({ ...request, query: request.query.slice(0, 200), body: request.body?.slice(0, 200) })}`);
         });
         // Settings a PUT saved would point the proxy and the chat at a random upstream for the routes after it.
         if (target.folder === "settings/upstream") fs.rmSync(path.join(settingsFolder, "upstream.json"), { force: true });
