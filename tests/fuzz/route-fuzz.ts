@@ -209,7 +209,7 @@ export function describeRouteFuzz(provider: TestProvider): void {
         let sent = 0;
         // The seeded requests, drawn first, then sent a few at a time: a finding is printed whole, so it is run again by its text.
         const drawn = fc.sample(requests(target, ids), { numRuns: RUNS, seed: SEED });
-        await forEachConcurrently(drawn, CONCURRENCY, async (request) => {
+        await forEachConcurrently(drawn, target.spec.serial ? 1 : CONCURRENCY, async (request) => {
           const { status, text } = await send(target, request);
           sent += 1;
           statuses[status] = (statuses[status] ?? 0) + 1;
