@@ -7,7 +7,9 @@ import {
   type ConversationRecord,
   type CreateConversationResult,
   type Database,
+  type NewMessage,
 } from "@/lib/db";
+import { createSlicer, yieldToIo } from "@/lib/memory/slices";
 import { DEFAULT_SETTINGS, mergeSettings, normalizeSettings, type SettingsChanges } from "@/lib/settings";
 import { conversationSettings } from "@/lib/settings/server";
 import { HttpError } from "./errors";
@@ -49,13 +51,14 @@ export async function createConversationFromRequest(db: Database, request: Creat
   requireIntactToolPairs(messages);
   const settings = mergeSettings(DEFAULT_SETTINGS, request.settings ?? {});
   const counter = policyCounter((await conversationSettings(db, { settings })).policy);
-  return createConversation(db, {
-    title: request.title,
-    source: "api",
-    settings,
-    tools: request.tools ?? null,
-    messages: messages.map((message) => ({ message, tokens: counter.countMessage(message) })),
-  });
+  const counted: NewMessage[] = [];
+  // RL-ST3, E-T10: counted in slices, a long text in steps, so other requests are answered meanwhile.
+  const slicer = createSlicer();
+  for (const message of messages) {
+    await slicer.step();
+    counted.push({ message, tokens: await counter.countMessageInSteps(message, yieldToIo) });
+  }
+  return createConversation(db, { title: request.title, source: "api", settings, tools: request.tools ?? null, messages: counted });
 }
 
 /** Changes title, tools, or settings; settings changes are merged over the stored settings atomically, under the row's lock (ST-3). */

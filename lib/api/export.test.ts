@@ -2,7 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as exportRoute from "@/app/api/branches/[branchId]/export/route";
-import { createConversation } from "@/lib/db";
+import { createConversation, getHistoryByBranchId } from "@/lib/db";
+import { STREAM_CHUNK_CHARACTERS } from "@/lib/api/stream-text";
+import { serializeConversation } from "@/lib/import";
 import { readRequest } from "@/lib/formats";
 import { useDatabaseForTests } from "@/lib/api/database";
 import { call, useApiTestDatabase } from "@/tests/api/support";
@@ -69,6 +71,36 @@ describe.each(TEST_PROVIDERS)("export API (%s)", (provider) => {
       expect(status).toBe(200);
       expect(body.warnings.length).toBeGreaterThan(0);
       expect(body.warnings.every((warning: { path: string; message: string }) => warning.path !== "" && warning.message !== "")).toBe(true);
+    }
+  });
+
+  it("[RL-ST7] writes a JSON export as it serialises it, in many writes whose text is the whole export", async () => {
+    const { branch } = await createConversation(test.db, {
+      title: "Long run",
+      source: "api",
+      messages: Array.from({ length: 3_000 }, (_, index) => ({
+        message: { role: index % 2 === 0 ? "user" : "assistant", content: `turn ${index}: ${"words of a long run ".repeat(10)}` },
+        tokens: 1,
+      })),
+    });
+    const messages = (await getHistoryByBranchId(test.db, branch.id)).map((record) => record.message);
+    for (const format of ["openai", "anthropic", "gemini", "openai-responses"] as const) {
+      const expected = serializeConversation(messages, format);
+      for (const download of [false, true]) {
+        const response = await exportRoute.GET(new Request(`http://localhost/api/x?format=${format}${download ? "&download=true" : ""}`), {
+          params: Promise.resolve({ branchId: branch.id }),
+        });
+        expect(response.status).toBe(200);
+        const chunks: string[] = [];
+        const decoder = new TextDecoder();
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) chunks.push(decoder.decode(chunk, { stream: true }));
+        const text = chunks.join("");
+        // Each write holds about STREAM_CHUNK_CHARACTERS, the event loop free between them.
+        expect(text.length).toBeGreaterThan(8 * STREAM_CHUNK_CHARACTERS);
+        expect(chunks.length).toBeGreaterThanOrEqual(Math.floor(text.length / (STREAM_CHUNK_CHARACTERS * 2)));
+        if (download) expect(text).toBe(expected.text);
+        else expect(text).toBe(JSON.stringify({ format, filename: `Long-run.${format}.json`, ...expected }));
+      }
     }
   });
 

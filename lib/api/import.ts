@@ -20,6 +20,7 @@ import { parseConversationsAsync, type ImportedConversation, type ImportFormat, 
 import { DEFAULT_SETTINGS, mergeSettings, resolveSettings, type Settings } from "@/lib/settings";
 import { loadCatalogue } from "@/lib/models/server";
 import type { ModelEntry } from "@/lib/models";
+import { yieldToIo } from "@/lib/memory/slices";
 import { HttpError } from "./errors";
 import {
   appendToSession,
@@ -164,9 +165,10 @@ async function countInSlices(item: PreparedConversation): Promise<NewMessage[]> 
   const counted: NewMessage[] = [];
   let sliceStart = performance.now();
   for (const [position, message] of item.history.entries()) {
-    counted.push({ message, tokens: counter.countMessage(message), metadata: metadata[position] });
+    // E-T10: a long text is counted in steps too.
+    counted.push({ message, tokens: await counter.countMessageInSteps(message, yieldToIo), metadata: metadata[position] });
     if (performance.now() - sliceStart > COUNT_SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldToIo();
       sliceStart = performance.now();
     }
   }

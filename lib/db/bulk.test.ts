@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { createConversation } from "./conversations";
 import { ConflictError } from "./errors";
-import { appendMessages, appendMessagesBulk, getHistoryByBranchId, type NewMessage } from "./messages";
+import { appendMessages, appendMessagesBulk, BULK_CHARACTERS, bulkBatches, getHistoryByBranchId, type NewMessage } from "./messages";
 
 const messages: NewMessage[] = [
   { message: { role: "system", content: "rules" }, tokens: 3 },
@@ -34,9 +34,29 @@ describe.each(TEST_PROVIDERS)("appendMessagesBulk (%s)", (provider) => {
     expect(new Set(bulk.map((record) => record.id)).size).toBe(bulk.length);
   });
 
+  it("[RL-ST8] stores rows of 300,000 characters among short ones exactly, in position order", async () => {
+    const { branch } = await createConversation(test.db, { title: "long rows", source: "api" });
+    const long = (letter: string): NewMessage => ({ message: { role: "user", content: letter.repeat(300_000) }, tokens: 1 });
+    const written = [...messages, long("a"), long("b"), ...messages, long("c")];
+    await appendMessagesBulk(test.db, branch.id, written, { expectedLength: 0 });
+    const stored = await getHistoryByBranchId(test.db, branch.id);
+    expect(stored.map((record) => record.message)).toEqual(written.map((entry) => entry.message));
+  });
+
   it("[RL-D5] refuses a moved branch and writes nothing", async () => {
     const { branch } = await createConversation(test.db, { title: "moved", source: "api" });
     await expect(appendMessagesBulk(test.db, branch.id, messages, { expectedLength: 3 })).rejects.toSatisfy(ConflictError.isInstance);
     expect(await getHistoryByBranchId(test.db, branch.id)).toEqual([]);
+  });
+});
+
+describe("bulkBatches", () => {
+  it("[RL-ST8] closes a batch at 500 rows or at BULK_CHARACTERS of text, a longer row going alone", () => {
+    const sizes = (rows: number[]) => bulkBatches(rows, (row) => row).map((batch) => batch.length);
+    expect(sizes(Array.from({ length: 1_203 }, () => 10))).toEqual([500, 500, 203]);
+    const third = Math.floor(BULK_CHARACTERS / 3);
+    expect(sizes([third, third, third, third, 5])).toEqual([3, 2]);
+    expect(bulkBatches([1, BULK_CHARACTERS * 4, 2, 3], (row) => row)).toEqual([[1], [BULK_CHARACTERS * 4], [2, 3]]);
+    expect(bulkBatches([], (row: number) => row)).toEqual([]);
   });
 });

@@ -167,6 +167,56 @@ describe("the SQLite connection", () => {
     expect((await getConversations(db)).map((conversation) => conversation.title)).toEqual(["standalone"]);
   });
 
+  it("[RL-ST6] answers a read outside a transaction while a transaction is open, with the last commit", async () => {
+    const database = await testDatabase("sqlite");
+    const { db } = database;
+    await db.conversation.create({ data: { title: "committed", source: "test" } });
+    let release!: () => void;
+    let started!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const inside = new Promise<void>((resolve) => (started = resolve));
+    const order: string[] = [];
+    const writing = db.$transaction(async (tx) => {
+      await tx.conversation.create({ data: { title: "uncommitted", source: "test" } });
+      started();
+      await held;
+      order.push("commit");
+    });
+    await inside;
+    // The transaction holds the writing connection until `release`: the read must not wait for it.
+    const titles = (await getConversations(db)).map((conversation) => conversation.title);
+    order.push("read");
+    release();
+    await writing;
+    expect(order).toEqual(["read", "commit"]);
+    expect(titles).toEqual(["committed"]);
+    expect((await getConversations(db)).map((conversation) => conversation.title).sort()).toEqual(["committed", "uncommitted"]);
+  });
+
+  it("[RL-ST6] lets other work run during a long chain of reads, as during writes", async () => {
+    const database = await testDatabase("sqlite");
+    await seedConversation(database.db, 4);
+    let ran = false;
+    setImmediate(() => (ran = true));
+    let reads = 0;
+    // better-sqlite3 answers at once: without a yield the chain settles as microtasks and the callback waits for all 3,000.
+    while (!ran && reads < 3_000) {
+      await getConversations(database.db);
+      reads += 1;
+    }
+    expect(ran).toBe(true);
+    expect(reads).toBeLessThan(3_000);
+  });
+
+  it("[RL-ST6] sends only plain SELECTs to the read-only reader: a write that returns rows still writes", async () => {
+    const database = await testDatabase("sqlite");
+    const inserted = await database.db.$queryRawUnsafe(
+      "INSERT INTO Conversation (id, title, source, updatedAt) VALUES ('x', 'returned', 'test', 0) RETURNING id",
+    );
+    expect(inserted).toEqual([{ id: "x" }]);
+    expect((await getConversations(database.db)).map((conversation) => conversation.title)).toEqual(["returned"]);
+  });
+
   it("imports large conversations without exceeding SQLite's bound-parameter limit", async () => {
     const database = await testDatabase("sqlite");
     const { branch } = await createConversation(database.db, { title: "big", source: "import:openai", messages: dialogue(4000) });

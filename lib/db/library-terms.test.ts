@@ -17,6 +17,10 @@ describe("library terms", () => {
     expect(termsOf("Zürich ﬁle")).toEqual(["zürich", "file"]);
     expect(termsOf("\u0000 \ud800 — ")).toEqual([]);
     expect(termsOf("x".repeat(200))).toEqual(["x".repeat(MAX_TERM_LENGTH)]);
+    // Cut by code points: an astral letter is one of them, never split in half.
+    expect(termsOf("𠀀".repeat(100))).toEqual(["𠀀".repeat(MAX_TERM_LENGTH)]);
+    expect(termsOf(`a${"𠀀".repeat(100)}`)).toEqual([`a${"𠀀".repeat(MAX_TERM_LENGTH - 1)}`]);
+    expect(termsOf("z".repeat(1_000_000))).toEqual(["z".repeat(MAX_TERM_LENGTH)]);
   });
 
   it("[LB-1] bounds a prefix: every word that starts with it sorts in [prefix, bound), in code point order", () => {

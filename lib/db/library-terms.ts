@@ -12,8 +12,16 @@ const WORD = /\d{4}-\d{2}(?:-\d{2})?|[\p{L}\p{N}]+/gu;
 /** The distinct lower-case words of `text`, in order of first appearance. */
 export function termsOf(text: string): string[] {
   const terms = new Set<string>();
-  for (const [word] of text.normalize("NFKC").toLowerCase().matchAll(WORD)) terms.add(Array.from(word).slice(0, MAX_TERM_LENGTH).join(""));
+  for (const [word] of text.normalize("NFKC").toLowerCase().matchAll(WORD)) terms.add(firstCodePoints(word, MAX_TERM_LENGTH));
   return [...terms];
+}
+
+/** The first `count` code points of `text`, read no further than they reach (a pasted 1M-character word is not split into 1M strings). */
+function firstCodePoints(text: string, count: number): string {
+  if (text.length <= count) return text;
+  let end = 0;
+  for (let points = 0; points < count && end < text.length; points += 1) end += (text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
+  return text.slice(0, end);
 }
 
 /** The UTC day of an ISO time or date, as the index holds it. */

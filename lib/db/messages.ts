@@ -149,6 +149,12 @@ export async function insertMessages(tx: Transaction, branchId: string, start: n
 
 /** Rows per INSERT of the bulk path: 500 rows of a dozen columns stay far under SQLite's and PostgreSQL's parameter limits. */
 const BULK_ROWS = 500;
+/**
+ * RL-ST8: and text per INSERT. Prisma hands a raw statement and its values to
+ * its query compiler as one JSON text, synchronously: 19 rows of 1M characters
+ * in one INSERT held the thread for seconds; a row past this goes alone.
+ */
+export const BULK_CHARACTERS = 256 * 1024;
 
 /**
  * Inserts messages at `start`, `start + 1`, ... with plain multi-row INSERTs
@@ -172,8 +178,7 @@ async function insertMessageRows(tx: Transaction, branchId: string, start: numbe
     createdAt,
   }));
   const columns = Object.keys(rows[0]) as (keyof (typeof rows)[number])[];
-  for (let offset = 0; offset < rows.length; offset += BULK_ROWS) {
-    const batch = rows.slice(offset, offset + BULK_ROWS);
+  for (const batch of bulkBatches(rows, (row) => columns.reduce((sum, column) => sum + textLength(row[column]), 0))) {
     const values: unknown[] = [];
     const tuples = batch.map((row) => {
       const marks = columns.map((column) => {
@@ -187,6 +192,29 @@ async function insertMessageRows(tx: Transaction, branchId: string, start: numbe
   }
   await recordLibraryMessages(tx, branchId, rows, createdAt);
   return rows;
+}
+
+/** `rows` in runs of at most BULK_ROWS rows and, but for a single row, BULK_CHARACTERS characters of text (RL-ST8). */
+export function bulkBatches<Row>(rows: readonly Row[], characters: (row: Row) => number): Row[][] {
+  const batches: Row[][] = [];
+  let batch: Row[] = [];
+  let size = 0;
+  for (const row of rows) {
+    const length = characters(row);
+    if (batch.length === BULK_ROWS || (batch.length > 0 && size + length > BULK_CHARACTERS)) {
+      batches.push(batch);
+      batch = [];
+      size = 0;
+    }
+    batch.push(row);
+    size += length;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+function textLength(value: unknown): number {
+  return typeof value === "string" ? value.length : 0;
 }
 
 /** Prisma filter for the messages a lineage's last branch sees in [from, to). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { indentedJson, INDENTED_LEVELS } from "./serialize";
+import { indentedJson, indentedJsonPieces, INDENTED_LEVELS } from "./serialize";
 
 describe("indentedJson", () => {
   it("[IN-7] writes what JSON.stringify(value, null, 2) writes for values no deeper than its levels", () => {
@@ -24,5 +24,30 @@ describe("indentedJson", () => {
     expect(JSON.stringify(JSON.parse(text))).toBe(compact);
     expect(text.length).toBeLessThan(compact.length + INDENTED_LEVELS * (2 * INDENTED_LEVELS + 8));
     expect(JSON.stringify(deep, null, 2).length).toBeGreaterThan(100 * compact.length);
+  });
+
+  it("[IN-7] in pieces, writes the same text, and no piece ends inside a string", () => {
+    const values: unknown[] = [
+      {
+        model: "m",
+        messages: [
+          { role: "user", content: "emoji 😀 and a lone \ud83d" },
+          { role: "assistant", content: null, skipped: undefined },
+        ],
+        tools: [],
+        empty: {},
+      },
+      [1, [2, [3, [4]]], { a: { b: { c: {} } } }, undefined],
+      "plain",
+      null,
+      [],
+    ];
+    for (const value of values) {
+      for (const split of [0, 1, 2, 3]) {
+        const pieces = Array.from(indentedJsonPieces(value, split));
+        expect(pieces.join("")).toBe(indentedJson(value));
+        expect(pieces.map((piece) => JSON.stringify(piece).slice(1, -1)).join("")).toBe(JSON.stringify(indentedJson(value)).slice(1, -1));
+      }
+    }
   });
 });

@@ -12,7 +12,15 @@ export {
   findOffloadMarkers,
   type FoundOffloadMarker,
 } from "./markers";
-export { serializeConversation, SERIALIZE_FORMATS, type SerializeConversationOptions, type SerializeFormat, type SerializeResult } from "./serialize";
+export {
+  serializeConversation,
+  serializeConversationPieces,
+  SERIALIZE_FORMATS,
+  type SerializeConversationOptions,
+  type SerializedPieces,
+  type SerializeFormat,
+  type SerializeResult,
+} from "./serialize";
 export {
   IMPORT_FORMATS,
   IMPORT_FORMAT_LABELS,

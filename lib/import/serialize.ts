@@ -60,6 +60,61 @@ export function indentedJson(value: unknown, levels = INDENTED_LEVELS, prefix = 
   return `{\n${entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${indentedJson(item, levels - 1, inner)}`).join(",\n")}\n${prefix}}`;
 }
 
+/**
+ * `indentedJson`'s text in pieces: the first `split` levels of arrays and
+ * objects piece by piece (an item, a key), each deeper value whole, so a
+ * caller can write a large document a piece at a time and pause between
+ * pieces. No piece ends inside a string, so each may be escaped on its own.
+ */
+export function* indentedJsonPieces(value: unknown, split = 2, levels = INDENTED_LEVELS, prefix = ""): Generator<string> {
+  if (split === 0 || levels === 0 || value === null || typeof value !== "object") {
+    yield indentedJson(value, levels, prefix);
+    return;
+  }
+  const inner = `${prefix}  `;
+  const items: [string, unknown][] = Array.isArray(value)
+    ? value.map((item) => ["", item])
+    : Object.entries(value)
+        .filter(([, item]) => item !== undefined && typeof item !== "function")
+        .map(([key, item]) => [`${JSON.stringify(key)}: `, item]);
+  const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
+  if (items.length === 0) {
+    yield open + close;
+    return;
+  }
+  for (const [index, [key, item]] of items.entries()) {
+    yield `${index === 0 ? `${open}\n` : ",\n"}${inner}${key}`;
+    yield* indentedJsonPieces(item, split - 1, levels - 1, inner);
+  }
+  yield `\n${prefix}${close}`;
+}
+
+/** A JSON export's text in pieces (`indentedJsonPieces`) and what the format could not hold; the pieces joined are `serializeConversation`'s text. */
+export interface SerializedPieces {
+  pieces: Iterable<string>;
+  warnings: FormatWarning[];
+}
+
+/** `serializeConversation` for the JSON formats, its text in pieces: for an export written as it is serialised. */
+export function serializeConversationPieces(
+  messages: readonly Message[],
+  format: Exclude<SerializeFormat, "jsonl">,
+  options: SerializeConversationOptions = {},
+): SerializedPieces {
+  const written = writeRequestOf(messages, format, options);
+  return { pieces: documentPieces(written.value), warnings: written.warnings };
+}
+
+function* documentPieces(value: unknown): Generator<string> {
+  yield* indentedJsonPieces(value);
+  yield "\n";
+}
+
+function writeRequestOf(messages: readonly Message[], format: Exclude<SerializeFormat, "jsonl">, options: SerializeConversationOptions) {
+  const tools = options.tools !== undefined && options.tools.length > 0 ? options.tools : undefined;
+  return writeRequest(format === "openai" ? "openai-chat" : format, { messages, tools });
+}
+
 /** Serializes messages (and tools) in `format`: pretty-printed JSON (IN-7: deep values compact), or one message a line for JSONL. */
 export function serializeConversation(messages: readonly Message[], format: SerializeFormat, options: SerializeConversationOptions = {}): SerializeResult {
   if (format === "jsonl") {
@@ -71,7 +126,6 @@ export function serializeConversation(messages: readonly Message[], format: Seri
     });
     return { text: `${lines.join("\n")}\n`, warnings: written.warnings };
   }
-  const tools = options.tools !== undefined && options.tools.length > 0 ? options.tools : undefined;
-  const written = writeRequest(format === "openai" ? "openai-chat" : format, { messages, tools });
+  const written = writeRequestOf(messages, format, options);
   return { text: `${indentedJson(written.value)}\n`, warnings: written.warnings };
 }

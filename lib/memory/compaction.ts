@@ -32,6 +32,7 @@ import {
   withAppended,
   type BranchState,
 } from "./branch-state";
+import { yieldToIo } from "./slices";
 import { inTransaction } from "./transaction";
 
 /** What a compaction wrote: the new link of the summary chain and the checkpoint that points at it. */
@@ -78,14 +79,19 @@ export async function planCompaction(
 ): Promise<CompactionPlan | null> {
   const from = coveredUntil(state);
   const raw = await loadRaw(db, state);
+  // RL-ST3: each pass over a long raw part (rounds, the covered messages, the summary) runs in its own turn of the event loop.
+  await yieldToIo();
   const rounds = roundsOf(raw);
   if (rounds.length <= KEPT_ROUNDS) return null;
   const to = from + rounds[rounds.length - KEPT_ROUNDS].start;
+  await yieldToIo();
   // System messages are static and sent whole with every request (MEM-4), so they are not summarised.
   const covered = raw.slice(0, to - from).filter((record) => record.message.role !== "system");
   if (covered.length === 0) return null;
   const previous = latestSummary(state);
-  const text = await summarizer(messagesOf(covered), { purpose: "conversation", previousSummary: previous?.text });
+  const messages = messagesOf(covered);
+  await yieldToIo();
+  const text = await summarizer(messages, { purpose: "conversation", previousSummary: previous?.text });
   if (typeof text !== "string" || text.trim().length === 0) {
     throw new ContextError(
       `the summarizer returned ${typeof text === "string" ? "an empty text" : typeof text} for messages ${from}–${to - 1}; nothing was written`,

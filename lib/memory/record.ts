@@ -29,7 +29,7 @@ import {
   type NewMessage,
 } from "@/lib/db";
 import { runInQueue } from "@/lib/db/queue";
-import { createSlicer } from "./slices";
+import { createSlicer, yieldToIo } from "./slices";
 import { retryConflicts } from "@/lib/db/run";
 import { carryFacts, compactionFacts, planCompaction, writeCompaction, type CompactionResult } from "./compaction";
 import type { ResolvedSettings } from "@/lib/settings";
@@ -181,6 +181,8 @@ async function prepareMessages(
   const slicer = createSlicer();
   for (const [index, message] of messages.entries()) {
     await slicer.step();
+    // E-T10: a long text is counted in steps first; the counts below find it counted.
+    await counter.countMessageInSteps(message, yieldToIo);
     const extra = metadata?.[index] ?? null;
     const plain = () => prepared.push({ stored: { message, tokens: counter.countMessage(message), metadata: extra } });
     if (message.role !== "tool" || typeof message.content !== "string") {
@@ -213,7 +215,7 @@ async function prepareMessages(
         toolCallId: message.tool_call_id ?? null,
         toolName,
         summary: artifactSummary(toolName, call?.function.arguments, content),
-        tokens: counter.countText(content),
+        tokens: await counter.countTextInSteps(content, yieldToIo),
       },
     });
   }

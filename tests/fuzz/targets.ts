@@ -27,6 +27,8 @@ export interface RouteSpec {
   /** Bodies by method (POST, PUT, PATCH, DELETE). */
   bodies?: Partial<Record<string, (ids: FuzzIds) => fc.Arbitrary<string>>>;
   contentType?: string;
+  /** Its accepted requests write one branch's next turn, so concurrent ones would conflict (409): they are sent one at a time. */
+  serial?: boolean;
 }
 
 const ids = (kind: IdKind) => (pool: FuzzIds) => queryValue(pool[kind]);
@@ -90,7 +92,7 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   "branches/[branchId]": { params: { branchId: "branch" } },
   "branches/[branchId]/artifacts": { params: { branchId: "branch" } },
   "branches/[branchId]/artifacts/[artifactId]": { params: { branchId: "branch", artifactId: "artifact" } },
-  "branches/[branchId]/chat": { params: { branchId: "branch" }, bodies: { POST: upstreamBound(ROUTE_FIELDS.chat, VALID_BODIES.chat) } },
+  "branches/[branchId]/chat": { params: { branchId: "branch" }, bodies: { POST: upstreamBound(ROUTE_FIELDS.chat, VALID_BODIES.chat) }, serial: true },
   "branches/[branchId]/checkpoints": { params: { branchId: "branch" } },
   "branches/[branchId]/compact": { params: { branchId: "branch" }, bodies: { POST: shaped(ROUTE_FIELDS.compact) } },
   "branches/[branchId]/export": {

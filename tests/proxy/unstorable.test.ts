@@ -78,30 +78,19 @@ describe.each(TEST_PROVIDERS)("proxy: text the database cannot store (%s)", (pro
     await expectNothingKept("cut-claude");
   });
 
-  if (provider === "postgres") {
-    it("[IN-4] refuses U+0000, which PostgreSQL cannot store, in chat and in Anthropic's shape, forwarding nothing", async () => {
-      const chat = await failure(() => harness.agent("nul-chat").chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: NUL }] }));
-      expect(chat).toBeInstanceOf(OpenAI.BadRequestError);
-      expect((chat as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("messages[0].content");
-      expect((chat as Error).message).toContain("U+0000");
-      const claude = await failure(() =>
-        anthropic("nul-claude").messages.create({ model: "fake-claude", max_tokens: 64, system: NUL, messages: [{ role: "user", content: "hi" }] }),
-      );
-      expect(claude).toBeInstanceOf(Anthropic.BadRequestError);
-      expect((claude as Error).message).toContain("system holds the character U+0000");
-      await expectNothingKept("nul-chat");
-      await expectNothingKept("nul-claude");
-    });
-  } else {
-    it("[IN-4] records U+0000 as sent, since SQLite stores it", async () => {
-      const answer = await harness.agent("nul-chat").chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: NUL }] });
-      expect(answer.choices[0].message.content).toBe(`echo: ${NUL}`);
-      await harness.recorded();
-      const recorded = await recordedFor(test.db, "nul-chat");
-      expect(recorded.histories.get(recorded.branches[0].id)?.map((message) => message.content)).toEqual([NUL, `echo: ${NUL}`]);
-      expect(await test.db.proxyCall.count()).toBe(0);
-    });
-  }
+  it("[IN-4] refuses U+0000 on both databases (PostgreSQL cannot store it), in chat and in Anthropic's shape, forwarding nothing", async () => {
+    const chat = await failure(() => harness.agent("nul-chat").chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: NUL }] }));
+    expect(chat).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((chat as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("messages[0].content");
+    expect((chat as Error).message).toContain("U+0000");
+    const claude = await failure(() =>
+      anthropic("nul-claude").messages.create({ model: "fake-claude", max_tokens: 64, system: NUL, messages: [{ role: "user", content: "hi" }] }),
+    );
+    expect(claude).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((claude as Error).message).toContain("system holds the character U+0000");
+    await expectNothingKept("nul-chat");
+    await expectNothingKept("nul-claude");
+  });
 
   it("[IN-5] an answer whose reply cannot be stored is recorded as a failed call with the reason, its request's turns kept", async () => {
     harness.fake.enqueue({ content: CUT });

@@ -127,14 +127,30 @@ export function encodeUtf8(text: string, start: number, end: number, target: Uin
 // A heap entry packs (rank, start) into one double: lowest rank first, then leftmost, as tiktoken merges.
 const START_SPAN = 2 ** 32;
 
-// Scratch space shared by every merge (one at a time: JavaScript runs one call to completion), grown on demand.
+/** A merge's working state: the list of parts, each part's pair rank, and the heap of candidate merges. */
+interface MergeScratch {
+  next: Int32Array<ArrayBuffer>;
+  previous: Int32Array<ArrayBuffer>;
+  /** The rank of the pair starting at each live part, -1 when those bytes are no token. */
+  pairRanks: Int32Array<ArrayBuffer>;
+  heap: Float64Array<ArrayBuffer>;
+  heapSize: number;
+  siftSteps: number;
+  parts: number;
+  operations: number;
+}
+
+// The state of the merge running now, in module variables the loop reads fastest. A one-call merge
+// uses the shared arrays below, grown on demand (JavaScript runs one call to completion); a merge
+// run in steps (`SteppedMerge`) swaps its own in for each step and out again.
 let next = new Int32Array(64);
 let previous = new Int32Array(64);
-// The rank of the pair starting at each live part, -1 when those bytes are no token.
 let pairRanks = new Int32Array(64);
 let heap = new Float64Array(192);
 let heapSize = 0;
 let siftSteps = 0;
+let parts = 0;
+let operations = 0;
 
 function reserve(length: number): void {
   if (next.length >= length) return;
@@ -143,6 +159,14 @@ function reserve(length: number): void {
   pairRanks = new Int32Array(length);
   // `length - 1` entries at first; each merge pops one and pushes at most two.
   heap = new Float64Array(2 * length);
+}
+
+function saveScratch(): MergeScratch {
+  return { next, previous, pairRanks, heap, heapSize, siftSteps, parts, operations };
+}
+
+function loadScratch(scratch: MergeScratch): void {
+  ({ next, previous, pairRanks, heap, heapSize, siftSteps, parts, operations } = scratch);
 }
 
 // A four-ary heap: half the levels of a binary one, and a node's children share a cache line.
@@ -178,19 +202,12 @@ function pop(): number {
   return top;
 }
 
-/**
- * Merges a chunk's bytes (`piece[0, length)`, absent from the table) and
- * returns its number of tokens, pushing their ranks onto `tokens` when given.
- * Every merge is the lowest-ranked adjacent pair, the leftmost on a tie
- * (tiktoken's rule); a popped entry is stale when its part is gone or the
- * part's pair has another rank now, and is skipped.
- */
-export function mergeBytePairs(table: RankTable, piece: Uint8Array, length: number, tokens?: number[], work?: MergeWork): number {
-  if (length === 1) return emit(table, piece, 0, 1, tokens);
-  reserve(length);
+/** Links `piece[0, length)` as one part per byte and pushes every pair that is a token. */
+function beginMerge(table: RankTable, piece: Uint8Array, length: number): void {
   heapSize = 0;
   siftSteps = 0;
-  let operations = 0;
+  operations = 0;
+  parts = length;
   for (let start = 0; start < length; start += 1) {
     next[start] = start + 1;
     previous[start] = start - 1;
@@ -200,8 +217,18 @@ export function mergeBytePairs(table: RankTable, piece: Uint8Array, length: numb
       operations += 1;
     }
   }
-  let parts = length;
+}
+
+/**
+ * Pops and applies candidate merges until the heap is empty or `budget` heap
+ * operations were done; true when the merge is complete. A popped entry is
+ * stale when its part is gone or the part's pair has another rank now, and is
+ * skipped.
+ */
+function continueMerge(table: RankTable, piece: Uint8Array, length: number, budget: number): boolean {
+  const limit = operations + budget;
   while (heapSize > 0) {
+    if (operations >= limit) return false;
     const entry = pop();
     operations += 1;
     const rank = Math.floor(entry / START_SPAN);
@@ -227,13 +254,92 @@ export function mergeBytePairs(table: RankTable, piece: Uint8Array, length: numb
       }
     }
   }
+  return true;
+}
+
+/** The finished merge's number of tokens, their ranks pushed onto `tokens` when given. */
+function endMerge(table: RankTable, piece: Uint8Array, length: number, tokens: number[] | undefined, work: MergeWork | undefined): number {
   if (work) {
     work.heapOperations += operations;
     work.siftSteps += siftSteps;
   }
-  if (!tokens) return parts;
-  for (let start = 0; start < length; start = next[start]) emit(table, piece, start, next[start], tokens);
+  if (tokens) for (let start = 0; start < length; start = next[start]) emit(table, piece, start, next[start], tokens);
   return parts;
+}
+
+/**
+ * Merges a chunk's bytes (`piece[0, length)`, absent from the table) and
+ * returns its number of tokens, pushing their ranks onto `tokens` when given.
+ * Every merge is the lowest-ranked adjacent pair, the leftmost on a tie
+ * (tiktoken's rule).
+ */
+export function mergeBytePairs(table: RankTable, piece: Uint8Array, length: number, tokens?: number[], work?: MergeWork): number {
+  if (length === 1) return emit(table, piece, 0, 1, tokens);
+  reserve(length);
+  beginMerge(table, piece, length);
+  continueMerge(table, piece, length, Number.POSITIVE_INFINITY);
+  return endMerge(table, piece, length, tokens, work);
+}
+
+/**
+ * `mergeBytePairs` in steps of a bounded number of heap operations, for a
+ * chunk so long that merging it in one call would hold the thread (E-T10):
+ * the caller lets other work run between `step`s. Each merge in steps has
+ * its own state and its own copy of the bytes, so merges of other chunks may
+ * run between its steps; the tokens are exactly `mergeBytePairs`' tokens.
+ */
+export class SteppedMerge {
+  private readonly piece: Uint8Array;
+  private readonly scratch: MergeScratch;
+  private done = false;
+
+  constructor(
+    private readonly table: RankTable,
+    piece: Uint8Array,
+    private readonly length: number,
+  ) {
+    this.piece = piece.slice(0, length);
+    const shared = saveScratch();
+    loadScratch({
+      next: new Int32Array(length),
+      previous: new Int32Array(length),
+      pairRanks: new Int32Array(length),
+      heap: new Float64Array(2 * length),
+      heapSize: 0,
+      siftSteps: 0,
+      parts: 0,
+      operations: 0,
+    });
+    beginMerge(table, this.piece, length);
+    this.scratch = saveScratch();
+    loadScratch(shared);
+  }
+
+  /** Runs at most `budget` more heap operations; true once the merge is complete. */
+  step(budget: number): boolean {
+    if (this.done) return true;
+    const shared = saveScratch();
+    loadScratch(this.scratch);
+    try {
+      this.done = continueMerge(this.table, this.piece, this.length, budget);
+      Object.assign(this.scratch, saveScratch());
+    } finally {
+      loadScratch(shared);
+    }
+    return this.done;
+  }
+
+  /** The number of tokens, their ranks pushed onto `tokens` when given; only once `step` returned true. */
+  finish(tokens?: number[], work?: MergeWork): number {
+    if (!this.done) throw new Error("SteppedMerge.finish: the merge is not complete, call step() until it returns true");
+    const shared = saveScratch();
+    loadScratch(this.scratch);
+    try {
+      return endMerge(this.table, this.piece, this.length, tokens, work);
+    } finally {
+      loadScratch(shared);
+    }
+  }
 }
 
 function emit(table: RankTable, piece: Uint8Array, start: number, end: number, tokens: number[] | undefined): number {

@@ -1,7 +1,7 @@
 import { freezeCached } from "../checks";
 import type { JsonSchema, Message, ToolDefinition } from "../messages";
 import { DEFAULT_ENCODING, encodingForModel, type EncodingName } from "./encoding-names";
-import { getTextEncoder, type TextEncoder } from "./encodings";
+import { getTextEncoder, LONG_TEXT_LENGTH, type TextEncoder } from "./encodings";
 import { partTokens, type MediaRule } from "./media";
 
 import { TOKENS_PER_MESSAGE, TOKENS_PER_NAME, TOKENS_TO_PRIME_REPLY } from "./accounting";
@@ -62,6 +62,11 @@ export class TiktokenCounter {
     return text ? this.encoder.count(text) : 0;
   }
 
+  /** `countText` in steps, awaiting `pause` between them (E-T10). */
+  countTextInSteps(text: string | null | undefined, pause: () => Promise<void>): Promise<number> {
+    return text ? this.encoder.countInSteps(text, pause) : Promise.resolve(0);
+  }
+
   /** Token ids of plain text. */
   encode(text: string): number[] {
     return this.encoder.encode(text);
@@ -92,6 +97,26 @@ export class TiktokenCounter {
     return this.messageCounts.get(message) ?? this.writtenCounts.get(message) ?? this.measureInto(this.writtenCounts, message);
   }
 
+  /**
+   * `countMessage` that counts the message's long texts in steps, awaiting
+   * `pause` between them (E-T10): a server counting a 1M-character message
+   * lets other requests run meanwhile. The count is `countMessage`'s, and is
+   * cached as it caches.
+   * @example await counter.countMessageInSteps(message, () => new Promise((resolve) => setImmediate(resolve)))
+   */
+  async countMessageInSteps(message: Message, pause: () => Promise<void>): Promise<number> {
+    const cached = this.messageCounts.get(message);
+    if (cached !== undefined) return cached;
+    const long: string[] = [];
+    // The message's texts, found by the walk that counts them; each long one is counted in steps and its count kept.
+    this.measureWith(message, (text) => {
+      if (text && text.length >= LONG_TEXT_LENGTH) long.push(text);
+      return 0;
+    });
+    for (const text of long) await this.encoder.countInSteps(text, pause);
+    return this.countMessage(message);
+  }
+
   /** Measures a message and caches its count in `counts`. */
   private measureInto(counts: WeakMap<Message, number>, message: Message): number {
     const tokens = this.measure(message);
@@ -107,14 +132,19 @@ export class TiktokenCounter {
 
   /** The count itself (E-T1), media parts by the provider's rule (F-M7). */
   private measure(message: Message): number {
-    let tokens = TOKENS_PER_MESSAGE + this.countText(message.role) + this.countText(message.content);
-    if (message.name !== undefined) tokens += TOKENS_PER_NAME + this.countText(message.name);
-    if (message.tool_call_id !== undefined) tokens += this.countText(message.tool_call_id);
+    return this.measureWith(message, (text) => this.countText(text));
+  }
+
+  /** E-T1's sum over a message's texts, each counted by `countText`. */
+  private measureWith(message: Message, countText: (text: string | null | undefined) => number): number {
+    let tokens = TOKENS_PER_MESSAGE + countText(message.role) + countText(message.content);
+    if (message.name !== undefined) tokens += TOKENS_PER_NAME + countText(message.name);
+    if (message.tool_call_id !== undefined) tokens += countText(message.tool_call_id);
     for (const call of message.tool_calls ?? []) {
-      tokens += this.countText(call.function.name) + this.countText(call.function.arguments);
+      tokens += countText(call.function.name) + countText(call.function.arguments);
     }
     // F-M7: parts beyond the text (media by the provider's rule, reasoning and refusals as text).
-    for (const part of message.parts ?? []) tokens += partTokens(part, this.mediaRule, (text) => this.countText(text)).tokens;
+    for (const part of message.parts ?? []) tokens += partTokens(part, this.mediaRule, countText).tokens;
     return tokens;
   }
 

@@ -1,4 +1,4 @@
-import { createRankTable, encodeUtf8, findRank, mergeBytePairs } from "./byte-pair";
+import { createRankTable, encodeUtf8, findRank, mergeBytePairs, SteppedMerge } from "./byte-pair";
 import { ENCODINGS, isEncodingName, type EncodingName } from "./encoding-names";
 import { CHUNK_ENDS } from "./pre-tokenize";
 
@@ -18,7 +18,22 @@ export interface TextEncoder {
   readonly encoding: EncodingName;
   count(text: string): number;
   encode(text: string): number[];
+  /**
+   * `count` in steps, awaiting `pause` between them (E-T10): for a caller
+   * that must not hold its thread. The count of a text of LONG_TEXT_LENGTH
+   * characters or more is kept, so a `count` of it afterwards is a lookup.
+   */
+  countInSteps(text: string, pause: () => Promise<void>): Promise<number>;
 }
+
+/** E-T10: texts this long have their counts kept (a few of them), and are what `countInSteps` is for. */
+export const LONG_TEXT_LENGTH = 65_536;
+/** E-T10: a step walks at most this many characters of a text... */
+const STEP_CHARACTERS = 65_536;
+/** ...and a chunk longer than this is merged in steps of STEP_OPERATIONS heap operations (a few milliseconds each). */
+const STEP_CHUNK_LENGTH = 4_096;
+const STEP_OPERATIONS = 50_000;
+const LONG_COUNTS_KEPT = 32;
 
 /** gpt-tokenizer's rank list: index = rank; the token's text, or its bytes when they are not UTF-8. */
 type Ranks = readonly (string | readonly number[])[];
@@ -76,26 +91,53 @@ function createTextEncoder(encoding: EncodingName): TextEncoder {
   const table = createRankTable(decoder);
   const chunkEnd = CHUNK_ENDS[encoding];
   let piece = new Uint8Array(1024);
+  /** Writes the chunk's UTF-8 bytes into `piece` and returns their length. */
+  const encodeChunk = (text: string, start: number, end: number): number => {
+    if (piece.length < 3 * (end - start)) piece = new Uint8Array(3 * (end - start));
+    return encodeUtf8(text, start, end, piece, 0);
+  };
   // No special tokens are known here, so `<|endoftext|>` in user text is plain text (E-T2).
+  const chunkTokens = (text: string, start: number, end: number, tokens?: number[]): number => {
+    const length = encodeChunk(text, start, end);
+    // Most chunks are one token: a single lookup, no merging.
+    const rank = findRank(table, piece, 0, length);
+    if (rank >= 0) {
+      tokens?.push(rank);
+      return 1;
+    }
+    const merged = mergeShort(text, start, end, length);
+    if (!merged) return mergeBytePairs(table, piece, length, tokens);
+    if (tokens) for (const token of merged) tokens.push(token);
+    return merged.length;
+  };
   const walk = (text: string, tokens?: number[]): number => {
     let count = 0;
     for (let start = 0; start < text.length; ) {
       const end = chunkEnd(text, start);
-      if (piece.length < 3 * (end - start)) piece = new Uint8Array(3 * (end - start));
-      const length = encodeUtf8(text, start, end, piece, 0);
-      // Most chunks are one token: a single lookup, no merging.
-      const rank = findRank(table, piece, 0, length);
-      if (rank >= 0) {
-        tokens?.push(rank);
-        count += 1;
-      } else {
-        const merged = mergeShort(text, start, end, length);
-        if (merged) {
-          if (tokens) for (const token of merged) tokens.push(token);
-          count += merged.length;
-        } else count += mergeBytePairs(table, piece, length, tokens);
-      }
+      count += chunkTokens(text, start, end, tokens);
       start = end;
+    }
+    return count;
+  };
+  // E-T10: the same chunks and merges as `walk`, with a pause every STEP_CHARACTERS and inside long merges.
+  const walkInSteps = async (text: string, pause: () => Promise<void>): Promise<number> => {
+    let count = 0;
+    let walked = 0;
+    for (let start = 0; start < text.length; ) {
+      const end = chunkEnd(text, start);
+      if (end - start > STEP_CHUNK_LENGTH) {
+        // The bytes are copied into the merge: other counts may reuse `piece` during its pauses.
+        const length = encodeChunk(text, start, end);
+        const merge = new SteppedMerge(table, piece, length);
+        while (!merge.step(STEP_OPERATIONS)) await pause();
+        count += merge.finish();
+      } else count += chunkTokens(text, start, end);
+      walked += end - start;
+      start = end;
+      if (walked >= STEP_CHARACTERS && start < text.length) {
+        walked = 0;
+        await pause();
+      }
     }
     return count;
   };
@@ -113,13 +155,24 @@ function createTextEncoder(encoding: EncodingName): TextEncoder {
     }
     return merged;
   };
+  // Long texts' counts, the oldest dropped first: a text counted in steps is counted again, synchronously, by whoever stores it.
+  const longCounts = new Map<string, number>();
+  const keep = (text: string, count: number): number => {
+    if (longCounts.size >= LONG_COUNTS_KEPT) longCounts.delete(longCounts.keys().next().value as string);
+    longCounts.set(text, count);
+    return count;
+  };
   return {
     encoding,
-    count: (text) => walk(text),
+    count: (text) => (text.length < LONG_TEXT_LENGTH ? walk(text) : (longCounts.get(text) ?? keep(text, walk(text)))),
     encode: (text) => {
       const tokens: number[] = [];
       walk(text, tokens);
       return tokens;
+    },
+    countInSteps: async (text, pause) => {
+      if (text.length < LONG_TEXT_LENGTH) return walk(text);
+      return longCounts.get(text) ?? keep(text, await walkInSteps(text, pause));
     },
   };
 }

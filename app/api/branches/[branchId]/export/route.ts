@@ -2,7 +2,8 @@ import { database } from "@/lib/api/database";
 import { json, otherMethods, readQuery, route } from "@/lib/api/http";
 import { getBranchById, getConversationById, getHistoryByBranchId, type Database, type MessageRecord } from "@/lib/db";
 import { callFactsOf } from "@/lib/formats";
-import { serializeConversation, type SerializeFormat } from "@/lib/import";
+import { serializeConversation, serializeConversationPieces, type SerializeFormat } from "@/lib/import";
+import { escapeJsonText, streamText } from "@/lib/api/stream-text";
 import { fileStem } from "@/lib/policies";
 import { MESSAGE_PAGE_LIMIT } from "../messages/schema";
 import { exportQuerySchema } from "./schema";
@@ -57,14 +58,19 @@ export const GET = route<{ branchId: string }>(async (request, { branchId }) => 
   const filename = `${fileStem(conversation.title, "conversation")}.${format}.${extension}`;
   if (query.download === "true" && format === "jsonl") return streamJsonl(db, branchId, filename);
   const history = await getHistoryByBranchId(db, branchId);
-  const { text, warnings } = serializeConversation(
-    history.map((record) => record.message),
-    format,
-    { tools: conversation.tools ?? undefined, facts: factsOf(history) },
-  );
+  const messages = history.map((record) => record.message);
+  const options = { tools: conversation.tools ?? undefined, facts: factsOf(history) };
+  if (format === "jsonl") return json({ format, filename, ...serializeConversation(messages, format, options) });
+  // RL-ST7: the document is written as it is serialised; the JSON form is the object `json()` would write, its text escaped piece by piece.
+  const { pieces, warnings } = serializeConversationPieces(messages, format, options);
   if (query.download === "true")
-    return new Response(text, { headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="${filename}"` } });
-  return json({ format, filename, text, warnings });
+    return streamText(pieces, { headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="${filename}"` } });
+  return streamText(pieces, {
+    headers: { "content-type": "application/json" },
+    head: `${JSON.stringify({ format, filename }).slice(0, -1)},"text":"`,
+    transform: escapeJsonText,
+    tail: `","warnings":${JSON.stringify(warnings)}}`,
+  });
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");
