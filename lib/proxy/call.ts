@@ -3,7 +3,8 @@ import type { Message, ToolDefinition } from "@/lib/context";
 import { createProxyCall, endProxyCallById, type Database, type JsonObject } from "@/lib/db";
 import type { CompletionOutcome } from "@/lib/upstream/assemble";
 import type { PipelineStepSummary } from "./proxied-request";
-import { getProxyRecorder, yieldToIo, type JournaledOutcome, type JournaledRequest, type RecordedRequest, type RecordRequestOptions } from "./journal";
+import { yieldToIo } from "@/lib/memory/slices";
+import { getProxyRecorder, type JournaledOutcome, type JournaledRequest, type RecordedRequest, type RecordRequestOptions } from "./journal";
 import { perDatabase } from "./per-database";
 import type { ReloadRound } from "./reload";
 

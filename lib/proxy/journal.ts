@@ -23,6 +23,7 @@ import {
   type MessageRecord,
   type ProxyCallRecord,
 } from "@/lib/db";
+import { yieldToIo } from "@/lib/memory/slices";
 import { publishAppended, publishBranchCreated, publishLiveEvent, type ExchangeSummary } from "@/lib/live";
 import type { CompletionOutcome } from "@/lib/upstream/assemble";
 import { messageFingerprint } from "./canonical";
@@ -166,15 +167,6 @@ function journaled(entry: ProxyCallRecord): Required<Omit<JournaledRequest, "pro
     completion: outcome.completion ?? null,
     reloads: outcome.reloads ?? null,
   };
-}
-
-/**
- * Lets pending I/O (other agents' chunks, answers being written) run first:
- * on SQLite every query is synchronous underneath its promise, so a write
- * would otherwise hold the event loop from its first query to its commit.
- */
-export function yieldToIo(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function now(): string {

@@ -53,7 +53,7 @@ async function prepare(protocol: Protocol, request: Request, identity: AgentIden
     throw new ProxyRequestError(`the request body is not valid JSON: ${(error as Error).message}`);
   }
   const db = database();
-  requireStorableRequest(db, body);
+  requireStorableRequest(body);
   const read = protocol.readRequest(body);
   // P-S3: a continuation is judged by the history it continues, resolved under the agent's key.
   const continued = (await protocol.continued?.(db, await lookupConversation(db, identity.key), read.body)) ?? null;

@@ -1,5 +1,5 @@
 import "server-only";
-import { findUnstorableText, type Database } from "@/lib/db";
+import { findUnstorableText } from "@/lib/db";
 import { ProxyRequestError } from "./errors";
 
 /**
@@ -9,7 +9,7 @@ import { ProxyRequestError } from "./errors";
  * call it cannot record. PostgreSQL's rule holds on SQLite too, as the routes'
  * does (BD-3), so a recorded session moves between the databases.
  */
-export function requireStorableRequest(_db: Database, body: unknown): void {
+export function requireStorableRequest(body: unknown): void {
   const problem = findUnstorableText(body, "postgres");
   if (!problem) return;
   const where = problem.path === "" ? "the request body" : problem.path;
