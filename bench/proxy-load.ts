@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import fs from "node:fs";
+import { type Job, startOpenAIAgents, turnMessages } from "./openai-agents";
 import { buildApp } from "./playground/app";
 import { createBenchDatabaseFile, createBenchSchema } from "./proxy";
 import { machine, table, writeSection } from "./results";
@@ -17,68 +18,6 @@ import { machine, table, writeSection } from "./results";
 
 const AGENT_COUNTS = [20, 50, 100];
 const CALLS_PER_AGENT = 20;
-
-interface Job {
-  baseURL: string;
-  apiKey: string;
-  stream: boolean;
-  messages: { role: string; content: string }[];
-}
-
-/** The agents: one official client per key, `concurrency` calls at a time; resolves when every call's answer was read to its end. */
-const CLIENT = `
-const { parentPort } = require("node:worker_threads");
-const OpenAI = require("openai").default ?? require("openai");
-const clients = new Map();
-function clientFor(baseURL, apiKey) {
-  const key = baseURL + " " + apiKey;
-  if (!clients.has(key)) clients.set(key, new OpenAI({ baseURL, apiKey, maxRetries: 0 }));
-  return clients.get(key);
-}
-async function call({ baseURL, apiKey, stream, messages }) {
-  const client = clientFor(baseURL, apiKey);
-  if (!stream) return void (await client.chat.completions.create({ model: "fake-gpt", messages }));
-  const chunks = await client.chat.completions.create({ model: "fake-gpt", messages, stream: true });
-  for await (const _chunk of chunks);
-}
-parentPort.on("message", async ({ jobs, concurrency }) => {
-  let next = 0;
-  const lane = async () => {
-    while (next < jobs.length) await call(jobs[next++]);
-  };
-  try {
-    await Promise.all(Array.from({ length: concurrency }, lane));
-    parentPort.postMessage({ done: true });
-  } catch (error) {
-    parentPort.postMessage({ error: String(error) });
-  }
-});
-`;
-
-async function startAgents() {
-  const { Worker } = await import("node:worker_threads");
-  const worker = new Worker(CLIENT, { eval: true });
-  return {
-    run(jobs: Job[], concurrency: number): Promise<void> {
-      return new Promise((resolve, reject) => {
-        worker.once("message", (message: { done?: boolean; error?: string }) => (message.done ? resolve() : reject(new Error(message.error))));
-        worker.postMessage({ jobs, concurrency });
-      });
-    },
-    close: () => worker.terminate(),
-  };
-}
-
-/** Turn `turn` of an agent's conversation, its whole history included. */
-function turnMessages(agent: string, turn: number): Job["messages"] {
-  const messages = [{ role: "system", content: "You are a helpful travel agent. Answer briefly and cite the booking reference." }];
-  for (let past = 0; past <= turn; past += 1) {
-    const question = `Turn ${past}: can you move booking ${agent} to the ${past + 1}th of May, economy, window seat?`;
-    messages.push({ role: "user", content: question });
-    if (past < turn) messages.push({ role: "assistant", content: `echo: ${question}` });
-  }
-  return messages;
-}
 
 /** Every agent's turns in order, agents interleaved; every other call streamed. */
 function jobsFor(agents: number, baseURLs: string[], prefix: string): Job[] {
@@ -165,7 +104,7 @@ export async function benchProxyLoad(): Promise<string> {
     await buildApp(distDir);
   }
   const fake = await startFakeOpenAI();
-  const agents = await startAgents();
+  const agents = startOpenAIAgents();
   const settingsFile = path.join(os.tmpdir(), `context-lab-bench-proxy-load-${process.pid}.json`);
   const rows: string[][] = [];
   try {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
+import { type Job, startOpenAIAgents, type Timing, turnMessages } from "./openai-agents";
 import { buildApp } from "./playground/app";
 import { createBenchDatabaseFile, percentile } from "./proxy";
 import { formatMs, machine, table, writeSection } from "./results";
@@ -20,109 +20,6 @@ const MEASURED = 300;
 const TURNS_PER_CONVERSATION = 20;
 /** The pause before each latency call, standing for the model's time to answer (the fake answers at once). */
 const THINK_MS = 50;
-
-interface Job {
-  baseURL: string;
-  apiKey: string;
-  stream: boolean;
-  messages: { role: string; content: string }[];
-  /** List the models instead (forwarded, nothing recorded): the server's own cost per request. */
-  models?: boolean;
-  /** Time the agent waits before sending, as it would while its model thinks: the previous call's recording runs meanwhile. */
-  pauseMs?: number;
-}
-
-interface Timing {
-  firstChunk: number;
-  total: number;
-  /** The route's own work (its Server-Timing `proxy` entry); null for direct calls. */
-  proxyMs: number | null;
-  /** The server's whole time to the answer's headers (its `server` entry, SV-6), the route's and the upstream's included. */
-  serverMs: number | null;
-  /** The time waiting for the upstream (its `upstream` entry). */
-  upstreamMs: number | null;
-}
-
-/** The agents' side: the official client, a client per key, `concurrency` calls at a time. */
-const CLIENT = `
-const { parentPort } = require("node:worker_threads");
-const OpenAI = require("openai").default ?? require("openai");
-const clients = new Map();
-function clientFor(baseURL, apiKey) {
-  const key = baseURL + " " + apiKey;
-  if (!clients.has(key)) clients.set(key, new OpenAI({ baseURL, apiKey, maxRetries: 0 }));
-  return clients.get(key);
-}
-/** One Server-Timing entry of a call (\`proxy\`, \`server\`, \`upstream\`), null from the fake. */
-function entryMs(response, name) {
-  const entry = (response.headers.get("server-timing") ?? "").split(",").find((part) => part.trim().startsWith(name + ";"));
-  return entry ? Number(entry.split("dur=")[1]) : null;
-}
-function timingOf(response, firstChunk, total) {
-  return { firstChunk, total, proxyMs: entryMs(response, "proxy"), serverMs: entryMs(response, "server"), upstreamMs: entryMs(response, "upstream") };
-}
-async function call({ baseURL, apiKey, stream, messages, pauseMs, models }) {
-  if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
-  const client = clientFor(baseURL, apiKey);
-  const started = performance.now();
-  if (models) {
-    const { response } = await client.models.list().withResponse();
-    const total = performance.now() - started;
-    return timingOf(response, total, total);
-  }
-  if (!stream) {
-    const { response } = await client.chat.completions.create({ model: "fake-gpt", messages }).withResponse();
-    const total = performance.now() - started;
-    return timingOf(response, total, total);
-  }
-  const { data: chunks, response } = await client.chat.completions.create({ model: "fake-gpt", messages, stream: true }).withResponse();
-  let firstChunk = Number.NaN;
-  for await (const _chunk of chunks) if (Number.isNaN(firstChunk)) firstChunk = performance.now() - started;
-  return timingOf(response, firstChunk, performance.now() - started);
-}
-parentPort.on("message", async ({ jobs, concurrency }) => {
-  const timings = new Array(jobs.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < jobs.length) {
-      const index = next++;
-      timings[index] = await call(jobs[index]);
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: concurrency }, lane));
-    parentPort.postMessage({ timings });
-  } catch (error) {
-    parentPort.postMessage({ error: String(error) });
-  }
-});
-`;
-
-function startClient() {
-  const worker = new Worker(CLIENT, { eval: true });
-  return {
-    run(jobs: Job[], concurrency = 1): Promise<Timing[]> {
-      return new Promise((resolve, reject) => {
-        worker.once("message", (message: { timings?: Timing[]; error?: string }) =>
-          message.timings ? resolve(message.timings) : reject(new Error(message.error)),
-        );
-        worker.postMessage({ jobs, concurrency });
-      });
-    },
-    close: () => worker.terminate(),
-  };
-}
-
-/** Turn `turn` of an agent's conversation, its history included. */
-function turnMessages(agent: string, turn: number): Job["messages"] {
-  const messages = [{ role: "system", content: "You are a helpful travel agent. Answer briefly and cite the booking reference." }];
-  for (let past = 0; past <= turn; past += 1) {
-    const question = `Turn ${past}: can you move booking ${agent} to the ${past + 1}th of May, economy, window seat?`;
-    messages.push({ role: "user", content: question });
-    if (past < turn) messages.push({ role: "assistant", content: `echo: ${question}` });
-  }
-  return messages;
-}
 
 interface Rows {
   label: string;
@@ -176,7 +73,7 @@ export async function benchProxyNext(): Promise<string> {
     await buildApp(distDir);
   }
   const fake = await startFakeOpenAI();
-  const client = startClient();
+  const client = startOpenAIAgents();
   const loadBefore = os.loadavg()[0].toFixed(1);
   const settingsFile = path.join(os.tmpdir(), `context-lab-bench-proxy-next-${process.pid}.json`);
   let latency: string[][] = [];
