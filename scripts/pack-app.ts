@@ -13,10 +13,11 @@ import { packEngine } from "./pack-engine";
 
 const ROOT = path.join(import.meta.dirname, "..");
 
-/** What the built server and the command load at run time: Next and React, Prisma's runtime, its CLI for migrations, the database drivers, and zod (the server bundle's schemas). */
+/** What the built server and the command load at run time: Next and React, Prisma's runtime, its CLI for migrations, the database drivers, zod (the server bundle's schemas) and gpt-tokenizer (the encodings it loads when first asked). */
 const RUNTIME_DEPENDENCIES = [
   "next",
   "zod",
+  "gpt-tokenizer",
   "react",
   "react-dom",
   "@prisma/client",
@@ -103,8 +104,9 @@ function copyBuild(buildDir: string, target: string): void {
     // Turbopack's externals: `e.x("name", () => require("name"))` (CommonJS) and `await e.y("name")` (ESM).
     for (const match of text.matchAll(/\.x\("([^"]+)",\(\)=>require\(|await [\w$]+\.y\("([^"]+)"\)/g)) externals.add(match[1] ?? match[2]);
   }
-  // The server bundle's own imports (esbuild leaves every package to Node, SV-8).
-  for (const match of fs.readFileSync(path.join(target, SERVER_BUNDLE), "utf8").matchAll(/^import .* from "([^".][^"]*)";$/gm)) externals.add(match[1]);
+  // The server bundle's own imports, static and dynamic (esbuild leaves every package to Node, SV-8).
+  const bundle = fs.readFileSync(path.join(target, SERVER_BUNDLE), "utf8");
+  for (const match of bundle.matchAll(/^import .* from "([^".][^"]*)";$|\bimport\("([^".][^"]*)"\)/gm)) externals.add(match[1] ?? match[2]);
   const dependencies = new Set<string>(RUNTIME_DEPENDENCIES);
   for (const specifier of externals) {
     const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0];
