@@ -63,7 +63,19 @@ runs("npm run pack:app", () => {
     expect(manifest.private).toBeUndefined();
     expect(manifest.devDependencies).toBeUndefined();
     expect(Object.keys(manifest.dependencies).sort()).toEqual(
-      ["@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "@prisma/client", "better-sqlite3", "gpt-tokenizer", "next", "pg", "prisma", "react", "react-dom", "zod"].sort(),
+      [
+        "@prisma/adapter-better-sqlite3",
+        "@prisma/adapter-pg",
+        "@prisma/client",
+        "better-sqlite3",
+        "gpt-tokenizer",
+        "next",
+        "pg",
+        "prisma",
+        "react",
+        "react-dom",
+        "zod",
+      ].sort(),
     );
     // Pinned: the build runs on the Next it was made with.
     expect(manifest.dependencies.next).toBe(JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules", "next", "package.json"), "utf8")).version);
