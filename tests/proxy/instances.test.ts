@@ -5,13 +5,11 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
 import { startFakeOpenAI, type FakeOpenAI } from "@/tests/support/fake-openai";
-import { hasBuild, NO_BUILD, startNextServer, type NextServer } from "@/tests/support/next-server";
+import { startNextServer, type NextServer } from "@/tests/support/next-server";
 
 // Two app instances (`next start` on two ports) on one PostgreSQL database, as behind a load
 // balancer (docs/DEPLOY.md): an agent records through one, a workspace open on the other shows
 // its turns live. Chromium is Debian's, as in the browser tests.
-const runs = hasBuild() || process.env.CI ? describe : describe.skip;
-if (!hasBuild() && !process.env.CI) console.warn(`tests/proxy/instances skipped: ${NO_BUILD}`);
 
 const CHROMIUM = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -26,7 +24,7 @@ const CHROMIUM = {
   ],
 };
 
-runs("two instances on one PostgreSQL", () => {
+describe("two instances on one PostgreSQL", () => {
   let database: TestDatabase;
   let upstream: FakeOpenAI;
   let first: NextServer;

@@ -5,15 +5,13 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
 import { startFakeOpenAI, type FakeOpenAI } from "@/tests/support/fake-openai";
-import { hasBuild, NO_BUILD, startNextServer, type NextServer } from "@/tests/support/next-server";
+import { startNextServer, type NextServer } from "@/tests/support/next-server";
 
 // The protocols' routes on the real server (the app server, lib/server): its routing (a catch-all beside
 // the served paths) is what the route-server harness cannot show. Routing does not depend on
 // the database engine, so one is enough here.
-const runs = hasBuild() || process.env.CI ? describe : describe.skip;
-if (!hasBuild() && !process.env.CI) console.warn(`tests/proxy/next-routes skipped: ${NO_BUILD}`);
 
-runs("proxy protocols on the app server", () => {
+describe("proxy protocols on the app server", () => {
   let database: TestDatabase;
   let upstream: FakeOpenAI;
   let server: NextServer;

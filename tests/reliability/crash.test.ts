@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConversation, STAGING_SOURCE_PREFIX } from "@/lib/db";
 import { createTestDatabase, TEST_PROVIDERS, type TestDatabase } from "@/tests/support/db";
 import { startFakeOpenAI, type FakeOpenAI } from "@/tests/support/fake-openai";
-import { hasBuild, NO_BUILD, rawRequest, startNextServer, type NextServer } from "@/tests/support/next-server";
+import { rawRequest, startNextServer, type NextServer } from "@/tests/support/next-server";
 
 // kill -9 of the real server in a burst of 20 appenders, 20 proxy agents (the official openai
 // client, half of them streaming) and an import of 200 conversations, five times on each
@@ -18,8 +18,6 @@ const APPENDERS = 20;
 const AGENTS = 20;
 /** Calls each agent makes in a round before it waits for the kill: the journal's backlog stays placeable in minutes on a loaded machine. */
 const CALLS_PER_ROUND = 10;
-const runs = hasBuild() || process.env.CI ? describe : describe.skip;
-if (!hasBuild() && !process.env.CI) console.warn(`tests/reliability/crash skipped: ${NO_BUILD}`);
 
 const tauBench = fs.readFileSync(path.join(import.meta.dirname, "..", "fixtures", "tau-bench-gpt4o-airline.json"), "utf8");
 const IMPORTED = (JSON.parse(tauBench) as unknown[]).length;
@@ -119,7 +117,7 @@ async function appendUntilKilled(server: NextServer, branchId: string, name: str
   }
 }
 
-runs.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
+describe.each(TEST_PROVIDERS)("kill -9 during writes (%s)", (provider) => {
   let database: TestDatabase;
   let fake: FakeOpenAI;
   /** The server of the round under way, killed if an assertion ends the test before the round does. */

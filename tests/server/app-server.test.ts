@@ -5,14 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONVERSATION_CACHE_MS } from "@/lib/proxy";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
 import { startFakeOpenAI, type FakeOpenAI } from "@/tests/support/fake-openai";
-import { hasBuild, NO_BUILD, rawRequest, startNextServer, type NextServer } from "@/tests/support/next-server";
+import { rawRequest, startNextServer, type NextServer } from "@/tests/support/next-server";
 
 // The app server (lib/server) as users start it, on the production build: what it answers itself
 // (the recording proxy, the live streams), what it hands to Next, and what the two share in one process.
 
 const TOKEN = "app-server-test-token-7b1e93";
-const runs = hasBuild() || process.env.CI ? describe : describe.skip;
-if (!hasBuild() && !process.env.CI) console.warn(`tests/server skipped: ${NO_BUILD}`);
 
 const jsonHeaders = { "content-type": "application/json" };
 
@@ -30,7 +28,7 @@ async function readUntil(body: ReadableStream<Uint8Array>, wanted: string): Prom
   return text;
 }
 
-runs("the app server", () => {
+describe("the app server", () => {
   let database: TestDatabase;
   let upstream: FakeOpenAI;
   let open: NextServer;

@@ -22,7 +22,7 @@ export function hasBuild(): boolean {
   return fs.existsSync(path.join(root, distDir, "BUILD_ID")) && fs.existsSync(serverBundleOf(root, distDir));
 }
 
-/** Why server tests did not run; in CI a missing build fails instead (scripts/test.sh builds first). */
+/** Why a server test cannot run: it fails with this rather than skip (scripts/test.sh builds first; test:fast leaves server tests out). */
 export const NO_BUILD = `no production build in ${distDir}: run \`NEXT_DIST_DIR=${distDir} npm run build\` (scripts/test.sh does)`;
 
 export interface NextServer {
