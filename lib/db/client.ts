@@ -20,14 +20,16 @@ export const DEFAULT_DATABASE_URL = "file:./data/context-lab.db";
 /** Waits this long for a free PostgreSQL connection before giving up on a host that does not answer. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
-// On globalThis: route bundles may each load their own copy of this module, and a client
-// made by one must still be described by another (else a PostgreSQL outage reads as SQLite's).
-const globalForDescriptions = globalThis as typeof globalThis & { __contextLabDatabaseDescriptions?: WeakMap<object, DatabaseDescription> };
-const descriptions = (globalForDescriptions.__contextLabDatabaseDescriptions ??= new WeakMap<object, DatabaseDescription>());
-const globalForAdapters = globalThis as typeof globalThis & { __contextLabSqliteAdapters?: WeakMap<object, SqliteAdapterFactory> };
-const sqliteAdapters = (globalForAdapters.__contextLabSqliteAdapters ??= new WeakMap<object, SqliteAdapterFactory>());
-const globalForPools = globalThis as typeof globalThis & { __contextLabPostgresPools?: WeakMap<object, pg.Pool> };
-const postgresPools = (globalForPools.__contextLabPostgresPools ??= new WeakMap<object, pg.Pool>());
+/** What createDatabase knows of a client it made: the database, for error messages, and the driver under it (DB-J1). */
+interface MadeClient {
+  description: DatabaseDescription;
+  sqlite?: SqliteAdapterFactory;
+  pool?: pg.Pool;
+}
+// On globalThis: route bundles (and the app server's) may each load their own copy of this module, and a
+// client made by one must still be known to another (else a PostgreSQL outage reads as SQLite's).
+const globalForClients = globalThis as typeof globalThis & { __contextLabClients?: WeakMap<object, MadeClient> };
+const clients = (globalForClients.__contextLabClients ??= new WeakMap<object, MadeClient>());
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
@@ -50,8 +52,7 @@ function createSqliteDatabase(url: string): Database {
   }
   const adapter = createSqliteAdapter(file);
   const db = new PrismaClient({ adapter });
-  descriptions.set(db, { provider: "sqlite", location: `sqlite:${file}` });
-  sqliteAdapters.set(db, adapter);
+  clients.set(db, { description: { provider: "sqlite", location: `sqlite:${file}` }, sqlite: adapter });
   return db;
 }
 
@@ -73,8 +74,7 @@ function createPostgresDatabase(url: string): Database {
   const db = new PostgresPrismaClient({ adapter }) as unknown as Database;
   const port = connection.port || "5432";
   const location = `postgres://${connection.hostname}:${port}${connection.pathname}${schema ? `?schema=${schema}` : ""}`;
-  descriptions.set(db, { provider: "postgres", location });
-  postgresPools.set(db, pool);
+  clients.set(db, { description: { provider: "postgres", location }, pool });
   return db;
 }
 
@@ -90,17 +90,17 @@ export function createDatabase(url: string = process.env.DATABASE_URL || DEFAULT
 
 /** Which database a client talks to, for error messages; credentials never included. */
 export function describeDatabase(db: object): DatabaseDescription {
-  return descriptions.get(db) ?? { provider: "sqlite", location: "(a client not made by createDatabase)" };
+  return clients.get(db)?.description ?? { provider: "sqlite", location: "(a client not made by createDatabase)" };
 }
 
 /** The SQLite connection under a client made by createDatabase, once it has connected (null for PostgreSQL, or before the first query). */
 export function sqliteConnectionOf(db: object): SqliteConnection | null {
-  return sqliteAdapters.get(db)?.connection ?? null;
+  return clients.get(db)?.sqlite?.connection ?? null;
 }
 
 /** The PostgreSQL pool under a client made by createDatabase (null for SQLite). */
 export function postgresPoolOf(db: object): pg.Pool | null {
-  return postgresPools.get(db) ?? null;
+  return clients.get(db)?.pool ?? null;
 }
 
 const globalForDatabase = globalThis as typeof globalThis & { __contextLabDatabase?: Database };

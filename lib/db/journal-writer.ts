@@ -126,7 +126,9 @@ function shapesOf(writes: readonly Write[]): number[][] {
   for (const [index, write] of writes.entries()) {
     const columns = write.kind === "insert" ? Object.keys(write.row) : write.kind === "update" ? Object.keys(write.values) : [];
     const key = `${order[write.kind]}\u0000${write.table}\u0000${columns.join(",")}`;
-    groups.set(key, [...(groups.get(key) ?? []), index]);
+    const group = groups.get(key);
+    if (group) group.push(index);
+    else groups.set(key, [index]);
   }
   return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, indexes]) => indexes);
 }
