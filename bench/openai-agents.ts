@@ -32,7 +32,6 @@ export interface Timing {
 
 /** The agents' side: the official client, a client per key, `concurrency` calls at a time. */
 const CLIENT = `
-const { parentPort } = require("node:worker_threads");
 const OpenAI = require("openai").default ?? require("openai");
 const clients = new Map();
 function clientFor(baseURL, apiKey) {
@@ -67,6 +66,10 @@ async function call({ baseURL, apiKey, stream, messages, pauseMs, models }) {
   for await (const _chunk of chunks) if (Number.isNaN(firstChunk)) firstChunk = performance.now() - started;
   return timingOf(response, firstChunk, performance.now() - started);
 }
+`;
+
+/** The worker's side of `startAgentWorker`: runs the jobs `concurrency` at a time with the source's `call(job)`, posting each one's timing in job order. */
+const RUN_JOBS = `
 parentPort.on("message", async ({ jobs, concurrency }) => {
   const timings = new Array(jobs.length);
   let next = 0;
@@ -85,20 +88,27 @@ parentPort.on("message", async ({ jobs, concurrency }) => {
 });
 `;
 
-/** Starts the agents' worker: `run` sends jobs `concurrency` at a time and resolves to each one's timing, in job order. */
-export function startOpenAIAgents() {
-  const worker = new Worker(CLIENT, { eval: true });
+/**
+ * Starts a worker of agents: `source` defines `async function call(job)` (with
+ * `parentPort` in scope); `run` sends jobs `concurrency` at a time and
+ * resolves to each one's result, in job order.
+ */
+export function startAgentWorker<J, T>(source: string) {
+  const worker = new Worker(`const { parentPort } = require("node:worker_threads");\n${source}\n${RUN_JOBS}`, { eval: true });
   return {
-    run(jobs: Job[], concurrency = 1): Promise<Timing[]> {
+    run(jobs: J[], concurrency = 1): Promise<T[]> {
       return new Promise((resolve, reject) => {
-        worker.once("message", (message: { timings?: Timing[]; error?: string }) =>
-          message.timings ? resolve(message.timings) : reject(new Error(message.error)),
-        );
+        worker.once("message", (message: { timings?: T[]; error?: string }) => (message.timings ? resolve(message.timings) : reject(new Error(message.error))));
         worker.postMessage({ jobs, concurrency });
       });
     },
     close: () => worker.terminate(),
   };
+}
+
+/** Starts the official-client agents: `run` resolves to each call's timing, in job order. */
+export function startOpenAIAgents() {
+  return startAgentWorker<Job, Timing>(CLIENT);
 }
 
 /** Turn `turn` of an agent's conversation, its history included. */

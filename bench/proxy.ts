@@ -3,8 +3,8 @@ import { createRequire, register } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
 import Sqlite from "better-sqlite3";
+import { startAgentWorker } from "./openai-agents";
 import { formatMs, machine, median, table, writeSection } from "./results";
 
 /**
@@ -121,7 +121,6 @@ interface Job {
  * `concurrency` at a time and returns each one's timing, in job order.
  */
 const CLIENT = `
-const { parentPort } = require("node:worker_threads");
 async function call({ url, key, body }) {
   const started = performance.now();
   const response = await fetch(url, { method: "POST", headers: { authorization: "Bearer " + key, "content-type": "application/json" }, body });
@@ -135,37 +134,10 @@ async function call({ url, key, body }) {
   if (!response.ok) throw new Error("bench call failed with " + response.status);
   return { total: performance.now() - started, firstChunk };
 }
-parentPort.on("message", async ({ jobs, concurrency }) => {
-  const timings = new Array(jobs.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < jobs.length) {
-      const index = next++;
-      timings[index] = await call(jobs[index]);
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: concurrency }, lane));
-    parentPort.postMessage({ timings });
-  } catch (error) {
-    parentPort.postMessage({ error: String(error) });
-  }
-});
 `;
 
 export function startClient() {
-  const worker = new Worker(CLIENT, { eval: true });
-  return {
-    run(jobs: Job[], concurrency = 1): Promise<Timing[]> {
-      return new Promise((resolve, reject) => {
-        worker.once("message", (message: { timings?: Timing[]; error?: string }) =>
-          message.timings ? resolve(message.timings) : reject(new Error(message.error)),
-        );
-        worker.postMessage({ jobs, concurrency });
-      });
-    },
-    close: () => worker.terminate(),
-  };
+  return startAgentWorker<Job, Timing>(CLIENT);
 }
 
 /**
