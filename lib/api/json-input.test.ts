@@ -20,6 +20,34 @@ describe("findExcessiveNesting", () => {
     const text = `"unterminated\n${"[".repeat(MAX_JSON_DEPTH + 1)}${"]".repeat(MAX_JSON_DEPTH + 1)}`;
     expect(findExcessiveNesting(text)).toMatchObject({ offset: text.indexOf("\n") + 1 + MAX_JSON_DEPTH });
   });
+
+  it("[S7] [RL-ST1] skips strings by searching for their end and finds what a character-by-character scan finds", () => {
+    // The plain scan the search replaces: a backslash escapes the next character; a quote or a raw line break ends a string.
+    const reference = (text: string, limit: number): number | null => {
+      let depth = 0;
+      let inString = false;
+      for (let index = 0; index < text.length; index += 1) {
+        const code = text.charCodeAt(index);
+        if (inString) {
+          if (code === 92) index += 1;
+          else if (code === 34 || code === 10) inString = false;
+        } else if (code === 34) inString = true;
+        else if (code === 123 || code === 91) {
+          depth += 1;
+          if (depth > limit) return index;
+        } else if (code === 125 || code === 93) depth -= 1;
+      }
+      return null;
+    };
+    const alphabet = ['"', "\\", "\n", "[", "]", "{", "}", "a"];
+    let seed = 7;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    for (let trial = 0; trial < 20_000; trial += 1) {
+      let text = "";
+      for (let length = Math.floor(random() * 24); length > 0; length -= 1) text += alphabet[Math.floor(random() * alphabet.length)];
+      expect(findExcessiveNesting(text, 2)?.offset ?? null, JSON.stringify(text)).toBe(reference(text, 2));
+    }
+  });
 });
 
 describe("findJsonProblem", () => {
