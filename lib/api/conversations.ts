@@ -9,7 +9,7 @@ import {
   type Database,
   type NewMessage,
 } from "@/lib/db";
-import { createSlicer, yieldToIo } from "@/lib/memory/slices";
+import { countMessagesInSlices } from "@/lib/memory/slices";
 import { DEFAULT_SETTINGS, mergeSettings, normalizeSettings, type SettingsChanges } from "@/lib/settings";
 import { conversationSettings } from "@/lib/settings/server";
 import { HttpError } from "./errors";
@@ -51,13 +51,8 @@ export async function createConversationFromRequest(db: Database, request: Creat
   requireIntactToolPairs(messages);
   const settings = mergeSettings(DEFAULT_SETTINGS, request.settings ?? {});
   const counter = policyCounter((await conversationSettings(db, { settings })).policy);
-  const counted: NewMessage[] = [];
-  // RL-ST3, E-T10: counted in slices, a long text in steps, so other requests are answered meanwhile.
-  const slicer = createSlicer();
-  for (const message of messages) {
-    await slicer.step();
-    counted.push({ message, tokens: await counter.countMessageInSteps(message, yieldToIo) });
-  }
+  const tokens = await countMessagesInSlices(counter, messages);
+  const counted: NewMessage[] = messages.map((message, index) => ({ message, tokens: tokens[index] }));
   return createConversation(db, { title: request.title, source: "api", settings, tools: request.tools ?? null, messages: counted });
 }
 

@@ -20,7 +20,7 @@ import { parseConversationsAsync, type ImportedConversation, type ImportFormat, 
 import { DEFAULT_SETTINGS, mergeSettings, resolveSettings, type Settings } from "@/lib/settings";
 import { loadCatalogue } from "@/lib/models/server";
 import type { ModelEntry } from "@/lib/models";
-import { yieldToIo } from "@/lib/memory/slices";
+import { countMessagesInSlices } from "@/lib/memory/slices";
 import { HttpError } from "./errors";
 import {
   appendToSession,
@@ -38,8 +38,6 @@ import { requireShallowImport, requireStorableImport } from "./import-limits";
 
 /** Messages written per transaction while an import is staged (one INSERT): other requests run between slices. */
 export const IMPORT_SLICE_MESSAGES = 500;
-/** Token counting yields to other requests after this many milliseconds of work. */
-const COUNT_SLICE_MS = 15;
 
 /** At most this many conversations are created by one import; past it the import is refused with 413. */
 export const MAX_IMPORT_CONVERSATIONS = 500;
@@ -156,23 +154,13 @@ function prepare(imported: ImportedConversation, title: string, catalogue: reado
 
 /**
  * Counts tokens (imports are raw history: counted, stored as they are, never
- * compacted on the way in) in slices of about 15 ms, yielding between them
- * so a 100,000-message import never holds up other requests.
+ * compacted on the way in) in slices, yielding between them so a
+ * 100,000-message import never holds up other requests.
  */
 async function countInSlices(item: PreparedConversation): Promise<NewMessage[]> {
-  const counter = sharedCounter(item.encoding);
   const metadata = factsMetadata(item.imported, item.sources);
-  const counted: NewMessage[] = [];
-  let sliceStart = performance.now();
-  for (const [position, message] of item.history.entries()) {
-    // E-T10: a long text is counted in steps too.
-    counted.push({ message, tokens: await counter.countMessageInSteps(message, yieldToIo), metadata: metadata[position] });
-    if (performance.now() - sliceStart > COUNT_SLICE_MS) {
-      await yieldToIo();
-      sliceStart = performance.now();
-    }
-  }
-  return counted;
+  const tokens = await countMessagesInSlices(sharedCounter(item.encoding), item.history);
+  return item.history.map((message, position) => ({ message, tokens: tokens[position], metadata: metadata[position] }));
 }
 
 /** Writes one staged conversation: the conversation, then its messages in short transactions of their own. */

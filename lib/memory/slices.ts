@@ -1,3 +1,5 @@
+import type { Message, TiktokenCounter } from "@/lib/context";
+
 /** ST-3: a slice of work runs at most this long before other requests get their turn. */
 export const SLICE_MS = 12;
 /** ST-3: and at most this many items, so the yields are counted in items as well as in time. */
@@ -25,4 +27,20 @@ export function createSlicer(): { step: () => Promise<void> } {
 /** Lets pending I/O (other requests) run before going on: the pause between slices, and E-T10's between counting steps. */
 export function yieldToIo(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Each message's tokens as `counter.countMessage` counts them, counted in
+ * slices (RL-ST3) and a long text in steps (E-T10), so other requests are
+ * answered meanwhile. The counts stay in the counter's cache: an engine run
+ * over the same messages afterwards, which is synchronous, encodes nothing.
+ */
+export async function countMessagesInSlices(counter: TiktokenCounter, messages: readonly Message[]): Promise<number[]> {
+  const slicer = createSlicer();
+  const counts = new Array<number>(messages.length);
+  for (const [index, message] of messages.entries()) {
+    await slicer.step();
+    counts[index] = await counter.countMessageInSteps(message, yieldToIo);
+  }
+  return counts;
 }

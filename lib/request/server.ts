@@ -1,5 +1,5 @@
 import "server-only";
-import type { Message, Summarizer, ToolDefinition } from "@/lib/context";
+import { policyCounter, type Message, type Summarizer, type ToolDefinition } from "@/lib/context";
 import {
   getArtifactOutlinesByBranchId,
   getBranchScope,
@@ -15,6 +15,7 @@ import {
 } from "@/lib/db";
 import { compactBranch, persistPlan, planCompaction, type CompactionPlan, type CompactionResult } from "@/lib/memory/compaction";
 import { isCompactionDue, loadBranchState, RAW_WINDOW, retryOnStale } from "@/lib/memory/branch-state";
+import { countMessagesInSlices } from "@/lib/memory/slices";
 import type { ResolvedSettings, SettingsChanges } from "@/lib/settings";
 import { conversationSettings } from "@/lib/settings/server";
 import { nextRequest, type NextRequest } from "./next";
@@ -115,11 +116,16 @@ async function loadRequestState(db: Database, branchId: string, overrides: Setti
   return { scope, conversation, settings, records, length, snapshot: await loadMemorySnapshot(db, scope, length, chain) };
 }
 
-function build(
+async function build(
   state: Pick<RequestState, "conversation" | "settings" | "snapshot">,
   records: readonly MessageRecord[],
   options: PrepareNextRequestOptions,
 ): Promise<NextRequest> {
+  // RL-ST1: the engine counts a cold history in one synchronous pass; counted here first, in slices, it finds every count cached.
+  await countMessagesInSlices(
+    policyCounter(state.settings.policy),
+    records.map((record) => record.message),
+  );
   return nextRequest({
     records,
     snapshot: state.snapshot,
