@@ -92,6 +92,31 @@ describe("extractiveSummarizer", () => {
     expect(summary.split("\n")[0]).toContain("question 0");
   });
 
+  it("[E-SM2] over a long conversation quotes only the lines it keeps, and says what the whole text would keep", async () => {
+    let reads = 0;
+    const counted = (index: number) => {
+      const message = user(`question ${index}\n\twith  spaces`);
+      return Object.defineProperty(message, "content", { get: () => ((reads += 1), `question ${index}\n\twith  spaces`), enumerable: true });
+    };
+    const messages = Array.from({ length: 10_000 }, (_, index) => [counted(index), answer(`answer ${index}`), calls(toolCall(`c${index}`, "f", "{}"))]).flat();
+    const summary = await extractiveSummarizer(messages, { purpose: "conversation", previousSummary: "Earlier: the user is Mia Li.\n\nShe flies." });
+    expect(reads).toBeLessThan(300);
+    // The whole text, written line by line, and trimmed as E-SM2 says.
+    const whole = ["Earlier: the user is Mia Li.", "She flies."];
+    for (let index = 0; index < 10_000; index += 1) {
+      if (index > 0) whole.push("  tools: f");
+      whole.push(`- user: question ${index} with spaces`, `  assistant: answer ${index}`);
+    }
+    whole.push("  tools: f");
+    const kept: string[] = [];
+    let size = whole[0].length + 40;
+    for (let index = whole.length - 1; size + whole[index].length + 1 <= 4_000; index -= 1) {
+      kept.unshift(whole[index]);
+      size += whole[index].length + 1;
+    }
+    expect(summary).toBe([whole[0], `… ${whole.length - 1 - kept.length} earlier lines omitted`, ...kept].join("\n"));
+  });
+
   it("[E-SM1] never cuts a character in half", async () => {
     const emoji = "😀".repeat(300);
     const summary = await extractiveSummarizer([user(emoji), answer(emoji)], { purpose: "conversation" });

@@ -54,36 +54,45 @@ export function summarizeToolChain(messages: readonly Message[]): string {
   const calls = names.length === 1 ? "1 tool call" : `${names.length} tool calls`;
   const header = `${TOOL_CHAIN_SUMMARY_PREFIX} ${calls}: ${[...new Set(names)].join(", ")}.`;
   const conclusion = lastResult ? `\nConcluded: ${head(lastResult, RESULT_HEAD)}` : "";
-  return limit(`${header}\n${lines.join("\n")}${conclusion}`);
+  const summary = new SummaryLines();
+  summary.add(`${header}\n${lines.join("\n")}${conclusion}`);
+  return summary.limited();
 }
 
-/** The deterministic text of a conversation's summary: what each turn asked and answered, which tools ran. */
+/**
+ * The deterministic text of a conversation's summary: what each turn asked
+ * and answered, which tools ran. A line quoting a message is written only if
+ * the summary keeps it: over 100,000 messages the summary keeps its first
+ * line and the latest ones, and only those are flattened (E-SM2).
+ */
 export function summarizeConversation(messages: readonly Message[], previousSummary?: string): string {
-  const lines: string[] = [];
+  const lines = new SummaryLines();
   // The earlier summary is carried whole; `limit` trims the oldest lines only when the total grows too long.
-  if (previousSummary) lines.push(...previousSummary.split("\n").filter((line) => line.trim() !== ""));
+  if (previousSummary) lines.add(previousSummary.split("\n").filter((line) => line.trim() !== ""));
   let toolCalls: string[] = [];
   const flushTools = () => {
     if (toolCalls.length === 0) return;
-    lines.push(`  tools: ${summarizeNames(toolCalls)}`);
+    lines.add(`  tools: ${summarizeNames(toolCalls)}`);
     toolCalls = [];
   };
   for (const message of messages) {
     if (message.role === "user") {
       flushTools();
-      lines.push(`- user: ${head(contentText(message), TEXT_HEAD)}`);
+      lines.quote("- user: ", () => contentText(message));
     } else if (message.role === "assistant") {
       for (const call of message.tool_calls ?? []) toolCalls.push(call.function.name);
-      if (message.content) {
+      const content = message.content;
+      if (content) {
         flushTools();
-        lines.push(`  assistant: ${head(message.content, TEXT_HEAD)}`);
+        lines.quote("  assistant: ", () => content);
       }
     } else if (message.role === "system" && message.content) {
-      lines.push(`- note: ${head(message.content, TEXT_HEAD)}`);
+      const content = message.content;
+      lines.quote("- note: ", () => content);
     }
   }
   flushTools();
-  return limit(lines.join("\n"));
+  return lines.limited();
 }
 
 function summarizeNames(names: string[]): string {
@@ -98,15 +107,57 @@ export function head(text: string, size: number): string {
   return exceedsCharacters(flat, size) ? `${firstCharacters(flat, size - 1)}…` : flat;
 }
 
-// Keeps the first line (the header) and the most recent lines: they matter most to the next call.
-function limit(text: string): string {
-  if (text.length <= MAX_SUMMARY_CHARS) return text;
-  const lines = text.split("\n");
-  const kept: string[] = [];
-  let size = lines[0].length + 40;
-  for (let index = lines.length - 1; index > 0 && size + lines[index].length + 1 <= MAX_SUMMARY_CHARS; index -= 1) {
-    kept.unshift(lines[index]);
-    size += lines[index].length + 1;
+/** A line of a summary: written, or quoting a message's text, flattened to its head when first read. */
+class QuotedLine {
+  private written: string | undefined;
+
+  constructor(
+    private readonly prefix: string,
+    private readonly text: () => string,
+  ) {}
+
+  get value(): string {
+    this.written ??= `${this.prefix}${head(this.text(), TEXT_HEAD)}`;
+    return this.written;
   }
-  return [lines[0], `… ${lines.length - 1 - kept.length} earlier lines omitted`, ...kept].join("\n");
+}
+
+/** A summary's lines, each one line of its text (a flattened head holds no line break). */
+class SummaryLines {
+  private readonly lines: (string | QuotedLine)[] = [];
+
+  /** Lines written as they are; one holding line breaks stands for as many lines. */
+  add(text: string | readonly string[]): void {
+    for (const line of typeof text === "string" ? [text] : text) this.lines.push(...line.split("\n"));
+  }
+
+  /** A line quoting `text`'s head after `prefix`, written only if the summary keeps it. */
+  quote(prefix: string, text: () => string): void {
+    this.lines.push(new QuotedLine(prefix, text));
+  }
+
+  /**
+   * The summary within MAX_SUMMARY_CHARS: whole when it fits, else its first
+   * line (the header) and the most recent lines, which matter most to the
+   * next call, with a note of how many were left out.
+   */
+  limited(): string {
+    const { lines } = this;
+    const at = (index: number) => {
+      const line = lines[index];
+      return typeof line === "string" ? line : line.value;
+    };
+    // Read from the front only until the text is known to be too long.
+    let size = -1;
+    for (let index = 0; index < lines.length && size <= MAX_SUMMARY_CHARS; index += 1) size += at(index).length + 1;
+    if (size <= MAX_SUMMARY_CHARS) return lines.map((_, index) => at(index)).join("\n");
+    const kept: string[] = [];
+    size = at(0).length + 40;
+    for (let index = lines.length - 1; index > 0 && size + at(index).length + 1 <= MAX_SUMMARY_CHARS; index -= 1) {
+      kept.push(at(index));
+      size += at(index).length + 1;
+    }
+    kept.reverse();
+    return [at(0), `… ${lines.length - 1 - kept.length} earlier lines omitted`, ...kept].join("\n");
+  }
 }
