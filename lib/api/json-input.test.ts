@@ -41,7 +41,10 @@ describe("findExcessiveNesting", () => {
     };
     const alphabet = ['"', "\\", "\n", "[", "]", "{", "}", "a"];
     let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     for (let trial = 0; trial < 20_000; trial += 1) {
       let text = "";
       for (let length = Math.floor(random() * 24); length > 0; length -= 1) text += alphabet[Math.floor(random() * alphabet.length)];

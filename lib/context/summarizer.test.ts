@@ -96,7 +96,11 @@ describe("extractiveSummarizer", () => {
     let reads = 0;
     const counted = (index: number) => {
       const message = user(`question ${index}\n\twith  spaces`);
-      return Object.defineProperty(message, "content", { get: () => ((reads += 1), `question ${index}\n\twith  spaces`), enumerable: true });
+      const content = () => {
+        reads += 1;
+        return `question ${index}\n\twith  spaces`;
+      };
+      return Object.defineProperty(message, "content", { get: content, enumerable: true });
     };
     const messages = Array.from({ length: 10_000 }, (_, index) => [counted(index), answer(`answer ${index}`), calls(toolCall(`c${index}`, "f", "{}"))]).flat();
     const summary = await extractiveSummarizer(messages, { purpose: "conversation", previousSummary: "Earlier: the user is Mia Li.\n\nShe flies." });
