@@ -243,6 +243,26 @@ describe("replayConversation", () => {
     expect(firedMidway).toBe(true);
   });
 
+  it("[E-RP2] yields once its calls have run 10 ms, however many calls yieldEvery allows", async () => {
+    let fired = false;
+    setImmediate(() => {
+      fired = true;
+    });
+    let firedAfterSecond = false;
+    await replayConversation({
+      messages: richest,
+      policy: PRESETS.raw.policy,
+      yieldEvery: 10_000,
+      onProgress: ({ done }) => {
+        // A slow call: the progress callback runs inside the call's slice.
+        const until = performance.now() + 11;
+        while (done === 1 && performance.now() < until);
+        if (done === 2) firedAfterSecond = fired;
+      },
+    });
+    expect(firedAfterSecond).toBe(true);
+  });
+
   /** The texts counting a message encodes (E-T1): role, content, name, call id, each call's name and arguments. */
   const texts = (message: Message) =>
     [

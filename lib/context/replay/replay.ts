@@ -17,6 +17,8 @@ import { mentionsOf, occurrencesOf, searchableText } from "./mentions";
 import type { CallCache, CallTokens, ProcessorTouch, RecallRisk, ReplayCall, ReplayOptions, ReplayResult, ReplayStep, ReplayTotals } from "./types";
 
 const DEFAULT_YIELD_EVERY = 8;
+/** A replay also yields once a run of calls has taken this long: late calls of a long conversation cost milliseconds each. */
+const YIELD_AFTER_MS = 10;
 const NOTHING_OFFLOADED: Readonly<Record<string, string>> = Object.freeze({});
 
 /** Conversation indices of the model calls (E-RP1): every assistant turn. */
@@ -49,7 +51,8 @@ interface SentRequest {
  * prompt-cache prefix it shares with the previous request, its cost, what each
  * processor touched and the recall risks it runs.
  * Runs unchanged in a Web Worker and on the server; yields to the event loop
- * every `yieldEvery` calls and stops at the next call once `signal` aborts.
+ * every `yieldEvery` calls, or sooner once calls have run YIELD_AFTER_MS, and
+ * stops at the next call once `signal` aborts.
  * @example const replay = await replayConversation({ messages, tools, policy: presetPolicy("observation_masking"), prices: { input: 2.5, cachedInput: 1.25, output: 10 } })
  */
 export async function replayConversation(options: ReplayOptions): Promise<ReplayResult> {
@@ -72,12 +75,17 @@ export async function replayConversation(options: ReplayOptions): Promise<Replay
   const store = new Context("replay");
   const modelCache = replayCache(options.cache, options.cacheTtl);
   options.onProgress?.({ done: 0, total: points.length });
+  let sliceStart = performance.now();
+  let sinceYield = 0;
   for (const [call, at] of points.entries()) {
     if (signal?.aborted) throw new ReplayCancelledError(call, signal.reason);
-    if (call > 0 && call % yieldEvery === 0) {
+    if (sinceYield >= yieldEvery || (sinceYield > 0 && performance.now() - sliceStart >= YIELD_AFTER_MS)) {
       await yieldToEventLoop();
       if (signal?.aborted) throw new ReplayCancelledError(call, signal.reason);
+      sliceStart = performance.now();
+      sinceYield = 0;
     }
+    sinceYield += 1;
     const added = messages.slice(consumed, at);
     // E-T6: each conversation message is counted into the shared cache once; every later build reads it.
     for (const message of added) counter.countMessage(message);

@@ -64,7 +64,7 @@ export interface ReplayOptions {
   signal?: AbortSignal;
   /** Called after every call, and once at the start with `done: 0`. */
   onProgress?: (progress: ReplayProgress) => void;
-  /** Calls replayed between yields to the event loop (default 8). */
+  /** Calls replayed between yields to the event loop at most (default 8); calls that have run 10 ms yield sooner. */
   yieldEvery?: number;
   /** Keep each call's request messages in its record (default true); false keeps big comparisons small. */
   keepMessages?: boolean;
