@@ -227,6 +227,8 @@ export function describeRouteFuzz(provider: TestProvider): void {
         if (target.folder === "settings/upstream") fs.rmSync(path.join(settingsFolder, "upstream.json"), { force: true });
         expect(failures.slice(0, 5)).toEqual([]);
         expect(sent).toBe(RUNS);
+        const accepted = Object.entries(statuses).reduce((sum, [status, count]) => sum + (Number(status) < 300 ? count : 0), 0);
+        expect(accepted, "requests answered 2xx").toBeGreaterThanOrEqual(RUNS * (target.spec.minAccepted ?? 0));
       },
       600_000,
     );
