@@ -143,7 +143,7 @@ export const ROUTE_FIELDS: Record<string, Record<string, fc.Arbitrary<unknown>>>
     apiKey: fc.oneof(fc.string({ maxLength: 40 }), fc.constant(null)),
     timeoutMs: fc.integer(),
   },
-  session: { token: fc.string({ maxLength: 60 }) },
+  login: { token: fc.string({ maxLength: 60 }) },
 };
 
 /** Messages a route must accept: any text (emoji, bidi controls, CJK, control characters) in a valid shape. */

@@ -16,6 +16,9 @@ import { sessionFileBodies } from "./session-bodies";
 
 export const API_ROOT = path.join(import.meta.dirname, "..", "..", "app", "api");
 
+/** The access token the fuzzed app is configured with (CONTEXT_LAB_TOKEN): `POST /api/login` accepts it. */
+export const ACCESS_TOKEN = "fuzz-access-token-0123456789";
+
 /** What kind of row a path parameter names (the fixture pool its real values come from). */
 type IdKind = Exclude<keyof FuzzIds, "sessionFiles" | "localSession">;
 
@@ -159,6 +162,10 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   },
   "local-agents/import": { bodies: { POST: (pool) => bodyText(localPath(pool), fc.record(localPath(pool))) } },
   "local-agents/unfollow": { bodies: { POST: (pool) => bodyText({ ...localPath(pool), conversationId: fc.constantFrom(...pool.conversation) }) } },
+  login: {
+    bodies: { POST: shaped(ROUTE_FIELDS.login, fc.record({ token: fc.constant(ACCESS_TOKEN) })), DELETE: () => fc.constantFrom("", "{}") },
+    minAccepted: 0.1,
+  },
   models: {},
   "models/[id]": {
     params: { id: "model" },
@@ -169,7 +176,6 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   "policies/[id]": { params: { id: "policy" }, bodies: { PATCH: shaped(policyFields, validPolicy), DELETE: () => fc.constantFrom("", "{}") } },
   "policies/[id]/export": { params: { id: "policy" }, query: { format: oneOf("json", "typescript") } },
   "policies/diff": { query: { from: ids("policy"), to: ids("policy") } },
-  session: { bodies: { POST: shaped(ROUTE_FIELDS.session), DELETE: () => fc.constantFrom("", "{}") } },
   sessions: { bodies: { POST: (pool) => sessionFileBodies(pool.sessionFiles) }, contentType: "application/x-ndjson", minAccepted: 0.1 },
   "sessions/[conversationId]": { params: { conversationId: "conversation" } },
   "settings/upstream": { bodies: { PUT: shaped(ROUTE_FIELDS.upstream) } },
