@@ -9,8 +9,8 @@ import fc from "fast-check";
  * limit and unknown fields; hostile query values.
  */
 
-const LONE_SURROGATES = ["\ud83d", "\udc00", "a\ud800b", "\udfff\ud800"];
-const HUGE_NUMBERS = [1e308, -1e308, 2 ** 53 + 1, -(2 ** 63), 1e-320, -0, 0.5, -1, 4294967296, 2 ** 31, 2 ** 31 - 1, -(2 ** 31) - 1, 1e21];
+export const LONE_SURROGATES = ["\ud83d", "\udc00", "a\ud800b", "\udfff\ud800"];
+export const HUGE_NUMBERS = [1e308, -1e308, 2 ** 53 + 1, -(2 ** 63), 1e-320, -0, 0.5, -1, 4294967296, 2 ** 31, 2 ** 31 - 1, -(2 ** 31) - 1, 1e21];
 
 /** A value that is wrong, extreme or hostile wherever it is put. */
 export const nasty: fc.Arbitrary<unknown> = fc.oneof(
@@ -40,7 +40,7 @@ const giant: fc.Arbitrary<string> = fc.constantFrom(
 );
 
 /** JSON text nesting arrays and objects `depth` deep, built as text: stringifying it would need as deep a stack. */
-function deeplyNested(depth: number): string {
+export function deeplyNested(depth: number): string {
   const open: string[] = [];
   const close: string[] = [];
   for (let level = 0; level < depth; level += 1) {
@@ -143,7 +143,7 @@ export const ROUTE_FIELDS: Record<string, Record<string, fc.Arbitrary<unknown>>>
     apiKey: fc.oneof(fc.string({ maxLength: 40 }), fc.constant(null)),
     timeoutMs: fc.integer(),
   },
-  session: { token: fc.string({ maxLength: 60 }) },
+  login: { token: fc.string({ maxLength: 60 }) },
 };
 
 /** Messages a route must accept: any text (emoji, bidi controls, CJK, control characters) in a valid shape. */
@@ -175,21 +175,26 @@ export const VALID_BODIES: Record<string, fc.Arbitrary<unknown>> = {
 
 const MUTATIONS = ["{", "}", "[", "]", '"', ",", ":", "\\", "\\u0000", "\\ud800", "1e999", "2147483648", "99999999999999999999", "null", " ", "\u0000"];
 
-/**
- * A text mutated once or twice where it stands: a slice deleted, a token
- * inserted, a number swapped for one no column holds, the end cut off.
- */
+/** One change to a text: what, where (a fraction of its length) and the token it puts in. */
+export type TextMutation = [kind: "delete" | "insert" | "number" | "cut", where: number, token: string];
+
+/** A mutation at a place `where` draws (fast-check's doubles fall mostly near 0 and 1: the ends of the text). */
+export function textMutation(where: fc.Arbitrary<number> = fc.double({ min: 0, max: 1, noNaN: true })): fc.Arbitrary<TextMutation> {
+  return fc.tuple(fc.constantFrom("delete", "insert", "number", "cut"), where, fc.constantFrom(...MUTATIONS));
+}
+
+/** A slice deleted, a token inserted, a number swapped for one no column holds, or the end cut off. */
+export function mutateText(text: string, [kind, where, token]: TextMutation): string {
+  const at = Math.floor(where * text.length);
+  if (kind === "delete") return text.slice(0, at) + text.slice(at + 1 + (at % 7));
+  if (kind === "insert") return text.slice(0, at) + token + text.slice(at);
+  if (kind === "number") return text.replace(/\d+/, token === "1e999" || token === "99999999999999999999" ? token : "2147483648");
+  return text.slice(0, at);
+}
+
+/** A text mutated once or twice where it stands (`mutateText`). */
 export function mutatedJson(base: fc.Arbitrary<string>): fc.Arbitrary<string> {
-  const mutation = fc.tuple(fc.constantFrom("delete", "insert", "number", "cut"), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(...MUTATIONS));
-  return fc.tuple(base, fc.array(mutation, { minLength: 1, maxLength: 2 })).map(([text, mutations]) =>
-    mutations.reduce((current, [kind, where, token]) => {
-      const at = Math.floor(where * current.length);
-      if (kind === "delete") return current.slice(0, at) + current.slice(at + 1 + (at % 7));
-      if (kind === "insert") return current.slice(0, at) + token + current.slice(at);
-      if (kind === "number") return current.replace(/\d+/, token === "1e999" || token === "99999999999999999999" ? token : "2147483648");
-      return current.slice(0, at);
-    }, text),
-  );
+  return fc.tuple(base, fc.array(textMutation(), { minLength: 1, maxLength: 2 })).map(([text, mutations]) => mutations.reduce(mutateText, text));
 }
 
 const RAW_QUERY_VALUES = [

@@ -32,8 +32,8 @@ export interface FuzzIds {
   policy: string[];
   model: string[];
   call: string[];
-  /** A session file exported from the fixture conversation, for `POST /api/sessions` to be fed mutations of. */
-  sessionFile: string;
+  /** Session files exported from the fixtures (requests as deltas and left out; a recorded call's), for `POST /api/sessions` to be fed copies and mutations of. */
+  sessionFiles: string[];
   /** The coding agents' session files the Local agents routes list (set by the test, which makes their home). */
   localSession: string[];
 }
@@ -115,7 +115,12 @@ export async function createFuzzFixtures(db: Database, proxyHeaders: Record<stri
   await getProxyRecorder().idle();
   const recorded = await findConversationByRecordKey(db, "fuzz");
   const calls = recorded ? (await listCallsByConversationId(db, recorded.id, { limit: 10 })).calls.map((entry) => entry.id) : [];
-  const exported = await (sessionExportRoute as Handler)(new Request("http://127.0.0.1/api/sessions/x"), { params: Promise.resolve({ conversationId }) });
+  const exportSession = async (id: string, query = "") => {
+    const exported = await (sessionExportRoute as Handler)(new Request(`http://127.0.0.1/api/sessions/x${query}`), {
+      params: Promise.resolve({ conversationId: id }),
+    });
+    return exported.text();
+  };
   return {
     conversation: [conversationId, ...(recorded ? [recorded.id] : [])],
     victim: victims,
@@ -126,7 +131,11 @@ export async function createFuzzFixtures(db: Database, proxyHeaders: Record<stri
     policy: [policy.policy.id],
     model: ["fuzz-7b", "gpt-4o"],
     call: calls,
-    sessionFile: await exported.text(),
+    sessionFiles: [
+      await exportSession(conversationId),
+      await exportSession(conversationId, "?requests=omitted"),
+      ...(recorded ? [await exportSession(recorded.id)] : []),
+    ],
     localSession: [],
   };
 }

@@ -15,7 +15,7 @@ import { createTestDatabase, type TestDatabase, type TestProvider } from "@/test
 import { startFakeOpenAI, type FakeOpenAI } from "@/tests/support/fake-openai";
 import { bodyText, queryValue } from "./bodies";
 import { createFuzzFixtures, type FuzzIds } from "./fixtures";
-import { API_ROOT, paramNames, pathOf, ROUTE_SPECS, routeFolders, type RouteSpec } from "./targets";
+import { ACCESS_TOKEN, API_ROOT, paramNames, pathOf, ROUTE_SPECS, routeFolders, type RouteSpec } from "./targets";
 
 // BD-11: every route handler under app/api and the app server's own (lib/server/routes.ts), in process, with hundreds of seeded random requests each
 // (path parameters, query strings, bodies), and malformed paths through Next's request hook: whatever
@@ -28,7 +28,6 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 8);
 const PATH_RUNS = Number(process.env.FUZZ_PATH_RUNS ?? 500);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_128);
-const TOKEN = "fuzz-access-token-0123456789";
 const HOST = "127.0.0.1";
 
 type Handler = (request: Request, context?: { params: Promise<Record<string, string>> }) => Promise<Response> | Response;
@@ -182,7 +181,7 @@ export function describeRouteFuzz(provider: TestProvider): void {
       home = createAgentHome();
       Object.assign(process.env, home.env, {
         HOST,
-        CONTEXT_LAB_TOKEN: TOKEN,
+        CONTEXT_LAB_TOKEN: ACCESS_TOKEN,
         CONTEXT_LAB_UPSTREAM_BASE_URL: upstream.baseUrl,
         CONTEXT_LAB_ANTHROPIC_BASE_URL: upstream.anthropicBaseUrl,
         CONTEXT_LAB_UPSTREAM_API_KEY: "sk-fuzz-upstream",
@@ -207,6 +206,10 @@ export function describeRouteFuzz(provider: TestProvider): void {
       await database?.cleanup();
     });
 
+    it("[BD-11] every route spec names a route the suite fuzzes (a renamed route would lose its bodies)", () => {
+      expect(Object.keys(ROUTE_SPECS).filter((folder) => !modules.has(folder))).toEqual([]);
+    });
+
     it.each(targets.map((target) => ({ ...target, name: `${target.method} /api/${target.folder}` })))(
       "[BD-11] $name answers every random request without a 5xx, errors as JSON",
       async (target) => {
@@ -227,6 +230,8 @@ export function describeRouteFuzz(provider: TestProvider): void {
         if (target.folder === "settings/upstream") fs.rmSync(path.join(settingsFolder, "upstream.json"), { force: true });
         expect(failures.slice(0, 5)).toEqual([]);
         expect(sent).toBe(RUNS);
+        const accepted = Object.entries(statuses).reduce((sum, [status, count]) => sum + (Number(status) < 300 ? count : 0), 0);
+        expect(accepted, "requests answered 2xx").toBeGreaterThanOrEqual(RUNS * (target.spec.minAccepted ?? 0));
       },
       600_000,
     );
@@ -249,7 +254,7 @@ export function describeRouteFuzz(provider: TestProvider): void {
         fc.asyncProperty(paths, async ({ folder, segment: raw, method, page }) => {
           const names = paramNames(folder);
           const rawPath = page ? `/c/${raw}` : pathOf(folder, Object.fromEntries(names.map((name) => [name, "\u0001"]))).replaceAll("%01", raw);
-          const headers = { host: HOST, "content-type": "application/json", "content-length": "2", "x-context-lab-token": TOKEN };
+          const headers = { host: HOST, "content-type": "application/json", "content-length": "2", "x-context-lab-token": ACCESS_TOKEN };
           const hooked = proxy(new NextRequest(`http://${HOST}${rawPath}`, { method, headers, body: method === "POST" ? "{}" : undefined }));
           if (hooked.headers.get("x-middleware-next") !== "1") {
             refused += 1;

@@ -4,8 +4,9 @@ import fc from "fast-check";
 import { PRESETS } from "@/lib/context";
 import { policyOfSettings } from "@/lib/policies";
 import { DEFAULT_SETTINGS } from "@/lib/settings";
-import { bodyText, importText, mutatedJson, nasty, queryValue, ROUTE_FIELDS, VALID_BODIES } from "./bodies";
+import { bodyText, importText, nasty, queryValue, ROUTE_FIELDS, VALID_BODIES } from "./bodies";
 import type { FuzzIds } from "./fixtures";
+import { sessionFileBodies } from "./session-bodies";
 
 /**
  * Every route handler under app/api, found on disk (a route added later is
@@ -15,8 +16,11 @@ import type { FuzzIds } from "./fixtures";
 
 export const API_ROOT = path.join(import.meta.dirname, "..", "..", "app", "api");
 
+/** The access token the fuzzed app is configured with (CONTEXT_LAB_TOKEN): `POST /api/login` accepts it. */
+export const ACCESS_TOKEN = "fuzz-access-token-0123456789";
+
 /** What kind of row a path parameter names (the fixture pool its real values come from). */
-type IdKind = Exclude<keyof FuzzIds, "sessionFile" | "localSession">;
+type IdKind = Exclude<keyof FuzzIds, "sessionFiles" | "localSession">;
 
 export interface RouteSpec {
   /** Parameter name → the pool of real ids; absent parameters get random text only. */
@@ -29,6 +33,8 @@ export interface RouteSpec {
   contentType?: string;
   /** Its accepted requests write one branch's next turn, so concurrent ones would conflict (409): they are sent one at a time. */
   serial?: boolean;
+  /** The least share of its requests answered 2xx: the run must exercise the accepting path, not only the refusals. */
+  minAccepted?: number;
 }
 
 const ids = (kind: IdKind) => (pool: FuzzIds) => queryValue(pool[kind]);
@@ -80,11 +86,6 @@ const localPath = (pool: FuzzIds) => ({
     fc.constantFrom("/etc/passwd", "../../../etc/hosts", "~/.claude/projects/x.jsonl", ""),
   ),
 });
-
-/** The exported session file with every id made new (so it imports, where the file itself is a 409), `n` telling copies apart. */
-function sessionCopies(file: string): fc.Arbitrary<string> {
-  return fc.nat().map((n) => file.replace(/"(c[a-z0-9]{20,32})"/g, `"$1x${n}"`));
-}
 
 /** Each route (its folder under app/api; the app server's own, lib/server/routes.ts, by their path under /api) and what it reads. */
 export const ROUTE_SPECS: Record<string, RouteSpec> = {
@@ -161,6 +162,10 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   },
   "local-agents/import": { bodies: { POST: (pool) => bodyText(localPath(pool), fc.record(localPath(pool))) } },
   "local-agents/unfollow": { bodies: { POST: (pool) => bodyText({ ...localPath(pool), conversationId: fc.constantFrom(...pool.conversation) }) } },
+  login: {
+    bodies: { POST: shaped(ROUTE_FIELDS.login, fc.record({ token: fc.constant(ACCESS_TOKEN) })), DELETE: () => fc.constantFrom("", "{}") },
+    minAccepted: 0.1,
+  },
   models: {},
   "models/[id]": {
     params: { id: "model" },
@@ -171,12 +176,7 @@ export const ROUTE_SPECS: Record<string, RouteSpec> = {
   "policies/[id]": { params: { id: "policy" }, bodies: { PATCH: shaped(policyFields, validPolicy), DELETE: () => fc.constantFrom("", "{}") } },
   "policies/[id]/export": { params: { id: "policy" }, query: { format: oneOf("json", "typescript") } },
   "policies/diff": { query: { from: ids("policy"), to: ids("policy") } },
-  session: { bodies: { POST: shaped(ROUTE_FIELDS.session), DELETE: () => fc.constantFrom("", "{}") } },
-  sessions: {
-    bodies: {
-      POST: (pool) => fc.oneof(fc.constant(pool.sessionFile), mutatedJson(sessionCopies(pool.sessionFile)), sessionCopies(pool.sessionFile), bodyText({})),
-    },
-  },
+  sessions: { bodies: { POST: (pool) => sessionFileBodies(pool.sessionFiles) }, contentType: "application/x-ndjson", minAccepted: 0.1 },
   "sessions/[conversationId]": { params: { conversationId: "conversation" } },
   "settings/upstream": { bodies: { PUT: shaped(ROUTE_FIELDS.upstream) } },
   "v1/[...path]": {},

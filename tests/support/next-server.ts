@@ -81,6 +81,37 @@ export async function startNextServer(options: NextServerOptions): Promise<NextS
   return { url, port, output: () => printed, kill: () => end("SIGKILL"), stop: () => end("SIGTERM") };
 }
 
+/** Two app servers on one database and environment: `open` without an access token, `locked` with one. */
+export interface ServerPair {
+  open: NextServer;
+  locked: NextServer;
+  stop(): Promise<void>;
+}
+
+export interface ServerPairOptions extends Omit<NextServerOptions, "port"> {
+  /** The locked server's CONTEXT_LAB_TOKEN. */
+  token: string;
+}
+
+/** Starts the open and the locked server side by side; if one fails to start, the other is stopped before the error is thrown. */
+export async function startServerPair({ token, env, ...options }: ServerPairOptions): Promise<ServerPair> {
+  const started = await Promise.allSettled([startNextServer({ ...options, env }), startNextServer({ ...options, env: { ...env, CONTEXT_LAB_TOKEN: token } })]);
+  const servers = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const failed = started.find((result): result is PromiseRejectedResult => result.status === "rejected");
+  if (failed) {
+    await Promise.all(servers.map((server) => server.stop()));
+    throw failed.reason;
+  }
+  const [open, locked] = servers;
+  return {
+    open,
+    locked,
+    stop: async () => {
+      await Promise.all(servers.map((server) => server.stop()));
+    },
+  };
+}
+
 export interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
