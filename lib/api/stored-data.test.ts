@@ -148,6 +148,13 @@ describe.each(TEST_PROVIDERS)("session files checked like every input (%s)", (pr
     ["an unknown role", (file: SessionFile) => void (file.messages[3].role = "robot"), "messages[3].role", "role must be"],
     ["tokens of 2^31", (file: SessionFile) => void (file.messages[0].tokens = 2 ** 31), "messages[0].tokens", "must be at most 2147483647"],
     ["a revision of 2^31", (file: SessionFile) => void (file.branches[0].revision = 2 ** 31), "branches[0].revision", "must be at most"],
+    ["a date in the year 0", (file: SessionFile) => void (file.conversation.createdAt = "0000-01-01T00:00:00Z"), "conversation.createdAt", "year 1 or later"],
+    [
+      "a date that is the year 0 in UTC",
+      (file: SessionFile) => void (file.branches[0].createdAt = "0001-01-01T00:30:00+01:00"),
+      "branches[0].createdAt",
+      "year 1 or later",
+    ],
     ["settings that are not an object", (file: SessionFile) => void (file.conversation.settings = '"fast"'), "conversation.settings", "must be a JSON object"],
     [
       "tools that are not tool definitions",

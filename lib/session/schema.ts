@@ -22,7 +22,10 @@ function jsonOf(check: (value: unknown) => string | null = () => null) {
 }
 
 const json = jsonOf();
-const date = z.iso.datetime({ error: "expected an ISO date-time" });
+// IN-6: PostgreSQL's timestamps start at the year 1; SQLite would take year 0, so both refuse it alike.
+const date = z.iso
+  .datetime({ error: "expected an ISO date-time" })
+  .refine((value) => new Date(value).getUTCFullYear() >= 1, "must be in the year 1 or later (UTC), the earliest time PostgreSQL stores");
 // IN-6: whole numbers an Int column holds on both databases.
 const int = z
   .number()
