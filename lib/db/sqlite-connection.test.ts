@@ -1,5 +1,5 @@
 import Sqlite from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "@/tests/support/db";
 import { sqliteConnectionOf, sqlitePathOf } from "./client";
 import { createConversation, getConversationById } from "./conversations";
@@ -25,6 +25,26 @@ describe("the SQLite connection's group commit", () => {
     // Forty transactions, a handful of syncs: each commit waits for the disk once for all of its group.
     expect(after.commits - before.commits).toBeLessThanOrEqual(4);
     expect(await test.db.conversation.count()).toBe(40);
+  });
+
+  it("[DB-G1] after a commit that made one write durable, the next write commits without waiting for the spacing", async () => {
+    await test.db.conversation.count(); // connects
+    const statement = { sql: 'UPDATE "Conversation" SET "title" = "title" WHERE 0', params: [] };
+    // The clock stands still and timers never fire: a commit spaced after the last one would wait for ever.
+    vi.useFakeTimers({ toFake: ["setTimeout", "performance"] });
+    try {
+      await connection().runDirect([statement]);
+      const second = connection()
+        .runDirect([statement])
+        .then(() => "committed");
+      const turns = async () => {
+        for (let turn = 0; turn < 100; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+        return "still waiting";
+      };
+      expect(await Promise.race([second, turns()])).toBe("committed");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("[DB-G2] a write is acknowledged only once another connection can read it", async () => {

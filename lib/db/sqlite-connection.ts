@@ -93,6 +93,8 @@ class Group {
   failure: unknown = null;
   /** A direct statement (an agent's answer waits for it) is in the group: its commit goes ahead of queued work (DB-G5). */
   urgent = false;
+  /** Writes and transactions that joined it. */
+  members = 0;
   private settle!: (failure?: unknown) => void;
 
   constructor() {
@@ -126,7 +128,8 @@ export interface SqliteHandle {
 }
 
 /**
- * Commits follow each other at least this far apart, and at least
+ * While writes come together (the last COMMIT made more than one durable),
+ * commits follow each other at least this far apart, and at least
  * `SYNC_SHARE` times as far as the last one took (a sync of the log holds
  * the thread): writes that come in between join the open group, so under
  * load syncing takes at most about half of the thread's time.
@@ -179,6 +182,8 @@ export class SqliteConnection implements Adapter {
   /** When the last COMMIT returned, and how long it took. */
   private lastCommit = Number.NEGATIVE_INFINITY;
   private lastCommitMs = 0;
+  /** How many writes the last COMMIT made durable: more than one means writes are coming together. */
+  private lastGroupMembers = 0;
   private readonly prepared = new Map<string, ReturnType<SqliteHandle["prepare"]>>();
 
   constructor(
@@ -296,16 +301,22 @@ export class SqliteConnection implements Adapter {
 
   /**
    * The open group, or a new one (DB-G1). Its commit is queued behind what is
-   * queued by then: at once when the last commit was a while ago (a lone
-   * write waits for nothing), else once the spacing since it has passed, so
-   * that under load the writes of that time share one sync. Holds the mutex.
+   * queued by then: at once when the last commit was a while ago or made a
+   * lone write durable (one agent's calls wait for no spacing), else once the
+   * spacing since it has passed, so that under load the writes of that time
+   * share one sync. Holds the mutex.
    */
   private async join(): Promise<Group> {
-    if (this.group) return this.group;
+    if (this.group) {
+      this.group.members += 1;
+      return this.group;
+    }
     await this.adapter.executeRaw(statement("BEGIN IMMEDIATE"));
     const group = new Group();
+    group.members = 1;
     this.group = group;
-    const wait = this.lastCommit + Math.max(COMMIT_SPACING_MS, SYNC_SHARE * this.lastCommitMs) - performance.now();
+    // Spaced only while writes come together: after a lone write's commit the next one waits for nothing.
+    const wait = this.lastGroupMembers > 1 ? this.lastCommit + Math.max(COMMIT_SPACING_MS, SYNC_SHARE * this.lastCommitMs) - performance.now() : 0;
     // Ahead of queued work only when an answer waits for it (DB-G5); otherwise what is queued joins the group first.
     const commit = () => void this.mutex.run(() => this.commit(group), group.urgent);
     if (wait > 0) setTimeout(commit, wait);
@@ -323,6 +334,7 @@ export class SqliteConnection implements Adapter {
       await this.adapter.executeRaw(statement("COMMIT"));
       this.lastCommit = performance.now();
       this.lastCommitMs = this.lastCommit - started;
+      this.lastGroupMembers = group.members;
       this.counts.commits += 1;
       group.committed();
     } catch (error) {
