@@ -24,21 +24,32 @@ async function historyOf(branchId: string): Promise<MessageRecord[]> {
   return (await call(messagesRoute.GET, { params: { branchId } })).body.messages;
 }
 
-/** A client whose `failAt`-th transaction fails as if the database went away. */
-function failingDatabase(db: Database, failAt: number): Database {
+/** A client that tells `before` the number of each transaction it starts; what `before` throws, the transaction rejects with. */
+function watchedDatabase(db: Database, before: (transaction: number) => void): Database {
   let transactions = 0;
   return new Proxy(db, {
     get(target, property) {
       if (property === "$transaction") {
         return (...args: unknown[]) => {
           transactions += 1;
-          if (transactions === failAt) return Promise.reject(new DatabaseUnavailableError("test", "the database went away mid-import"));
+          try {
+            before(transactions);
+          } catch (error) {
+            return Promise.reject(error);
+          }
           return (target.$transaction as (...inner: unknown[]) => unknown)(...args);
         };
       }
       const value = Reflect.get(target, property, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
+  });
+}
+
+/** A client whose `failAt`-th transaction fails as if the database went away. */
+function failingDatabase(db: Database, failAt: number): Database {
+  return watchedDatabase(db, (transaction) => {
+    if (transaction === failAt) throw new DatabaseUnavailableError("test", "the database went away mid-import");
   });
 }
 
@@ -174,6 +185,22 @@ describe.each(TEST_PROVIDERS)("POST /api/conversations/import (%s)", (provider) 
     expect(body.error.code).toBe("database_unavailable");
     useDatabaseForTests(test.db);
     expect(await conversationCount()).toBe(0);
+  });
+
+  it("[RL-ST8] stages long messages about a million characters of text per transaction", async () => {
+    const transactionsFor = async (length: number) => {
+      let transactions = 0;
+      useDatabaseForTests(watchedDatabase(test.db, (count) => void (transactions = count)));
+      const text = [0, 1, 2].map((index) => JSON.stringify({ role: index % 2 === 0 ? "user" : "assistant", content: "w ".repeat(length / 2) })).join("\n");
+      const { status, body } = await importText(text);
+      useDatabaseForTests(test.db);
+      expect(status, JSON.stringify(body)).toBe(201);
+      expect(body.conversations[0].messageCount).toBe(3);
+      return transactions;
+    };
+    const short = await transactionsFor(10);
+    // Three messages of 600,000 characters: one slice each, where short ones share one.
+    expect(await transactionsFor(600_000)).toBe(short + 2);
   });
 
   it("imports all 200 tau-bench trajectories with conversation=all", async () => {

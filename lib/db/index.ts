@@ -70,6 +70,7 @@ export {
 export {
   appendMessages,
   appendMessagesBulk,
+  bulkBatches,
   getHistoryByBranchId,
   getHistoryTotalsByBranchId,
   type HistoryTotals,

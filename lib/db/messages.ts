@@ -194,14 +194,24 @@ async function insertMessageRows(tx: Transaction, branchId: string, start: numbe
   return rows;
 }
 
-/** `rows` in runs of at most BULK_ROWS rows and, but for a single row, BULK_CHARACTERS characters of text (RL-ST8). */
-export function bulkBatches<Row>(rows: readonly Row[], characters: (row: Row) => number): Row[][] {
+/** How many rows, and characters of text, one batch holds at most. */
+export interface BatchLimits {
+  rows: number;
+  characters: number;
+}
+
+/** `rows` in runs of at most `limits.rows` rows and, but for a single row, `limits.characters` characters of text (RL-ST8; by default one INSERT's). */
+export function bulkBatches<Row>(
+  rows: readonly Row[],
+  characters: (row: Row) => number,
+  limits: BatchLimits = { rows: BULK_ROWS, characters: BULK_CHARACTERS },
+): Row[][] {
   const batches: Row[][] = [];
   let batch: Row[] = [];
   let size = 0;
   for (const row of rows) {
     const length = characters(row);
-    if (batch.length === BULK_ROWS || (batch.length > 0 && size + length > BULK_CHARACTERS)) {
+    if (batch.length === limits.rows || (batch.length > 0 && size + length > limits.characters)) {
       batches.push(batch);
       batch = [];
       size = 0;
