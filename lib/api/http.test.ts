@@ -55,9 +55,11 @@ describe("readBodyText", () => {
     expect(await readBodyText(request, 1000)).toBe("héllo ✓");
   });
 
-  it("refuses bytes that are not UTF-8 with 400", async () => {
+  it("refuses bytes that are not UTF-8 with 400, a body that ends inside a character too", async () => {
     const error = await thrown(() => readBodyText(streamedRequest([new Uint8Array([0xff, 0xfe, 0x41])]), 1000));
     expect(error).toMatchObject({ status: 400, code: "invalid_request" });
+    const cut = new TextEncoder().encode("ok ✓").slice(0, -1);
+    expect(await thrown(() => readBodyText(streamedRequest([cut]), 1000))).toMatchObject({ status: 400, code: "invalid_request" });
   });
 });
 

@@ -48,8 +48,9 @@ export function looksLikeJsonl(text: string): boolean {
   }
 }
 
-/** Lines parsed between two points where an async import may yield. */
+/** Lines parsed between two points where an async import may yield, and characters of them: a few 1M-character lines make a step. */
 const LINES_PER_STEP = 500;
+const CHARACTERS_PER_STEP = 1 << 20;
 
 /** Parses every line; syntax errors are reported for all lines (up to the limit), each with line and column. */
 export function* readJsonlRecords(text: string): Generator<void, { records: JsonlRecord[]; syntaxIssues: ImportIssue[]; truncated: boolean }, void> {
@@ -57,8 +58,14 @@ export function* readJsonlRecords(text: string): Generator<void, { records: Json
   const syntaxIssues: ImportIssue[] = [];
   let truncated = false;
   let count = 0;
+  let characters = 0;
   for (const { line, start, end } of nonBlankLines(text)) {
-    if (++count % LINES_PER_STEP === 0) yield;
+    count += 1;
+    characters += end - start;
+    if (count % LINES_PER_STEP === 0 || characters > CHARACTERS_PER_STEP) {
+      yield;
+      characters = end - start;
+    }
     try {
       records.push({ value: JSON.parse(text.slice(start, end)), line, start, end });
     } catch (error) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { importErrorOf } from "@/tests/fixtures/import/load";
 import { parseConversations, parseConversationsAsync } from "./index";
+import { readJsonlRecords } from "./jsonl";
 
 // [IM-9] Long inputs are parsed and converted in slices; the result is the one of a single pass.
 const turn = (index: number) => [
@@ -18,6 +19,19 @@ describe("slices", () => {
     expect(sliced.conversations[0].messages).toEqual(whole.messages);
     expect(sliced.conversations[0].messages).toHaveLength(4_800);
     expect(sliced.conversations[0].warnings).toEqual([]);
+  });
+
+  it("[IM-9] long lines make steps of their own: about a million characters, not 500 lines, between two points where the import may yield", () => {
+    const text = Array.from({ length: 6 }, (_, index) => JSON.stringify({ role: "user", content: `${index} ${"w".repeat(600_000)}` })).join("\n");
+    const steps = readJsonlRecords(text);
+    let yields = 0;
+    let next = steps.next();
+    while (next.done !== true) {
+      yields += 1;
+      next = steps.next();
+    }
+    expect(next.value.records).toHaveLength(6);
+    expect(yields).toBeGreaterThanOrEqual(5);
   });
 
   it("[IM-9] a problem in a later slice keeps its line, message index and path", () => {
