@@ -140,17 +140,8 @@ export async function readBodyText(request: Request, limit: number, what = "requ
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(declared, limit, what, true);
   if (!request.body) return "";
   const reader = request.body.getReader();
-  // Decoded chunk by chunk as it arrives (RL-ST1): a 19 MB body is never copied or decoded in one go.
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  const parts: string[] = [];
+  const chunks: Uint8Array[] = [];
   let bytes = 0;
-  const decode = (chunk?: Uint8Array) => {
-    try {
-      parts.push(chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode());
-    } catch {
-      throw new HttpError(400, "invalid_request", `the ${what} is not valid UTF-8 text`, { issues: [{ path: "", message: "not valid UTF-8" }] });
-    }
-  };
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -159,15 +150,19 @@ export async function readBodyText(request: Request, limit: number, what = "requ
       await reader.cancel().catch(() => undefined);
       throw tooLarge(bytes, limit, what, false);
     }
-    try {
-      decode(value);
-    } catch (error) {
-      await reader.cancel().catch(() => undefined);
-      throw error;
-    }
+    chunks.push(value);
   }
-  decode();
-  return parts.join("");
+  const whole = new Uint8Array(bytes);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(whole);
+  } catch {
+    throw new HttpError(400, "invalid_request", `the ${what} is not valid UTF-8 text`, { issues: [{ path: "", message: "not valid UTF-8" }] });
+  }
 }
 
 /** 1-based line and column (UTF-16 code units) of an offset. */
