@@ -5,6 +5,7 @@ import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/import";
 import { findSyntaxError, offsetFromEngineMessage } from "@/lib/import/syntax";
 import { HttpError, errorResponse, issuesOfZodError, describeIssues, validationError } from "./errors";
 import { findExcessiveNesting, findJsonProblem, type JsonProblem } from "./json-input";
+import { yieldToIo } from "@/lib/memory/slices";
 
 /** Import bodies (pasted or dropped text) over this many bytes are refused with 413: 20 MB, the import parser's own limit. */
 export const MAX_IMPORT_BODY_BYTES = DEFAULT_MAX_IMPORT_BYTES;
@@ -130,6 +131,9 @@ function decodeChunk(decoder: TextDecoder, chunk: Uint8Array | undefined, what: 
   }
 }
 
+/** Bytes of a body read between two turns of the event loop. */
+const READ_PAUSE_BYTES = 4 * 1024 * 1024;
+
 /**
  * The request body as text, refused with 413 past `limit` bytes: first by
  * its `content-length`, then while streaming (a chunked body has none, and
@@ -142,10 +146,17 @@ export async function readBodyText(request: Request, limit: number, what = "requ
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let bytes = 0;
+  let sincePause = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     bytes += value.byteLength;
+    sincePause += value.byteLength;
+    // RL-ST1: a body that has all arrived reads chunk after chunk without a turn of the event loop; other requests get one every few megabytes.
+    if (sincePause >= READ_PAUSE_BYTES) {
+      sincePause = 0;
+      await yieldToIo();
+    }
     if (bytes > limit) {
       await reader.cancel().catch(() => undefined);
       throw tooLarge(bytes, limit, what, false);
