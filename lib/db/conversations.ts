@@ -84,7 +84,7 @@ export async function createConversation(db: Database, options: CreateConversati
         revision: messages.length > 0 ? 1 : 0,
       },
     });
-    const records = await insertMessages(tx, branch.id, 0, messages);
+    const records = await insertMessages(tx, branch, 0, messages);
     return { conversation: toConversationRecord(conversation), branch: toBranchRecord(branch), messages: records };
   });
 }

@@ -195,18 +195,13 @@ export async function rewriteLibraryAbout(tx: Transaction, conversationId: strin
 }
 
 /**
- * LB-1: messages written to a branch count towards its conversation's entry
- * and add their words, in the transaction that writes them, so a search is
- * right as soon as the write commits (appends included).
+ * LB-1: messages written to a conversation (any of its branches, or a session
+ * file's rows) count towards its entry and add their words, in the
+ * transaction that writes them, so a search is right as soon as the write
+ * commits (appends included).
  */
-export async function recordLibraryMessages(tx: Transaction, branchId: string, messages: readonly LibraryMessageColumns[], writtenAt: Date): Promise<void> {
-  if (messages.length === 0) return;
-  const { conversationId } = await tx.branch.findUniqueOrThrow({ where: { id: branchId }, select: { conversationId: true } });
-  await addLibraryMessages(tx, conversationId, messages, writtenAt);
-}
-
-/** `recordLibraryMessages` for a conversation's messages written as they are (a session file), whichever branches hold them. */
 export async function addLibraryMessages(tx: Transaction, conversationId: string, messages: readonly LibraryMessageColumns[], writtenAt: Date): Promise<void> {
+  if (messages.length === 0) return;
   const tokens = messages.reduce((total, message) => total + message.tokens, 0);
   await tx.libraryEntry.updateMany({ where: { conversationId }, data: { messageCount: { increment: messages.length }, tokens: { increment: tokens } } });
   await insertTerms(tx, conversationId, "said", saidTerms(messages, writtenAt));

@@ -7,7 +7,7 @@ import { toJsonText, toNullableJsonText, type JsonObject } from "./json";
 import { extensionProblem, objectProblem, readJsonColumn, toolCallsProblem } from "./stored-shapes";
 import type { Lineage } from "./lineage";
 import { lockBranch, newRowId, parameterMark, providerOf, runQuery, runTransaction, touchConversation } from "./run";
-import { recordLibraryMessages } from "./library";
+import { addLibraryMessages } from "./library";
 import { requireStorableText } from "./text";
 import { lineageOf, type BranchRef } from "./scope";
 
@@ -136,15 +136,21 @@ function toMessageRow(branchId: string, position: number, input: NewMessage, arg
   };
 }
 
+/** The branch messages are inserted on, and its conversation (whose library entry counts them). */
+export interface BranchOfMessages {
+  id: string;
+  conversationId: string;
+}
+
 /**
  * Inserts messages at `start`, `start + 1`, ... in one statement. Callers hold
  * the branch lock, which is what makes the positions theirs.
  */
-export async function insertMessages(tx: Transaction, branchId: string, start: number, messages: NewMessage[]): Promise<MessageRecord[]> {
+export async function insertMessages(tx: Transaction, branch: BranchOfMessages, start: number, messages: NewMessage[]): Promise<MessageRecord[]> {
   // RL-ST2: Prisma's createManyAndReturn costs about a third of a millisecond a row while the transaction holds
   // the connection (on SQLite every other request waits for it): the rows go in as plain multi-row INSERTs and
   // the records are the rows as written.
-  return (await insertMessageRows(tx, branchId, start, messages)).map(toMessageRecord);
+  return (await insertMessageRows(tx, branch, start, messages)).map(toMessageRecord);
 }
 
 /** Rows per INSERT of the bulk path: 500 rows of a dozen columns stay far under SQLite's and PostgreSQL's parameter limits. */
@@ -163,12 +169,13 @@ export const BULK_CHARACTERS = 256 * 1024;
  * The columns are whatever `toMessageRow` fills, so a column added there is
  * written here too. Callers hold the branch lock.
  */
-export async function insertMessagesBulk(tx: Transaction, branchId: string, start: number, messages: NewMessage[]): Promise<void> {
-  await insertMessageRows(tx, branchId, start, messages);
+export async function insertMessagesBulk(tx: Transaction, branch: BranchOfMessages, start: number, messages: NewMessage[]): Promise<void> {
+  await insertMessageRows(tx, branch, start, messages);
 }
 
 /** Inserts the rows of `messages` from `start` in multi-row INSERTs and returns them as written. */
-async function insertMessageRows(tx: Transaction, branchId: string, start: number, messages: NewMessage[]): Promise<MessageRow[]> {
+async function insertMessageRows(tx: Transaction, branch: BranchOfMessages, start: number, messages: NewMessage[]): Promise<MessageRow[]> {
+  const branchId = branch.id;
   if (messages.length === 0) return [];
   const createdAt = new Date();
   const provider = providerOf(tx);
@@ -190,7 +197,7 @@ async function insertMessageRows(tx: Transaction, branchId: string, start: numbe
     const names = columns.map((column) => `"${column}"`).join(", ");
     await tx.$executeRawUnsafe(`INSERT INTO "Message" (${names}) VALUES ${tuples.join(", ")}`, ...values);
   }
-  await recordLibraryMessages(tx, branchId, rows, createdAt);
+  await addLibraryMessages(tx, branch.conversationId, rows, createdAt);
   return rows;
 }
 
@@ -321,7 +328,7 @@ export async function appendMessagesBulk(db: Database, branchId: string, message
     if (options.expectedLength !== undefined && options.expectedLength !== start) {
       throw new ConflictError("branch", `branch '${branch.name}' (${branchId}) has ${start} messages, not the expected ${options.expectedLength}`);
     }
-    await insertMessagesBulk(tx, branchId, start, messages);
+    await insertMessagesBulk(tx, branch, start, messages);
     if (messages.length > 0) await touchConversation(tx, branch.conversationId);
   });
 }
@@ -342,7 +349,7 @@ export async function appendMessages(db: Database, branchId: string, messages: N
         `branch '${branch.name}' (${branchId}) has ${start} messages, not the expected ${options.expectedLength}: reload its history and retry`,
       );
     }
-    const records = await insertMessages(tx, branchId, start, messages);
+    const records = await insertMessages(tx, branch, start, messages);
     if (records.length > 0) await touchConversation(tx, branch.conversationId);
     return records;
   });
