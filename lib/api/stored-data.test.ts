@@ -171,6 +171,31 @@ describe.each(TEST_PROVIDERS)("session files checked like every input (%s)", (pr
     expect(await test.db.conversation.count()).toBe(0);
   });
 
+  it("[SE-2] refuses summaries that extend each other in a loop with 400 and the path, writing nothing", async () => {
+    const { lines, file } = await exported();
+    const summary = (id: string, extendsId: string) => ({
+      table: "summaries",
+      row: {
+        id,
+        branchId: file.branches[0].id,
+        fromPosition: 0,
+        toPosition: 2,
+        text: "earlier turns",
+        tokens: 3,
+        extendsId,
+        revision: 0,
+        createdAt: "2026-11-29T00:00:00.000Z",
+      },
+    });
+    const end = lines.findIndex((line) => line.table === "end");
+    lines.splice(end, 0, summary("s_loop_a", "s_loop_b"), summary("s_loop_b", "s_loop_a"));
+    lines[end + 2].rows.summaries += 2;
+    const { status, body } = await importSessionText(sessionText(lines));
+    expect(status, JSON.stringify(body)).toBe(400);
+    expect(body.error.issues).toContainEqual(expect.objectContaining({ path: "summaries[0].extendsId", message: expect.stringContaining("extends itself") }));
+    expect(await test.db.conversation.count()).toBe(0);
+  });
+
   it("[IN-3] refuses text the database cannot store with 400 and the path, writing nothing", async () => {
     const { lines, file } = await exported();
     file.messages[1].content = "cut \ud83d";

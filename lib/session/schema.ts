@@ -243,26 +243,36 @@ export function findSessionIssues(file: SessionRows | SessionFile): SessionIssue
     if (branch.parentId !== null && !branchIds.has(branch.parentId))
       issues.push({ path: `branches[${index}].parentId`, message: `no branch '${branch.parentId}' in the file` });
   });
-  const parentOf = new Map(file.branches.map((branch) => [branch.id, branch.parentId]));
-  file.branches.forEach((branch, index) => {
-    const seen = new Set([branch.id]);
-    for (let above = branch.parentId; above !== null && parentOf.has(above); above = parentOf.get(above) ?? null) {
-      if (seen.has(above)) {
-        issues.push({ path: `branches[${index}].parentId`, message: `branch '${branch.id}' descends from itself` });
-        break;
-      }
-      seen.add(above);
-    }
-  });
+  for (const index of rowsAboveThemselves(file.branches, (branch) => branch.parentId))
+    issues.push({ path: `branches[${index}].parentId`, message: `branch '${file.branches[index].id}' descends from itself` });
   file.summaries.forEach((summary, index) => {
     if (summary.extendsId !== null && !summaryIds.has(summary.extendsId))
       issues.push({ path: `summaries[${index}].extendsId`, message: `no summary '${summary.extendsId}' in the file` });
   });
+  for (const index of rowsAboveThemselves(file.summaries, (summary) => summary.extendsId))
+    issues.push({ path: `summaries[${index}].extendsId`, message: `summary '${file.summaries[index].id}' extends itself, through the summaries it extends` });
   file.checkpoints.forEach((checkpoint, index) => {
     if (checkpoint.summaryId !== null && !summaryIds.has(checkpoint.summaryId))
       issues.push({ path: `checkpoints[${index}].summaryId`, message: `no summary '${checkpoint.summaryId}' in the file` });
   });
   return issues;
+}
+
+/** The indexes of the rows whose chain of `parent`s comes back to a row already on it (a branch under itself, a summary extending itself). */
+function rowsAboveThemselves<Row extends { id: string }>(rows: readonly Row[], parent: (row: Row) => string | null): number[] {
+  const parentOf = new Map(rows.map((row) => [row.id, parent(row)]));
+  const found: number[] = [];
+  rows.forEach((row, index) => {
+    const seen = new Set([row.id]);
+    for (let above = parent(row); above !== null && parentOf.has(above); above = parentOf.get(above) ?? null) {
+      if (seen.has(above)) {
+        found.push(index);
+        break;
+      }
+      seen.add(above);
+    }
+  });
+  return found;
 }
 
 /** Rows ordered so each comes after the row its `parent` names (branches under their parents, summaries after the ones they extend); cycles keep file order. */
