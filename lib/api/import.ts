@@ -171,13 +171,13 @@ async function countInSlices(item: PreparedConversation): Promise<NewMessage[]> 
   return item.history.map((message, position) => ({ message, tokens: tokens[position], metadata: metadata[position] }));
 }
 
-/** Writes one staged conversation: the conversation, then its messages in short transactions of their own. */
 /** The characters of text a message is stored with: its content and its tool calls' arguments. */
 function storedCharacters({ message }: NewMessage): number {
   const content = typeof message.content === "string" ? message.content.length : message.content ? JSON.stringify(message.content).length : 0;
   return content + (message.tool_calls ?? []).reduce((sum, call) => sum + call.function.arguments.length, 0);
 }
 
+/** Writes one staged conversation: the conversation, then its messages in short transactions of their own. */
 async function writeStaged(db: Database, item: PreparedConversation, messages: NewMessage[], staging: string): Promise<ImportedConversationResult> {
   const { conversation, branch } = await createConversation(db, {
     title: item.title,

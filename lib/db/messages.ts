@@ -8,6 +8,7 @@ import { extensionProblem, objectProblem, readJsonColumn, toolCallsProblem } fro
 import type { Lineage } from "./lineage";
 import { lockBranch, newRowId, parameterMark, providerOf, runQuery, runTransaction, touchConversation } from "./run";
 import { addLibraryMessages } from "./library";
+import type { BranchRecord } from "./branches";
 import { requireStorableText } from "./text";
 import { lineageOf, type BranchRef } from "./scope";
 
@@ -137,10 +138,7 @@ function toMessageRow(branchId: string, position: number, input: NewMessage, arg
 }
 
 /** The branch messages are inserted on, and its conversation (whose library entry counts them). */
-export interface BranchOfMessages {
-  id: string;
-  conversationId: string;
-}
+type BranchOfMessages = Pick<BranchRecord, "id" | "conversationId">;
 
 /**
  * Inserts messages at `start`, `start + 1`, ... in one statement. Callers hold
