@@ -225,29 +225,34 @@ describe("replayConversation", () => {
     await expect(replayConversation({ messages: richest, policy: PRESETS.raw.policy, signal: aborted })).rejects.toBeInstanceOf(ContextError);
   });
 
-  it("[E-RP2] yields to the event loop every few calls: a task queued before the replay runs before it ends", async () => {
-    // Queued for the event loop's next turn, whatever the clock says (a 0 ms timer waits for a millisecond to pass, which a fast replay may not take).
+  /**
+   * Queues a task for the event loop's next turn, whatever the clock says (a 0 ms timer waits for a millisecond to
+   * pass, which a fast replay may not take); the function tells whether it has run.
+   */
+  const queueTask = () => {
     let fired = false;
     setImmediate(() => {
       fired = true;
     });
+    return () => fired;
+  };
+
+  it("[E-RP2] yields to the event loop every few calls: a task queued before the replay runs before it ends", async () => {
+    const fired = queueTask();
     let firedMidway = false;
     await replayConversation({
       messages: richest,
       policy: PRESETS.raw.policy,
       yieldEvery: 2,
       onProgress: ({ done, total }) => {
-        if (done === total - 1) firedMidway = fired;
+        if (done === total - 1) firedMidway = fired();
       },
     });
     expect(firedMidway).toBe(true);
   });
 
   it("[E-RP2] yields once its calls have run 10 ms, however many calls yieldEvery allows", async () => {
-    let fired = false;
-    setImmediate(() => {
-      fired = true;
-    });
+    const fired = queueTask();
     let firedAfterSecond = false;
     await replayConversation({
       messages: richest,
@@ -257,7 +262,7 @@ describe("replayConversation", () => {
         // A slow call: the progress callback runs inside the call's slice.
         const until = performance.now() + 11;
         while (done === 1 && performance.now() < until);
-        if (done === 2) firedAfterSecond = fired;
+        if (done === 2) firedAfterSecond = fired();
       },
     });
     expect(firedAfterSecond).toBe(true);
