@@ -25,7 +25,16 @@ export {
   type Staging,
 } from "./staging";
 export type { ListOptions } from "./lineage";
-export { branchRevision, getBranchScope, getConversationView, type ConversationView, type BranchScope, type BranchScopeOptions, type BranchRef } from "./scope";
+export {
+  branchRevision,
+  getBranchScope,
+  scopeAfterAppend,
+  getConversationView,
+  type ConversationView,
+  type BranchScope,
+  type BranchScopeOptions,
+  type BranchRef,
+} from "./scope";
 export {
   createConversation,
   getConversations,

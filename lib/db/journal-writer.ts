@@ -1,7 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import { postgresPoolOf, sqliteConnectionOf } from "./client";
-import type { DirectStatement } from "./sqlite-connection";
+import { sqliteParam, type DirectStatement } from "./sqlite-connection";
 
 /**
  * DB-J1: the recording proxy's journal is written on the database driver
@@ -42,25 +42,19 @@ interface Target {
   run(writes: readonly Write[]): Promise<(number | Error)[]>;
 }
 
-function sqliteValue(value: JournalValue): string | number | null {
-  if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
-  if (typeof value === "boolean") return value ? 1 : 0;
-  return value;
-}
-
 function sqliteStatement(write: Write): DirectStatement {
   if (write.kind === "insert") {
     const columns = Object.keys(write.row);
     return {
       sql: `INSERT INTO ${quoted(write.table)} (${columns.map(quoted).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
-      params: Object.values(write.row).map(sqliteValue),
+      params: Object.values(write.row).map(sqliteParam),
     };
   }
   if (write.kind === "update") {
     const columns = Object.keys(write.values);
     return {
       sql: `UPDATE ${quoted(write.table)} SET ${columns.map((column) => `${quoted(column)} = ?`).join(", ")} WHERE "id" = ?`,
-      params: [...Object.values(write.values).map(sqliteValue), write.id],
+      params: [...Object.values(write.values).map(sqliteParam), write.id],
     };
   }
   return { sql: `DELETE FROM ${quoted(write.table)} WHERE "id" = ?`, params: [write.id] };

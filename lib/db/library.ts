@@ -5,7 +5,7 @@ import type { ConversationOverview } from "./conversations";
 import { FAILED_EXCHANGE } from "./exchanges";
 import type { Prisma } from "./generated/sqlite/client";
 import { dayTermOf, prefixUpperBound, termsOf } from "./library-terms";
-import { parameterMark, runQuery, runTransaction } from "./run";
+import { executeIn, heldConnectionOf, parameterMark, runQuery, runTransaction } from "./run";
 import { PUBLISHED_ONLY } from "./staging";
 import { DEFAULT_LIBRARY_QUERY, type LibraryOrder, type LibraryQuery, type LibrarySort, type LibrarySource } from "@/lib/library/query";
 
@@ -178,7 +178,7 @@ async function insertTerms(tx: Transaction, conversationId: string, kind: "about
       const at = values.length;
       return `(${parameterMark(tx, at - 2)}, ${parameterMark(tx, at - 1)}, ${parameterMark(tx, at)})`;
     });
-    await tx.$executeRawUnsafe(`INSERT INTO "SearchTerm" ("conversationId", "kind", "term") VALUES ${tuples.join(", ")} ON CONFLICT DO NOTHING`, ...values);
+    await executeIn(tx, `INSERT INTO "SearchTerm" ("conversationId", "kind", "term") VALUES ${tuples.join(", ")} ON CONFLICT DO NOTHING`, values);
   }
 }
 
@@ -203,7 +203,14 @@ export async function rewriteLibraryAbout(tx: Transaction, conversationId: strin
 export async function addLibraryMessages(tx: Transaction, conversationId: string, messages: readonly LibraryMessageColumns[], writtenAt: Date): Promise<void> {
   if (messages.length === 0) return;
   const tokens = messages.reduce((total, message) => total + message.tokens, 0);
-  await tx.libraryEntry.updateMany({ where: { conversationId }, data: { messageCount: { increment: messages.length }, tokens: { increment: tokens } } });
+  const held = heldConnectionOf(tx);
+  if (held)
+    held.runHeld(`UPDATE "LibraryEntry" SET "messageCount" = "messageCount" + ?, "tokens" = "tokens" + ? WHERE "conversationId" = ?`, [
+      messages.length,
+      tokens,
+      conversationId,
+    ]);
+  else await tx.libraryEntry.updateMany({ where: { conversationId }, data: { messageCount: { increment: messages.length }, tokens: { increment: tokens } } });
   await insertTerms(tx, conversationId, "said", saidTerms(messages, writtenAt));
 }
 

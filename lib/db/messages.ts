@@ -2,11 +2,11 @@ import "server-only";
 import type { Message, Role, ToolCall } from "@/lib/context/messages";
 import type { Database, Transaction } from "./client";
 import { ConflictError, InvalidArgumentError, type DatabaseDescription } from "./errors";
-import type { Message as MessageRow } from "./generated/sqlite/client";
+import type { Branch as BranchRow, Message as MessageRow } from "./generated/sqlite/client";
 import { toJsonText, toNullableJsonText, type JsonObject } from "./json";
 import { extensionProblem, objectProblem, readJsonColumn, toolCallsProblem } from "./stored-shapes";
 import type { Lineage } from "./lineage";
-import { lockBranch, newRowId, parameterMark, providerOf, runQuery, runTransaction, touchConversation } from "./run";
+import { executeIn, lockBranch, newRowId, parameterMark, providerOf, runQuery, runTransaction, touchConversation, type StatementValue } from "./run";
 import { addLibraryMessages } from "./library";
 import type { BranchRecord } from "./branches";
 import { requireStorableText } from "./text";
@@ -38,6 +38,31 @@ export interface NewMessage {
 export interface AppendMessagesOptions {
   /** Optimistic append: fails with ConflictError unless the history has exactly this many messages. */
   expectedLength?: number;
+  /**
+   * Fails with ConflictError unless the branch's revision before this write
+   * is this one (`branchRevision`): nothing at all (a message, a summary, an
+   * artifact) was written to it since it was read at that revision.
+   */
+  expectedRevision?: number;
+}
+
+/** ConflictError unless the locked branch was where the caller read it (`expectedLength`, `expectedRevision`). */
+function assertExpected(branch: BranchRow, appended: number, options: AppendMessagesOptions): number {
+  const start = branch.length - appended;
+  if (options.expectedLength !== undefined && options.expectedLength !== start) {
+    throw new ConflictError(
+      "branch",
+      `branch '${branch.name}' (${branch.id}) has ${start} messages, not the expected ${options.expectedLength}: reload its history and retry`,
+    );
+  }
+  const before = branch.revision - (appended > 0 ? 1 : 0);
+  if (options.expectedRevision !== undefined && options.expectedRevision !== before) {
+    throw new ConflictError(
+      "branch",
+      `branch '${branch.name}' (${branch.id}) was written to since it was read (revision ${before}, not ${options.expectedRevision}): reload it and retry`,
+    );
+  }
+  return start;
 }
 
 export interface HistoryOptions {
@@ -184,7 +209,7 @@ async function insertMessageRows(tx: Transaction, branch: BranchOfMessages, star
   }));
   const columns = Object.keys(rows[0]) as (keyof (typeof rows)[number])[];
   for (const batch of bulkBatches(rows, (row) => columns.reduce((sum, column) => sum + textLength(row[column]), 0))) {
-    const values: unknown[] = [];
+    const values: StatementValue[] = [];
     const tuples = batch.map((row) => {
       const marks = columns.map((column) => {
         values.push(row[column]);
@@ -193,7 +218,7 @@ async function insertMessageRows(tx: Transaction, branch: BranchOfMessages, star
       return `(${marks.join(", ")})`;
     });
     const names = columns.map((column) => `"${column}"`).join(", ");
-    await tx.$executeRawUnsafe(`INSERT INTO "Message" (${names}) VALUES ${tuples.join(", ")}`, ...values);
+    await executeIn(tx, `INSERT INTO "Message" (${names}) VALUES ${tuples.join(", ")}`, values);
   }
   await addLibraryMessages(tx, branch.conversationId, rows, createdAt);
   return rows;
@@ -322,10 +347,7 @@ export async function getHistoryTotalsByBranchId(
 export async function appendMessagesBulk(db: Database, branchId: string, messages: NewMessage[], options: AppendMessagesOptions = {}): Promise<void> {
   await runTransaction(db, async (tx) => {
     const branch = await lockBranch(tx, branchId, { length: messages.length, revision: messages.length > 0 });
-    const start = branch.length - messages.length;
-    if (options.expectedLength !== undefined && options.expectedLength !== start) {
-      throw new ConflictError("branch", `branch '${branch.name}' (${branchId}) has ${start} messages, not the expected ${options.expectedLength}`);
-    }
+    const start = assertExpected(branch, messages.length, options);
     await insertMessagesBulk(tx, branch, start, messages);
     if (messages.length > 0) await touchConversation(tx, branch.conversationId);
   });
@@ -340,13 +362,7 @@ export async function appendMessagesBulk(db: Database, branchId: string, message
 export async function appendMessages(db: Database, branchId: string, messages: NewMessage[], options: AppendMessagesOptions = {}): Promise<MessageRecord[]> {
   return runTransaction(db, async (tx) => {
     const branch = await lockBranch(tx, branchId, { length: messages.length, revision: messages.length > 0 });
-    const start = branch.length - messages.length;
-    if (options.expectedLength !== undefined && options.expectedLength !== start) {
-      throw new ConflictError(
-        "branch",
-        `branch '${branch.name}' (${branchId}) has ${start} messages, not the expected ${options.expectedLength}: reload its history and retry`,
-      );
-    }
+    const start = assertExpected(branch, messages.length, options);
     const records = await insertMessages(tx, branch, start, messages);
     if (records.length > 0) await touchConversation(tx, branch.conversationId);
     return records;

@@ -1,6 +1,8 @@
 import "server-only";
-import { describeDatabase, type Database, type Transaction } from "./client";
+import { describeDatabase, sqliteConnectionOf, type Database, type Transaction } from "./client";
+import { sqliteParam, type SqliteConnection } from "./sqlite-connection";
 import { ConflictError, mapDatabaseError, NotFoundError, type DatabaseDescription } from "./errors";
+import type { Branch as BranchRow } from "./generated/sqlite/client";
 
 /**
  * Interactive transaction limits. Fifty writers queued on one branch wait for
@@ -68,7 +70,44 @@ export function retryConflicts<T>(work: () => Promise<T>, attempts = TRANSACTION
  * transaction that holds the connection.
  */
 export function runTransaction<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
-  return retryConflicts(() => runQuery(db, () => db.$transaction(work, TRANSACTION_OPTIONS)));
+  return retryConflicts(() =>
+    runQuery(db, () =>
+      db.$transaction((tx) => {
+        noteTransaction(db, tx);
+        return work(tx);
+      }, TRANSACTION_OPTIONS),
+    ),
+  );
+}
+
+/** DB-G6: transaction clients on a SQLite connection, whose plain statements go to the driver directly. */
+const heldConnections = new WeakMap<object, SqliteConnection>();
+
+/** Notes that `tx` is a transaction opened on `parent` (a client made by createDatabase, or a transaction noted before). */
+export function noteTransaction(parent: object, tx: object): void {
+  const connection = sqliteConnectionOf(parent) ?? heldConnections.get(parent);
+  if (connection) heldConnections.set(tx, connection);
+}
+
+/** The SQLite connection a transaction client's plain statements run on directly (DB-G6); null on PostgreSQL and outside a transaction. */
+export function heldConnectionOf(tx: Database | Transaction): SqliteConnection | null {
+  return heldConnections.get(tx) ?? null;
+}
+
+/** A value of a plain statement. */
+export type StatementValue = string | number | boolean | Date | null;
+
+/**
+ * DB-G6: a plain statement (marks from `parameterMark`) run in `tx`; how
+ * many rows it changed. In a SQLite transaction it goes to the driver
+ * directly, prepared once and reused; elsewhere through Prisma's raw path.
+ * The statements on every recorded call's path (the branch lock, message
+ * rows, the library's counters) are written this way: Prisma plans each of
+ * its queries anew, which costs more than the statement.
+ */
+export async function executeIn(tx: Database | Transaction, sql: string, values: readonly StatementValue[]): Promise<number> {
+  const held = heldConnections.get(tx);
+  return held ? held.runHeld(sql, values.map(sqliteParam)).changes : tx.$executeRawUnsafe(sql, ...values);
 }
 
 let rowIds = 0;
@@ -137,7 +176,17 @@ export interface BranchBump {
  * so concurrent writers to one branch queue here and each sees the counters
  * its predecessor committed; SQLite runs one transaction at a time anyway.
  */
-export async function lockBranch(tx: Transaction, branchId: string, bump: BranchBump = {}) {
+export async function lockBranch(tx: Transaction, branchId: string, bump: BranchBump = {}): Promise<BranchRow> {
+  const held = heldConnectionOf(tx);
+  if (held) {
+    const { rows } = held.runHeld(
+      `UPDATE "Branch" SET "length" = "length" + ?, "revision" = "revision" + ?, "checkpointCount" = "checkpointCount" + ? WHERE "id" = ? RETURNING *`,
+      [bump.length ?? 0, bump.revision ? 1 : 0, bump.checkpoint ? 1 : 0, branchId],
+    );
+    const row = rows[0] as (Omit<BranchRow, "createdAt"> & { createdAt: string }) | undefined;
+    if (!row) throw new NotFoundError("branch", branchId);
+    return { ...row, createdAt: new Date(row.createdAt) };
+  }
   try {
     return await tx.branch.update({
       where: { id: branchId },
@@ -155,7 +204,13 @@ export async function lockBranch(tx: Transaction, branchId: string, bump: Branch
 
 /** Marks a conversation as changed now (the list sorts by it). Lock order: branch, then conversation. */
 export async function touchConversation(tx: Transaction, conversationId: string): Promise<void> {
-  await tx.conversation.update({ where: { id: conversationId }, data: { updatedAt: new Date() } });
+  const held = heldConnectionOf(tx);
+  if (!held) {
+    await tx.conversation.update({ where: { id: conversationId }, data: { updatedAt: new Date() } });
+    return;
+  }
+  const { changes } = held.runHeld(`UPDATE "Conversation" SET "updatedAt" = ? WHERE "id" = ?`, [sqliteParam(new Date()), conversationId]);
+  if (changes === 0) throw new NotFoundError("conversation", conversationId);
 }
 
 /** Throws NotFoundError unless the branch exists (list queries would otherwise return [] for a typo). */

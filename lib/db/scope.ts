@@ -49,6 +49,18 @@ export function branchRevision(scope: BranchScope): number {
   return scope.lineage[scope.lineage.length - 1].branch.revision;
 }
 
+/**
+ * The scope as it is after one write that appended `appended` messages to
+ * the branch (and bumped its revision, as every write with messages does):
+ * what a writer that holds the branch's only changes keeps instead of
+ * loading it again.
+ */
+export function scopeAfterAppend(scope: BranchScope, appended: number): BranchScope {
+  const last = scope.lineage[scope.lineage.length - 1];
+  const row = { ...last.branch, length: last.branch.length + appended, revision: last.branch.revision + (appended > 0 ? 1 : 0) };
+  return { ...scope, branch: toBranchRecord(row), lineage: [...scope.lineage.slice(0, -1), { ...last, branch: row }] };
+}
+
 export function scopeOf(lineage: Lineage): BranchScope {
   return { branch: toBranchRecord(lineage[lineage.length - 1].branch), lineage };
 }

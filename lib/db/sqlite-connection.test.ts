@@ -3,8 +3,10 @@ import { describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "@/tests/support/db";
 import { sqliteConnectionOf, sqlitePathOf } from "./client";
 import { createConversation, getConversationById } from "./conversations";
-import { ConflictError } from "./errors";
-import { runTransaction } from "./run";
+import { ConflictError, NotFoundError } from "./errors";
+import { getBranchById } from "./branches";
+import { appendMessages, getHistoryByBranchId } from "./messages";
+import { lockBranch, runTransaction } from "./run";
 
 describe("the SQLite connection's group commit", () => {
   const test = useTestDatabase("sqlite");
@@ -122,3 +124,63 @@ describe("the SQLite connection's group commit", () => {
     expect(order.map((row) => row.title)).toEqual(["running", "direct", "queued 0", "queued 1", "queued 2"]);
   });
 });
+
+describe("statements of a transaction on the SQLite driver", () => {
+  const test = useTestDatabase("sqlite");
+
+  /** Counts the SQL texts the driver is asked to prepare. */
+  function preparedTexts(): { texts: string[]; restore: () => void } {
+    const texts: string[] = [];
+    const prototype = Sqlite.prototype as unknown as { prepare: (sql: string) => unknown };
+    const original = prototype.prepare;
+    prototype.prepare = function (this: unknown, sql: string) {
+      texts.push(sql);
+      return original.call(this, sql);
+    };
+    return { texts, restore: () => (prototype.prepare = original) };
+  }
+
+  it("[DB-G6] an append's lock, rows, library counters and conversation stamp run prepared once, without Prisma's queries", async () => {
+    const { conversation, branch } = await createConversation(test.db, { title: "direct", source: "api" });
+    await appendMessages(test.db, branch.id, [{ message: { role: "user", content: "first" }, tokens: 1 }]);
+    const spy = preparedTexts();
+    try {
+      const appended = await appendMessages(test.db, branch.id, [{ message: { role: "assistant", content: "second" }, tokens: 2 }], { expectedLength: 1 });
+      expect(appended.map((record) => record.position)).toEqual([1]);
+    } finally {
+      spy.restore();
+    }
+    // Only the transaction's own frame is prepared anew: the savepoint, its release, the group's BEGIN and COMMIT.
+    expect(spy.texts.filter((sql) => !/^(SAVEPOINT|RELEASE|BEGIN|COMMIT)\b/.test(sql))).toEqual([]);
+    const stored = await getHistoryByBranchId(test.db, branch.id);
+    expect(stored.map((record) => record.message.content)).toEqual(["first", "second"]);
+    expect((await getBranchById(test.db, branch.id)).length).toBe(2);
+    const entry = await test.db.libraryEntry.findUniqueOrThrow({ where: { conversationId: conversation.id } });
+    expect(entry).toMatchObject({ messageCount: 2, tokens: 3 });
+    expect((await getConversationById(test.db, conversation.id)).updatedAt >= conversation.updatedAt).toBe(true);
+  });
+
+  it("[DB-G6] the records an append returns are the rows as Prisma reads them back, and the lock's branch row as Prisma returns it", async () => {
+    const { branch } = await createConversation(test.db, { title: "same", source: "api" });
+    const appended = await appendMessages(test.db, branch.id, [
+      { message: { role: "user", content: "question" }, tokens: 3, metadata: { at: "2026-11-29T10:00:00.000Z" } },
+      { message: { role: "assistant", content: "answer" }, tokens: 2 },
+    ]);
+    expect(appended).toEqual(await getHistoryByBranchId(test.db, branch.id));
+    const locked = await runTransaction(test.db, (tx) => lockBranch(tx, branch.id));
+    expect(locked).toEqual(await test.db.branch.findUniqueOrThrow({ where: { id: branch.id } }));
+    expect(locked.createdAt).toBeInstanceOf(Date);
+  });
+
+  it("[DB-G6] a statement on the driver is refused outside a transaction, and a missing branch is NotFoundError as before", async () => {
+    await test.db.conversation.count();
+    expect(() => connection(test).runHeld('UPDATE "Conversation" SET "title" = "title" WHERE 0', [])).toThrow(/inside an open transaction/);
+    await expect(runTransaction(test.db, (tx) => lockBranch(tx, "no-such-branch"))).rejects.toSatisfy((error) => NotFoundError.isInstance(error));
+  });
+});
+
+function connection(test: { readonly db: object }) {
+  const found = sqliteConnectionOf(test.db);
+  if (!found) throw new Error("the client has not connected");
+  return found;
+}

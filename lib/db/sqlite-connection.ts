@@ -118,13 +118,29 @@ class Group {
 /** A statement run on the driver directly (DB-G4): SQL with `?` marks and its values (strings, numbers, null). */
 export interface DirectStatement {
   sql: string;
-  params: readonly (string | number | null)[];
+  params: readonly SqliteValue[];
+}
+
+/** A value as the driver binds it. */
+export type SqliteValue = string | number | null;
+
+/** A value bound as Prisma's adapter binds it: instants as ISO text with `+00:00`, flags as 1 and 0. */
+export function sqliteParam(value: string | number | boolean | Date | null): SqliteValue {
+  if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return value;
 }
 
 /** The driver handle under the upstream adapter, as far as this connection uses it. */
 export interface SqliteHandle {
   readonly inTransaction: boolean;
-  prepare(sql: string): { run(...params: readonly (string | number | null)[]): { changes: number } };
+  prepare(sql: string): {
+    run(...params: readonly SqliteValue[]): { changes: number };
+    all(...params: readonly SqliteValue[]): unknown[];
+    readonly reader: boolean;
+    /** Whether integers come back as BigInt (Prisma's adapter turns that on for the connection). */
+    safeIntegers(toggle: boolean): unknown;
+  };
 }
 
 /**
@@ -185,6 +201,8 @@ export class SqliteConnection implements Adapter {
   /** How many writes the last COMMIT made durable: more than one means writes are coming together. */
   private lastGroupMembers = 0;
   private readonly prepared = new Map<string, ReturnType<SqliteHandle["prepare"]>>();
+  /** Prisma transactions open on this connection (a savepoint each); `runHeld` runs only inside one. */
+  private openTransactions = 0;
 
   constructor(
     private readonly adapter: Adapter,
@@ -227,6 +245,7 @@ export class SqliteConnection implements Adapter {
       const group = await this.join();
       const savepoint = `tx${(this.savepoints += 1)}`;
       await this.adapter.executeRaw(statement(`SAVEPOINT ${savepoint}`));
+      this.openTransactions += 1;
       return this.transaction(group, savepoint, release);
     } catch (error) {
       release();
@@ -271,6 +290,31 @@ export class SqliteConnection implements Adapter {
     await group.durable;
     this.counts.writes += statements.length;
     return results;
+  }
+
+  /**
+   * DB-G6: one statement on the driver directly, inside the Prisma
+   * transaction open on this connection: its caller runs in that transaction
+   * (which holds the mutex), so the statement lands in its savepoint and
+   * commits or rolls back with it. Prepared once and reused, without Prisma's
+   * planning. Returns the rows of a statement that returns rows, else the
+   * number of rows changed.
+   */
+  runHeld(sql: string, params: readonly SqliteValue[]): { changes: number; rows: unknown[] } {
+    if (this.openTransactions === 0 || !this.connection.inTransaction) throw new Error("a held statement runs only inside an open transaction");
+    try {
+      const prepared = this.statementFor(sql);
+      if (prepared.reader) {
+        // Counters and positions are far below 2^53: numbers, as Prisma returns them.
+        prepared.safeIntegers(false);
+        const rows = prepared.all(...params);
+        return { changes: rows.length, rows };
+      }
+      return { changes: prepared.run(...params).changes, rows: [] };
+    } catch (error) {
+      if (this.group) this.checkGroup(this.group, error);
+      throw error;
+    }
   }
 
   private statementFor(sql: string): ReturnType<SqliteHandle["prepare"]> {
@@ -356,6 +400,7 @@ export class SqliteConnection implements Adapter {
     const end = async (...statements: string[]) => {
       if (!open) return;
       open = false;
+      this.openTransactions -= 1;
       try {
         for (const sql of statements) if (group.failure === null) await this.adapter.executeRaw(statement(sql));
       } finally {

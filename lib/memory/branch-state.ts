@@ -59,6 +59,11 @@ export const RAW_WINDOW = 256;
 /** Messages read when only the tool-pairing tail is needed (summaries off). */
 const TAIL_WINDOW = 16;
 
+/** Raw messages a state holds by default under `settings`: RAW_WINDOW, or TAIL_WINDOW when nothing is ever due. */
+export function stateWindow(settings: ResolvedSettings): number {
+  return settings.policy.summaryThreshold === null ? TAIL_WINDOW : RAW_WINDOW;
+}
+
 /**
  * Loads a branch's state in a handful of queries, however long its history:
  * the lineage, the conversation, the latest summary, then the raw messages
@@ -74,7 +79,7 @@ export async function loadBranchState(db: Database, branchId: string, overrides?
   const chain = options.chain ? await getSummaryChainByBranchId(db, scope) : undefined;
   const latest = chain ? (chain.at(-1) ?? null) : await getLatestSummaryByBranchId(db, scope);
   const from = latest?.toPosition ?? 0;
-  const window = options.window ?? (settings.policy.summaryThreshold === null ? TAIL_WINDOW : RAW_WINDOW);
+  const window = options.window ?? stateWindow(settings);
   const recent = await getHistoryByBranchId(db, scope, window === "raw" ? { fromPosition: from } : { fromPosition: from, last: window });
   // Positions are contiguous: the history ends where its last message is (at the summary's end when nothing follows it).
   const length = recent.length > 0 ? recent[recent.length - 1].position + 1 : from;
@@ -165,17 +170,19 @@ export class StaleStateError extends ConflictError {
  * `summary: false` skips the summary check, for writes that do not depend
  * on it (messages recorded without a compaction: a summary written
  * meanwhile only covers more, so what was not due stays not due).
+ * `revision` requires the branch to be at that revision (MEM-8): nothing
+ * written since the state was read or kept.
  */
 export async function assertUnchanged(
   joined: Database,
   state: BranchState,
   pinnedLength?: number,
   first: NewMessage[] = [],
-  options: { summary?: boolean } = {},
+  options: { summary?: boolean; revision?: number } = {},
 ): Promise<MessageRecord[]> {
   let appended: MessageRecord[];
   try {
-    appended = await appendMessages(joined, state.branch.id, first, { expectedLength: state.length });
+    appended = await appendMessages(joined, state.branch.id, first, { expectedLength: state.length, expectedRevision: options.revision });
   } catch (error) {
     // The caller pinned this length itself: its optimistic append failed, which is theirs to handle.
     if (ConflictError.isInstance(error) && pinnedLength === undefined) throw new StaleStateError(error.message);

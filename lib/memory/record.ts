@@ -23,6 +23,7 @@ import {
   putOffloadedContent,
   type ArtifactRecord,
   type BranchScope,
+  type ConversationRecord,
   type Database,
   type JsonObject,
   type MessageRecord,
@@ -35,6 +36,7 @@ import { carryFacts, compactionFacts, planCompaction, writeCompaction, type Comp
 import type { ResolvedSettings } from "@/lib/settings";
 import { assertUnchanged, isCompactionDue, loadBranchState, loadPairingTail, messagesOf, retryOnStale, withAppended, type BranchState } from "./branch-state";
 import { inTransaction } from "./transaction";
+import { forgetState, keepState, keptState, revisionOf } from "./kept-state";
 import { headOf } from "./head";
 
 /** Options of `recordMessages`. */
@@ -47,6 +49,13 @@ export interface RecordMessagesOptions {
   metadata?: JsonObject[];
   /** Default true. False: store the messages only; a caller about to build a request compacts then, if it will be sent (E-RB7). */
   compact?: boolean;
+  /**
+   * The branch's conversation as the caller just read it. Given, the
+   * branch's state is kept after the write and the next write given one
+   * starts from it, unless anything was written to the branch meanwhile
+   * (MEM-8): a writer recording turn after turn reads nothing back.
+   */
+  conversation?: ConversationRecord;
 }
 
 /** What `recordMessages` stored. */
@@ -83,43 +92,59 @@ async function recordNow(db: Database, branchId: string, messages: Message[], op
     throw new InvalidArgumentError("metadata", `metadata has ${options.metadata.length} entries for ${messages.length} messages: give one per message`);
   }
   return retryOnStale(async () => {
-    const state = await loadBranchState(db, branchId);
-    if (options.expectedLength !== undefined && options.expectedLength !== state.length) {
-      throw new ConflictError(
-        "branch",
-        `branch '${state.branch.name}' (${branchId}) has ${state.length} messages, not the expected ${options.expectedLength}: reload its history and retry`,
-      );
+    const kept = options.conversation ? await keptState(db, branchId, options.conversation) : null;
+    const state = kept ?? (await loadBranchState(db, branchId));
+    try {
+      const result = await recordOn(db, state, messages, options);
+      // MEM-8: kept when the write appended the messages and nothing else (no artifact, no compaction).
+      if (options.conversation && result.artifacts.length === 0 && result.compaction === null) keepState(db, state, result.messages);
+      else forgetState(db, branchId);
+      return result;
+    } catch (error) {
+      forgetState(db, branchId);
+      throw error;
     }
-    const { settings } = state;
-    // Pairing is checked against the history's tail: its trailing tool results and the call before them.
-    const tail = await loadPairingTail(db, state);
-    assertPairing(messagesOf(tail.records), messages, tail.offset);
-    const prepared = await prepareMessages(db, state.scope, messagesOf(tail.records), messages, settings, options.metadata);
-    // Stage 1 is computed against the history as it will be, before any write: a failing summarizer leaves nothing behind.
-    const after = withAppended(state, virtualRecords(state, prepared));
-    const plan =
-      options.compact !== false && (await isCompactionDue(db, after, settings)) ? await planCompaction(db, after, settings, options.summarizer) : null;
-    const facts = plan ? await compactionFacts(db, after, plan) : null;
-    const result = await inTransaction(db, async (joined) => {
-      // The messages before the first artifact are appended by the check itself: one lock, not two.
-      const lead = prepared.findIndex((message) => message.offload !== undefined);
-      const head = lead === -1 ? prepared : prepared.slice(0, lead);
-      const first = await assertUnchanged(
-        joined,
-        state,
-        options.expectedLength,
-        head.map((message) => message.stored),
-        { summary: plan !== null },
-      );
-      const rest = await writeMessages(joined, branchId, prepared.slice(head.length));
-      const records = [...first, ...rest.records];
-      const { artifacts } = rest;
-      const compaction = plan && facts ? await writeCompaction(joined, state, plan, facts, settings, "threshold", { messages: records, artifacts }) : null;
-      return { messages: records, artifacts, compaction };
-    });
-    if (plan && facts && result.compaction) carryFacts(after, plan, facts, result.compaction);
-    return result;
   });
+}
+
+/** One attempt of `recordMessages` from a read (or kept) state of the branch. */
+async function recordOn(db: Database, state: BranchState, messages: Message[], options: RecordMessagesOptions): Promise<RecordMessagesResult> {
+  const branchId = state.branch.id;
+  if (options.expectedLength !== undefined && options.expectedLength !== state.length) {
+    throw new ConflictError(
+      "branch",
+      `branch '${state.branch.name}' (${branchId}) has ${state.length} messages, not the expected ${options.expectedLength}: reload its history and retry`,
+    );
+  }
+  const { settings } = state;
+  // Pairing is checked against the history's tail: its trailing tool results and the call before them.
+  const tail = await loadPairingTail(db, state);
+  assertPairing(messagesOf(tail.records), messages, tail.offset);
+  const prepared = await prepareMessages(db, state.scope, messagesOf(tail.records), messages, settings, options.metadata);
+  // Stage 1 is computed against the history as it will be, before any write: a failing summarizer leaves nothing behind.
+  const after = withAppended(state, virtualRecords(state, prepared));
+  const plan = options.compact !== false && (await isCompactionDue(db, after, settings)) ? await planCompaction(db, after, settings, options.summarizer) : null;
+  const facts = plan ? await compactionFacts(db, after, plan) : null;
+  const result = await inTransaction(db, async (joined) => {
+    // The messages before the first artifact are appended by the check itself: one lock, not two.
+    const lead = prepared.findIndex((message) => message.offload !== undefined);
+    const head = lead === -1 ? prepared : prepared.slice(0, lead);
+    const first = await assertUnchanged(
+      joined,
+      state,
+      options.expectedLength,
+      head.map((message) => message.stored),
+      // MEM-8: a state kept or read for keeping holds only at its revision.
+      { summary: plan !== null, revision: options.conversation ? revisionOf(state) : undefined },
+    );
+    const rest = await writeMessages(joined, branchId, prepared.slice(head.length));
+    const records = [...first, ...rest.records];
+    const { artifacts } = rest;
+    const compaction = plan && facts ? await writeCompaction(joined, state, plan, facts, settings, "threshold", { messages: records, artifacts }) : null;
+    return { messages: records, artifacts, compaction };
+  });
+  if (plan && facts && result.compaction) carryFacts(after, plan, facts, result.compaction);
+  return result;
 }
 
 /** Appends in order; an artifact and its content are created right before their tool message, so they take its position. */

@@ -1,6 +1,7 @@
 import "server-only";
 import { describeDatabase, type Database } from "@/lib/db";
 import { mapDatabaseError } from "@/lib/db/errors";
+import { noteTransaction } from "@/lib/db/run";
 
 /** Limits like the storage layer's own: a recorded turn with its artifacts and a compaction is one unit of work. */
 const TRANSACTION_OPTIONS = { maxWait: 20_000, timeout: 60_000 } as const;
@@ -24,6 +25,8 @@ export async function inTransaction<T>(db: Database, work: (joined: Database) =>
           return Reflect.get(target, property);
         },
       });
+      // DB-G6: lib/db's plain statements inside run on the driver of the transaction's SQLite connection.
+      noteTransaction(db, joined);
       return work(joined);
     }, TRANSACTION_OPTIONS);
   } catch (error) {

@@ -5,7 +5,7 @@ import type { CompletionOutcome } from "@/lib/upstream/assemble";
 import type { PipelineStepSummary } from "./proxied-request";
 import { yieldToIo } from "@/lib/memory/slices";
 import { getProxyRecorder, type JournaledOutcome, type JournaledRequest, type RecordedRequest, type RecordRequestOptions } from "./journal";
-import { perDatabase } from "./per-database";
+import { perDatabase } from "@/lib/db/per-database";
 import type { ReloadRound } from "./reload";
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import { findConversationByRecordKey, getConversationById, NotFoundError, type ConversationRecord, type Database } from "@/lib/db";
-import { perDatabase } from "./per-database";
+import { perDatabase } from "@/lib/db/per-database";
 
 /** cuid()s, the ids Prisma gives conversations. */
 const CONVERSATION_ID = /^c[a-z0-9]{20,32}$/;

@@ -206,21 +206,21 @@ interface ReplyTurn {
  */
 async function placeAndAppend(
   db: Database,
-  conversationId: string,
+  conversation: ConversationRecord,
   turns: Turn[],
   metadataOf: (turn: Turn, placement: Placement) => JsonObject,
   options: { preferred?: string; beforeAppend?: (placement: Placement) => Promise<void>; reply?: ReplyTurn } = {},
 ): Promise<{ placement: Placement; appended: MessageRecord[]; replied: boolean }> {
   for (let attempt = 1; ; attempt += 1) {
-    const placement = await placeTurns(db, conversationId, turns, options.preferred);
+    const placement = await placeTurns(db, conversation.id, turns, options.preferred);
     if (placement.forked) publishBranchCreated(placement.forked);
     if (attempt === 1) await options.beforeAppend?.(placement);
     const fresh = placement.fresh.map((turn) => ({ message: turn.message, metadata: metadataOf(turn, placement) }));
     const reply = fresh.length > 0 ? options.reply : undefined;
     if (reply) fresh.push({ message: reply.turn.message, metadata: reply.metadata });
     try {
-      const appended = fresh.length === 0 ? [] : await recordTurns(db, placement.branch.id, withSystemPrompt(fresh, placement), placement.common);
-      rememberAppended(db, conversationId, placement.branch.id, appended);
+      const appended = fresh.length === 0 ? [] : await recordTurns(db, conversation, placement.branch.id, withSystemPrompt(fresh, placement), placement.common);
+      rememberAppended(db, conversation.id, placement.branch.id, appended);
       return { placement, appended, replied: reply !== undefined };
     } catch (error) {
       if (!ConflictError.isInstance(error) || attempt >= MAX_PLACEMENT_ATTEMPTS) throw error;
@@ -427,7 +427,7 @@ export class ProxyRecorder {
     let recordingError: string | null = null;
     let repliedOn: string | null = null;
     const place = (withReply: ReplyTurn | undefined) =>
-      placeAndAppend(db, conversation.id, turns, (turn) => ({ recorder: "proxy", exchangeId: options.id, fingerprint: turn.fingerprint, at: now() }), {
+      placeAndAppend(db, conversation, turns, (turn) => ({ recorder: "proxy", exchangeId: options.id, fingerprint: turn.fingerprint, at: now() }), {
         reply: withReply,
         beforeAppend: async (first) => {
           opened.exchange ??= await openExchange(db, first.branch, options, this.previous.get(options.key));
@@ -472,7 +472,7 @@ export class ProxyRecorder {
     const reply = replyBranchId === null && recordingError === null ? replyOf(recorded.exchange.id, outcome) : null;
     if (reply) {
       try {
-        const { placement, appended } = await placeAndAppend(db, conversation.id, [...recorded.turns, reply.turn], () => reply.metadata, {
+        const { placement, appended } = await placeAndAppend(db, conversation, [...recorded.turns, reply.turn], () => reply.metadata, {
           preferred: recorded.branchId,
         });
         replyBranchId = placement.branch.id;

@@ -4,7 +4,7 @@ import { forkBranch, getBranchesByConversationId, getHistoryByBranchId, type Bra
 import { leadingSystemCount, SYSTEM_PROMPT_METADATA, systemPromptChange, systemPromptChangeOf, type SystemPromptChange } from "@/lib/formats";
 import { messageFingerprint } from "./canonical";
 import type { RecordTurn } from "./record-turns";
-import { perDatabase } from "./per-database";
+import { perDatabase } from "@/lib/db/per-database";
 
 /**
  * Where a recorded sequence of messages belongs in a conversation's branch

@@ -3,7 +3,7 @@ import type { Message } from "@/lib/context";
 import { getExchangesByConversationId, type ConversationRecord, type Database } from "@/lib/db";
 import { extrasOf } from "@/lib/formats/canonical";
 import { readResponsesOutput, readResponsesRequest } from "@/lib/formats";
-import { perDatabase } from "../per-database";
+import { perDatabase } from "@/lib/db/per-database";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -6,7 +6,7 @@ import { leadingSystemCount } from "@/lib/formats";
 import { messageFingerprint } from "../canonical";
 import { lookupConversation } from "../conversations";
 import type { AgentIdentity } from "../identify";
-import { perDatabase } from "../per-database";
+import { perDatabase } from "@/lib/db/per-database";
 import { fingerprintOfRecord } from "../placement";
 import { continuesStoredResponses } from "./continuation";
 

@@ -1,15 +1,15 @@
 import { BoundedMap } from "@/lib/context/bounded-map";
-import type { Database } from "@/lib/db";
+import type { Database } from "./client";
 
 /**
  * A bounded map per database client, kept on `globalThis` under `name` (so
- * dev reloads keep one per process): what the proxy remembers between calls
- * (lookups, agents' last calls, answered responses) belongs to the database
- * it was read from or written to.
+ * dev reloads keep one per process): what is remembered between calls
+ * (the proxy's lookups and agents' last calls, the recorder's branch states)
+ * belongs to the database it was read from or written to.
  * @example const recentOf = perDatabase<StoredResponse>("recent-responses", 1_000)
  */
 export function perDatabase<Value>(name: string, size: number, options: { refreshOnRead?: boolean } = {}): (db: Database) => BoundedMap<string, Value> {
-  const key = Symbol.for(`context-lab.proxy.${name}`);
+  const key = Symbol.for(`context-lab.per-database.${name}`);
   const global = globalThis as typeof globalThis & Record<symbol, WeakMap<object, BoundedMap<string, Value>> | undefined>;
   return (db) => {
     const byDatabase = (global[key] ??= new WeakMap());

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import {
+  appendMessages,
+  ConflictError,
+  getConversationById,
+  getHistoryByBranchId,
+  getSummariesByBranchId,
+  updateConversationById,
+  type Database,
+} from "@/lib/db";
+import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
+import { assistant, memoryConversation, tauBench, user } from "@/tests/support/memory-fixtures";
+import { compactBranch } from "./compaction";
+import { recordMessages } from "./record";
+
+describe.each(TEST_PROVIDERS)("a writer's kept branch state (%s)", (provider) => {
+  const test = useTestDatabase(provider);
+
+  /** A client on the same connection that counts the reads made through it. */
+  function readingClient(db: Database): { db: Database; reads: () => number } {
+    let reads = 0;
+    const extended = db.$extends({
+      query: {
+        $allModels: {
+          $allOperations({ operation, args, query }) {
+            if (/^(find|count|aggregate|groupBy)/.test(operation)) reads += 1;
+            return query(args);
+          },
+        },
+      },
+    });
+    return { db: extended as unknown as Database, reads: () => reads };
+  }
+
+  /** A conversation in pilot mode (nothing is due) with one recorded turn, written by a client that keeps the branch's state. */
+  async function keptWriter() {
+    const reading = readingClient(test.db);
+    const { conversation, branch } = await memoryConversation(test.db, { mode: "pilot" });
+    await recordMessages(reading.db, branch.id, [user("first question"), assistant("first answer")], { conversation });
+    return { db: reading.db, conversation, branch, reads: reading.reads };
+  }
+
+  const record = (db: Database, branchId: string, conversationId: string, messages: Parameters<typeof recordMessages>[2], expectedLength?: number) =>
+    getConversationById(test.db, conversationId).then((conversation) => recordMessages(db, branchId, messages, { conversation, expectedLength }));
+
+  it("[MEM-8] the next write starts from the state its writer kept: nothing of the branch is read again", async () => {
+    const writer = await keptWriter();
+    const before = writer.reads();
+    const second = await record(writer.db, writer.branch.id, writer.conversation.id, [user("second question"), assistant("second answer")]);
+    const third = await record(writer.db, writer.branch.id, writer.conversation.id, [user("third question")], 4);
+    expect(writer.reads() - before).toBe(0);
+    expect(second.messages.map((record) => record.position)).toEqual([2, 3]);
+    expect(third.messages.map((record) => record.position)).toEqual([4]);
+    const stored = await getHistoryByBranchId(test.db, writer.branch.id);
+    expect(stored.map((record) => record.message.content)).toEqual(["first question", "first answer", "second question", "second answer", "third question"]);
+    expect(stored.slice(2)).toEqual([...second.messages, ...third.messages]);
+  });
+
+  it("[MEM-8] a message written meanwhile by another writer makes the next write read the branch again and append after it", async () => {
+    const writer = await keptWriter();
+    await appendMessages(test.db, writer.branch.id, [{ message: user("from elsewhere"), tokens: 3 }]);
+    const before = writer.reads();
+    const next = await record(writer.db, writer.branch.id, writer.conversation.id, [assistant("answer after it")]);
+    expect(writer.reads() - before).toBeGreaterThan(0);
+    expect(next.messages.map((record) => record.position)).toEqual([3]);
+    // A pinned length the branch no longer has is the caller's conflict, as without a kept state.
+    await appendMessages(test.db, writer.branch.id, [{ message: user("again from elsewhere"), tokens: 3 }]);
+    await expect(record(writer.db, writer.branch.id, writer.conversation.id, [assistant("stale")], 4)).rejects.toSatisfy((error) =>
+      ConflictError.isInstance(error),
+    );
+    expect((await getHistoryByBranchId(test.db, writer.branch.id)).map((record) => record.message.content).at(-1)).toBe("again from elsewhere");
+  });
+
+  it("[MEM-8] a summary written meanwhile (no message) is seen too: the revision moved, so the branch is read again", async () => {
+    const writer = await keptWriter();
+    const trajectory = tauBench(2).filter((message) => message.role !== "system" && message.role !== "tool" && !message.tool_calls?.length);
+    await record(writer.db, writer.branch.id, writer.conversation.id, trajectory.slice(0, 12));
+    expect(await compactBranch(test.db, writer.branch.id, { force: true })).not.toBeNull();
+    const before = writer.reads();
+    await record(writer.db, writer.branch.id, writer.conversation.id, [user("after the summary")]);
+    expect(writer.reads() - before).toBeGreaterThan(0);
+    expect(await getSummariesByBranchId(test.db, writer.branch.id)).toHaveLength(1);
+  });
+
+  it("[MEM-8] the settings are the conversation's as the writer read it now, not as they were kept", async () => {
+    const writer = await keptWriter();
+    await updateConversationById(test.db, writer.conversation.id, { settings: { mode: "pilot", artifactThreshold: 100 } });
+    const call = {
+      role: "assistant" as const,
+      content: null,
+      tool_calls: [{ id: "call_1", type: "function" as const, function: { name: "lookup", arguments: "{}" } }],
+    };
+    const result = { role: "tool" as const, tool_call_id: "call_1", content: "x".repeat(5_000) };
+    const recorded = await record(writer.db, writer.branch.id, writer.conversation.id, [call, result]);
+    expect(recorded.artifacts).toHaveLength(1);
+  });
+});

@@ -1,0 +1,52 @@
+import "server-only";
+import { branchRevision, scopeAfterAppend, type ConversationRecord, type Database, type MessageRecord } from "@/lib/db";
+import { perDatabase } from "@/lib/db/per-database";
+import { conversationSettings } from "@/lib/settings/server";
+import { stateWindow, type BranchState } from "./branch-state";
+
+/**
+ * MEM-8: a writer that records turn after turn on one branch (the recording
+ * proxy) keeps the branch's state after each of its writes and starts the
+ * next one from it instead of reading the branch again. The state is used
+ * only at the revision it was kept at: the next write checks the revision at
+ * its lock, so anything written to the branch meanwhile, by this process or
+ * another, makes that write fail as stale and the branch is read again.
+ */
+
+/** Branches whose state is kept per database client; the least recently written is dropped first. */
+const KEPT_BRANCHES = 1_000;
+const keptOf = perDatabase<BranchState>("memory.kept-branch-states", KEPT_BRANCHES);
+
+/** The state kept after this process's last write to the branch, with `conversation` as just read (its settings may have changed); null when none is kept. */
+export async function keptState(db: Database, branchId: string, conversation: ConversationRecord): Promise<BranchState | null> {
+  const kept = keptOf(db).get(branchId);
+  if (!kept || kept.conversation.id !== conversation.id) return null;
+  return { ...kept, conversation, settings: await conversationSettings(db, conversation) };
+}
+
+/** The revision a write must find the branch at for `state` to still describe it. */
+export function revisionOf(state: BranchState): number {
+  return branchRevision(state.scope);
+}
+
+/** Keeps the state after one write that appended `appended` (and nothing else) to the branch `state` was read from. */
+export function keepState(db: Database, state: BranchState, appended: readonly MessageRecord[]): void {
+  const window = stateWindow(state.settings);
+  const combined = [...state.recent, ...appended];
+  const recent = combined.slice(-window);
+  const length = state.length + appended.length;
+  keptOf(db).set(state.branch.id, {
+    ...state,
+    scope: scopeAfterAppend(state.scope, appended.length),
+    branch: { ...state.branch, length },
+    length,
+    recent,
+    // Complete while it still holds everything after the latest summary.
+    rawComplete: state.rawComplete && recent.length === combined.length,
+  });
+}
+
+/** Drops what is kept of the branch: the next write reads it. */
+export function forgetState(db: Database, branchId: string): void {
+  keptOf(db).delete(branchId);
+}
