@@ -17,7 +17,7 @@ export async function handleModels(request: Request): Promise<Response> {
   try {
     const headers = upstreamRequestHeaders(request.headers, upstream, identifyAgent(request.headers));
     headers.delete("content-type");
-    const response = await fetchUpstream(`${upstream.baseUrl}/models`, { headers, signal: watch.signal });
+    const response = await fetchUpstream(`${upstream.baseUrl}/models`, { method: "GET", headers, signal: watch.signal });
     const text = await awaitUpstream(response.text());
     return new Response(text, { status: response.status, statusText: response.statusText, headers: passthroughHeaders(response.headers) });
   } catch (error) {

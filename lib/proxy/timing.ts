@@ -2,6 +2,7 @@ import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { changeable } from "@/lib/security/headers";
 import type { RouteHandler } from "@/lib/security/route-guard";
+import { requestUpstream, type UpstreamRequest } from "@/lib/upstream/request";
 
 /** One proxied call's time waiting for the upstream, summed over its upstream calls (a reload loop makes several). */
 interface CallTiming {
@@ -26,9 +27,9 @@ export async function awaitUpstream<T>(pending: Promise<T>): Promise<T> {
   }
 }
 
-/** `fetch` to the upstream, its wait counted as the upstream's (P-T1). */
-export function fetchUpstream(url: string, init: RequestInit): Promise<Response> {
-  return awaitUpstream(fetch(url, init));
+/** A request to the upstream (UP-1), its wait counted as the upstream's (P-T1). */
+export function fetchUpstream(url: string, init: UpstreamRequest): Promise<Response> {
+  return awaitUpstream(requestUpstream(url, init));
 }
 
 /**

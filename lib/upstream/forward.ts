@@ -113,11 +113,12 @@ export class CallWatch {
   }
 }
 
-/** `connect ECONNREFUSED 127.0.0.1:9` and its code, from fetch's wrapped network error. */
+/** `connect ECONNREFUSED 127.0.0.1:9` and its code: Node's network error, or the one a wrapping error (fetch's) has as its cause. */
 export function networkErrorOf(error: unknown): { message: string; code: string | null } {
-  const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  const code = typeof cause?.code === "string" ? cause.code : null;
-  const message = typeof cause?.message === "string" && cause.message !== "" ? cause.message : error instanceof Error ? error.message : String(error);
+  const wrapped = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  const source = (typeof wrapped?.message === "string" && wrapped.message !== "" ? wrapped : error) as { code?: unknown; message?: unknown } | null;
+  const code = typeof source?.code === "string" ? source.code : null;
+  const message = typeof source?.message === "string" && source.message !== "" ? source.message : String(error);
   return { message, code };
 }
 
