@@ -2,7 +2,7 @@ import type { JsonValue } from "@/lib/db";
 import type { AgentIdentity } from "@/lib/proxy/identify";
 import type { UpstreamConfig } from "./settings";
 
-/** Request headers never forwarded: hop-by-hop, the agent's credentials and cookies, Context Lab's own, and what fetch sets itself. */
+/** Request headers never forwarded: hop-by-hop, the agent's credentials and cookies, Context Lab's own, and what the HTTP client sets itself. */
 const DROPPED_REQUEST_HEADERS = new Set([
   "authorization",
   "connection",
@@ -19,12 +19,12 @@ const DROPPED_REQUEST_HEADERS = new Set([
   "trailer",
   "transfer-encoding",
   "upgrade",
-  // fetch decompresses and would leave a stale content-encoding on the passthrough; ask for identity.
+  // The client decodes a compressed body, which would leave a stale content-encoding on the passthrough; ask for identity.
   "accept-encoding",
 ]);
 const DROPPED_REQUEST_PREFIXES = ["x-context-lab-", "x-forwarded-", "x-real-ip", "x-middleware-", "x-invoke-", "x-nextjs-", "next-"];
 
-/** Response headers never passed back: hop-by-hop, and the encoding and length of a body that fetch already decoded. */
+/** Response headers never passed back: hop-by-hop, and the encoding and length of a body the client already decoded (UP-1). */
 const DROPPED_RESPONSE_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length", "set-cookie", "upgrade"]);
 
 /** The headers sent upstream: the agent's own minus the dropped ones, with the configured key (or the agent's own real key). */
