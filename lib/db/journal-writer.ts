@@ -1,7 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import { postgresPoolOf, sqliteConnectionOf } from "./client";
-import { sqliteParam, type DirectStatement } from "./sqlite-connection";
+import { sqliteParam, type DirectStatement, type StatementValue } from "./sqlite-connection";
 
 /**
  * DB-J1: the recording proxy's journal is written on the database driver
@@ -15,11 +15,8 @@ import { sqliteParam, type DirectStatement } from "./sqlite-connection";
  * alone.
  */
 
-/** A value the journal stores: text, a number, a flag, an instant, or nothing. */
-export type JournalValue = string | number | boolean | Date | null;
-
 /** A journal row as inserted: column name → value. */
-export type JournalRow = Readonly<Record<string, JournalValue>>;
+export type JournalRow = Readonly<Record<string, StatementValue>>;
 
 type Write =
   | { kind: "insert"; table: string; row: JournalRow }
@@ -64,7 +61,7 @@ function sqliteTarget(connection: NonNullable<ReturnType<typeof sqliteConnection
   return { run: (writes) => connection.runDirect(writes.map(sqliteStatement)) };
 }
 
-function postgresValue(value: JournalValue): string | number | boolean | null {
+function postgresValue(value: StatementValue): string | number | boolean | null {
   // Prisma stores instants as UTC in `timestamp(3)` columns.
   return value instanceof Date ? value.toISOString().replace("Z", "") : value;
 }
@@ -86,7 +83,7 @@ const POSTGRES_TYPES: Readonly<Record<string, string>> = {
 function postgresStatement(writes: readonly Write[]): { text: string; values: unknown[] } {
   const first = writes[0]!;
   const values: unknown[] = [];
-  const mark = (value: JournalValue, cast?: string) => {
+  const mark = (value: StatementValue, cast?: string) => {
     values.push(postgresValue(value));
     return cast ? `$${values.length}::${cast}` : `$${values.length}`;
   };

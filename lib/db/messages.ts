@@ -6,7 +6,8 @@ import type { Branch as BranchRow, Message as MessageRow } from "./generated/sql
 import { toJsonText, toNullableJsonText, type JsonObject } from "./json";
 import { extensionProblem, objectProblem, readJsonColumn, toolCallsProblem } from "./stored-shapes";
 import type { Lineage } from "./lineage";
-import { executeIn, lockBranch, newRowId, parameterMark, providerOf, runQuery, runTransaction, touchConversation, type StatementValue } from "./run";
+import { executeIn, lockBranch, newRowId, parameterMark, providerOf, runQuery, runTransaction, touchConversation } from "./run";
+import type { StatementValue } from "./sqlite-connection";
 import { addLibraryMessages } from "./library";
 import type { BranchRecord } from "./branches";
 import { requireStorableText } from "./text";

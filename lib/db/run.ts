@@ -1,6 +1,6 @@
 import "server-only";
 import { describeDatabase, sqliteConnectionOf, type Database, type Transaction } from "./client";
-import { sqliteParam, type SqliteConnection } from "./sqlite-connection";
+import { sqliteParam, type SqliteConnection, type StatementValue } from "./sqlite-connection";
 import { ConflictError, mapDatabaseError, NotFoundError, type DatabaseDescription } from "./errors";
 import type { Branch as BranchRow } from "./generated/sqlite/client";
 
@@ -93,9 +93,6 @@ export function noteTransaction(parent: object, tx: object): void {
 export function heldConnectionOf(tx: Database | Transaction): SqliteConnection | null {
   return heldConnections.get(tx) ?? null;
 }
-
-/** A value of a plain statement. */
-export type StatementValue = string | number | boolean | Date | null;
 
 /**
  * DB-G6: a plain statement (marks from `parameterMark`) run in `tx`; how

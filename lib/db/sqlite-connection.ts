@@ -124,8 +124,11 @@ export interface DirectStatement {
 /** A value as the driver binds it. */
 export type SqliteValue = string | number | null;
 
+/** A value of a statement sent without Prisma: text, a number, a flag, an instant, or nothing. */
+export type StatementValue = string | number | boolean | Date | null;
+
 /** A value bound as Prisma's adapter binds it: instants as ISO text with `+00:00`, flags as 1 and 0. */
-export function sqliteParam(value: string | number | boolean | Date | null): SqliteValue {
+export function sqliteParam(value: StatementValue): SqliteValue {
   if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
   if (typeof value === "boolean") return value ? 1 : 0;
   return value;
@@ -305,8 +308,6 @@ export class SqliteConnection implements Adapter {
     try {
       const prepared = this.statementFor(sql);
       if (prepared.reader) {
-        // Counters and positions are far below 2^53: numbers, as Prisma returns them.
-        prepared.safeIntegers(false);
         const rows = prepared.all(...params);
         return { changes: rows.length, rows };
       }
@@ -321,6 +322,8 @@ export class SqliteConnection implements Adapter {
     let prepared = this.prepared.get(sql);
     if (!prepared) {
       prepared = this.connection.prepare(sql);
+      // Counters and positions are far below 2^53: numbers, as Prisma returns them.
+      if (prepared.reader) prepared.safeIntegers(false);
       if (this.prepared.size >= PREPARED_STATEMENTS) this.prepared.delete(this.prepared.keys().next().value!);
       this.prepared.set(sql, prepared);
     }

@@ -1,5 +1,5 @@
 import "server-only";
-import { branchRevision, scopeAfterAppend, type ConversationRecord, type Database, type MessageRecord } from "@/lib/db";
+import { scopeAfterAppend, type ConversationRecord, type Database, type MessageRecord } from "@/lib/db";
 import { perDatabase } from "@/lib/db/per-database";
 import { conversationSettings } from "@/lib/settings/server";
 import { stateWindow, type BranchState } from "./branch-state";
@@ -22,11 +22,6 @@ export async function keptState(db: Database, branchId: string, conversation: Co
   const kept = keptOf(db).get(branchId);
   if (!kept || kept.conversation.id !== conversation.id) return null;
   return { ...kept, conversation, settings: await conversationSettings(db, conversation) };
-}
-
-/** The revision a write must find the branch at for `state` to still describe it. */
-export function revisionOf(state: BranchState): number {
-  return branchRevision(state.scope);
 }
 
 /** Keeps the state after one write that appended `appended` (and nothing else) to the branch `state` was read from. */

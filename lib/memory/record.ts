@@ -15,6 +15,7 @@ import {
 } from "@/lib/context";
 import {
   appendMessages,
+  branchRevision,
   ConflictError,
   createArtifact,
   findOffloadedContentOutlineByHandle,
@@ -36,7 +37,7 @@ import { carryFacts, compactionFacts, planCompaction, writeCompaction, type Comp
 import type { ResolvedSettings } from "@/lib/settings";
 import { assertUnchanged, isCompactionDue, loadBranchState, loadPairingTail, messagesOf, retryOnStale, withAppended, type BranchState } from "./branch-state";
 import { inTransaction } from "./transaction";
-import { forgetState, keepState, keptState, revisionOf } from "./kept-state";
+import { forgetState, keepState, keptState } from "./kept-state";
 import { headOf } from "./head";
 
 /** Options of `recordMessages`. */
@@ -135,7 +136,7 @@ async function recordOn(db: Database, state: BranchState, messages: Message[], o
       options.expectedLength,
       head.map((message) => message.stored),
       // MEM-8: a state kept or read for keeping holds only at its revision.
-      { summary: plan !== null, revision: options.conversation ? revisionOf(state) : undefined },
+      { summary: plan !== null, revision: options.conversation ? branchRevision(state.scope) : undefined },
     );
     const rest = await writeMessages(joined, branchId, prepared.slice(head.length));
     const records = [...first, ...rest.records];

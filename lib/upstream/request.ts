@@ -12,10 +12,10 @@ export interface UpstreamRequest {
   signal: AbortSignal;
 }
 
-/** Connections to upstreams are kept open between calls, as fetch keeps them. */
-const AGENTS = {
-  "http:": new http.Agent({ keepAlive: true }),
-  "https:": new https.Agent({ keepAlive: true }),
+/** Each scheme's client, its connections kept open between calls as fetch keeps them. */
+const CLIENTS = {
+  "http:": { transport: http, agent: new http.Agent({ keepAlive: true }) },
+  "https:": { transport: https, agent: new https.Agent({ keepAlive: true }) },
 } as const;
 
 /** Decoders for a body the upstream compressed although it was asked for `identity`. */
@@ -44,7 +44,7 @@ const BODILESS = new Set([204, 205, 304]);
  */
 export function requestUpstream(url: string, init: UpstreamRequest): Promise<Response> {
   const target = new URL(url);
-  const transport = target.protocol === "https:" ? https : http;
+  const { transport, agent } = target.protocol === "https:" ? CLIENTS["https:"] : CLIENTS["http:"];
   const headers: Record<string, string> = {};
   init.headers.forEach((value, name) => {
     headers[name] = value;
@@ -52,30 +52,26 @@ export function requestUpstream(url: string, init: UpstreamRequest): Promise<Res
   const body = init.body === undefined ? undefined : Buffer.from(init.body, "utf8");
   if (body) headers["content-length"] = String(body.length);
   return new Promise((resolve, reject) => {
-    const request = transport.request(
-      target,
-      { method: init.method, headers, agent: target.protocol === "https:" ? AGENTS["https:"] : AGENTS["http:"], signal: init.signal },
-      (response) => {
-        const status = response.statusCode ?? 502;
-        const answered = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value === undefined) continue;
-          for (const item of Array.isArray(value) ? value : [value]) answered.append(name, item);
-        }
-        const decoder = DECODERS[(answered.get("content-encoding") ?? "").trim().toLowerCase()];
-        const stream: Readable = decoder ? (response.pipe(decoder()) as unknown as Readable) : response;
-        if (decoder) response.on("error", (error) => stream.destroy(error));
-        const bodiless = BODILESS.has(status);
-        if (bodiless) response.resume();
-        resolve(
-          new Response(bodiless ? null : (Readable.toWeb(stream) as ReadableStream<Uint8Array>), {
-            status,
-            statusText: response.statusMessage ?? "",
-            headers: answered,
-          }),
-        );
-      },
-    );
+    const request = transport.request(target, { method: init.method, headers, agent, signal: init.signal }, (response) => {
+      const status = response.statusCode ?? 502;
+      const answered = new Headers();
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (value === undefined) continue;
+        for (const item of Array.isArray(value) ? value : [value]) answered.append(name, item);
+      }
+      const decoder = DECODERS[(answered.get("content-encoding") ?? "").trim().toLowerCase()];
+      const stream: Readable = decoder ? (response.pipe(decoder()) as unknown as Readable) : response;
+      if (decoder) response.on("error", (error) => stream.destroy(error));
+      const bodiless = BODILESS.has(status);
+      if (bodiless) response.resume();
+      resolve(
+        new Response(bodiless ? null : (Readable.toWeb(stream) as ReadableStream<Uint8Array>), {
+          status,
+          statusText: response.statusMessage ?? "",
+          headers: answered,
+        }),
+      );
+    });
     request.on("error", reject);
     request.end(body);
   });
