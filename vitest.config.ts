@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -14,6 +15,9 @@ export default defineConfig({
   resolve: { alias },
   oxc: { jsx: { runtime: "automatic" } },
   test: {
+    // Many files mostly wait (servers starting, databases, child processes, npm): two at a time even on two cores,
+    // where Vitest's default (cores − 1) would run one. Measured on two cores: 17.5 minutes against 22.5, all passing.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         resolve: { alias },
