@@ -17,6 +17,7 @@ import {
   type CacheTtl,
   type UsageTokens,
 } from "@/lib/context";
+import { createSlicer } from "@/lib/memory/slices";
 import { cachingOf, costOfUsage, findModel, type ModelEntry } from "@/lib/models";
 import type { ConversationCost, CostCall, CostTimelinePoint, CostUsage, SessionCall } from "./types";
 
@@ -179,8 +180,13 @@ function modelCall(call: SessionCall, catalogue: readonly ModelEntry[], state: C
   return { cacheCall, prediction, predicted, usage: call.usage === null ? predicted : plainUsage(call.usage), rules, entry };
 }
 
-/** Prices one chain of calls in order against its prompt cache (CC-7–CC-12); only listed calls are returned. */
-function priceChain(calls: readonly SessionCall[], catalogue: readonly ModelEntry[]): Priced[] {
+/**
+ * Prices one chain of calls in order against its prompt cache (CC-7–CC-12);
+ * only listed calls are returned. A long session's chain is priced in slices
+ * (CC-14): other requests are answered meanwhile.
+ */
+async function priceChain(calls: readonly SessionCall[], catalogue: readonly ModelEntry[]): Promise<Priced[]> {
+  const slicer = createSlicer();
   const state = createCacheState();
   const counts = new Map<string, number>();
   const priced: Priced[] = [];
@@ -188,6 +194,7 @@ function priceChain(calls: readonly SessionCall[], catalogue: readonly ModelEntr
   const lastTtlOf = new Map<string, CacheTtl | null>();
   let last: Previous | null = null;
   for (const call of calls) {
+    await slicer.step();
     // CC-9: a call is weighed against its own conversation's call before it, or, first in its conversation, the key's last call.
     const previous = lastOf.get(call.conversationId) ?? last;
     const modelled = modelCall(call, catalogue, state, counts);
@@ -236,10 +243,16 @@ function merge(chains: readonly Priced[][]): Priced[] {
  * A session's cost (CC-10–CC-12): each conversation's calls (the session's
  * own first, then its subagents') priced against their own prompt cache, then
  * merged in time order with one index across them.
- * @example priceSession(conversationId, [ownCalls, ...subagentCalls], catalogue)
+ * @example await priceSession(conversationId, [ownCalls, ...subagentCalls], catalogue)
  */
-export function priceSession(conversationId: string, chains: readonly (readonly SessionCall[])[], catalogue: readonly ModelEntry[]): ConversationCost {
-  const merged = merge(chains.map((chain) => priceChain(chain, catalogue)));
+export async function priceSession(
+  conversationId: string,
+  chains: readonly (readonly SessionCall[])[],
+  catalogue: readonly ModelEntry[],
+): Promise<ConversationCost> {
+  const priced: Priced[][] = [];
+  for (const chain of chains) priced.push(await priceChain(chain, catalogue));
+  const merged = merge(priced);
   let totalUsd = 0;
   let predictedTotalUsd = 0;
   let unpricedCalls = 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Message, ToolDefinition } from "../messages";
-import { cacheableTokens, createCacheState, predictCall, predictSession } from "./cache-model";
+import { cacheableTokens, createCacheState, predictCall, predictSession, prefixHashes, prefixHashWork } from "./cache-model";
 import { requestSegments, withUnseenPrefix } from "./segments";
 import type { CacheCall, CacheRules, CacheSegment, CacheTtl } from "./types";
 
@@ -108,5 +108,32 @@ describe("prompt-cache model", () => {
     expect(withUnseen[0]).toMatchObject({ section: "unseen", tokens: 25_000, breakpoint: "1h" });
     expect(withUnseen.slice(1)).toEqual(segments);
     expect(withUnseenPrefix(segments, 0)).toEqual(segments);
+  });
+
+  it("[CC-14] a request's prefix hashes start from the last request's: only what it adds is hashed, and the hashes are the same as from scratch", () => {
+    const first = request(["s", "u1", "a1"], 10);
+    const known = { segments: first, hashes: prefixHashes(first) };
+    for (const keys of [
+      ["s", "u1", "a1", "u2", "a2"], // grows
+      ["s", "u1", "edited", "u2"], // differs inside
+      ["s"], // shorter
+      ["other", "u1", "a1"], // differs at once
+    ]) {
+      const next = request(keys, 10);
+      const before = prefixHashWork();
+      const reused = prefixHashes(next, known);
+      const shared = keys.findIndex((key, index) => key !== ["s", "u1", "a1"][index]);
+      const common = shared === -1 ? Math.min(keys.length, 3) : shared;
+      expect(prefixHashWork() - before).toBe(keys.length - common);
+      expect(reused).toEqual(prefixHashes(next));
+    }
+    // A session's calls in order: each hashes only its new segments.
+    const state = createCacheState();
+    const before = prefixHashWork();
+    const predicted = [2, 4, 6, 8].map((length) =>
+      predictCall(call(request(["s", "u1", "a1", "u2", "a2", "u3", "a3", "u4"].slice(0, length), 600, { [length - 1]: "5m" }), length), state),
+    );
+    expect(prefixHashWork() - before).toBe(8);
+    expect(predicted.map((prediction) => prediction.cacheRead)).toEqual([0, 1200, 2400, 3600]);
   });
 });

@@ -11,19 +11,46 @@ interface CacheEntry {
 /** What a provider's cache holds for one session: cached prefixes by the hash of their segments (CC-7). */
 export type CacheState = Map<string, CacheEntry>;
 
+/** Each cache's last request with its prefix hashes: where the next request's hashing starts (CC-14). */
+const lastRequests = new WeakMap<CacheState, PrefixHashes>();
+
 /** An empty cache: where a session's first call starts. */
 export function createCacheState(): CacheState {
   return new Map();
 }
 
-/** The hash of each prefix: segments 0..i, by their keys. */
-export function prefixHashes(segments: readonly CacheSegment[]): string[] {
+/** A request's segments and the hash of each of its prefixes. */
+export interface PrefixHashes {
+  segments: readonly CacheSegment[];
+  hashes: string[];
+}
+
+/** Prefix hashes computed so far, per process (or worker): tests count them, never time them (CC-14). */
+let hashedPrefixes = 0;
+
+/** How many prefix hashes have been computed since the engine was loaded; subtract two to get a run's work (CC-14). */
+export function prefixHashWork(): number {
+  return hashedPrefixes;
+}
+
+/**
+ * The hash of each prefix: segments 0..i, by their keys. With the hashes of
+ * an earlier request (`known`), the prefix both share (the same keys) is
+ * taken from them and only the rest is hashed (CC-14): a session's next
+ * request mostly repeats the last one.
+ */
+export function prefixHashes(segments: readonly CacheSegment[], known?: PrefixHashes): string[] {
   const hashes: string[] = [];
-  let hash = "";
-  for (const segment of segments) {
-    const text = `${hash}|${segment.key}`;
+  if (known !== undefined) {
+    const shared = Math.min(segments.length, known.segments.length);
+    while (hashes.length < shared && known.segments[hashes.length].key === segments[hashes.length].key) hashes.push(known.hashes[hashes.length]);
+  }
+  let hash = hashes.at(-1) ?? "";
+  for (let index = hashes.length; index < segments.length; index += 1) {
+    const text = `${hash}|${segments[index].key}`;
     hash = `${cyrb53(text, 3).toString(36)}.${cyrb53(text, 4).toString(36)}`;
     hashes.push(hash);
+    hashedPrefixes += 1;
   }
   return hashes;
 }
@@ -149,7 +176,8 @@ function predictAutomatic(call: CacheCall, state: CacheState, hashes: string[], 
  * @example const state = createCacheState(); const first = predictCall(call, state);
  */
 export function predictCall(call: CacheCall, state: CacheState): CachePrediction {
-  const hashes = prefixHashes(call.segments);
+  const hashes = prefixHashes(call.segments, lastRequests.get(state));
+  lastRequests.set(state, { segments: call.segments, hashes });
   const ends = prefixTokens(call.segments);
   if (call.rules.mode === "breakpoints") return predictMarked(call, state, hashes, ends);
   if (call.rules.mode === "automatic") return predictAutomatic(call, state, hashes, ends);
