@@ -1,6 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import { postgresPoolOf, sqliteConnectionOf } from "./client";
+import { postgresValue } from "./postgres-connection";
 import { sqliteParam, type DirectStatement, type StatementValue } from "./sqlite-connection";
 
 /**
@@ -59,11 +60,6 @@ function sqliteStatement(write: Write): DirectStatement {
 
 function sqliteTarget(connection: NonNullable<ReturnType<typeof sqliteConnectionOf>>): Target {
   return { run: (writes) => connection.runDirect(writes.map(sqliteStatement)) };
-}
-
-function postgresValue(value: StatementValue): string | number | boolean | null {
-  // Prisma stores instants as UTC in `timestamp(3)` columns.
-  return value instanceof Date ? value.toISOString().replace("Z", "") : value;
 }
 
 /**

@@ -205,7 +205,7 @@ export async function addLibraryMessages(tx: Transaction, conversationId: string
   const tokens = messages.reduce((total, message) => total + message.tokens, 0);
   const held = heldConnectionOf(tx);
   if (held)
-    held.runHeld(`UPDATE "LibraryEntry" SET "messageCount" = "messageCount" + ?, "tokens" = "tokens" + ? WHERE "conversationId" = ?`, [
+    await held.run(`UPDATE "LibraryEntry" SET "messageCount" = "messageCount" + ?, "tokens" = "tokens" + ? WHERE "conversationId" = ?`, [
       messages.length,
       tokens,
       conversationId,

@@ -1,5 +1,7 @@
 import "server-only";
-import { describeDatabase, sqliteConnectionOf, type Database, type Transaction } from "./client";
+import type pg from "pg";
+import { describeDatabase, postgresPoolOf, sqliteConnectionOf, type Database, type Transaction } from "./client";
+import { claimingConnection, runOnConnection } from "./postgres-connection";
 import { sqliteParam, type SqliteConnection, type StatementValue } from "./sqlite-connection";
 import { ConflictError, mapDatabaseError, NotFoundError, type DatabaseDescription } from "./errors";
 import type { Branch as BranchRow } from "./generated/sqlite/client";
@@ -70,41 +72,74 @@ export function retryConflicts<T>(work: () => Promise<T>, attempts = TRANSACTION
  * transaction that holds the connection.
  */
 export function runTransaction<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
-  return retryConflicts(() =>
-    runQuery(db, () =>
-      db.$transaction((tx) => {
-        noteTransaction(db, tx);
-        return work(tx);
-      }, TRANSACTION_OPTIONS),
-    ),
-  );
+  return retryConflicts(() => runQuery(db, () => openTransaction(db, work)));
 }
 
-/** DB-G6: transaction clients on a SQLite connection, whose plain statements go to the driver directly. */
-const heldConnections = new WeakMap<object, SqliteConnection>();
-
-/** Notes that `tx` is a transaction opened on `parent` (a client made by createDatabase, or a transaction noted before). */
-export function noteTransaction(parent: object, tx: object): void {
-  const connection = sqliteConnectionOf(parent) ?? heldConnections.get(parent);
-  if (connection) heldConnections.set(tx, connection);
+/**
+ * `db.$transaction(work)`, with the connection the transaction holds noted
+ * for the statements sent on it without Prisma (DB-G6, DB-G7). No retries and
+ * no error mapping: `runTransaction` adds those.
+ */
+export function openTransaction<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  const open = (claimed: () => pg.PoolClient | null) =>
+    db.$transaction((tx) => {
+      noteTransaction(db, tx, claimed());
+      return work(tx);
+    }, TRANSACTION_OPTIONS);
+  return postgresPoolOf(db) ? claimingConnection(open) : open(() => null);
 }
 
-/** The SQLite connection a transaction client's plain statements run on directly (DB-G6); null on PostgreSQL and outside a transaction. */
-export function heldConnectionOf(tx: Database | Transaction): SqliteConnection | null {
+/** The connection a transaction holds, for statements sent on it without Prisma (DB-G6, DB-G7). */
+export interface HeldConnection {
+  /** One statement (marks `?` or from `parameterMark`): the rows it returns, and how many rows it changed. */
+  run(sql: string, values: readonly StatementValue[]): Promise<{ changes: number; rows: Record<string, unknown>[] }>;
+}
+
+/** Transaction clients and the connection each holds. */
+const heldConnections = new WeakMap<object, HeldConnection>();
+const sqliteHeld = new WeakMap<SqliteConnection, HeldConnection>();
+
+function heldSqlite(connection: SqliteConnection): HeldConnection {
+  let held = sqliteHeld.get(connection);
+  if (!held) {
+    held = { run: async (sql, values) => connection.runHeld(sql, values.map(sqliteParam)) as { changes: number; rows: Record<string, unknown>[] } };
+    sqliteHeld.set(connection, held);
+  }
+  return held;
+}
+
+/**
+ * Notes that `tx` is a transaction opened on `parent` (a client made by
+ * createDatabase, or a transaction noted before), on the PostgreSQL pool
+ * connection `client` when the transaction claimed one.
+ */
+export function noteTransaction(parent: object, tx: object, client: pg.PoolClient | null = null): void {
+  const sqlite = sqliteConnectionOf(parent);
+  const held = client
+    ? { run: (sql: string, values: readonly StatementValue[]) => runOnConnection(client, sql, values) }
+    : sqlite
+      ? heldSqlite(sqlite)
+      : heldConnections.get(parent);
+  if (held) heldConnections.set(tx, held);
+}
+
+/** The connection a transaction client's plain statements run on directly (DB-G6, DB-G7); null outside a transaction. */
+export function heldConnectionOf(tx: Database | Transaction): HeldConnection | null {
   return heldConnections.get(tx) ?? null;
 }
 
 /**
  * DB-G6: a plain statement (marks from `parameterMark`) run in `tx`; how
- * many rows it changed. In a SQLite transaction it goes to the driver
- * directly, prepared once and reused; elsewhere through Prisma's raw path.
- * The statements on every recorded call's path (the branch lock, message
- * rows, the library's counters) are written this way: Prisma plans each of
- * its queries anew, which costs more than the statement.
+ * many rows it changed. Inside a transaction it goes to the driver on the
+ * connection the transaction holds (on SQLite prepared once and reused);
+ * elsewhere through Prisma's raw path. The statements on every recorded call's path
+ * (the branch lock, message rows, the library's counters) are written this
+ * way: Prisma plans each of its queries anew, which costs more than the
+ * statement.
  */
 export async function executeIn(tx: Database | Transaction, sql: string, values: readonly StatementValue[]): Promise<number> {
   const held = heldConnections.get(tx);
-  return held ? held.runHeld(sql, values.map(sqliteParam)).changes : tx.$executeRawUnsafe(sql, ...values);
+  return held ? (await held.run(sql, values)).changes : tx.$executeRawUnsafe(sql, ...values);
 }
 
 let rowIds = 0;
@@ -176,11 +211,11 @@ export interface BranchBump {
 export async function lockBranch(tx: Transaction, branchId: string, bump: BranchBump = {}): Promise<BranchRow> {
   const held = heldConnectionOf(tx);
   if (held) {
-    const { rows } = held.runHeld(
+    const { rows } = await held.run(
       `UPDATE "Branch" SET "length" = "length" + ?, "revision" = "revision" + ?, "checkpointCount" = "checkpointCount" + ? WHERE "id" = ? RETURNING *`,
       [bump.length ?? 0, bump.revision ? 1 : 0, bump.checkpoint ? 1 : 0, branchId],
     );
-    const row = rows[0] as (Omit<BranchRow, "createdAt"> & { createdAt: string }) | undefined;
+    const row = rows[0] as (Omit<BranchRow, "createdAt"> & { createdAt: string | Date }) | undefined;
     if (!row) throw new NotFoundError("branch", branchId);
     return { ...row, createdAt: new Date(row.createdAt) };
   }
@@ -206,7 +241,7 @@ export async function touchConversation(tx: Transaction, conversationId: string)
     await tx.conversation.update({ where: { id: conversationId }, data: { updatedAt: new Date() } });
     return;
   }
-  const { changes } = held.runHeld(`UPDATE "Conversation" SET "updatedAt" = ? WHERE "id" = ?`, [sqliteParam(new Date()), conversationId]);
+  const { changes } = await held.run(`UPDATE "Conversation" SET "updatedAt" = ? WHERE "id" = ?`, [new Date(), conversationId]);
   if (changes === 0) throw new NotFoundError("conversation", conversationId);
 }
 

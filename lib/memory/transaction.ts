@@ -1,10 +1,7 @@
 import "server-only";
 import { describeDatabase, type Database } from "@/lib/db";
 import { mapDatabaseError } from "@/lib/db/errors";
-import { noteTransaction } from "@/lib/db/run";
-
-/** Limits like the storage layer's own: a recorded turn with its artifacts and a compaction is one unit of work. */
-const TRANSACTION_OPTIONS = { maxWait: 20_000, timeout: 60_000 } as const;
+import { noteTransaction, openTransaction } from "@/lib/db/run";
 
 /**
  * Runs `work` in one interactive transaction and hands it a client on which
@@ -17,7 +14,7 @@ const TRANSACTION_OPTIONS = { maxWait: 20_000, timeout: 60_000 } as const;
  */
 export async function inTransaction<T>(db: Database, work: (joined: Database) => Promise<T>): Promise<T> {
   try {
-    return await db.$transaction((tx) => {
+    return await openTransaction(db, (tx) => {
       const joined: Database = new Proxy(tx as Database, {
         get(target, property) {
           // A nested `$transaction(work)` (lib/db's runTransaction) runs on the open one.
@@ -25,10 +22,10 @@ export async function inTransaction<T>(db: Database, work: (joined: Database) =>
           return Reflect.get(target, property);
         },
       });
-      // DB-G6: lib/db's plain statements inside run on the driver of the transaction's SQLite connection.
-      noteTransaction(db, joined);
+      // DB-G6, DB-G7: lib/db's plain statements inside run on the connection the transaction holds.
+      noteTransaction(tx, joined);
       return work(joined);
-    }, TRANSACTION_OPTIONS);
+    });
   } catch (error) {
     // Opening or committing fails outside lib/db's own error mapping (an unreachable database, a busy SQLite file).
     throw mapDatabaseError(error, describeDatabase(db));

@@ -1,0 +1,86 @@
+import pg from "pg";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { useTestDatabase } from "@/tests/support/db";
+import { getBranchById } from "./branches";
+import { createConversation, getConversationById } from "./conversations";
+import { NotFoundError } from "./errors";
+import { appendMessages, getHistoryByBranchId } from "./messages";
+import { lockBranch, runTransaction } from "./run";
+
+/** Every statement sent on a pool connection while `work` runs: its text, and whether it was sent without Prisma (which sends its own with `rowMode: "array"`). */
+async function statementsDuring(work: () => Promise<void>): Promise<{ text: string; direct: boolean }[]> {
+  const sent: { text: string; direct: boolean }[] = [];
+  const query = pg.Client.prototype.query;
+  const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+    const [config] = args;
+    if (typeof config === "string") sent.push({ text: config, direct: false });
+    else if (typeof config === "object" && config !== null && "text" in config) {
+      const { text, rowMode } = config as { text: string; rowMode?: string };
+      sent.push({ text, direct: rowMode !== "array" });
+    }
+    return (query as (...values: unknown[]) => unknown).apply(this, args);
+  } as typeof query);
+  try {
+    await work();
+  } finally {
+    spy.mockRestore();
+  }
+  return sent;
+}
+
+describe("statements on the connection a PostgreSQL transaction holds", () => {
+  const test = useTestDatabase("postgres");
+  const zone = process.env.TZ;
+  afterEach(() => {
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
+  });
+
+  it("[DB-G7] an append's lock, rows, library counters and conversation stamp go on the transaction's connection without Prisma", async () => {
+    const { conversation, branch } = await createConversation(test.db, { title: "direct", source: "api" });
+    await appendMessages(test.db, branch.id, [{ message: { role: "user", content: "first" }, tokens: 1 }]);
+    const sent = await statementsDuring(async () => {
+      const appended = await appendMessages(test.db, branch.id, [{ message: { role: "assistant", content: "second" }, tokens: 2 }], { expectedLength: 1 });
+      expect(appended.map((record) => record.position)).toEqual([1]);
+    });
+    const direct = sent.filter((statement) => statement.direct).map((statement) => statement.text.split(" ").slice(0, 3).join(" "));
+    expect(direct).toEqual(expect.arrayContaining(['UPDATE "Branch" SET', 'INSERT INTO "Message"', 'UPDATE "LibraryEntry" SET', 'UPDATE "Conversation" SET']));
+    const byPrisma = sent.filter((statement) => !statement.direct && /^(UPDATE|INSERT)/.test(statement.text));
+    expect(byPrisma.filter((statement) => /"(Branch|Message|LibraryEntry|Conversation)"/.test(statement.text))).toEqual([]);
+    const stored = await getHistoryByBranchId(test.db, branch.id);
+    expect(stored.map((record) => record.message.content)).toEqual(["first", "second"]);
+    expect((await getBranchById(test.db, branch.id)).length).toBe(2);
+    expect(await test.db.libraryEntry.findUniqueOrThrow({ where: { conversationId: conversation.id } })).toMatchObject({ messageCount: 2, tokens: 3 });
+    expect((await getConversationById(test.db, conversation.id)).updatedAt >= conversation.updatedAt).toBe(true);
+  });
+
+  it("[DB-G7] the records an append returns and the lock's branch row are what Prisma reads back, in any local time zone", async () => {
+    process.env.TZ = "America/Los_Angeles";
+    const { branch } = await createConversation(test.db, { title: "same", source: "api" });
+    const appended = await appendMessages(test.db, branch.id, [
+      { message: { role: "user", content: "question" }, tokens: 3 },
+      { message: { role: "assistant", content: "answer" }, tokens: 2 },
+    ]);
+    expect(appended).toEqual(await getHistoryByBranchId(test.db, branch.id));
+    const locked = await runTransaction(test.db, (tx) => lockBranch(tx, branch.id));
+    expect(locked).toEqual(await test.db.branch.findUniqueOrThrow({ where: { id: branch.id } }));
+    const written = Date.now();
+    await appendMessages(test.db, branch.id, [{ message: { role: "user", content: "later" }, tokens: 1 }]);
+    // The stamp written without Prisma is read back by Prisma as the instant it was written: UTC, not local time.
+    const stamp = await test.db.conversation.findUniqueOrThrow({ where: { id: branch.conversationId }, select: { updatedAt: true } });
+    expect(Math.abs(stamp.updatedAt.getTime() - written)).toBeLessThan(60_000);
+  });
+
+  it("[DB-G7] a rolled-back transaction takes its statements on the held connection with it, and a missing branch is NotFoundError", async () => {
+    const { branch } = await createConversation(test.db, { title: "rolled back", source: "api" });
+    const { revision } = await test.db.branch.findUniqueOrThrow({ where: { id: branch.id } });
+    await expect(
+      runTransaction(test.db, async (tx) => {
+        await lockBranch(tx, branch.id, { length: 5, revision: true });
+        throw new Error("changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    expect(await test.db.branch.findUniqueOrThrow({ where: { id: branch.id } })).toMatchObject({ length: 0, revision });
+    await expect(runTransaction(test.db, (tx) => lockBranch(tx, "no-such-branch"))).rejects.toSatisfy((error) => NotFoundError.isInstance(error));
+  });
+});
