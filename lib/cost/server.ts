@@ -230,11 +230,15 @@ async function chainOf(db: Database, conversation: ConversationRecord, subagent:
   return [...own, ...others].sort((a, b) => (a.startedAt ?? 0) - (b.startedAt ?? 0));
 }
 
-/** `GET /api/conversations/[id]/cost`: every API call of the conversation and its subagents, priced (CC-10–CC-12). */
-export async function getConversationCost(db: Database, conversationId: string, options: { subagents?: boolean } = {}): Promise<ConversationCost> {
+/** `GET /api/conversations/[id]/cost`: every API call of the conversation and its subagents, priced (CC-10–CC-12); stopped when `signal` aborts (CC-14). */
+export async function getConversationCost(
+  db: Database,
+  conversationId: string,
+  options: { subagents?: boolean; signal?: AbortSignal } = {},
+): Promise<ConversationCost> {
   const conversation = await getConversationById(db, conversationId);
   const subagents = options.subagents === false ? [] : await subagentsOf(db, conversationId, 0);
   const chains = [await chainOf(db, conversation, false)];
   for (const subagent of subagents) chains.push(await chainOf(db, subagent, true));
-  return priceSession(conversationId, chains, await loadCatalogue(db));
+  return priceSession(conversationId, chains, await loadCatalogue(db), options.signal);
 }

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { prefixHashWork, type Message } from "@/lib/context";
+import { ContextError, prefixHashWork, type Message } from "@/lib/context";
 import { BUILT_IN_MODELS } from "@/lib/models";
 import { priceSession } from "./session";
 import type { SessionCall } from "./types";
@@ -67,5 +67,24 @@ describe("pricing a long session", () => {
     expect(finishedWhenOthersRan).toBe(false);
     const sliced = await pricing;
     expect(await priceSession("session", [calls], BUILT_IN_MODELS)).toEqual(sliced);
+  });
+
+  it("[CC-14] stops at its next slice once its caller goes away", async () => {
+    const calls = longSession(1_000);
+    const gone = new AbortController();
+    gone.abort(new Error("the client closed the connection"));
+    await expect(priceSession("session", [calls], BUILT_IN_MODELS, gone.signal)).rejects.toThrow(/^pricing cancelled after 0 calls/);
+    const leaving = new AbortController();
+    const pricing = priceSession("session", [calls], BUILT_IN_MODELS, leaving.signal);
+    await new Promise((resolve) => setImmediate(resolve));
+    leaving.abort(new Error("the client closed the connection"));
+    const error = await pricing.then(
+      () => null,
+      (failure: unknown) => failure,
+    );
+    expect(ContextError.isInstance(error)).toBe(true);
+    const done = Number(/after (\d+) calls/.exec((error as Error).message)?.[1]);
+    expect(done).toBeGreaterThan(0);
+    expect(done).toBeLessThan(calls.length);
   });
 });

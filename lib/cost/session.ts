@@ -1,4 +1,5 @@
 import {
+  ContextError,
   cacheableTokens,
   createCacheState,
   explainCacheBreak,
@@ -185,7 +186,7 @@ function modelCall(call: SessionCall, catalogue: readonly ModelEntry[], state: C
  * only listed calls are returned. A long session's chain is priced in slices
  * (CC-14): other requests are answered meanwhile.
  */
-async function priceChain(calls: readonly SessionCall[], catalogue: readonly ModelEntry[]): Promise<Priced[]> {
+async function priceChain(calls: readonly SessionCall[], catalogue: readonly ModelEntry[], signal: AbortSignal | undefined): Promise<Priced[]> {
   const slicer = createSlicer();
   const state = createCacheState();
   const counts = new Map<string, number>();
@@ -195,6 +196,7 @@ async function priceChain(calls: readonly SessionCall[], catalogue: readonly Mod
   let last: Previous | null = null;
   for (const call of calls) {
     await slicer.step();
+    if (signal?.aborted) throw new ContextError(`pricing cancelled after ${priced.length} calls: its client went away`, { cause: signal.reason });
     // CC-9: a call is weighed against its own conversation's call before it, or, first in its conversation, the key's last call.
     const previous = lastOf.get(call.conversationId) ?? last;
     const modelled = modelCall(call, catalogue, state, counts);
@@ -242,16 +244,18 @@ function merge(chains: readonly Priced[][]): Priced[] {
 /**
  * A session's cost (CC-10–CC-12): each conversation's calls (the session's
  * own first, then its subagents') priced against their own prompt cache, then
- * merged in time order with one index across them.
+ * merged in time order with one index across them. Stops, with a
+ * ContextError, at the first slice after `signal` aborts (CC-14).
  * @example await priceSession(conversationId, [ownCalls, ...subagentCalls], catalogue)
  */
 export async function priceSession(
   conversationId: string,
   chains: readonly (readonly SessionCall[])[],
   catalogue: readonly ModelEntry[],
+  signal?: AbortSignal,
 ): Promise<ConversationCost> {
   const priced: Priced[][] = [];
-  for (const chain of chains) priced.push(await priceChain(chain, catalogue));
+  for (const chain of chains) priced.push(await priceChain(chain, catalogue, signal));
   const merged = merge(priced);
   let totalUsd = 0;
   let predictedTotalUsd = 0;
