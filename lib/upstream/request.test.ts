@@ -107,4 +107,33 @@ describe("the proxy's second hop", () => {
     expect(aborted.first).toBe("data: first\n\n");
     expect(aborted.rest).toBeInstanceOf(Error);
   });
+
+  it("[UP-2] a call on a kept-alive connection the upstream closed as idle is sent again on a fresh one; a fresh connection's reset is the call's", async () => {
+    const served = new WeakMap<object, number>();
+    let dropped = 0;
+    const server = await serve((request, response) => {
+      const earlier = served.get(request.socket) ?? 0;
+      served.set(request.socket, earlier + 1);
+      // The first connection's second request meets the close of an idle connection: no answer, the socket gone.
+      if (earlier === 1 && dropped === 0) {
+        dropped += 1;
+        request.socket.destroy();
+        return;
+      }
+      request.resume();
+      request.on("end", () => response.end(`{"call":${earlier}}`));
+    });
+    servers.push(server);
+    expect(await (await post(`${server.url}/v1/chat/completions`, "{}")).json()).toEqual({ call: 0 });
+    const again = await post(`${server.url}/v1/chat/completions`, "{}");
+    expect(await again.json()).toEqual({ call: 0 });
+    expect(dropped).toBe(1);
+    expect(server.connections()).toBe(2);
+
+    const resetting = await serve((request) => request.socket.destroy());
+    servers.push(resetting);
+    const fresh = post(`${resetting.url}/v1/chat/completions`, "{}");
+    await expect(fresh).rejects.toMatchObject({ code: "ECONNRESET" });
+    expect(resetting.connections()).toBe(1);
+  });
 });

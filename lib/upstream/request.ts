@@ -43,6 +43,20 @@ const BODILESS = new Set([204, 205, 304]);
  * headers errors the body's stream.
  */
 export function requestUpstream(url: string, init: UpstreamRequest): Promise<Response> {
+  return send(url, init, true);
+}
+
+/**
+ * UP-2: a kept-alive connection the upstream closed as idle just as the call
+ * was sent on it fails with ECONNRESET before any answer: the upstream never
+ * took the request, which is sent once more on a fresh connection. Any other
+ * failure, or one on a new connection, is the call's.
+ */
+function isIdleClose(error: unknown, request: http.ClientRequest): boolean {
+  return request.reusedSocket && (error as NodeJS.ErrnoException | null)?.code === "ECONNRESET";
+}
+
+function send(url: string, init: UpstreamRequest, retryIdleClose: boolean): Promise<Response> {
   const target = new URL(url);
   const { transport, agent } = target.protocol === "https:" ? CLIENTS["https:"] : CLIENTS["http:"];
   const headers: Record<string, string> = {};
@@ -72,7 +86,10 @@ export function requestUpstream(url: string, init: UpstreamRequest): Promise<Res
         }),
       );
     });
-    request.on("error", reject);
+    request.on("error", (error) => {
+      if (retryIdleClose && isIdleClose(error, request) && !init.signal.aborted) resolve(send(url, init, false));
+      else reject(error);
+    });
     request.end(body);
   });
 }
