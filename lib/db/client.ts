@@ -9,7 +9,7 @@ import type { Prisma } from "./generated/sqlite/client";
 import type { DatabaseDescription } from "./errors";
 import { createSqliteAdapter, type SqliteAdapterFactory } from "./sqlite-adapter";
 import type { SqliteConnection } from "./sqlite-connection";
-import { ClaimingPool } from "./postgres-connection";
+import { TrackingPool } from "./postgres-connection";
 
 /** A Prisma client for either provider; both generated clients share this model API. */
 export type Database = PrismaClient;
@@ -65,8 +65,8 @@ function createPostgresDatabase(url: string): Database {
   connection.searchParams.delete("schema");
   const options = schema ? `-c search_path="${schema.replaceAll('"', '""')}"` : undefined;
   // The pool is ours, handed to Prisma, so the journal writer can send its statements on it too (DB-G4).
-  // It tells a transaction which connection it holds (DB-G7).
-  const pool = new ClaimingPool({ connectionString: connection.toString(), options, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // It finds the connection a transaction holds (DB-G7).
+  const pool = new TrackingPool({ connectionString: connection.toString(), options, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // A connection that dies while idle is reported by the next query that needs one, not as an unhandled error.
   pool.on("error", () => undefined);
   const adapter = new PrismaPg(pool, { schema, disposeExternalPool: true });

@@ -5,7 +5,8 @@ import { getBranchById } from "./branches";
 import { createConversation, getConversationById } from "./conversations";
 import { NotFoundError } from "./errors";
 import { appendMessages, getHistoryByBranchId } from "./messages";
-import { lockBranch, runTransaction } from "./run";
+import { BACKEND_PROCESS, TrackingPool } from "./postgres-connection";
+import { heldConnectionOf, lockBranch, runTransaction } from "./run";
 
 /** Every statement sent on a pool connection while `work` runs: its text, and whether it was sent without Prisma (which sends its own with `rowMode: "array"`). */
 async function statementsDuring(work: () => Promise<void>): Promise<{ text: string; direct: boolean }[]> {
@@ -82,5 +83,40 @@ describe("statements on the connection a PostgreSQL transaction holds", () => {
     ).rejects.toThrow("changed my mind");
     expect(await test.db.branch.findUniqueOrThrow({ where: { id: branch.id } })).toMatchObject({ length: 0, revision });
     await expect(runTransaction(test.db, (tx) => lockBranch(tx, "no-such-branch"))).rejects.toSatisfy((error) => NotFoundError.isInstance(error));
+  });
+
+  it("[DB-G7] each transaction's statements go on its own connection while other transactions take connections meanwhile", async () => {
+    const { branch } = await createConversation(test.db, { title: "busy", source: "api" });
+    const pairs = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        runTransaction(test.db, async (tx) => {
+          // Another write on the client, not the transaction, opens its own transaction on another connection meanwhile.
+          const [, locked] = await Promise.all([
+            test.db.conversation.updateMany({ where: { id: branch.conversationId }, data: { title: "busy" } }),
+            lockBranch(tx, branch.id),
+          ]);
+          expect(locked.id).toBe(branch.id);
+          const [own] = await tx.$queryRawUnsafe<{ pid: number }[]>(BACKEND_PROCESS);
+          const { rows } = await heldConnectionOf(tx)!.run(BACKEND_PROCESS, []);
+          return [Number(own.pid), Number(rows[0].pid)];
+        }),
+      ),
+    );
+    for (const [own, held] of pairs) expect(held).toBe(own);
+  });
+
+  it("[DB-G7] when the pool cannot name the transaction's connection (a pooler in between), the statements go through Prisma", async () => {
+    const { branch } = await createConversation(test.db, { title: "pooled", source: "api" });
+    const unknown = vi.spyOn(TrackingPool.prototype, "connectionOf").mockReturnValue(null);
+    try {
+      const sent = await statementsDuring(async () => {
+        await appendMessages(test.db, branch.id, [{ message: { role: "user", content: "through Prisma" }, tokens: 1 }]);
+      });
+      expect(sent.filter((statement) => statement.direct && !statement.text.startsWith("SELECT pg_backend_pid"))).toEqual([]);
+    } finally {
+      unknown.mockRestore();
+    }
+    expect((await getHistoryByBranchId(test.db, branch.id)).map((record) => record.message.content)).toEqual(["through Prisma"]);
+    expect(await test.db.branch.findUniqueOrThrow({ where: { id: branch.id } })).toMatchObject({ length: 1 });
   });
 });

@@ -1,42 +1,39 @@
 import "server-only";
-import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
 import type { StatementValue } from "./sqlite-connection";
 
 /**
  * DB-G7: on PostgreSQL, the pool connection an interactive transaction holds,
  * so the statements on every recorded call's path can be sent on it directly
- * (DB-G6's PostgreSQL half). Prisma's adapter takes a connection from our
- * pool when it opens a transaction; `claimingConnection` marks the async
- * context that opens it, and the pool hands the connection it gives out
- * there back to that context as well.
+ * (DB-G6's PostgreSQL half). Prisma's adapter takes the connection from our
+ * pool; the pool knows each of its connections by the server process behind
+ * it, and the transaction names its own (`pg_backend_pid()`, asked once, the
+ * first time a statement is sent on it), so the connection found is the
+ * transaction's whatever else runs meanwhile.
  */
-const claims = new AsyncLocalStorage<{ client: pg.PoolClient | null }>();
+export class TrackingPool extends pg.Pool {
+  readonly #byProcess = new Map<number, pg.PoolClient>();
 
-/** A pool that tells a `claimingConnection` context which connection it handed out. */
-export class ClaimingPool extends pg.Pool {
-  override connect(): Promise<pg.PoolClient>;
-  override connect(callback: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
-  override connect(
-    callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
-  ): Promise<pg.PoolClient> | void {
-    // Plain queries (`pool.query`) take a connection with a callback and give it back themselves: never claimed.
-    if (callback) return super.connect(callback);
-    const claim = claims.getStore();
-    const connecting = super.connect();
-    if (!claim) return connecting;
-    return connecting.then((client) => {
-      claim.client = client;
-      return client;
+  constructor(config?: pg.PoolConfig) {
+    super(config);
+    this.on("connect", (client) => this.#byProcess.set(processOf(client), client as pg.PoolClient));
+    this.on("remove", (client) => {
+      if (this.#byProcess.get(processOf(client)) === client) this.#byProcess.delete(processOf(client));
     });
+  }
+
+  /** The pool's connection to the server process `pid`, or null when none is. */
+  connectionOf(pid: number): pg.PoolClient | null {
+    return this.#byProcess.get(pid) ?? null;
   }
 }
 
-/** Runs `work` so that a connection the pool hands out inside it is noted; `claimed()` says which (null before, or on SQLite). */
-export function claimingConnection<T>(work: (claimed: () => pg.PoolClient | null) => Promise<T>): Promise<T> {
-  const claim: { client: pg.PoolClient | null } = { client: null };
-  return claims.run(claim, () => work(() => claim.client));
+function processOf(client: pg.PoolClient | pg.Client): number {
+  return (client as unknown as { processID: number }).processID;
 }
+
+/** The statement that names a transaction's server process. */
+export const BACKEND_PROCESS = "SELECT pg_backend_pid() AS pid";
 
 /** A value as `pg` binds it: instants as UTC text, as Prisma stores them in `timestamp(3)` columns. */
 export function postgresValue(value: StatementValue): string | number | boolean | null {
@@ -53,7 +50,7 @@ const types = {
 };
 
 /** `?` marks as PostgreSQL's `$1`, `$2`…; text already numbered stays as it is. */
-function numbered(sql: string): string {
+export function numbered(sql: string): string {
   let index = 0;
   return sql.includes("?") ? sql.replace(/\?/g, () => `$${++index}`) : sql;
 }

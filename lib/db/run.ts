@@ -1,7 +1,6 @@
 import "server-only";
-import type pg from "pg";
 import { describeDatabase, postgresPoolOf, sqliteConnectionOf, type Database, type Transaction } from "./client";
-import { claimingConnection, runOnConnection } from "./postgres-connection";
+import { BACKEND_PROCESS, numbered, runOnConnection, TrackingPool } from "./postgres-connection";
 import { sqliteParam, type SqliteConnection, type StatementValue } from "./sqlite-connection";
 import { ConflictError, mapDatabaseError, NotFoundError, type DatabaseDescription } from "./errors";
 import type { Branch as BranchRow } from "./generated/sqlite/client";
@@ -81,12 +80,10 @@ export function runTransaction<T>(db: Database, work: (tx: Transaction) => Promi
  * no error mapping: `runTransaction` adds those.
  */
 export function openTransaction<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
-  const open = (claimed: () => pg.PoolClient | null) =>
-    db.$transaction((tx) => {
-      noteTransaction(db, tx, claimed());
-      return work(tx);
-    }, TRANSACTION_OPTIONS);
-  return postgresPoolOf(db) ? claimingConnection(open) : open(() => null);
+  return db.$transaction((tx) => {
+    noteTransaction(db, tx);
+    return work(tx);
+  }, TRANSACTION_OPTIONS);
 }
 
 /** The connection a transaction holds, for statements sent on it without Prisma (DB-G6, DB-G7). */
@@ -109,17 +106,35 @@ function heldSqlite(connection: SqliteConnection): HeldConnection {
 }
 
 /**
- * Notes that `tx` is a transaction opened on `parent` (a client made by
- * createDatabase, or a transaction noted before), on the PostgreSQL pool
- * connection `client` when the transaction claimed one.
+ * DB-G7: the pool connection the PostgreSQL transaction `tx` holds, found the
+ * first time a statement is sent on it: the transaction names its server
+ * process, the pool knows its connection to it. Statements go through
+ * Prisma's raw path in the rare case the pool no longer knows it.
  */
-export function noteTransaction(parent: object, tx: object, client: pg.PoolClient | null = null): void {
+function heldPostgres(pool: TrackingPool, tx: Transaction): HeldConnection {
+  let found: Promise<ReturnType<TrackingPool["connectionOf"]>> | null = null;
+  const connection = () => {
+    found ??= tx.$queryRawUnsafe<{ pid: number }[]>(BACKEND_PROCESS).then(([row]) => pool.connectionOf(Number(row.pid)));
+    return found;
+  };
+  return {
+    run: async (sql, values) => {
+      const client = await connection();
+      if (client) return runOnConnection(client, sql, values);
+      if (/\bRETURNING\b/i.test(sql)) {
+        const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(numbered(sql), ...values);
+        return { changes: rows.length, rows };
+      }
+      return { changes: await tx.$executeRawUnsafe(numbered(sql), ...values), rows: [] };
+    },
+  };
+}
+
+/** Notes that `tx` is a transaction opened on `parent` (a client made by createDatabase, or a transaction noted before). */
+export function noteTransaction(parent: object, tx: object): void {
   const sqlite = sqliteConnectionOf(parent);
-  const held = client
-    ? { run: (sql: string, values: readonly StatementValue[]) => runOnConnection(client, sql, values) }
-    : sqlite
-      ? heldSqlite(sqlite)
-      : heldConnections.get(parent);
+  const pool = postgresPoolOf(parent);
+  const held = sqlite ? heldSqlite(sqlite) : pool instanceof TrackingPool ? heldPostgres(pool, tx as Transaction) : heldConnections.get(parent);
   if (held) heldConnections.set(tx, held);
 }
 
