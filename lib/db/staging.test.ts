@@ -11,7 +11,8 @@ import {
   stagingLeaseMs,
 } from "./staging";
 
-const LEASE_MS = 400;
+// Long enough that a loaded machine does not outlive it between two statements of a test; the expiry cases pass their clock.
+const LEASE_MS = 2_000;
 
 async function sourcesOf(db: ReturnType<typeof useTestDatabase>["db"]): Promise<string[]> {
   return (await db.conversation.findMany({ orderBy: { title: "asc" }, select: { source: true } })).map((row) => row.source);
@@ -39,15 +40,17 @@ describe.each(TEST_PROVIDERS)("staging leases (%s)", (provider) => {
   it("[IN-1] a clean-up keeps what another process is staging and deletes only what outlived its lease", async () => {
     // Another process's import in flight: staged a moment ago, unknown to this process.
     const foreign = `${STAGING_SOURCE_PREFIX}other-process`;
-    await createConversation(test.db, { title: "a in flight elsewhere", source: foreign });
+    const inFlight = await createConversation(test.db, { title: "a in flight elsewhere", source: foreign });
+    const stagedAt = (await test.db.conversation.findUniqueOrThrow({ where: { id: inFlight.conversation.id } })).updatedAt.getTime();
     const crashed = await createConversation(test.db, { title: "b crashed", source: `${STAGING_SOURCE_PREFIX}crashed` });
-    await test.db.conversation.update({ where: { id: crashed.conversation.id }, data: { updatedAt: new Date(Date.now() - LEASE_MS - 1) } });
+    await test.db.conversation.update({ where: { id: crashed.conversation.id }, data: { updatedAt: new Date(stagedAt - LEASE_MS - 1) } });
     await createConversation(test.db, { title: "c published", source: "api" });
 
-    expect(await deleteAbandonedStagedConversations(test.db)).toBe(1);
+    // A clean-up as the other process's write was staged: the crashed one outlived its lease, the other did not.
+    expect(await deleteAbandonedStagedConversations(test.db, new Date(stagedAt))).toBe(1);
     expect(await sourcesOf(test.db)).toEqual([foreign, "api"]);
     // Once the other process stops renewing it, its leftovers go too.
-    expect(await deleteAbandonedStagedConversations(test.db, new Date(Date.now() + LEASE_MS + 1))).toBe(1);
+    expect(await deleteAbandonedStagedConversations(test.db, new Date(stagedAt + LEASE_MS + 1))).toBe(1);
     expect(await sourcesOf(test.db)).toEqual(["api"]);
   });
 
@@ -55,11 +58,12 @@ describe.each(TEST_PROVIDERS)("staging leases (%s)", (provider) => {
     const staging = beginStaging(test.db);
     try {
       const { conversation } = await createConversation(test.db, { title: "slow import", source: staging.source });
-      await test.db.conversation.update({ where: { id: conversation.id }, data: { updatedAt: new Date(Date.now() - 10 * LEASE_MS) } });
-      await expect
-        .poll(async () => (await test.db.conversation.findUniqueOrThrow({ where: { id: conversation.id } })).updatedAt.getTime(), { timeout: 5_000 })
-        .toBeGreaterThan(Date.now() - LEASE_MS);
-      expect(await deleteAbandonedStagedConversations(test.db)).toBe(0);
+      const lastWrite = Date.now() - 10 * LEASE_MS;
+      await test.db.conversation.update({ where: { id: conversation.id }, data: { updatedAt: new Date(lastWrite) } });
+      const renewed = async () => (await test.db.conversation.findUniqueOrThrow({ where: { id: conversation.id } })).updatedAt.getTime();
+      await expect.poll(renewed, { timeout: 5_000 }).toBeGreaterThan(lastWrite);
+      // A clean-up at the moment of the renewal seen, long after the last write: the renewal keeps it (later ones only add).
+      expect(await deleteAbandonedStagedConversations(test.db, new Date(await renewed()))).toBe(0);
       await publishStagedConversations(test.db, staging.source, [{ id: conversation.id, source: "import:jsonl" }]);
       expect(await sourcesOf(test.db)).toEqual(["import:jsonl"]);
     } finally {
@@ -92,7 +96,7 @@ describe.each(TEST_PROVIDERS)("staging leases (%s)", (provider) => {
       { id: lost.conversation.id, source: "import:jsonl" },
     ]);
     await expect(publishing).rejects.toSatisfy(ConflictError.isInstance);
-    await expect(publishing).rejects.toThrow(/lease of 400 ms ran out/);
+    await expect(publishing).rejects.toThrow(new RegExp(`lease of ${LEASE_MS} ms ran out`));
     expect(await sourcesOf(test.db)).toEqual([staging.source]);
   });
 });

@@ -41,11 +41,19 @@ export async function renewStaging(db: Database, source: string): Promise<number
 /** A fresh staging source whose lease is renewed until `end()`. */
 export function beginStaging(db: Database): Staging {
   const source = `${STAGING_SOURCE_PREFIX}${crypto.randomUUID()}`;
+  // A renewal still running when the next is due is not joined by another: on a slow database they would pile up.
+  let renewing = false;
   const timer = setInterval(
     () => {
-      renewStaging(db, source).catch((error: unknown) => {
-        console.error(`[db] the lease of staging ${source} could not be renewed; it is retried in a moment:`, error);
-      });
+      if (renewing) return;
+      renewing = true;
+      renewStaging(db, source)
+        .catch((error: unknown) => {
+          console.error(`[db] the lease of staging ${source} could not be renewed; it is retried in a moment:`, error);
+        })
+        .finally(() => {
+          renewing = false;
+        });
     },
     Math.max(10, Math.floor(stagingLeaseMs() / 4)),
   );
