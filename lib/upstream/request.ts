@@ -43,7 +43,23 @@ const BODILESS = new Set([204, 205, 304]);
  * headers errors the body's stream.
  */
 export function requestUpstream(url: string, init: UpstreamRequest): Promise<Response> {
-  return send(url, init, true);
+  const target = new URL(url);
+  const headers: Record<string, string> = {};
+  init.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const body = init.body === undefined ? undefined : Buffer.from(init.body, "utf8");
+  if (body) headers["content-length"] = String(body.length);
+  return send({ target, method: init.method, headers, body, signal: init.signal }, true);
+}
+
+/** A request as `send` writes it: its target, headers and body prepared once, so sending it again sends the same bytes. */
+interface Prepared {
+  target: URL;
+  method: UpstreamRequest["method"];
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+  signal: AbortSignal;
 }
 
 /**
@@ -56,17 +72,11 @@ function isIdleClose(error: unknown, request: http.ClientRequest): boolean {
   return request.reusedSocket && (error as NodeJS.ErrnoException | null)?.code === "ECONNRESET";
 }
 
-function send(url: string, init: UpstreamRequest, retryIdleClose: boolean): Promise<Response> {
-  const target = new URL(url);
+function send(prepared: Prepared, retryIdleClose: boolean): Promise<Response> {
+  const { target, method, headers, body, signal } = prepared;
   const { transport, agent } = target.protocol === "https:" ? CLIENTS["https:"] : CLIENTS["http:"];
-  const headers: Record<string, string> = {};
-  init.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const body = init.body === undefined ? undefined : Buffer.from(init.body, "utf8");
-  if (body) headers["content-length"] = String(body.length);
   return new Promise((resolve, reject) => {
-    const request = transport.request(target, { method: init.method, headers, agent, signal: init.signal }, (response) => {
+    const request = transport.request(target, { method, headers, agent, signal }, (response) => {
       const status = response.statusCode ?? 502;
       const answered = new Headers();
       for (const [name, value] of Object.entries(response.headers)) {
@@ -87,7 +97,7 @@ function send(url: string, init: UpstreamRequest, retryIdleClose: boolean): Prom
       );
     });
     request.on("error", (error) => {
-      if (retryIdleClose && isIdleClose(error, request) && !init.signal.aborted) resolve(send(url, init, false));
+      if (retryIdleClose && isIdleClose(error, request) && !signal.aborted) resolve(send(prepared, false));
       else reject(error);
     });
     request.end(body);
