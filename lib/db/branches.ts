@@ -3,7 +3,7 @@ import type { Database } from "./client";
 import { InvalidArgumentError, NotFoundError } from "./errors";
 import type { Branch as BranchRow } from "./generated/sqlite/client";
 import { loadLineage } from "./lineage";
-import { lockBranch, runQuery, runTransaction, touchConversation } from "./run";
+import { instantOf, lockBranch, readRows, runQuery, runTransaction, touchConversation } from "./run";
 
 /** A branch as route handlers return it. */
 export interface BranchRecord {
@@ -62,9 +62,10 @@ export async function getBranchById(db: Database, branchId: string): Promise<Bra
 /** A conversation's branches in creation order. */
 export async function getBranchesByConversationId(db: Database, conversationId: string): Promise<BranchRecord[]> {
   return runQuery(db, async () => {
-    const rows = await db.branch.findMany({ where: { conversationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    // Read on every recorded call (DB-G8).
+    const rows = await readRows(db, `SELECT * FROM "Branch" WHERE "conversationId" = ? ORDER BY "createdAt" ASC, "id" ASC`, [conversationId]);
     if (rows.length === 0) throw new NotFoundError("conversation", conversationId);
-    return rows.map(toBranchRecord);
+    return rows.map((row) => toBranchRecord({ ...(row as unknown as BranchRow), createdAt: instantOf(row.createdAt) }));
   });
 }
 

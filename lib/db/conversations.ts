@@ -8,7 +8,7 @@ import { toConversationRecord, type ConversationOrigin, type ConversationRecord 
 import { fromJsonText, toJsonObjectText, toNullableJsonText, type JsonObject } from "./json";
 import { createLibraryEntry, rewriteLibraryAbout } from "./library";
 import { insertMessages, type MessageRecord, type NewMessage } from "./messages";
-import { isRecordNotFound, runQuery, runTransaction } from "./run";
+import { instantOf, isRecordNotFound, readRows, runQuery, runTransaction } from "./run";
 import { PUBLISHED_ONLY } from "./staging";
 
 export { toConversationRecord, type ConversationOrigin, type ConversationRecord };
@@ -118,8 +118,11 @@ export async function getConversationById(db: Database, conversationId: string):
 /** The conversation recorded under `recordKey`, or null (the proxy then creates one). */
 export async function findConversationByRecordKey(db: Database, recordKey: string): Promise<ConversationRecord | null> {
   return runQuery(db, async () => {
-    const row = await db.conversation.findUnique({ where: { recordKey } });
-    return row ? toConversationRecord(row) : null;
+    // Read on every recorded call (DB-G8).
+    const [row] = await readRows(db, `SELECT * FROM "Conversation" WHERE "recordKey" = ?`, [recordKey]);
+    return row
+      ? toConversationRecord({ ...(row as unknown as ConversationRow), createdAt: instantOf(row.createdAt), updatedAt: instantOf(row.updatedAt) })
+      : null;
   });
 }
 

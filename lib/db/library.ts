@@ -5,7 +5,7 @@ import type { ConversationOverview } from "./conversations";
 import { FAILED_EXCHANGE } from "./exchanges";
 import type { Prisma } from "./generated/sqlite/client";
 import { dayTermOf, prefixUpperBound, termsOf } from "./library-terms";
-import { executeIn, heldConnectionOf, parameterMark, runQuery, runTransaction } from "./run";
+import { executeIn, heldConnectionOf, runQuery, runTransaction, valueTuples } from "./run";
 import { PUBLISHED_ONLY } from "./staging";
 import { DEFAULT_LIBRARY_QUERY, type LibraryOrder, type LibraryQuery, type LibrarySort, type LibrarySource } from "@/lib/library/query";
 
@@ -171,14 +171,11 @@ const TERM_ROWS = 500;
 
 async function insertTerms(tx: Transaction, conversationId: string, kind: "about" | "said", terms: readonly string[]): Promise<void> {
   for (let offset = 0; offset < terms.length; offset += TERM_ROWS) {
-    const batch = terms.slice(offset, offset + TERM_ROWS);
-    const values: string[] = [];
-    const tuples = batch.map((term) => {
-      values.push(conversationId, kind, term);
-      const at = values.length;
-      return `(${parameterMark(tx, at - 2)}, ${parameterMark(tx, at - 1)}, ${parameterMark(tx, at)})`;
-    });
-    await executeIn(tx, `INSERT INTO "SearchTerm" ("conversationId", "kind", "term") VALUES ${tuples.join(", ")} ON CONFLICT DO NOTHING`, values);
+    const { tuples, values } = valueTuples(
+      tx,
+      terms.slice(offset, offset + TERM_ROWS).map((term) => [conversationId, kind, term]),
+    );
+    await executeIn(tx, `INSERT INTO "SearchTerm" ("conversationId", "kind", "term") VALUES ${tuples} ON CONFLICT DO NOTHING`, values);
   }
 }
 

@@ -6,8 +6,7 @@ import type { Branch as BranchRow, Message as MessageRow } from "./generated/sql
 import { toJsonText, toNullableJsonText, type JsonObject } from "./json";
 import { extensionProblem, objectProblem, readJsonColumn, toolCallsProblem } from "./stored-shapes";
 import type { Lineage } from "./lineage";
-import { executeIn, lockBranch, newRowId, parameterMark, providerOf, runQuery, runTransaction, touchConversation } from "./run";
-import type { StatementValue } from "./sqlite-connection";
+import { executeIn, lockBranch, newRowId, providerOf, runQuery, runTransaction, touchConversation, valueTuples } from "./run";
 import { addLibraryMessages } from "./library";
 import type { BranchRecord } from "./branches";
 import { requireStorableText } from "./text";
@@ -210,16 +209,12 @@ async function insertMessageRows(tx: Transaction, branch: BranchOfMessages, star
   }));
   const columns = Object.keys(rows[0]) as (keyof (typeof rows)[number])[];
   for (const batch of bulkBatches(rows, (row) => columns.reduce((sum, column) => sum + textLength(row[column]), 0))) {
-    const values: StatementValue[] = [];
-    const tuples = batch.map((row) => {
-      const marks = columns.map((column) => {
-        values.push(row[column]);
-        return parameterMark(tx, values.length);
-      });
-      return `(${marks.join(", ")})`;
-    });
+    const { tuples, values } = valueTuples(
+      tx,
+      batch.map((row) => columns.map((column) => row[column])),
+    );
     const names = columns.map((column) => `"${column}"`).join(", ");
-    await executeIn(tx, `INSERT INTO "Message" (${names}) VALUES ${tuples.join(", ")}`, values);
+    await executeIn(tx, `INSERT INTO "Message" (${names}) VALUES ${tuples}`, values);
   }
   await addLibraryMessages(tx, branch.conversationId, rows, createdAt);
   return rows;

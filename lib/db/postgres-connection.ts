@@ -56,14 +56,15 @@ export function numbered(sql: string): string {
 }
 
 /**
- * One statement on the transaction's connection (DB-G7), without Prisma's
- * planning. Sent unnamed, as Prisma's own are: a named statement would stay
+ * One statement without Prisma's planning: on the transaction's connection
+ * (DB-G7), or on any connection of the pool for a read outside one (DB-G8).
+ * Sent unnamed, as Prisma's own are: a named statement would stay
  * prepared on a server connection that a pooler in front of PostgreSQL
  * (PgBouncer in transaction mode) may hand to another client. The rows a
  * statement returns, and how many rows it changed.
  */
 export async function runOnConnection(
-  client: pg.PoolClient,
+  client: pg.PoolClient | pg.Pool,
   sql: string,
   values: readonly StatementValue[],
 ): Promise<{ changes: number; rows: Record<string, unknown>[] }> {

@@ -157,6 +157,28 @@ export async function executeIn(tx: Database | Transaction, sql: string, values:
   return held ? (await held.run(sql, values)).changes : tx.$executeRawUnsafe(sql, ...values);
 }
 
+/**
+ * DB-G8: a plain SELECT (marks `?`) on the driver directly, outside a
+ * transaction: on SQLite on the read connection, prepared once; on
+ * PostgreSQL on a pool connection; through Prisma's raw path for a client
+ * not made by `createDatabase`. For the reads every recorded call makes (its
+ * conversation, the branch list): Prisma plans each of its queries anew,
+ * which costs more than the read. Columns come back as the driver reads them
+ * (instants as text on SQLite): the caller's row mapper reads them.
+ */
+export async function readRows(db: Database, sql: string, values: readonly StatementValue[]): Promise<Record<string, unknown>[]> {
+  const sqlite = sqliteConnectionOf(db);
+  if (sqlite) return sqlite.readDirect(sql, values.map(sqliteParam));
+  const pool = postgresPoolOf(db);
+  if (pool) return (await runOnConnection(pool, sql, values)).rows;
+  return db.$queryRawUnsafe<Record<string, unknown>[]>(providerOf(db) === "postgres" ? numbered(sql) : sql, ...values);
+}
+
+/** An instant as a driver or Prisma's raw path reads it (a Date, ISO text, milliseconds). */
+export function instantOf(value: unknown): Date {
+  return value instanceof Date ? value : new Date(value as string | number);
+}
+
 let rowIds = 0;
 
 /**
@@ -178,6 +200,20 @@ export function providerOf(db: Database | Transaction): DatabaseDescription["pro
 /** A raw statement's mark for its `index`-th parameter (from 1): `$1`, `$2`... on PostgreSQL, `?` on SQLite. */
 export function parameterMark(db: Database | Transaction, index: number): string {
   return providerOf(db) === "postgres" ? `$${index}` : "?";
+}
+
+/** Rows of values as a multi-row `VALUES` list: `(?, ?), (?, ?)` (`$1`, `$2`… on PostgreSQL) and the values in order. */
+export function valueTuples(db: Database | Transaction, rows: readonly (readonly StatementValue[])[]): { tuples: string; values: StatementValue[] } {
+  const postgres = providerOf(db) === "postgres";
+  const values: StatementValue[] = [];
+  const tuples = rows.map((row) => {
+    const marks = row.map((value) => {
+      values.push(value);
+      return postgres ? `$${values.length}` : "?";
+    });
+    return `(${marks.join(", ")})`;
+  });
+  return { tuples: tuples.join(", "), values };
 }
 
 /**
@@ -230,9 +266,9 @@ export async function lockBranch(tx: Transaction, branchId: string, bump: Branch
       `UPDATE "Branch" SET "length" = "length" + ?, "revision" = "revision" + ?, "checkpointCount" = "checkpointCount" + ? WHERE "id" = ? RETURNING *`,
       [bump.length ?? 0, bump.revision ? 1 : 0, bump.checkpoint ? 1 : 0, branchId],
     );
-    const row = rows[0] as (Omit<BranchRow, "createdAt"> & { createdAt: string | Date }) | undefined;
+    const row = rows[0] as (Omit<BranchRow, "createdAt"> & { createdAt: unknown }) | undefined;
     if (!row) throw new NotFoundError("branch", branchId);
-    return { ...row, createdAt: new Date(row.createdAt) };
+    return { ...row, createdAt: instantOf(row.createdAt) };
   }
   try {
     return await tx.branch.update({

@@ -11,6 +11,10 @@ interface WithClient {
   client: SqliteHandle;
 }
 
+function handleOf(adapter: object): SqliteHandle {
+  return (adapter as WithClient).client;
+}
+
 /** A factory that remembers the connection it made (Prisma connects lazily, on the first query). */
 export interface SqliteAdapterFactory extends SqlDriverAdapterFactory {
   connection: SqliteConnection | null;
@@ -31,7 +35,7 @@ export function createSqliteAdapter(file: string): SqliteAdapterFactory {
       // An in-memory database is one per connection: a reader there would read another, empty one (RL-ST6).
       const reader = file === ":memory:" ? null : await upstream.connect();
       await reader?.executeScript("PRAGMA query_only = ON;");
-      const connection = new SqliteConnection(adapter, (adapter as unknown as WithClient).client, reader);
+      const connection = new SqliteConnection(adapter, handleOf(adapter), reader && { adapter: reader, handle: handleOf(reader) });
       factory.connection = connection;
       return connection;
     },

@@ -159,6 +159,25 @@ const SYNC_SHARE = 1;
 /** Prepared statements kept per connection; more distinct SQL texts than this and the oldest is dropped. */
 const PREPARED_STATEMENTS = 64;
 
+/** A handle's statements, prepared once per SQL text and reused; the least recently prepared goes first past `PREPARED_STATEMENTS`. */
+class PreparedStatements {
+  private readonly statements = new Map<string, ReturnType<SqliteHandle["prepare"]>>();
+
+  constructor(private readonly handle: SqliteHandle) {}
+
+  get(sql: string): ReturnType<SqliteHandle["prepare"]> {
+    let prepared = this.statements.get(sql);
+    if (!prepared) {
+      prepared = this.handle.prepare(sql);
+      // Counters and positions are far below 2^53: numbers, as Prisma returns them.
+      if (prepared.reader) prepared.safeIntegers(false);
+      if (this.statements.size >= PREPARED_STATEMENTS) this.statements.delete(this.statements.keys().next().value!);
+      this.statements.set(sql, prepared);
+    }
+    return prepared;
+  }
+}
+
 /** What the connection did, for tests that count work (DB-G3). */
 export interface ConnectionCounts {
   /** Writes and transactions that finished in a committed group. */
@@ -203,22 +222,26 @@ export class SqliteConnection implements Adapter {
   private lastCommitMs = 0;
   /** How many writes the last COMMIT made durable: more than one means writes are coming together. */
   private lastGroupMembers = 0;
-  private readonly prepared = new Map<string, ReturnType<SqliteHandle["prepare"]>>();
+  private readonly prepared: PreparedStatements;
+  /** The read-only connection's statements (DB-G8), when there is one. */
+  private readonly readerPrepared: PreparedStatements | null;
   /** Prisma transactions open on this connection (a savepoint each); `runHeld` runs only inside one. */
   private openTransactions = 0;
 
   constructor(
     private readonly adapter: Adapter,
     private readonly connection: SqliteHandle,
-    private readonly reader: Adapter | null = null,
+    private readonly reader: { adapter: Adapter; handle: SqliteHandle } | null = null,
   ) {
     this.provider = adapter.provider;
     this.adapterName = adapter.adapterName;
+    this.prepared = new PreparedStatements(connection);
+    this.readerPrepared = reader && new PreparedStatements(reader.handle);
   }
 
   queryRaw(query: Query) {
     if (!isRead(query)) return this.write(() => this.adapter.queryRaw(query));
-    if (this.reader) return this.read(this.reader, query);
+    if (this.reader) return this.read(this.reader.adapter, query);
     return this.mutex.run(() => this.adapter.queryRaw(query));
   }
 
@@ -264,7 +287,7 @@ export class SqliteConnection implements Adapter {
   dispose() {
     return this.mutex.run(async () => {
       await this.commit();
-      await this.reader?.dispose();
+      await this.reader?.adapter.dispose();
       await this.adapter.dispose();
     });
   }
@@ -282,7 +305,7 @@ export class SqliteConnection implements Adapter {
       const results: (number | Error)[] = [];
       for (const { sql, params } of statements) {
         try {
-          results.push(this.statementFor(sql).run(...params).changes);
+          results.push(this.prepared.get(sql).run(...params).changes);
         } catch (error) {
           this.checkGroup(group, error);
           results.push(error instanceof Error ? error : new Error(String(error)));
@@ -306,7 +329,7 @@ export class SqliteConnection implements Adapter {
   runHeld(sql: string, params: readonly SqliteValue[]): { changes: number; rows: unknown[] } {
     if (this.openTransactions === 0 || !this.connection.inTransaction) throw new Error("a held statement runs only inside an open transaction");
     try {
-      const prepared = this.statementFor(sql);
+      const prepared = this.prepared.get(sql);
       if (prepared.reader) {
         const rows = prepared.all(...params);
         return { changes: rows.length, rows };
@@ -318,16 +341,17 @@ export class SqliteConnection implements Adapter {
     }
   }
 
-  private statementFor(sql: string): ReturnType<SqliteHandle["prepare"]> {
-    let prepared = this.prepared.get(sql);
-    if (!prepared) {
-      prepared = this.connection.prepare(sql);
-      // Counters and positions are far below 2^53: numbers, as Prisma returns them.
-      if (prepared.reader) prepared.safeIntegers(false);
-      if (this.prepared.size >= PREPARED_STATEMENTS) this.prepared.delete(this.prepared.keys().next().value!);
-      this.prepared.set(sql, prepared);
-    }
-    return prepared;
+  /**
+   * DB-G8: a plain SELECT on the driver directly, outside any transaction,
+   * prepared once and reused: on the read-only connection when there is one
+   * (the last commit, without waiting for the writer, as RL-ST6), else in
+   * turn on the only one (seeing the open group's writes).
+   */
+  async readDirect(sql: string, params: readonly SqliteValue[]): Promise<Record<string, unknown>[]> {
+    const readerPrepared = this.readerPrepared;
+    if (!readerPrepared) return this.mutex.run(async () => this.prepared.get(sql).all(...params) as Record<string, unknown>[]);
+    await yieldToEventLoop();
+    return readerPrepared.get(sql).all(...params) as Record<string, unknown>[];
   }
 
   /** One write outside a transaction: run in the open group, resolved once the group is durable (DB-G2). */

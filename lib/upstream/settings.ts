@@ -67,13 +67,15 @@ const globalForSettings = globalThis as typeof globalThis & { [CACHE_KEY]?: { fi
 /** The stored settings, re-read only when the file changed (one stat per request). */
 function readStored(): StoredSettings {
   const file = upstreamSettingsFile();
-  let stamp: string;
+  let stat: fs.Stats | undefined;
   try {
-    const stat = fs.statSync(file);
-    stamp = `${stat.mtimeMs}:${stat.size}`;
+    // No file is the usual case (settings from the environment): asked without an exception per request.
+    stat = fs.statSync(file, { throwIfNoEntry: false });
   } catch {
     return {};
   }
+  if (!stat) return {};
+  const stamp = `${stat.mtimeMs}:${stat.size}`;
   const cached = globalForSettings[CACHE_KEY];
   if (cached && cached.file === file && cached.stamp === stamp) return cached.settings;
   let settings: StoredSettings = {};

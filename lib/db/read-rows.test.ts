@@ -1,0 +1,115 @@
+import Sqlite from "better-sqlite3";
+import pg from "pg";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
+import { toBranchRecord, getBranchesByConversationId, forkBranch } from "./branches";
+import type { Database } from "./client";
+import { toConversationRecord } from "./conversation-record";
+import { createConversation, findConversationByRecordKey } from "./conversations";
+import { NotFoundError } from "./errors";
+import { appendMessages } from "./messages";
+import { runTransaction } from "./run";
+
+/** The SQL texts the SQLite driver prepares, and the texts `pg` is sent without Prisma (which sends its own with `rowMode: "array"`), while `work` runs. */
+async function sentDuring(work: () => Promise<void>): Promise<{ prepared: string[]; direct: string[]; byPrisma: string[] }> {
+  const sent = { prepared: [] as string[], direct: [] as string[], byPrisma: [] as string[] };
+  const prototype = Sqlite.prototype as unknown as { prepare: (sql: string) => unknown };
+  const prepare = prototype.prepare;
+  prototype.prepare = function (this: unknown, sql: string) {
+    sent.prepared.push(sql);
+    return prepare.call(this, sql);
+  };
+  const query = pg.Client.prototype.query;
+  const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+    const [config] = args;
+    if (typeof config === "object" && config !== null && "text" in config) {
+      const { text, rowMode } = config as { text: string; rowMode?: string };
+      (rowMode === "array" ? sent.byPrisma : sent.direct).push(text);
+    }
+    return (query as (...values: unknown[]) => unknown).apply(this, args);
+  } as typeof query);
+  try {
+    await work();
+  } finally {
+    prototype.prepare = prepare;
+    spy.mockRestore();
+  }
+  return sent;
+}
+
+/** A recorded conversation with a fork: two branches to list. */
+async function recorded(db: Database, recordKey: string) {
+  const { conversation, branch } = await createConversation(db, {
+    title: "agent",
+    source: "proxy",
+    recordKey,
+    tools: [{ type: "function", function: { name: "lookup", parameters: { type: "object" } } }],
+  });
+  await appendMessages(db, branch.id, [
+    { message: { role: "user", content: "question" }, tokens: 1 },
+    { message: { role: "assistant", content: "answer" }, tokens: 1 },
+  ]);
+  const fork = await forkBranch(db, branch.id, { position: 1 });
+  return { conversation, branch, fork };
+}
+
+describe.each(TEST_PROVIDERS)("reads on every recorded call's path, on the driver (%s)", (provider) => {
+  const test = useTestDatabase(provider);
+  const zone = process.env.TZ;
+  afterEach(() => {
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
+  });
+
+  it("[DB-G8] the conversation found by its record key and its branch list are what Prisma reads, in any local time zone", async () => {
+    process.env.TZ = "America/Los_Angeles";
+    const { conversation, branch, fork } = await recorded(test.db, "agent-1");
+    const found = await findConversationByRecordKey(test.db, "agent-1");
+    expect(found).toEqual(toConversationRecord(await test.db.conversation.findUniqueOrThrow({ where: { id: conversation.id } })));
+    expect(found?.tools).toEqual(conversation.tools);
+    const branches = await getBranchesByConversationId(test.db, conversation.id);
+    const byPrisma = await test.db.branch.findMany({ where: { conversationId: conversation.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    expect(branches).toEqual(byPrisma.map(toBranchRecord));
+    expect(branches.map((entry) => entry.id)).toEqual([branch.id, fork.id]);
+    expect(await findConversationByRecordKey(test.db, "nobody")).toBeNull();
+    await expect(getBranchesByConversationId(test.db, "no-such-conversation")).rejects.toSatisfy((error) => NotFoundError.isInstance(error));
+  });
+
+  it("[DB-G8] the reads skip Prisma: on SQLite each SQL text is prepared once, on PostgreSQL it is sent on the pool directly", async () => {
+    const { conversation } = await recorded(test.db, "agent-2");
+    await findConversationByRecordKey(test.db, "agent-2");
+    await getBranchesByConversationId(test.db, conversation.id);
+    const sent = await sentDuring(async () => {
+      for (let round = 0; round < 3; round += 1) {
+        expect((await findConversationByRecordKey(test.db, "agent-2"))?.id).toBe(conversation.id);
+        expect(await getBranchesByConversationId(test.db, conversation.id)).toHaveLength(2);
+      }
+    });
+    expect(sent.prepared).toEqual([]);
+    expect(sent.byPrisma).toEqual([]);
+    if (provider === "postgres")
+      expect(sent.direct.map((text) => text.split(" WHERE")[0])).toEqual(Array(3).fill(['SELECT * FROM "Conversation"', 'SELECT * FROM "Branch"']).flat());
+  });
+
+  it("[DB-G8] a client not made by createDatabase (an extended one) reads the same through Prisma's raw path", async () => {
+    process.env.TZ = "Asia/Kolkata";
+    const { conversation } = await recorded(test.db, "agent-4");
+    const extended = test.db.$extends({}) as unknown as Database;
+    expect(await findConversationByRecordKey(extended, "agent-4")).toEqual(await findConversationByRecordKey(test.db, "agent-4"));
+    expect(await getBranchesByConversationId(extended, conversation.id)).toEqual(await getBranchesByConversationId(test.db, conversation.id));
+  });
+});
+
+describe("reads on the driver beside an open SQLite transaction", () => {
+  const test = useTestDatabase("sqlite");
+
+  it("[DB-G8] on SQLite a read answers from the last commit while a transaction holds the writer", async () => {
+    const { conversation } = await recorded(test.db, "agent-3");
+    await runTransaction(test.db, async (tx) => {
+      await tx.conversation.update({ where: { id: conversation.id }, data: { title: "renamed, not committed" } });
+      // The writer is held until this transaction ends: a read that waited for it would never answer here.
+      expect((await findConversationByRecordKey(test.db, "agent-3"))?.title).toBe("agent");
+    });
+    expect((await findConversationByRecordKey(test.db, "agent-3"))?.title).toBe("renamed, not committed");
+  });
+});
