@@ -4,7 +4,7 @@ import { InvalidArgumentError, NotFoundError } from "./errors";
 import type { Checkpoint as CheckpointRow } from "./generated/sqlite/client";
 import { fromJsonText, fromNullableJsonText, toJsonObjectText, toJsonText, toNullableJsonText, type JsonObject } from "./json";
 import { lineageOrder, loadLineage, type Lineage, type ListOptions } from "./lineage";
-import { lockBranch, requireBranch, runQuery, runTransaction } from "./run";
+import { insertRow, lockBranch, newRowId, requireBranch, runQuery, runTransaction } from "./run";
 import { branchIdOf, lineageOf, type BranchRef } from "./scope";
 import { isInSummaryChain } from "./summaries";
 
@@ -102,9 +102,18 @@ export async function createCheckpoint(db: Database, ref: BranchRef, options: Cr
         throw new InvalidArgumentError("summaryId", `summary '${summaryId}' is not in branch '${branch.name}' visible summary chain`);
       }
     }
-    const row = await tx.checkpoint.create({
-      data: { ...data, branchId, version: branch.checkpointCount, messageCount, summaryId, revision: branch.revision },
-    });
+    // Written on every compaction of a recorded conversation: a plain INSERT (DB-G6).
+    const row: CheckpointRow = {
+      id: newRowId("k"),
+      ...data,
+      branchId,
+      version: branch.checkpointCount,
+      messageCount,
+      summaryId,
+      revision: branch.revision,
+      createdAt: new Date(),
+    };
+    await insertRow(tx, "Checkpoint", row);
     return toCheckpointRecord(row);
   });
 }

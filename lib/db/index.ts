@@ -29,6 +29,7 @@ export {
   branchRevision,
   getBranchScope,
   scopeAfterAppend,
+  scopeWithRow,
   getConversationView,
   type ConversationView,
   type BranchScope,

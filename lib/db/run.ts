@@ -5,6 +5,8 @@ import { sqliteParam, type SqliteConnection, type StatementValue } from "./sqlit
 import { ConflictError, mapDatabaseError, NotFoundError, type DatabaseDescription } from "./errors";
 import type { Branch as BranchRow } from "./generated/sqlite/client";
 
+export type { BranchRow };
+
 /**
  * Interactive transaction limits. Fifty writers queued on one branch wait for
  * each other's row lock (PostgreSQL) or the connection mutex (SQLite), and an
@@ -217,16 +219,20 @@ export function valueTuples(db: Database | Transaction, rows: readonly (readonly
 }
 
 /**
- * One row written with a plain INSERT: for writes on a request's path, where
- * Prisma's planning of each query costs more than the write itself. Column
- * names as the schema spells them; values as parameters.
+ * One row written with a plain INSERT: for writes on a recorded call's path,
+ * where Prisma's planning of each query costs more than the write itself;
+ * inside a transaction on the connection it holds (`executeIn`). Column
+ * names as the schema spells them; values as parameters, every column given
+ * (the schema's defaults, cuids and `now()`, are Prisma's, not the database's).
  */
-export async function insertRow(db: Database | Transaction, table: string, row: Readonly<Record<string, unknown>>): Promise<void> {
-  const columns = Object.keys(row);
-  const marks = columns.map((_, index) => parameterMark(db, index + 1));
-  await db.$executeRawUnsafe(
-    `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(", ")}) VALUES (${marks.join(", ")})`,
-    ...Object.values(row),
+export async function insertRow(db: Database | Transaction, table: string, row: Readonly<Record<string, StatementValue>>): Promise<void> {
+  const { tuples, values } = valueTuples(db, [Object.values(row)]);
+  await executeIn(
+    db,
+    `INSERT INTO "${table}" (${Object.keys(row)
+      .map((column) => `"${column}"`)
+      .join(", ")}) VALUES ${tuples}`,
+    values,
   );
 }
 

@@ -5,6 +5,7 @@ import { toConversationRecord, type ConversationRecord } from "./conversation-re
 import { NotFoundError } from "./errors";
 import { lineageAmong, lineageFrom, loadLineage, type Lineage } from "./lineage";
 import { runQuery } from "./run";
+import type { Branch as BranchRow } from "./generated/sqlite/client";
 
 /**
  * A branch with its lineage loaded once, for several reads of what that
@@ -56,8 +57,13 @@ export function branchRevision(scope: BranchScope): number {
  * loading it again.
  */
 export function scopeAfterAppend(scope: BranchScope, appended: number): BranchScope {
+  const { branch } = scope.lineage[scope.lineage.length - 1];
+  return scopeWithRow(scope, { ...branch, length: branch.length + appended, revision: branch.revision + (appended > 0 ? 1 : 0) });
+}
+
+/** The scope with its branch's row as read under the branch's lock at the end of a write: what the writer keeps when it does not count the write's changes itself. */
+export function scopeWithRow(scope: BranchScope, row: BranchRow): BranchScope {
   const last = scope.lineage[scope.lineage.length - 1];
-  const row = { ...last.branch, length: last.branch.length + appended, revision: last.branch.revision + (appended > 0 ? 1 : 0) };
   return { ...scope, branch: toBranchRecord(row), lineage: [...scope.lineage.slice(0, -1), { ...last, branch: row }] };
 }
 

@@ -3,7 +3,7 @@ import type { Database, Transaction } from "./client";
 import { InvalidArgumentError } from "./errors";
 import type { Summary as SummaryRow } from "./generated/sqlite/client";
 import { lineageOrder, nearestFirst, type Lineage, type LineageEntry, type ListOptions } from "./lineage";
-import { lockBranch, requireBranch, runQuery, runTransaction } from "./run";
+import { insertRow, lockBranch, newRowId, requireBranch, runQuery, runTransaction } from "./run";
 import { branchIdOf, lineageOf, type BranchRef } from "./scope";
 
 /** One link of a branch's summary chain. */
@@ -25,6 +25,11 @@ export interface CreateSummaryOptions {
   toPosition: number;
   text: string;
   tokens: number;
+  /**
+   * The chain's end as the caller read it, when it holds the branch at the
+   * revision it read it at (MEM-8): not read again. Absent: read under the lock.
+   */
+  previous?: SummaryRecord | null;
 }
 
 export function toSummaryRecord(row: SummaryRow): SummaryRecord {
@@ -69,9 +74,15 @@ export async function loadLatestSummary(client: Transaction, lineage: Lineage): 
 
 /** Whether a summary is in the lineage's visible chain. */
 export async function isInSummaryChain(client: Transaction, lineage: Lineage, summaryId: string): Promise<boolean> {
+  // The summary this transaction just added to this branch's chain (a compaction's checkpoint points at it) is not read back.
+  const written = writtenSummaries.get(client);
+  if (written?.id === summaryId && written.branchId === lineage[lineage.length - 1].branch.id) return true;
   const row = await client.summary.findFirst({ where: { id: summaryId, OR: lineage.map(summaryVisibleWhere) }, select: { id: true } });
   return row !== null;
 }
+
+/** The summary each open transaction added last, and its branch, by transaction client. */
+const writtenSummaries = new WeakMap<object, { id: string; branchId: string }>();
 
 /**
  * Adds a summary to the end of the branch's visible chain (it extends the
@@ -90,16 +101,27 @@ export async function createSummary(db: Database, ref: BranchRef, options: Creat
         `summary range [${fromPosition}, ${toPosition}) is not within branch '${branch.name}' history of ${branch.length} messages (need 0 ≤ from < to ≤ ${branch.length})`,
       );
     }
-    const previous = await loadLatestSummary(tx, await lineageOf(tx, ref));
+    const previous = options.previous !== undefined ? options.previous : await loadLatestSummary(tx, await lineageOf(tx, ref));
     if (previous && (fromPosition > previous.toPosition || toPosition < previous.toPosition)) {
       throw new InvalidArgumentError(
         "fromPosition",
         `summary [${fromPosition}, ${toPosition}) does not continue the chain: the latest summary covers [${previous.fromPosition}, ${previous.toPosition}), so the new one must start at or before ${previous.toPosition} and end at or after it`,
       );
     }
-    const row = await tx.summary.create({
-      data: { branchId, fromPosition, toPosition, text: options.text, tokens: options.tokens, extendsId: previous?.id ?? null, revision: branch.revision },
-    });
+    // Written on every compaction of a recorded conversation: a plain INSERT (DB-G6).
+    const row: SummaryRow = {
+      id: newRowId("s"),
+      branchId,
+      fromPosition,
+      toPosition,
+      text: options.text,
+      tokens: options.tokens,
+      extendsId: previous?.id ?? null,
+      revision: branch.revision,
+      createdAt: new Date(),
+    };
+    await insertRow(tx, "Summary", row);
+    writtenSummaries.set(tx, { id: row.id, branchId });
     return toSummaryRecord(row);
   });
 }

@@ -258,7 +258,8 @@ function tokenUsage(before: HistoryTotals, raw: readonly MessageRecord[], summar
 /**
  * Writes a planned compaction on a joined client: the summary (extending the
  * latest visible one) and a checkpoint of the resulting state under the
- * branch's next version. `state` is the branch as read for the plan;
+ * branch's next version. `state` is the branch as read for the plan, its
+ * latest summary checked by the caller under the branch's lock;
  * `appended` and `added` are the messages and artifacts this transaction
  * wrote before (the plan already counts those messages).
  */
@@ -277,6 +278,8 @@ export async function writeCompaction(
     toPosition: plan.toPosition,
     text: plan.text,
     tokens: plan.tokens,
+    // The caller checked under the lock that the branch still has it (its summary, or its revision).
+    previous: latestSummary(state),
   });
   const handles = (await getOffloadedContentOutlinesByBranchId(joined, state.scope, { inherited: true })).map((content) => content.handle);
   // The artifacts of the history as read, then this call's own.

@@ -3,13 +3,15 @@ import {
   appendMessages,
   ConflictError,
   getConversationById,
+  getCheckpointsByBranchId,
   getHistoryByBranchId,
   getSummariesByBranchId,
+  getSummaryChainByBranchId,
   updateConversationById,
   type Database,
 } from "@/lib/db";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
-import { assistant, memoryConversation, tauBench, user } from "@/tests/support/memory-fixtures";
+import { assistant, memoryConversation, tauBench, TOPICS, user } from "@/tests/support/memory-fixtures";
 import { compactBranch } from "./compaction";
 import { recordMessages } from "./record";
 
@@ -80,6 +82,44 @@ describe.each(TEST_PROVIDERS)("a writer's kept branch state (%s)", (provider) =>
     await record(writer.db, writer.branch.id, writer.conversation.id, [user("after the summary")]);
     expect(writer.reads() - before).toBeGreaterThan(0);
     expect(await getSummariesByBranchId(test.db, writer.branch.id)).toHaveLength(1);
+  });
+
+  it("[MEM-8] a write that compacts keeps the state too and reads only what its checkpoint lists; the next write reads nothing; the branch ends as a writer that reads every time leaves it", async () => {
+    const settings = { summaryThreshold: 6 };
+    // Rounds of two messages: with 2 rounds kept raw, every other round crosses the threshold.
+    const turns = [...Object.values(TOPICS).flat(), ...Object.values(TOPICS).flat()];
+    const keeping = readingClient(test.db);
+    const kept = await memoryConversation(test.db, settings);
+    const reading = await memoryConversation(test.db, settings);
+    let compactedBefore = false;
+    const readsAfterCompaction: number[] = [];
+    const readsCompacting: number[] = [];
+    for (const [index, turn] of turns.entries()) {
+      const before = keeping.reads();
+      const result = await record(keeping.db, kept.branch.id, kept.conversation.id, turn);
+      // The first write reads the branch; a compacting one reads only what its checkpoint lists (offloaded handles, artifacts).
+      if (result.compaction !== null && index > 0) readsCompacting.push(keeping.reads() - before);
+      else if (compactedBefore) readsAfterCompaction.push(keeping.reads() - before);
+      compactedBefore = result.compaction !== null;
+      await recordMessages(test.db, reading.branch.id, turn);
+    }
+    expect(readsAfterCompaction.length).toBeGreaterThan(0);
+    expect(readsAfterCompaction).toEqual(readsAfterCompaction.map(() => 0));
+    // The branch's first compaction also counts the history before its summary; later ones carry those figures.
+    expect(readsCompacting.length).toBeGreaterThan(2);
+    expect(readsCompacting.slice(1)).toEqual(readsCompacting.slice(1).map(() => 2));
+    const outline = async (branchId: string) => ({
+      history: (await getHistoryByBranchId(test.db, branchId)).map((record) => [record.position, record.message.role, record.tokens]),
+      chain: (await getSummaryChainByBranchId(test.db, branchId)).map((summary) => [summary.fromPosition, summary.toPosition, summary.text, summary.tokens]),
+      checkpoints: (await getCheckpointsByBranchId(test.db, branchId)).map((checkpoint) => [
+        checkpoint.version,
+        checkpoint.messageCount,
+        checkpoint.tokenUsage,
+      ]),
+    });
+    const [keptOutline, readOutline] = [await outline(kept.branch.id), await outline(reading.branch.id)];
+    expect(keptOutline.chain.length).toBeGreaterThanOrEqual(2);
+    expect(keptOutline).toEqual(readOutline);
   });
 
   it("[MEM-8] the settings are the conversation's as the writer read it now, not as they were kept", async () => {

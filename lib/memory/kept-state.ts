@@ -1,8 +1,10 @@
 import "server-only";
-import { scopeAfterAppend, type ConversationRecord, type Database, type MessageRecord } from "@/lib/db";
+import { scopeAfterAppend, scopeWithRow, type ConversationRecord, type Database, type MessageRecord } from "@/lib/db";
+import type { BranchRow } from "@/lib/db/run";
 import { perDatabase } from "@/lib/db/per-database";
 import { conversationSettings } from "@/lib/settings/server";
 import { stateWindow, type BranchState } from "./branch-state";
+import type { CompactionResult } from "./compaction";
 
 /**
  * MEM-8: a writer that records turn after turn on one branch (the recording
@@ -38,6 +40,34 @@ export function keepState(db: Database, state: BranchState, appended: readonly M
     recent,
     // Complete while it still holds everything after the latest summary.
     rawComplete: state.rawComplete && recent.length === combined.length,
+  });
+}
+
+/**
+ * Keeps the state after one write that appended `appended` to the branch
+ * `state` was read from and compacted it: the new summary is the latest,
+ * the messages it covers leave the window, and the branch's counters are
+ * `row`, as read under its lock at the end of the write.
+ */
+export function keepCompacted(db: Database, state: BranchState, appended: readonly MessageRecord[], compaction: CompactionResult, row: BranchRow): void {
+  const length = state.length + appended.length;
+  // Positions are contiguous from the state's window on; a row that says otherwise is not trusted.
+  if (row.length !== length) {
+    forgetState(db, state.branch.id);
+    return;
+  }
+  const covered = compaction.coveredUntil;
+  const recent = [...state.recent, ...appended].filter((record) => record.position >= covered).slice(-stateWindow(state.settings));
+  const scope = scopeWithRow(state.scope, row);
+  keptOf(db).set(state.branch.id, {
+    ...state,
+    scope,
+    branch: scope.branch,
+    length,
+    latest: compaction.summary,
+    recent,
+    // Complete when the window starts where the raw part does (or the summary covers everything).
+    rawComplete: (recent[0]?.position ?? length) === covered,
   });
 }
 

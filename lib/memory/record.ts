@@ -32,12 +32,12 @@ import {
 } from "@/lib/db";
 import { runInQueue } from "@/lib/db/queue";
 import { createSlicer, yieldToIo } from "./slices";
-import { retryConflicts } from "@/lib/db/run";
+import { lockBranch, retryConflicts, type BranchRow } from "@/lib/db/run";
 import { carryFacts, compactionFacts, planCompaction, writeCompaction, type CompactionResult } from "./compaction";
 import type { ResolvedSettings } from "@/lib/settings";
 import { assertUnchanged, isCompactionDue, loadBranchState, loadPairingTail, messagesOf, retryOnStale, withAppended, type BranchState } from "./branch-state";
 import { inTransaction } from "./transaction";
-import { forgetState, keepState, keptState } from "./kept-state";
+import { forgetState, keepCompacted, keepState, keptState } from "./kept-state";
 import { headOf } from "./head";
 
 /** Options of `recordMessages`. */
@@ -96,10 +96,11 @@ async function recordNow(db: Database, branchId: string, messages: Message[], op
     const kept = options.conversation ? await keptState(db, branchId, options.conversation) : null;
     const state = kept ?? (await loadBranchState(db, branchId));
     try {
-      const result = await recordOn(db, state, messages, options);
-      // MEM-8: kept when the write appended the messages and nothing else (no artifact, no compaction).
-      if (options.conversation && result.artifacts.length === 0 && result.compaction === null) keepState(db, state, result.messages);
-      else forgetState(db, branchId);
+      const { result, compacted } = await recordOn(db, state, messages, options);
+      // MEM-8: kept when the write appended the messages, and compacted or not, but made no artifact.
+      if (!options.conversation || result.artifacts.length > 0) forgetState(db, branchId);
+      else if (result.compaction && compacted) keepCompacted(db, state, result.messages, result.compaction, compacted);
+      else keepState(db, state, result.messages);
       return result;
     } catch (error) {
       forgetState(db, branchId);
@@ -108,8 +109,13 @@ async function recordNow(db: Database, branchId: string, messages: Message[], op
   });
 }
 
-/** One attempt of `recordMessages` from a read (or kept) state of the branch. */
-async function recordOn(db: Database, state: BranchState, messages: Message[], options: RecordMessagesOptions): Promise<RecordMessagesResult> {
+/** One attempt of `recordMessages` from a read (or kept) state of the branch; with a compaction, the branch's row as the write left it. */
+async function recordOn(
+  db: Database,
+  state: BranchState,
+  messages: Message[],
+  options: RecordMessagesOptions,
+): Promise<{ result: RecordMessagesResult; compacted: BranchRow | null }> {
   const branchId = state.branch.id;
   if (options.expectedLength !== undefined && options.expectedLength !== state.length) {
     throw new ConflictError(
@@ -135,16 +141,18 @@ async function recordOn(db: Database, state: BranchState, messages: Message[], o
       state,
       options.expectedLength,
       head.map((message) => message.stored),
-      // MEM-8: a state kept or read for keeping holds only at its revision.
-      { summary: plan !== null, revision: options.conversation ? branchRevision(state.scope) : undefined },
+      // MEM-8: a state kept or read for keeping holds only at its revision, which every summary written since would have moved.
+      options.conversation ? { summary: false, revision: branchRevision(state.scope) } : { summary: plan !== null },
     );
     const rest = await writeMessages(joined, branchId, prepared.slice(head.length));
     const records = [...first, ...rest.records];
     const { artifacts } = rest;
     const compaction = plan && facts ? await writeCompaction(joined, state, plan, facts, settings, "threshold", { messages: records, artifacts }) : null;
-    return { messages: records, artifacts, compaction };
+    // MEM-8: a compaction bumps the branch's counters more than once; the state kept after it takes them as they are now.
+    const compacted = compaction && options.conversation ? await lockBranch(joined, branchId) : null;
+    return { result: { messages: records, artifacts, compaction }, compacted };
   });
-  if (plan && facts && result.compaction) carryFacts(after, plan, facts, result.compaction);
+  if (plan && facts && result.result.compaction) carryFacts(after, plan, facts, result.result.compaction);
   return result;
 }
 
