@@ -71,6 +71,17 @@ describe("live events shared through PostgreSQL", () => {
     b.heard.length = 0;
   });
 
+  it("[LV-7] the events published in one turn of the event loop go out in one statement, and arrive in order", async () => {
+    const before = a.shared.notified;
+    const events = Array.from({ length: 30 }, (_, index) => ({ ...updated(conversation), at: new Date(Date.UTC(2026, 10, 29, 12, 0, index)).toISOString() }));
+    for (const event of events) a.bus.publish(event);
+    await eventually("the 30 events on b", () => b.heard.length === 30);
+    expect(b.heard).toEqual(events);
+    expect(a.shared.notified - before).toBe(1);
+    a.heard.length = 0;
+    b.heard.length = 0;
+  });
+
   it("[LV-3] an update too large for one notification is read back from the database, whole", async () => {
     const long = "The passenger's full itinerary, fare rules and baggage history. ".repeat(400);
     const records = await appendMessages(database.db, branchId, [

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { database } from "@/lib/api/database";
 import { describeDatabase, getConversationById, getHistoryByBranchId, isPostgresUrl, type Database } from "@/lib/db";
+import { readRows } from "@/lib/db/run";
 import { getLiveBus, type LiveBus } from "./bus";
 import type { LiveEvent } from "./events";
 
@@ -15,6 +16,8 @@ import type { LiveEvent } from "./events";
 
 /** NOTIFY refuses payloads of 8,000 bytes or more: an event above this travels as a reference (LV-3). */
 export const MAX_NOTIFY_BYTES = 7_900;
+/** Notices sent in one statement at most (LV-7): under a megabyte of payloads. */
+const NOTICES_PER_STATEMENT = 100;
 const RECONNECT_MS = [250, 500, 1_000, 2_000, 5_000];
 
 /** What one notification carries: the publishing instance, and the event or where to read it. */
@@ -95,6 +98,10 @@ export class SharedLive {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Events of other instances delivered here. */
   received = 0;
+  /** NOTIFY statements sent (LV-7: one for the events of one turn of the event loop). */
+  notified = 0;
+  private readonly pending: { event: LiveEvent; notice: string }[] = [];
+  private sending: Promise<void> = Promise.resolve();
   /** Settles once the first connection listens, or has failed and is being retried (LV-6). */
   readonly listening: Promise<void>;
   private settleListening: () => void = () => undefined;
@@ -107,17 +114,30 @@ export class SharedLive {
     void this.connect();
   }
 
-  /** L2: every event this instance publishes goes to the others too; a failed NOTIFY is logged, the local tabs have it already. */
-  private async send(event: LiveEvent): Promise<void> {
+  /** L2: every event this instance publishes goes to the others too (LV-7: with the others of this turn of the event loop). */
+  private send(event: LiveEvent): void {
     const notice = noticeOf(this.instanceId, event);
     if (notice === null) {
       console.error(`live: ${event.type} of ${event.conversationId} is too large to share with the other instances`);
       return;
     }
-    try {
-      await this.options.db.$executeRaw`SELECT pg_notify(${this.channel}, ${notice})`;
-    } catch (error) {
-      console.error(`live: could not share ${event.type} of ${event.conversationId} with the other instances`, error);
+    this.pending.push({ event, notice });
+    // One flush at a time, so notices go out in the order they were published.
+    if (this.pending.length === 1) setImmediate(() => (this.sending = this.sending.then(() => this.flush())));
+  }
+
+  /** LV-7: the notices waiting, in order, in one statement per `NOTICES_PER_STATEMENT`; a failed NOTIFY is logged, the local tabs have the events already. */
+  private async flush(): Promise<void> {
+    const batch = this.pending.splice(0);
+    for (let start = 0; start < batch.length; start += NOTICES_PER_STATEMENT) {
+      const part = batch.slice(start, start + NOTICES_PER_STATEMENT);
+      const calls = part.map((_, index) => `pg_notify($1, $${index + 2})`).join(", ");
+      try {
+        await readRows(this.options.db, `SELECT ${calls}`, [this.channel, ...part.map(({ notice }) => notice)]);
+        this.notified += 1;
+      } catch (error) {
+        for (const { event } of part) console.error(`live: could not share ${event.type} of ${event.conversationId} with the other instances`, error);
+      }
     }
   }
 
