@@ -44,6 +44,19 @@ export interface BranchState {
   rawComplete: boolean;
   /** The whole visible chain, when asked for (its last link is `latest`). */
   chain?: SummaryRecord[];
+  /**
+   * What the branch's last checkpoint listed, when this state was kept
+   * after writing it (MEM-8): the offloaded handles and artifacts the
+   * branch sees, unchanged while the state holds (writing either moves the
+   * revision). Absent: the next compaction reads them.
+   */
+  listed?: CheckpointLists;
+}
+
+/** The offloaded handles and artifact ids a checkpoint lists. */
+export interface CheckpointLists {
+  handles: string[];
+  artifactIds: string[];
 }
 
 /** Options of `loadBranchState`. */

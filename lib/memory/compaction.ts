@@ -31,6 +31,7 @@ import {
   roundsOf,
   withAppended,
   type BranchState,
+  type CheckpointLists,
 } from "./branch-state";
 import { yieldToIo } from "./slices";
 import { inTransaction } from "./transaction";
@@ -255,6 +256,16 @@ function tokenUsage(before: HistoryTotals, raw: readonly MessageRecord[], summar
   return { history, system, summarized, summary: summary.tokens, raw: kept, context, saved: history - context };
 }
 
+/** What a checkpoint of the branch as `state` read it lists: the offloaded handles and the artifacts of its history. */
+async function readLists(joined: Database, state: BranchState): Promise<CheckpointLists> {
+  return {
+    handles: (await getOffloadedContentOutlinesByBranchId(joined, state.scope, { inherited: true })).map((content) => content.handle),
+    artifactIds: (await getArtifactOutlinesByBranchId(joined, state.scope, { inherited: true }))
+      .filter((artifact) => artifact.position < state.length)
+      .map((artifact) => artifact.id),
+  };
+}
+
 /**
  * Writes a planned compaction on a joined client: the summary (extending the
  * latest visible one) and a checkpoint of the resulting state under the
@@ -281,14 +292,10 @@ export async function writeCompaction(
     // The caller checked under the lock that the branch still has it (its summary, or its revision).
     previous: latestSummary(state),
   });
-  const handles = (await getOffloadedContentOutlinesByBranchId(joined, state.scope, { inherited: true })).map((content) => content.handle);
+  const listed = state.listed ?? (await readLists(joined, state));
+  const { handles } = listed;
   // The artifacts of the history as read, then this call's own.
-  const artifactIds = [
-    ...(await getArtifactOutlinesByBranchId(joined, state.scope, { inherited: true }))
-      .filter((artifact) => artifact.position < state.length)
-      .map((artifact) => artifact.id),
-    ...written.artifacts.map((artifact) => artifact.id),
-  ];
+  const artifactIds = [...listed.artifactIds, ...written.artifacts.map((artifact) => artifact.id)];
   const values = checkpointValues(after, settings, summary, facts, plan.raw, handles, artifactIds);
   const checkpoint = await createCheckpoint(joined, state.scope, {
     values,

@@ -11,7 +11,7 @@ import {
   type Database,
 } from "@/lib/db";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
-import { assistant, memoryConversation, tauBench, TOPICS, user } from "@/tests/support/memory-fixtures";
+import { assistant, memoryConversation, tauBench, toolCall, toolResult, TOPICS, user } from "@/tests/support/memory-fixtures";
 import { compactBranch } from "./compaction";
 import { recordMessages } from "./record";
 
@@ -84,10 +84,16 @@ describe.each(TEST_PROVIDERS)("a writer's kept branch state (%s)", (provider) =>
     expect(await getSummariesByBranchId(test.db, writer.branch.id)).toHaveLength(1);
   });
 
-  it("[MEM-8] a write that compacts keeps the state too and reads only what its checkpoint lists; the next write reads nothing; the branch ends as a writer that reads every time leaves it", async () => {
-    const settings = { summaryThreshold: 6 };
-    // Rounds of two messages: with 2 rounds kept raw, every other round crosses the threshold.
-    const turns = [...Object.values(TOPICS).flat(), ...Object.values(TOPICS).flat()];
+  it("[MEM-8] a write that compacts keeps the state too, with what its checkpoint lists: later writes, compacting or not, read nothing; the branch ends as a writer that reads every time leaves it", async () => {
+    const settings = { summaryThreshold: 6, artifactThreshold: 1_000 };
+    // A lookup whose result becomes an artifact, then rounds of two messages: with 2 rounds kept raw, every other round crosses the threshold.
+    const lookup = [
+      user("Look up the booking, please."),
+      toolCall("call_1", "lookup", { booking: "ABC123" }),
+      toolResult("call_1", "Booking ABC123: two passengers, Boston to Denver. ".repeat(40)),
+      assistant("I found the booking."),
+    ];
+    const turns = [lookup, ...Object.values(TOPICS).flat(), ...Object.values(TOPICS).flat()];
     const keeping = readingClient(test.db);
     const kept = await memoryConversation(test.db, settings);
     const reading = await memoryConversation(test.db, settings);
@@ -97,7 +103,7 @@ describe.each(TEST_PROVIDERS)("a writer's kept branch state (%s)", (provider) =>
     for (const [index, turn] of turns.entries()) {
       const before = keeping.reads();
       const result = await record(keeping.db, kept.branch.id, kept.conversation.id, turn);
-      // The first write reads the branch; a compacting one reads only what its checkpoint lists (offloaded handles, artifacts).
+      // The first write reads the branch, the first compaction what its checkpoint lists (offloaded handles, artifacts); later ones carry it.
       if (result.compaction !== null && index > 0) readsCompacting.push(keeping.reads() - before);
       else if (compactedBefore) readsAfterCompaction.push(keeping.reads() - before);
       compactedBefore = result.compaction !== null;
@@ -105,20 +111,25 @@ describe.each(TEST_PROVIDERS)("a writer's kept branch state (%s)", (provider) =>
     }
     expect(readsAfterCompaction.length).toBeGreaterThan(0);
     expect(readsAfterCompaction).toEqual(readsAfterCompaction.map(() => 0));
-    // The branch's first compaction also counts the history before its summary; later ones carry those figures.
+    // The branch's first compaction also counts the history before its summary and reads its lists; later ones carry both.
     expect(readsCompacting.length).toBeGreaterThan(2);
-    expect(readsCompacting.slice(1)).toEqual(readsCompacting.slice(1).map(() => 2));
+    expect(readsCompacting[0]).toBeGreaterThan(0);
+    expect(readsCompacting.slice(1)).toEqual(readsCompacting.slice(1).map(() => 0));
     const outline = async (branchId: string) => ({
       history: (await getHistoryByBranchId(test.db, branchId)).map((record) => [record.position, record.message.role, record.tokens]),
       chain: (await getSummaryChainByBranchId(test.db, branchId)).map((summary) => [summary.fromPosition, summary.toPosition, summary.text, summary.tokens]),
+      // The artifact and its offloaded content differ in id between the two conversations: each checkpoint lists one of each.
       checkpoints: (await getCheckpointsByBranchId(test.db, branchId)).map((checkpoint) => [
         checkpoint.version,
         checkpoint.messageCount,
         checkpoint.tokenUsage,
+        checkpoint.artifactRefs.length,
+        (checkpoint.values.offloaded_messages as string[]).length,
       ]),
     });
     const [keptOutline, readOutline] = [await outline(kept.branch.id), await outline(reading.branch.id)];
     expect(keptOutline.chain.length).toBeGreaterThanOrEqual(2);
+    expect(keptOutline.checkpoints.every(([, , , artifacts, handles]) => artifacts === 1 && handles === 1)).toBe(true);
     expect(keptOutline).toEqual(readOutline);
   });
 

@@ -3,7 +3,7 @@ import { scopeAfterAppend, scopeWithRow, type ConversationRecord, type Database,
 import type { BranchRow } from "@/lib/db/run";
 import { perDatabase } from "@/lib/db/per-database";
 import { conversationSettings } from "@/lib/settings/server";
-import { stateWindow, type BranchState } from "./branch-state";
+import { stateWindow, type BranchState, type CheckpointLists } from "./branch-state";
 import type { CompactionResult } from "./compaction";
 
 /**
@@ -65,10 +65,18 @@ export function keepCompacted(db: Database, state: BranchState, appended: readon
     branch: scope.branch,
     length,
     latest: compaction.summary,
+    listed: listedBy(compaction),
     recent,
     // Complete when the window starts where the raw part does (or the summary covers everything).
     rawComplete: (recent[0]?.position ?? length) === covered,
   });
+}
+
+/** What the compaction's checkpoint lists (its values name the offloaded handles, its references the artifacts). */
+function listedBy(compaction: CompactionResult): CheckpointLists | undefined {
+  const handles = compaction.checkpoint.values.offloaded_messages;
+  if (!Array.isArray(handles) || !handles.every((handle) => typeof handle === "string")) return undefined;
+  return { handles, artifactIds: compaction.checkpoint.artifactRefs };
 }
 
 /** Drops what is kept of the branch: the next write reads it. */
