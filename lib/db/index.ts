@@ -30,6 +30,7 @@ export {
   getBranchScope,
   scopeAfterAppend,
   scopeWithRow,
+  emptyRootScope,
   getConversationView,
   type ConversationView,
   type BranchScope,

@@ -67,6 +67,26 @@ export function scopeWithRow(scope: BranchScope, row: BranchRow): BranchScope {
   return { ...scope, branch: toBranchRecord(row), lineage: [...scope.lineage.slice(0, -1), { ...last, branch: row }] };
 }
 
+/**
+ * The scope of a root branch `createConversation` just made without
+ * messages (length, revision and checkpoints at 0), built without reading
+ * it: for a writer that keeps the state of what it created (MEM-8), whose
+ * first write checks the revision under the branch's lock anyway.
+ */
+export function emptyRootScope(branch: BranchRecord): BranchScope {
+  if (branch.parentId !== null || branch.length !== 0) throw new Error(`branch ${branch.id} is not an empty root branch`);
+  const row: BranchRow = {
+    ...branch,
+    forkPosition: null,
+    forkRevision: null,
+    length: 0,
+    revision: 0,
+    checkpointCount: 0,
+    createdAt: new Date(branch.createdAt),
+  };
+  return scopeOf(lineageAmong(row, []));
+}
+
 export function scopeOf(lineage: Lineage): BranchScope {
   return { branch: toBranchRecord(lineage[lineage.length - 1].branch), lineage };
 }

@@ -140,13 +140,19 @@ const carried = new BoundedMap<string, { before: HistoryTotals; chainLength: num
 
 export async function compactionFacts(db: Database, state: BranchState, plan: CompactionPlan): Promise<CompactionFacts> {
   const known = plan.previous ? carried.get(`${state.branch.id}:${plan.previous.id}`) : undefined;
-  const before = known?.before ?? (await getHistoryTotalsByBranchId(db, state.scope, { toPosition: plan.fromPosition }));
+  // A branch without a summary whose state holds all of it (its first compaction) is counted from the state.
+  const whole = state.latest === null && state.rawComplete;
+  const before =
+    known?.before ??
+    (whole
+      ? totalsOf(state.recent.filter((record) => record.position < plan.fromPosition))
+      : await getHistoryTotalsByBranchId(db, state.scope, { toPosition: plan.fromPosition }));
   let beforeEndsRound = true;
   if (!plan.raw.some((record) => record.message.role !== "system") && before.messages > before.roles.system.messages) {
     const [last] = await getHistoryByBranchId(db, state.scope, { toPosition: plan.fromPosition, roles: ["user", "assistant", "tool"], last: 1 });
     beforeEndsRound = isFinalAnswer(last.message);
   }
-  return { before, beforeEndsRound, chainLength: known?.chainLength ?? (await getSummaryChainLengthByBranchId(db, state.scope)) };
+  return { before, beforeEndsRound, chainLength: known?.chainLength ?? (whole ? 0 : await getSummaryChainLengthByBranchId(db, state.scope)) };
 }
 
 /** Totals of records, as `getHistoryTotalsByBranchId` counts them. */

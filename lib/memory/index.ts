@@ -9,3 +9,4 @@ export { compactBranch, KEPT_ROUNDS, type CompactionResult, type CompactBranchOp
 export { retrieveRelevant, DEFAULT_RETRIEVAL_LIMIT, type RetrievalHit, type RetrieveOptions } from "./memory-search";
 export { reloadOffloadedContent } from "./offloaded";
 export { StaleStateError } from "./branch-state";
+export { keepCreated } from "./kept-state";

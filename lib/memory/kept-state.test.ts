@@ -13,6 +13,7 @@ import {
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { assistant, memoryConversation, tauBench, toolCall, toolResult, TOPICS, user } from "@/tests/support/memory-fixtures";
 import { compactBranch } from "./compaction";
+import { keepCreated } from "./kept-state";
 import { recordMessages } from "./record";
 
 describe.each(TEST_PROVIDERS)("a writer's kept branch state (%s)", (provider) => {
@@ -131,6 +132,34 @@ describe.each(TEST_PROVIDERS)("a writer's kept branch state (%s)", (provider) =>
     expect(keptOutline.chain.length).toBeGreaterThanOrEqual(2);
     expect(keptOutline.checkpoints.every(([, , , artifacts, handles]) => artifacts === 1 && handles === 1)).toBe(true);
     expect(keptOutline).toEqual(readOutline);
+  });
+
+  it("[MEM-8] a writer that just created a branch keeps its empty state: its writes, the first compaction included, read nothing, and leave what a reading writer leaves", async () => {
+    const settings = { summaryThreshold: 6 };
+    const turns = [...Object.values(TOPICS).flat(), ...Object.values(TOPICS).flat()];
+    const keeping = readingClient(test.db);
+    const created = await memoryConversation(test.db, settings);
+    await keepCreated(keeping.db, created.conversation, created.branch);
+    // Keeping it read the model catalogue once for the client (its settings); nothing of the branch.
+    const before = keeping.reads();
+    const reading = await memoryConversation(test.db, settings);
+    let compactions = 0;
+    for (const turn of turns) {
+      const result = await recordMessages(keeping.db, created.branch.id, turn, { conversation: created.conversation });
+      if (result.compaction) compactions += 1;
+      await recordMessages(test.db, reading.branch.id, turn);
+    }
+    expect(compactions).toBeGreaterThan(2);
+    expect(keeping.reads() - before).toBe(0);
+    const outline = async (branchId: string) => ({
+      history: (await getHistoryByBranchId(test.db, branchId)).map((record) => [record.position, record.message.role, record.tokens]),
+      chain: (await getSummaryChainByBranchId(test.db, branchId)).map((summary) => [summary.fromPosition, summary.toPosition, summary.text]),
+      checkpoints: (await getCheckpointsByBranchId(test.db, branchId)).map((checkpoint) => [checkpoint.messageCount, checkpoint.values]),
+    });
+    const [keptOutline, readOutline] = [await outline(created.branch.id), await outline(reading.branch.id)];
+    // The checkpoints' values name their branch and summaries: the rest is the same.
+    const withoutIds = (value: unknown) => JSON.parse(JSON.stringify(value).replace(/"(branch_id|id|extendsId)":"[^"]*"/g, '"$1":""'));
+    expect(withoutIds(keptOutline)).toEqual(withoutIds(readOutline));
   });
 
   it("[MEM-8] the settings are the conversation's as the writer read it now, not as they were kept", async () => {

@@ -1,5 +1,5 @@
 import "server-only";
-import { scopeAfterAppend, scopeWithRow, type ConversationRecord, type Database, type MessageRecord } from "@/lib/db";
+import { emptyRootScope, scopeAfterAppend, scopeWithRow, type BranchRecord, type ConversationRecord, type Database, type MessageRecord } from "@/lib/db";
 import type { BranchRow } from "@/lib/db/run";
 import { perDatabase } from "@/lib/db/per-database";
 import { conversationSettings } from "@/lib/settings/server";
@@ -24,6 +24,22 @@ export async function keptState(db: Database, branchId: string, conversation: Co
   const kept = keptOf(db).get(branchId);
   if (!kept || kept.conversation.id !== conversation.id) return null;
   return { ...kept, conversation, settings: await conversationSettings(db, conversation) };
+}
+
+/** MEM-8: keeps the state of a root branch this writer just created, empty, so its first write reads nothing either. */
+export async function keepCreated(db: Database, conversation: ConversationRecord, branch: BranchRecord): Promise<void> {
+  const scope = emptyRootScope(branch);
+  keptOf(db).set(branch.id, {
+    scope,
+    branch: scope.branch,
+    conversation,
+    settings: await conversationSettings(db, conversation),
+    length: 0,
+    latest: null,
+    recent: [],
+    rawComplete: true,
+    listed: { handles: [], artifactIds: [] },
+  });
 }
 
 /** Keeps the state after one write that appended `appended` (and nothing else) to the branch `state` was read from. */

@@ -23,6 +23,7 @@ import {
   type MessageRecord,
   type ProxyCallRecord,
 } from "@/lib/db";
+import { keepCreated } from "@/lib/memory";
 import { yieldToIo } from "@/lib/memory/slices";
 import { publishAppended, publishBranchCreated, publishLiveEvent, type ExchangeSummary } from "@/lib/live";
 import type { CompletionOutcome } from "@/lib/upstream/assemble";
@@ -91,7 +92,9 @@ async function findOrCreateConversation(db: Database, options: RecordRequestOpti
   const found = await findConversation(db, options.key);
   if (found) return { conversation: found, created: false };
   try {
-    const { conversation } = await createConversation(db, { title: options.key, source: "proxy", recordKey: options.key, tools: options.tools });
+    const { conversation, branch } = await createConversation(db, { title: options.key, source: "proxy", recordKey: options.key, tools: options.tools });
+    // MEM-8: the agent's first placement starts from the empty branch just made, without reading it.
+    await keepCreated(db, conversation, branch);
     return { conversation, created: true };
   } catch (error) {
     // Another process created it between the lookup and the insert (recordKey is unique).
