@@ -1,6 +1,6 @@
-import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "@/tests/support/db";
+import { driverStatementsDuring } from "@/tests/support/driver-statements";
 import { getBranchById } from "./branches";
 import { createConversation, getConversationById } from "./conversations";
 import { NotFoundError } from "./errors";
@@ -8,26 +8,8 @@ import { appendMessages, getHistoryByBranchId } from "./messages";
 import { BACKEND_PROCESS, TrackingPool } from "./postgres-connection";
 import { heldConnectionOf, lockBranch, runTransaction } from "./run";
 
-/** Every statement sent on a pool connection while `work` runs: its text, and whether it was sent without Prisma (which sends its own with `rowMode: "array"`). */
-async function statementsDuring(work: () => Promise<void>): Promise<{ text: string; direct: boolean }[]> {
-  const sent: { text: string; direct: boolean }[] = [];
-  const query = pg.Client.prototype.query;
-  const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-    const [config] = args;
-    if (typeof config === "string") sent.push({ text: config, direct: false });
-    else if (typeof config === "object" && config !== null && "text" in config) {
-      const { text, rowMode } = config as { text: string; rowMode?: string };
-      sent.push({ text, direct: rowMode !== "array" });
-    }
-    return (query as (...values: unknown[]) => unknown).apply(this, args);
-  } as typeof query);
-  try {
-    await work();
-  } finally {
-    spy.mockRestore();
-  }
-  return sent;
-}
+/** Every statement sent on a pool connection while `work` runs, and whether it was sent without Prisma. */
+const statementsDuring = async (work: () => Promise<void>) => (await driverStatementsDuring(work)).sent;
 
 describe("statements on the connection a PostgreSQL transaction holds", () => {
   const test = useTestDatabase("postgres");

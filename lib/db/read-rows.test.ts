@@ -1,7 +1,6 @@
-import Sqlite from "better-sqlite3";
-import pg from "pg";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
+import { driverStatementsDuring } from "@/tests/support/driver-statements";
 import { toBranchRecord, getBranchesByConversationId, forkBranch } from "./branches";
 import type { Database } from "./client";
 import { toConversationRecord } from "./conversation-record";
@@ -9,33 +8,6 @@ import { createConversation, findConversationByRecordKey } from "./conversations
 import { NotFoundError } from "./errors";
 import { appendMessages } from "./messages";
 import { runTransaction } from "./run";
-
-/** The SQL texts the SQLite driver prepares, and the texts `pg` is sent without Prisma (which sends its own with `rowMode: "array"`), while `work` runs. */
-async function sentDuring(work: () => Promise<void>): Promise<{ prepared: string[]; direct: string[]; byPrisma: string[] }> {
-  const sent = { prepared: [] as string[], direct: [] as string[], byPrisma: [] as string[] };
-  const prototype = Sqlite.prototype as unknown as { prepare: (sql: string) => unknown };
-  const prepare = prototype.prepare;
-  prototype.prepare = function (this: unknown, sql: string) {
-    sent.prepared.push(sql);
-    return prepare.call(this, sql);
-  };
-  const query = pg.Client.prototype.query;
-  const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-    const [config] = args;
-    if (typeof config === "object" && config !== null && "text" in config) {
-      const { text, rowMode } = config as { text: string; rowMode?: string };
-      (rowMode === "array" ? sent.byPrisma : sent.direct).push(text);
-    }
-    return (query as (...values: unknown[]) => unknown).apply(this, args);
-  } as typeof query);
-  try {
-    await work();
-  } finally {
-    prototype.prepare = prepare;
-    spy.mockRestore();
-  }
-  return sent;
-}
 
 /** A recorded conversation with a fork: two branches to list. */
 async function recorded(db: Database, recordKey: string) {
@@ -79,16 +51,18 @@ describe.each(TEST_PROVIDERS)("reads on every recorded call's path, on the drive
     const { conversation } = await recorded(test.db, "agent-2");
     await findConversationByRecordKey(test.db, "agent-2");
     await getBranchesByConversationId(test.db, conversation.id);
-    const sent = await sentDuring(async () => {
+    const { prepared, sent } = await driverStatementsDuring(async () => {
       for (let round = 0; round < 3; round += 1) {
         expect((await findConversationByRecordKey(test.db, "agent-2"))?.id).toBe(conversation.id);
         expect(await getBranchesByConversationId(test.db, conversation.id)).toHaveLength(2);
       }
     });
-    expect(sent.prepared).toEqual([]);
-    expect(sent.byPrisma).toEqual([]);
+    expect(prepared).toEqual([]);
+    expect(sent.filter((statement) => !statement.direct)).toEqual([]);
     if (provider === "postgres")
-      expect(sent.direct.map((text) => text.split(" WHERE")[0])).toEqual(Array(3).fill(['SELECT * FROM "Conversation"', 'SELECT * FROM "Branch"']).flat());
+      expect(sent.map((statement) => statement.text.split(" WHERE")[0])).toEqual(
+        Array(3).fill(['SELECT * FROM "Conversation"', 'SELECT * FROM "Branch"']).flat(),
+      );
   });
 
   it("[DB-G8] a client not made by createDatabase (an extended one) reads the same through Prisma's raw path", async () => {

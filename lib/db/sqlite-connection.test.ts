@@ -1,6 +1,7 @@
 import Sqlite from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "@/tests/support/db";
+import { driverStatementsDuring } from "@/tests/support/driver-statements";
 import { sqliteConnectionOf, sqlitePathOf } from "./client";
 import { createConversation, getConversationById } from "./conversations";
 import { ConflictError, NotFoundError } from "./errors";
@@ -128,30 +129,15 @@ describe("the SQLite connection's group commit", () => {
 describe("statements of a transaction on the SQLite driver", () => {
   const test = useTestDatabase("sqlite");
 
-  /** Counts the SQL texts the driver is asked to prepare. */
-  function preparedTexts(): { texts: string[]; restore: () => void } {
-    const texts: string[] = [];
-    const prototype = Sqlite.prototype as unknown as { prepare: (sql: string) => unknown };
-    const original = prototype.prepare;
-    prototype.prepare = function (this: unknown, sql: string) {
-      texts.push(sql);
-      return original.call(this, sql);
-    };
-    return { texts, restore: () => (prototype.prepare = original) };
-  }
-
   it("[DB-G6] an append's lock, rows, library counters and conversation stamp run prepared once, without Prisma's queries", async () => {
     const { conversation, branch } = await createConversation(test.db, { title: "direct", source: "api" });
     await appendMessages(test.db, branch.id, [{ message: { role: "user", content: "first" }, tokens: 1 }]);
-    const spy = preparedTexts();
-    try {
+    const { prepared } = await driverStatementsDuring(async () => {
       const appended = await appendMessages(test.db, branch.id, [{ message: { role: "assistant", content: "second" }, tokens: 2 }], { expectedLength: 1 });
       expect(appended.map((record) => record.position)).toEqual([1]);
-    } finally {
-      spy.restore();
-    }
+    });
     // Only the transaction's own frame is prepared anew: the savepoint, its release, the group's BEGIN and COMMIT.
-    expect(spy.texts.filter((sql) => !/^(SAVEPOINT|RELEASE|BEGIN|COMMIT)\b/.test(sql))).toEqual([]);
+    expect(prepared.filter((sql) => !/^(SAVEPOINT|RELEASE|BEGIN|COMMIT)\b/.test(sql))).toEqual([]);
     const stored = await getHistoryByBranchId(test.db, branch.id);
     expect(stored.map((record) => record.message.content)).toEqual(["first", "second"]);
     expect((await getBranchById(test.db, branch.id)).length).toBe(2);
