@@ -35,26 +35,30 @@ describe("proxy: where a call's time went (Server-Timing)", () => {
     const timing = serverTiming(response.headers.get("server-timing"));
     expect(Object.keys(timing)).toEqual(["upstream", "proxy"]);
     expect(timing.upstream).toBeGreaterThanOrEqual(UPSTREAM_DELAY_MS - 1);
-    // The proxy's share is the rest of the route: less than the wait, and both within what the agent measured.
+    // The proxy's share is the rest of the route: both parts lie within what the agent measured, however loaded the machine.
     expect(timing.proxy).toBeGreaterThanOrEqual(0);
-    expect(timing.proxy).toBeLessThan(timing.upstream);
     expect(timing.upstream + timing.proxy).toBeLessThanOrEqual(elapsed);
   });
 
   it("[P-T1] counts a stream's wait up to its headers only: the chunks that follow are not in it", async () => {
     // Headers after the delay, then six chunks 60 ms apart: 300 ms more the header cannot know about.
     harness.fake.respondWith(() => ({ content: "abcdefghijklmnopqrstuvwx", delayMs: UPSTREAM_DELAY_MS, chunkSize: 4, chunkDelayMs: 60 }));
+    const started = performance.now();
     const { data: stream, response } = await harness
       .agent("timed-stream")
       .chat.completions.create({ model: "fake-gpt", messages: [{ role: "user", content: "stream it" }], stream: true })
       .withResponse();
+    const untilHeaders = performance.now() - started;
     let text = "";
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    const untilEnd = performance.now() - started;
     expect(text).toBe("abcdefghijklmnopqrstuvwx");
     const timing = serverTiming(response.headers.get("server-timing"));
     expect(timing.upstream).toBeGreaterThanOrEqual(UPSTREAM_DELAY_MS - 1);
-    expect(timing.upstream).toBeLessThan(UPSTREAM_DELAY_MS + 300);
     expect(timing.proxy).toBeGreaterThanOrEqual(0);
+    // Both parts were over when the agent had the headers; the chunks' 300 ms came after, so no part can hold them.
+    expect(timing.upstream + timing.proxy).toBeLessThanOrEqual(untilHeaders);
+    expect(untilEnd - untilHeaders).toBeGreaterThanOrEqual(300 - 1);
   });
 
   it("[P-T1] times the Responses and Anthropic Messages routes and the forwarded model list alike", async () => {
