@@ -70,9 +70,12 @@ function once(action: () => void): () => void {
   };
 }
 
-function statement(sql: string): Query {
-  return { sql, args: [], argTypes: [] };
-}
+/**
+ * The savepoint each Prisma transaction is inside its group. One name does:
+ * a transaction holds the connection's mutex from its start to its end, so
+ * two are never open at once, and the statements naming it stay prepared.
+ */
+const SAVEPOINT = "tx";
 
 function isStatement(query: Query, sql: string): boolean {
   return query.sql.trim().toUpperCase() === sql;
@@ -216,7 +219,6 @@ export class SqliteConnection implements Adapter {
   readonly counts: ConnectionCounts = { writes: 0, commits: 0 };
   private readonly mutex = new Mutex();
   private group: Group | null = null;
-  private savepoints = 0;
   /** When the last COMMIT returned, and how long it took. */
   private lastCommit = Number.NEGATIVE_INFINITY;
   private lastCommitMs = 0;
@@ -269,10 +271,9 @@ export class SqliteConnection implements Adapter {
     try {
       await yieldToEventLoop();
       const group = await this.join();
-      const savepoint = `tx${(this.savepoints += 1)}`;
-      await this.adapter.executeRaw(statement(`SAVEPOINT ${savepoint}`));
+      this.control(`SAVEPOINT ${SAVEPOINT}`);
       this.openTransactions += 1;
-      return this.transaction(group, savepoint, release);
+      return this.transaction(group, release);
     } catch (error) {
       release();
       throw error;
@@ -382,7 +383,7 @@ export class SqliteConnection implements Adapter {
       this.group.members += 1;
       return this.group;
     }
-    await this.adapter.executeRaw(statement("BEGIN IMMEDIATE"));
+    this.control("BEGIN IMMEDIATE");
     const group = new Group();
     group.members = 1;
     this.group = group;
@@ -395,6 +396,15 @@ export class SqliteConnection implements Adapter {
     return group;
   }
 
+  /**
+   * A statement that frames transactions (BEGIN, COMMIT, a savepoint): on the
+   * driver, prepared once and reused. Through Prisma's adapter each would be
+   * prepared anew, several times per recorded call.
+   */
+  private control(sql: string): void {
+    this.prepared.get(sql).run();
+  }
+
   /** Commits the open group (only `expected`, when given); its members learn the outcome. Holds the mutex. */
   private async commit(expected?: Group): Promise<void> {
     const group = this.group;
@@ -402,14 +412,20 @@ export class SqliteConnection implements Adapter {
     this.group = null;
     try {
       const started = performance.now();
-      await this.adapter.executeRaw(statement("COMMIT"));
+      this.control("COMMIT");
       this.lastCommit = performance.now();
       this.lastCommitMs = this.lastCommit - started;
       this.lastGroupMembers = group.members;
       this.counts.commits += 1;
       group.committed();
     } catch (error) {
-      if (this.connection.inTransaction) await this.adapter.executeRaw(statement("ROLLBACK")).catch(() => undefined);
+      if (this.connection.inTransaction) {
+        try {
+          this.control("ROLLBACK");
+        } catch {
+          // The group fails with the COMMIT's error either way.
+        }
+      }
       group.failed(error);
     }
   }
@@ -422,14 +438,14 @@ export class SqliteConnection implements Adapter {
   }
 
   /** Prisma's transaction as a savepoint of the group: COMMIT releases it and waits for the group, ROLLBACK undoes it. */
-  private transaction(group: Group, savepoint: string, release: () => void): Transaction {
+  private transaction(group: Group, release: () => void): Transaction {
     let open = true;
     const end = async (...statements: string[]) => {
       if (!open) return;
       open = false;
       this.openTransactions -= 1;
       try {
-        for (const sql of statements) if (group.failure === null) await this.adapter.executeRaw(statement(sql));
+        for (const sql of statements) if (group.failure === null) this.control(sql);
       } finally {
         release();
       }
@@ -455,13 +471,13 @@ export class SqliteConnection implements Adapter {
             await end();
             throw group.failure;
           }
-          await end(`RELEASE ${savepoint}`);
+          await end(`RELEASE ${SAVEPOINT}`);
           await group.durable;
           this.counts.writes += 1;
           return 0;
         }
         if (isStatement(query, "ROLLBACK")) {
-          await end(`ROLLBACK TO ${savepoint}`, `RELEASE ${savepoint}`);
+          await end(`ROLLBACK TO ${SAVEPOINT}`, `RELEASE ${SAVEPOINT}`);
           return 0;
         }
         return guarded(() => this.adapter.executeRaw(query));
