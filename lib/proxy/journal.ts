@@ -34,6 +34,7 @@ import type { PipelineStepSummary } from "./proxied-request";
 import type { ReloadRound } from "./reload";
 import { placeTurns, rememberAppended, withSystemPrompt, type Placement, type Turn } from "./placement";
 import { protocolNamed } from "./protocols/registry";
+import { rememberOpening } from "./protocols/session";
 import { KeyedQueue } from "./queue";
 
 /** Placements redone after a concurrent writer moved a branch, before giving up. */
@@ -224,6 +225,7 @@ async function placeAndAppend(
     try {
       const appended = fresh.length === 0 ? [] : await recordTurns(db, conversation, placement.branch.id, withSystemPrompt(fresh, placement), placement.common);
       rememberAppended(db, conversation.id, placement.branch.id, appended);
+      rememberOpening(db, conversation.id, placement.branch, appended);
       return { placement, appended, replied: reply !== undefined };
     } catch (error) {
       if (!ConflictError.isInstance(error) || attempt >= MAX_PLACEMENT_ATTEMPTS) throw error;

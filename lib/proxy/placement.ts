@@ -107,10 +107,10 @@ async function loadBranches(db: Database, conversationId: string): Promise<Loade
   for (const branch of branches) {
     let index = cache.get(branch.id) ?? emptyIndex();
     if (index.fingerprints.length > branch.length) index = emptyIndex();
-    if (index.fingerprints.length < branch.length) {
+    if (index.fingerprints.length < branch.length)
       index = extendIndex(index, await getHistoryByBranchId(db, branch.id, { fromPosition: index.fingerprints.length }));
-      cache.set(branch.id, index);
-    }
+    // Kept also when nothing had to be read (a new, empty branch), so that the append that follows extends it (`rememberAppended`).
+    cache.set(branch.id, index);
     loaded.push({ branch, index });
   }
   return loaded;

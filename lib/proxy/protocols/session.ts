@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { getHistoryByBranchId, getRootBranchByConversationId, type Database } from "@/lib/db";
-import type { Message } from "@/lib/context";
+import { getHistoryByBranchId, getRootBranchByConversationId, type BranchRecord, type Database, type MessageRecord } from "@/lib/db";
+import type { Message, Role } from "@/lib/context";
 import { leadingSystemCount } from "@/lib/formats";
 import { messageFingerprint } from "../canonical";
 import { lookupConversation } from "../conversations";
@@ -21,6 +21,8 @@ const openingTurns = perDatabase<string>("opening-turns", MAX_CACHED);
 const pendingOpeningTurns = perDatabase<string>("pending-opening-turns", MAX_CACHED);
 /** The opening turn is looked for among this many first messages: system prompts longer than that are not told apart. */
 const OPENING_WITHIN = 32;
+/** The roles an opening turn has: anything but a system prompt. */
+const OPENING_ROLES: ReadonlySet<Role> = new Set(["user", "assistant", "tool"]);
 
 /** The fingerprint of the first message after the system prompt, or null when the request has none. */
 function openingOf(messages: readonly Message[]): string | null {
@@ -34,11 +36,23 @@ async function recordedOpening(db: Database, conversationId: string): Promise<st
   const cached = cache.get(conversationId);
   if (cached !== undefined) return cached;
   const root = await getRootBranchByConversationId(db, conversationId);
-  const [first] = await getHistoryByBranchId(db, root.id, { toPosition: OPENING_WITHIN, roles: ["user", "assistant", "tool"] });
+  const [first] = await getHistoryByBranchId(db, root.id, { toPosition: OPENING_WITHIN, roles: [...OPENING_ROLES] });
   if (!first) return undefined;
   const opening = fingerprintOfRecord(first);
   cache.set(conversationId, opening);
   return opening;
+}
+
+/**
+ * Notes a conversation's opening turn as the recorder appends it, so that
+ * the agent's next requests need not read it back: only from the first
+ * append to the conversation's root branch (position 0), which holds its
+ * opening when any of its turns is more than a system prompt.
+ */
+export function rememberOpening(db: Database, conversationId: string, branch: BranchRecord, appended: readonly MessageRecord[]): void {
+  if (branch.parentId !== null || appended[0]?.position !== 0) return;
+  const first = appended.find((record) => record.position < OPENING_WITHIN && OPENING_ROLES.has(record.message.role));
+  if (first) openingTurns(db).set(conversationId, fingerprintOfRecord(first));
 }
 
 /**
