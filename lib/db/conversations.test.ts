@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message, ToolDefinition } from "@/lib/context/messages";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
+import { driverStatementsDuring } from "@/tests/support/driver-statements";
 import { dialogue, seedConversation, user } from "@/tests/support/db-fixtures";
 import { createArtifact, getArtifactsByBranchId } from "./artifacts";
 import { forkBranch, getBranchById } from "./branches";
@@ -48,6 +49,29 @@ describe.each(TEST_PROVIDERS)("conversations (%s)", (provider) => {
     expect(await getConversationById(test.db, result.conversation.id)).toEqual(result.conversation);
     expect(await findConversationByRecordKey(test.db, "agent-7")).toEqual(result.conversation);
     expect(await findConversationByRecordKey(test.db, "nobody")).toBeNull();
+  });
+
+  it("[DB-G6] [DB-G7] writes its rows on the driver, without Prisma's queries, and returns them as Prisma reads them back", async () => {
+    // The same shape first: the driver prepares each statement text once per connection.
+    await createConversation(test.db, { title: "agent-8", source: "proxy", recordKey: "agent-8", tools: [weather], messages: dialogue(2) });
+    let created: Awaited<ReturnType<typeof createConversation>> | undefined;
+    const { prepared, sent } = await driverStatementsDuring(async () => {
+      created = await createConversation(test.db, { title: "agent-9", source: "proxy", recordKey: "agent-9", tools: [weather], messages: dialogue(2) });
+    });
+    if (provider === "sqlite") expect(prepared).toEqual([]);
+    else {
+      const inserts = sent.filter((statement) => statement.text.startsWith("INSERT"));
+      expect(inserts.filter((statement) => !statement.direct)).toEqual([]);
+      expect(new Set(inserts.map((statement) => statement.text.split(" ")[2]))).toEqual(
+        new Set(['"Conversation"', '"LibraryEntry"', '"SearchTerm"', '"Branch"', '"Message"']),
+      );
+    }
+    const { conversation, branch } = created!;
+    expect(await getConversationById(test.db, conversation.id)).toEqual(conversation);
+    expect(await getBranchById(test.db, branch.id)).toEqual(branch);
+    expect(branch).toMatchObject({ name: "main", length: 2, parentId: null });
+    expect(await test.db.branch.findUniqueOrThrow({ where: { id: branch.id } })).toMatchObject({ revision: 1, checkpointCount: 0, forkRevision: null });
+    expect(await test.db.libraryEntry.findUniqueOrThrow({ where: { conversationId: conversation.id } })).toMatchObject({ messageCount: 2, indexed: true });
   });
 
   it("writes nothing when one initial message is invalid", async () => {

@@ -3,12 +3,12 @@ import type { ToolDefinition } from "@/lib/context/messages";
 import { toBranchRecord, type BranchRecord } from "./branches";
 import type { Database } from "./client";
 import { NotFoundError } from "./errors";
-import type { Conversation as ConversationRow } from "./generated/sqlite/client";
+import type { Branch as BranchRow, Conversation as ConversationRow } from "./generated/sqlite/client";
 import { toConversationRecord, type ConversationOrigin, type ConversationRecord } from "./conversation-record";
 import { fromJsonText, toJsonObjectText, toNullableJsonText, type JsonObject } from "./json";
 import { createLibraryEntry, rewriteLibraryAbout } from "./library";
 import { insertMessages, type MessageRecord, type NewMessage } from "./messages";
-import { instantOf, isRecordNotFound, readRows, runQuery, runTransaction } from "./run";
+import { insertRow, instantOf, isRecordNotFound, newRowId, readRows, runQuery, runTransaction } from "./run";
 import { PUBLISHED_ONLY } from "./staging";
 
 export { toConversationRecord, type ConversationOrigin, type ConversationRecord };
@@ -56,34 +56,46 @@ export interface ConversationListOptions {
   offset?: number;
 }
 
-/** Creates a conversation, its root branch and the branch's initial messages, all or nothing. */
+/**
+ * Creates a conversation, its root branch and the branch's initial messages,
+ * all or nothing. The rows are plain INSERTs (`insertRow`) with the values
+ * Prisma's defaults would give: every agent the proxy meets for the first
+ * time creates one, and Prisma's planning of three creates cost more than
+ * the writes.
+ */
 export async function createConversation(db: Database, options: CreateConversationOptions): Promise<CreateConversationResult> {
   const messages = options.messages ?? [];
-  const settings = toJsonObjectText(options.settings ?? {}, "settings");
-  const tools = toNullableJsonText(options.tools, "tools");
+  const now = new Date();
+  const conversation: ConversationRow = {
+    id: newRowId("c"),
+    title: options.title,
+    source: options.source,
+    settings: toJsonObjectText(options.settings ?? {}, "settings"),
+    tools: toNullableJsonText(options.tools, "tools"),
+    recordKey: options.recordKey ?? null,
+    origin: toNullableJsonText(options.origin as JsonObject | null | undefined, "origin"),
+    sessionKey: options.sessionKey ?? null,
+    parentId: options.parentId ?? null,
+    parentCallId: options.parentCallId ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const branch: BranchRow = {
+    id: newRowId("c"),
+    conversationId: conversation.id,
+    name: options.branchName ?? "main",
+    parentId: null,
+    forkPosition: null,
+    forkRevision: null,
+    length: messages.length,
+    revision: messages.length > 0 ? 1 : 0,
+    checkpointCount: 0,
+    createdAt: now,
+  };
   return runTransaction(db, async (tx) => {
-    const conversation = await tx.conversation.create({
-      data: {
-        title: options.title,
-        source: options.source,
-        settings,
-        tools,
-        recordKey: options.recordKey ?? null,
-        origin: toNullableJsonText(options.origin as JsonObject | null | undefined, "origin"),
-        sessionKey: options.sessionKey ?? null,
-        parentId: options.parentId ?? null,
-        parentCallId: options.parentCallId ?? null,
-      },
-    });
+    await insertRow(tx, "Conversation", conversation);
     await createLibraryEntry(tx, conversation.id, conversation);
-    const branch = await tx.branch.create({
-      data: {
-        conversationId: conversation.id,
-        name: options.branchName ?? "main",
-        length: messages.length,
-        revision: messages.length > 0 ? 1 : 0,
-      },
-    });
+    await insertRow(tx, "Branch", branch);
     const records = await insertMessages(tx, branch, 0, messages);
     return { conversation: toConversationRecord(conversation), branch: toBranchRecord(branch), messages: records };
   });

@@ -124,6 +124,27 @@ function uniqueFields(error: PrismaLikeError): string {
   return fields.length > 0 ? fields.map((field) => String(field).replaceAll('"', "")).join(" and ") : "unique key";
 }
 
+/**
+ * The table and columns of a unique key a driver refused, as its own error
+ * says them (statements sent without Prisma): SQLite's message names
+ * `Table.column`, PostgreSQL's error its table and, in its detail, the key.
+ */
+function uniqueViolationOf(error: unknown): { resource: string; fields: string } | null {
+  const { message, table, detail } = (typeof error === "object" && error !== null ? error : {}) as { message?: unknown; table?: unknown; detail?: unknown };
+  const sqlite = typeof message === "string" ? /constraint failed: ((?:\w+\.\w+(?:, )?)+)/.exec(message) : null;
+  const columns = sqlite
+    ? sqlite[1].split(", ").map((column) => column.split("."))
+    : typeof table === "string" && typeof detail === "string"
+      ? (/^Key \((.+?)\)=/
+          .exec(detail)?.[1]
+          .split(", ")
+          .map((column) => [table, column.replaceAll('"', "")]) ?? null)
+      : null;
+  if (!columns || columns.length === 0) return null;
+  const model = columns[0][0];
+  return { resource: model.charAt(0).toLowerCase() + model.slice(1), fields: columns.map(([, column]) => column).join(" and ") };
+}
+
 const UNREACHABLE_CODES = new Set(["P1000", "P1001", "P1002", "P1003", "P1010", "P1011", "P1017"]);
 /** Driver adapter kinds of a database that cannot be reached or used right now. */
 const UNREACHABLE_KINDS = new Set(["DatabaseNotReachable", "DatabaseDoesNotExist", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
@@ -176,6 +197,8 @@ export function mapDatabaseError(error: unknown, database: DatabaseDescription):
   if (code === "P2021" || code === "P2022" || kind === "TableDoesNotExist") return notMigrated(database, error);
   // The driver's own codes, from statements sent without Prisma (DB-J1).
   if (ownCode === "23505" || ownCode === "SQLITE_CONSTRAINT_PRIMARYKEY" || ownCode === "SQLITE_CONSTRAINT_UNIQUE") {
+    const violated = uniqueViolationOf(error);
+    if (violated) return new ConflictError(violated.resource, `${violated.resource} already exists with the same ${violated.fields}`, { cause: error });
     return new ConflictError("record", `a record with the same key already exists: ${causeText(error)}`, { cause: error });
   }
   if (ownCode === "23503" || ownCode === "SQLITE_CONSTRAINT_FOREIGNKEY") {

@@ -5,7 +5,7 @@ import type { ConversationOverview } from "./conversations";
 import { FAILED_EXCHANGE } from "./exchanges";
 import type { Prisma } from "./generated/sqlite/client";
 import { dayTermOf, prefixUpperBound, termsOf } from "./library-terms";
-import { executeIn, heldConnectionOf, runQuery, runTransaction, valueTuples } from "./run";
+import { executeIn, heldConnectionOf, insertRow, runQuery, runTransaction, valueTuples } from "./run";
 import { PUBLISHED_ONLY } from "./staging";
 import { DEFAULT_LIBRARY_QUERY, type LibraryOrder, type LibraryQuery, type LibrarySort, type LibrarySource } from "@/lib/library/query";
 
@@ -181,7 +181,7 @@ async function insertTerms(tx: Transaction, conversationId: string, kind: "about
 
 /** Writes a new conversation's library entry and "about" words; its messages add themselves as they are written. */
 export async function createLibraryEntry(tx: Transaction, conversationId: string, about: LibraryAbout): Promise<void> {
-  await tx.libraryEntry.create({ data: { conversationId } });
+  await insertRow(tx, "LibraryEntry", { conversationId, messageCount: 0, tokens: 0, indexed: true });
   await insertTerms(tx, conversationId, "about", aboutTerms(about));
 }
 
