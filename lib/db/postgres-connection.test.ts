@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "@/tests/support/db";
 import { driverStatementsDuring } from "@/tests/support/driver-statements";
@@ -30,6 +31,8 @@ describe("statements on the connection a PostgreSQL transaction holds", () => {
     expect(direct).toEqual(expect.arrayContaining(['UPDATE "Branch" SET', 'INSERT INTO "Message"', 'UPDATE "LibraryEntry" SET', 'UPDATE "Conversation" SET']));
     const byPrisma = sent.filter((statement) => !statement.direct && /^(UPDATE|INSERT)/.test(statement.text));
     expect(byPrisma.filter((statement) => /"(Branch|Message|LibraryEntry|Conversation)"/.test(statement.text))).toEqual([]);
+    // The pool saw the transaction take its connection: the server is not asked which one it is.
+    expect(sent.filter((statement) => statement.text === BACKEND_PROCESS)).toEqual([]);
     const stored = await getHistoryByBranchId(test.db, branch.id);
     expect(stored.map((record) => record.message.content)).toEqual(["first", "second"]);
     expect((await getBranchById(test.db, branch.id)).length).toBe(2);
@@ -87,9 +90,29 @@ describe("statements on the connection a PostgreSQL transaction holds", () => {
     for (const [own, held] of pairs) expect(held).toBe(own);
   });
 
-  it("[DB-G7] when the pool cannot name the transaction's connection (a pooler in between), the statements go through Prisma", async () => {
+  it("[DB-G7] a transaction whose connection the pool did not see taken is found by its server process", async () => {
+    const { branch } = await createConversation(test.db, { title: "named", source: "api" });
+    const unseen = vi.spyOn(TrackingPool.prototype, "connect").mockImplementation(function (this: pg.Pool, ...args: unknown[]) {
+      return (pg.Pool.prototype.connect as (...values: unknown[]) => unknown).apply(this, args);
+    } as TrackingPool["connect"]);
+    try {
+      const sent = await statementsDuring(async () => {
+        await appendMessages(test.db, branch.id, [{ message: { role: "user", content: "named" }, tokens: 1 }]);
+      });
+      expect(sent.filter((statement) => statement.text === BACKEND_PROCESS)).toHaveLength(1);
+      expect(sent.filter((statement) => statement.direct && statement.text.startsWith('INSERT INTO "Message"')).length).toBe(1);
+    } finally {
+      unseen.mockRestore();
+    }
+    expect((await getHistoryByBranchId(test.db, branch.id)).map((record) => record.message.content)).toEqual(["named"]);
+  });
+
+  it("[DB-G7] when the pool neither saw the transaction's connection taken nor can name it (a pooler in between), the statements go through Prisma", async () => {
     const { branch } = await createConversation(test.db, { title: "pooled", source: "api" });
     const unknown = vi.spyOn(TrackingPool.prototype, "connectionOf").mockReturnValue(null);
+    const unseen = vi.spyOn(TrackingPool.prototype, "connect").mockImplementation(function (this: pg.Pool, ...args: unknown[]) {
+      return (pg.Pool.prototype.connect as (...values: unknown[]) => unknown).apply(this, args);
+    } as TrackingPool["connect"]);
     try {
       const sent = await statementsDuring(async () => {
         await appendMessages(test.db, branch.id, [{ message: { role: "user", content: "through Prisma" }, tokens: 1 }]);
@@ -97,6 +120,7 @@ describe("statements on the connection a PostgreSQL transaction holds", () => {
       expect(sent.filter((statement) => statement.direct && !statement.text.startsWith("SELECT pg_backend_pid"))).toEqual([]);
     } finally {
       unknown.mockRestore();
+      unseen.mockRestore();
     }
     expect((await getHistoryByBranchId(test.db, branch.id)).map((record) => record.message.content)).toEqual(["through Prisma"]);
     expect(await test.db.branch.findUniqueOrThrow({ where: { id: branch.id } })).toMatchObject({ length: 1 });

@@ -1,15 +1,26 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
 import type { StatementValue } from "./sqlite-connection";
+
+/** What a transaction's scope learns of the connection Prisma takes for it. */
+export interface TransactionScope {
+  /** The connection, once the transaction's first `connect()` was made in the scope; null when it failed. */
+  connection: Promise<pg.PoolClient | null> | null;
+}
+
+const transactionScopes = new AsyncLocalStorage<TransactionScope>();
 
 /**
  * DB-G7: on PostgreSQL, the pool connection an interactive transaction holds,
  * so the statements on every recorded call's path can be sent on it directly
  * (DB-G6's PostgreSQL half). Prisma's adapter takes the connection from our
- * pool; the pool knows each of its connections by the server process behind
- * it, and the transaction names its own (`pg_backend_pid()`, asked once, the
- * first time a statement is sent on it), so the connection found is the
- * transaction's whatever else runs meanwhile.
+ * pool as the transaction starts (`connect()`, the promise form), inside the
+ * scope `openTransaction` runs it in (`inTransactionScope`): the first such
+ * call of a scope is the transaction's, so its connection is known without
+ * asking the database. Otherwise the pool knows each of its connections by
+ * the server process behind it, and the transaction names its own
+ * (`pg_backend_pid()`, asked once).
  */
 export class TrackingPool extends pg.Pool {
   readonly #byProcess = new Map<number, pg.PoolClient>();
@@ -22,10 +33,31 @@ export class TrackingPool extends pg.Pool {
     });
   }
 
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  override connect(callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void) {
+    // The callback form is `pool.query`'s, never a transaction's start.
+    if (callback) return super.connect(callback);
+    const connecting = super.connect();
+    const scope = transactionScopes.getStore();
+    if (scope && scope.connection === null) scope.connection = connecting.catch(() => null);
+    return connecting;
+  }
+
   /** The pool's connection to the server process `pid`, or null when none is. */
   connectionOf(pid: number): pg.PoolClient | null {
     return this.#byProcess.get(pid) ?? null;
   }
+}
+
+/**
+ * Runs `start` (Prisma's `$transaction`) in a scope that notes the connection
+ * the transaction takes from a `TrackingPool` (the scope's `connection`).
+ * Scopes nest: a transaction opened inside another notes its own.
+ */
+export function inTransactionScope<T>(start: (scope: TransactionScope) => Promise<T>): Promise<T> {
+  const scope: TransactionScope = { connection: null };
+  return transactionScopes.run(scope, () => start(scope));
 }
 
 function processOf(client: pg.PoolClient | pg.Client): number {

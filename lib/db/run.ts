@@ -1,6 +1,6 @@
 import "server-only";
 import { describeDatabase, postgresPoolOf, sqliteConnectionOf, type Database, type Transaction } from "./client";
-import { BACKEND_PROCESS, numbered, runOnConnection, TrackingPool } from "./postgres-connection";
+import { BACKEND_PROCESS, inTransactionScope, numbered, runOnConnection, TrackingPool, type TransactionScope } from "./postgres-connection";
 import { sqliteParam, type SqliteConnection, type StatementValue } from "./sqlite-connection";
 import { ConflictError, mapDatabaseError, NotFoundError, type DatabaseDescription } from "./errors";
 import type { Branch as BranchRow } from "./generated/sqlite/client";
@@ -82,10 +82,12 @@ export function runTransaction<T>(db: Database, work: (tx: Transaction) => Promi
  * no error mapping: `runTransaction` adds those.
  */
 export function openTransaction<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
-  return db.$transaction((tx) => {
-    noteTransaction(db, tx);
-    return work(tx);
-  }, TRANSACTION_OPTIONS);
+  return inTransactionScope((scope) =>
+    db.$transaction((tx) => {
+      noteTransaction(db, tx, scope);
+      return work(tx);
+    }, TRANSACTION_OPTIONS),
+  );
 }
 
 /** The connection a transaction holds, for statements sent on it without Prisma (DB-G6, DB-G7). */
@@ -108,15 +110,17 @@ function heldSqlite(connection: SqliteConnection): HeldConnection {
 }
 
 /**
- * DB-G7: the pool connection the PostgreSQL transaction `tx` holds, found the
- * first time a statement is sent on it: the transaction names its server
- * process, the pool knows its connection to it. Statements go through
- * Prisma's raw path in the rare case the pool no longer knows it.
+ * DB-G7: the pool connection the PostgreSQL transaction `tx` holds: the one
+ * its scope saw Prisma take, else (a transaction that took it elsewhere)
+ * found the first time a statement is sent on it, the transaction naming its
+ * server process and the pool its connection to it. Statements go through
+ * Prisma's raw path in the rare case neither knows it.
  */
-function heldPostgres(pool: TrackingPool, tx: Transaction): HeldConnection {
+function heldPostgres(pool: TrackingPool, tx: Transaction, scope: TransactionScope | undefined): HeldConnection {
   let found: Promise<ReturnType<TrackingPool["connectionOf"]>> | null = null;
+  const named = () => tx.$queryRawUnsafe<{ pid: number }[]>(BACKEND_PROCESS).then(([row]) => pool.connectionOf(Number(row.pid)));
   const connection = () => {
-    found ??= tx.$queryRawUnsafe<{ pid: number }[]>(BACKEND_PROCESS).then(([row]) => pool.connectionOf(Number(row.pid)));
+    found ??= (scope?.connection ?? Promise.resolve(null)).then((taken) => taken ?? named());
     return found;
   };
   return {
@@ -133,10 +137,10 @@ function heldPostgres(pool: TrackingPool, tx: Transaction): HeldConnection {
 }
 
 /** Notes that `tx` is a transaction opened on `parent` (a client made by createDatabase, or a transaction noted before). */
-export function noteTransaction(parent: object, tx: object): void {
+export function noteTransaction(parent: object, tx: object, scope?: TransactionScope): void {
   const sqlite = sqliteConnectionOf(parent);
   const pool = postgresPoolOf(parent);
-  const held = sqlite ? heldSqlite(sqlite) : pool instanceof TrackingPool ? heldPostgres(pool, tx as Transaction) : heldConnections.get(parent);
+  const held = sqlite ? heldSqlite(sqlite) : pool instanceof TrackingPool ? heldPostgres(pool, tx as Transaction, scope) : heldConnections.get(parent);
   if (held) heldConnections.set(tx, held);
 }
 
