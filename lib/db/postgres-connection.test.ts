@@ -9,6 +9,12 @@ import { appendMessages, getHistoryByBranchId } from "./messages";
 import { BACKEND_PROCESS, TrackingPool } from "./postgres-connection";
 import { heldConnectionOf, lockBranch, runTransaction } from "./run";
 
+/** The pool hands out connections without noting a transaction's (as one taken outside its scope): restore the spy after. */
+const connectionsTakenUnseen = () =>
+  vi.spyOn(TrackingPool.prototype, "connect").mockImplementation(function (this: pg.Pool, ...args: unknown[]) {
+    return (pg.Pool.prototype.connect as (...values: unknown[]) => unknown).apply(this, args);
+  } as TrackingPool["connect"]);
+
 /** Every statement sent on a pool connection while `work` runs, and whether it was sent without Prisma. */
 const statementsDuring = async (work: () => Promise<void>) => (await driverStatementsDuring(work)).sent;
 
@@ -92,9 +98,7 @@ describe("statements on the connection a PostgreSQL transaction holds", () => {
 
   it("[DB-G7] a transaction whose connection the pool did not see taken is found by its server process", async () => {
     const { branch } = await createConversation(test.db, { title: "named", source: "api" });
-    const unseen = vi.spyOn(TrackingPool.prototype, "connect").mockImplementation(function (this: pg.Pool, ...args: unknown[]) {
-      return (pg.Pool.prototype.connect as (...values: unknown[]) => unknown).apply(this, args);
-    } as TrackingPool["connect"]);
+    const unseen = connectionsTakenUnseen();
     try {
       const sent = await statementsDuring(async () => {
         await appendMessages(test.db, branch.id, [{ message: { role: "user", content: "named" }, tokens: 1 }]);
@@ -110,9 +114,7 @@ describe("statements on the connection a PostgreSQL transaction holds", () => {
   it("[DB-G7] when the pool neither saw the transaction's connection taken nor can name it (a pooler in between), the statements go through Prisma", async () => {
     const { branch } = await createConversation(test.db, { title: "pooled", source: "api" });
     const unknown = vi.spyOn(TrackingPool.prototype, "connectionOf").mockReturnValue(null);
-    const unseen = vi.spyOn(TrackingPool.prototype, "connect").mockImplementation(function (this: pg.Pool, ...args: unknown[]) {
-      return (pg.Pool.prototype.connect as (...values: unknown[]) => unknown).apply(this, args);
-    } as TrackingPool["connect"]);
+    const unseen = connectionsTakenUnseen();
     try {
       const sent = await statementsDuring(async () => {
         await appendMessages(test.db, branch.id, [{ message: { role: "user", content: "through Prisma" }, tokens: 1 }]);

@@ -10,6 +10,7 @@ import {
   updateConversationById,
   type Database,
 } from "@/lib/db";
+import { readingClient } from "@/tests/support/counting-client";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { assistant, memoryConversation, tauBench, toolCall, toolResult, TOPICS, user } from "@/tests/support/memory-fixtures";
 import { compactBranch } from "./compaction";
@@ -18,22 +19,6 @@ import { recordMessages } from "./record";
 
 describe.each(TEST_PROVIDERS)("a writer's kept branch state (%s)", (provider) => {
   const test = useTestDatabase(provider);
-
-  /** A client on the same connection that counts the reads made through it. */
-  function readingClient(db: Database): { db: Database; reads: () => number } {
-    let reads = 0;
-    const extended = db.$extends({
-      query: {
-        $allModels: {
-          $allOperations({ operation, args, query }) {
-            if (/^(find|count|aggregate|groupBy)/.test(operation)) reads += 1;
-            return query(args);
-          },
-        },
-      },
-    });
-    return { db: extended as unknown as Database, reads: () => reads };
-  }
 
   /** A conversation in pilot mode (nothing is due) with one recorded turn, written by a client that keeps the branch's state. */
   async function keptWriter() {

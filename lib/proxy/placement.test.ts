@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "@/lib/context";
 import { appendMessages, createConversation, type Database } from "@/lib/db";
+import { readingClient } from "@/tests/support/counting-client";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { messageFingerprint } from "./canonical";
 import { placeTurns, rememberAppended } from "./placement";
@@ -15,22 +16,6 @@ const turnsOf = (messages: readonly Message[]) => messages.map((message) => ({ m
 
 describe.each(TEST_PROVIDERS)("what the recorder knows of a new conversation without reading it back (%s)", (provider) => {
   const test = useTestDatabase(provider);
-
-  /** A client on the same connection that counts the model reads made through it. */
-  function readingClient(db: Database): { db: Database; reads: () => number } {
-    let reads = 0;
-    const extended = db.$extends({
-      query: {
-        $allModels: {
-          $allOperations({ operation, args, query }) {
-            if (/^(find|count|aggregate|groupBy)/.test(operation)) reads += 1;
-            return query(args);
-          },
-        },
-      },
-    });
-    return { db: extended as unknown as Database, reads: () => reads };
-  }
 
   /** An agent's first call as the recorder places and appends it, on a new conversation under `key`. */
   async function firstCallRecorded(db: Database, key: string) {
