@@ -39,6 +39,23 @@ export interface ForkBranchOptions {
   name?: string;
 }
 
+/** A new root branch's row, as the schema's defaults make it: no parent, no checkpoints, a first revision once it holds messages. */
+export function rootBranchRow(branch: Pick<BranchRow, "id" | "conversationId" | "name" | "length" | "createdAt">): BranchRow {
+  const { id, conversationId, name, length, createdAt } = branch;
+  return {
+    id,
+    conversationId,
+    name,
+    parentId: null,
+    forkPosition: null,
+    forkRevision: null,
+    length,
+    revision: length > 0 ? 1 : 0,
+    checkpointCount: 0,
+    createdAt,
+  };
+}
+
 export function toBranchRecord(row: BranchRow): BranchRecord {
   return {
     id: row.id,

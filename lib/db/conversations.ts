@@ -1,9 +1,9 @@
 import "server-only";
 import type { ToolDefinition } from "@/lib/context/messages";
-import { toBranchRecord, type BranchRecord } from "./branches";
+import { rootBranchRow, toBranchRecord, type BranchRecord } from "./branches";
 import type { Database } from "./client";
 import { NotFoundError } from "./errors";
-import type { Branch as BranchRow, Conversation as ConversationRow } from "./generated/sqlite/client";
+import type { Conversation as ConversationRow } from "./generated/sqlite/client";
 import { toConversationRecord, type ConversationOrigin, type ConversationRecord } from "./conversation-record";
 import { fromJsonText, toJsonObjectText, toNullableJsonText, type JsonObject } from "./json";
 import { createLibraryEntry, rewriteLibraryAbout } from "./library";
@@ -80,18 +80,13 @@ export async function createConversation(db: Database, options: CreateConversati
     createdAt: now,
     updatedAt: now,
   };
-  const branch: BranchRow = {
+  const branch = rootBranchRow({
     id: newRowId("c"),
     conversationId: conversation.id,
     name: options.branchName ?? "main",
-    parentId: null,
-    forkPosition: null,
-    forkRevision: null,
     length: messages.length,
-    revision: messages.length > 0 ? 1 : 0,
-    checkpointCount: 0,
     createdAt: now,
-  };
+  });
   return runTransaction(db, async (tx) => {
     await insertRow(tx, "Conversation", conversation);
     await createLibraryEntry(tx, conversation.id, conversation);

@@ -109,19 +109,28 @@ function notMigrated(database: DatabaseDescription, cause: unknown): DatabaseUna
   );
 }
 
-function resourceOf(error: PrismaLikeError): string {
-  const model = typeof error.meta?.modelName === "string" ? error.meta.modelName : "record";
+/** A model's name as errors say it: `Conversation` → `conversation`. */
+function resourceNamed(model: string): string {
   return model.charAt(0).toLowerCase() + model.slice(1);
+}
+
+function resourceOf(error: PrismaLikeError): string {
+  return resourceNamed(typeof error.meta?.modelName === "string" ? error.meta.modelName : "record");
 }
 
 function causeText(error: unknown): string {
   return error instanceof Error ? (error.message.split("\n").filter(Boolean).at(-1) ?? error.message) : String(error);
 }
 
-function uniqueFields(error: PrismaLikeError): string {
+function uniqueFields(error: PrismaLikeError): unknown[] {
   const constraint = error.meta?.driverAdapterError?.cause?.constraint as { fields?: unknown } | undefined;
-  const fields = Array.isArray(constraint?.fields) ? constraint.fields : Array.isArray(error.meta?.target) ? error.meta.target : [];
-  return fields.length > 0 ? fields.map((field) => String(field).replaceAll('"', "")).join(" and ") : "unique key";
+  return Array.isArray(constraint?.fields) ? constraint.fields : Array.isArray(error.meta?.target) ? error.meta.target : [];
+}
+
+/** A write refused by a unique key: `<resource> already exists with the same <fields>`, as Prisma and the driver report it alike. */
+function uniqueConflict(resource: string, fields: readonly unknown[], cause: unknown): ConflictError {
+  const named = fields.length > 0 ? fields.map((field) => String(field).replaceAll('"', "")).join(" and ") : "unique key";
+  return new ConflictError(resource, `${resource} already exists with the same ${named}`, { cause });
 }
 
 /**
@@ -129,7 +138,7 @@ function uniqueFields(error: PrismaLikeError): string {
  * says them (statements sent without Prisma): SQLite's message names
  * `Table.column`, PostgreSQL's error its table and, in its detail, the key.
  */
-function uniqueViolationOf(error: unknown): { resource: string; fields: string } | null {
+function uniqueViolationOf(error: unknown): { resource: string; fields: string[] } | null {
   const { message, table, detail } = (typeof error === "object" && error !== null ? error : {}) as { message?: unknown; table?: unknown; detail?: unknown };
   const sqlite = typeof message === "string" ? /constraint failed: ((?:\w+\.\w+(?:, )?)+)/.exec(message) : null;
   const columns = sqlite
@@ -138,11 +147,10 @@ function uniqueViolationOf(error: unknown): { resource: string; fields: string }
       ? (/^Key \((.+?)\)=/
           .exec(detail)?.[1]
           .split(", ")
-          .map((column) => [table, column.replaceAll('"', "")]) ?? null)
+          .map((column) => [table, column]) ?? null)
       : null;
   if (!columns || columns.length === 0) return null;
-  const model = columns[0][0];
-  return { resource: model.charAt(0).toLowerCase() + model.slice(1), fields: columns.map(([, column]) => column).join(" and ") };
+  return { resource: resourceNamed(columns[0][0]), fields: columns.map(([, column]) => column) };
 }
 
 const UNREACHABLE_CODES = new Set(["P1000", "P1001", "P1002", "P1003", "P1010", "P1011", "P1017"]);
@@ -198,7 +206,7 @@ export function mapDatabaseError(error: unknown, database: DatabaseDescription):
   // The driver's own codes, from statements sent without Prisma (DB-J1).
   if (ownCode === "23505" || ownCode === "SQLITE_CONSTRAINT_PRIMARYKEY" || ownCode === "SQLITE_CONSTRAINT_UNIQUE") {
     const violated = uniqueViolationOf(error);
-    if (violated) return new ConflictError(violated.resource, `${violated.resource} already exists with the same ${violated.fields}`, { cause: error });
+    if (violated) return uniqueConflict(violated.resource, violated.fields, error);
     return new ConflictError("record", `a record with the same key already exists: ${causeText(error)}`, { cause: error });
   }
   if (ownCode === "23503" || ownCode === "SQLITE_CONSTRAINT_FOREIGNKEY") {
@@ -210,9 +218,7 @@ export function mapDatabaseError(error: unknown, database: DatabaseDescription):
     return new NotFoundError(resourceOf(prisma), "?", `a record that ${resourceOf(prisma)} refers to does not exist`);
   }
   if (code === "P2002") {
-    return new ConflictError(resourceOf(prisma), `${resourceOf(prisma)} already exists with the same ${uniqueFields(prisma)}`, {
-      cause: error,
-    });
+    return uniqueConflict(resourceOf(prisma), uniqueFields(prisma), error);
   }
   // A PostgreSQL deadlock or serialization failure: runTransaction runs the transaction again.
   if (code === "P2034" || kind === "TransactionWriteConflict" || POSTGRES_RETRYABLE.has(driverCode ?? "") || POSTGRES_RETRYABLE.has(ownCode ?? "")) {

@@ -11,6 +11,9 @@ export interface TransactionScope {
 
 const transactionScopes = new AsyncLocalStorage<TransactionScope>();
 
+/** `pg.Pool.connect`'s callback, as `pool.query` passes it. */
+type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+
 /**
  * DB-G7: on PostgreSQL, the pool connection an interactive transaction holds,
  * so the statements on every recorded call's path can be sent on it directly
@@ -34,8 +37,8 @@ export class TrackingPool extends pg.Pool {
   }
 
   override connect(): Promise<pg.PoolClient>;
-  override connect(callback: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
-  override connect(callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void) {
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback) {
     // The callback form is `pool.query`'s, never a transaction's start.
     if (callback) return super.connect(callback);
     const connecting = super.connect();

@@ -82,12 +82,13 @@ export function runTransaction<T>(db: Database, work: (tx: Transaction) => Promi
  * no error mapping: `runTransaction` adds those.
  */
 export function openTransaction<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
-  return inTransactionScope((scope) =>
+  const start = (scope?: TransactionScope) =>
     db.$transaction((tx) => {
       noteTransaction(db, tx, scope);
       return work(tx);
-    }, TRANSACTION_OPTIONS),
-  );
+    }, TRANSACTION_OPTIONS);
+  // Only a TrackingPool notes the connection a transaction takes (DB-G7); elsewhere the scope would be work for nothing.
+  return postgresPoolOf(db) instanceof TrackingPool ? inTransactionScope(start) : start();
 }
 
 /** The connection a transaction holds, for statements sent on it without Prisma (DB-G6, DB-G7). */

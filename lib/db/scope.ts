@@ -1,5 +1,5 @@
 import "server-only";
-import { toBranchRecord, treeOf, type BranchRecord, type BranchTreeNode } from "./branches";
+import { rootBranchRow, toBranchRecord, treeOf, type BranchRecord, type BranchTreeNode } from "./branches";
 import type { Database, Transaction } from "./client";
 import { toConversationRecord, type ConversationRecord } from "./conversation-record";
 import { NotFoundError } from "./errors";
@@ -75,16 +75,7 @@ export function scopeWithRow(scope: BranchScope, row: BranchRow): BranchScope {
  */
 export function emptyRootScope(branch: BranchRecord): BranchScope {
   if (branch.parentId !== null || branch.length !== 0) throw new Error(`branch ${branch.id} is not an empty root branch`);
-  const row: BranchRow = {
-    ...branch,
-    forkPosition: null,
-    forkRevision: null,
-    length: 0,
-    revision: 0,
-    checkpointCount: 0,
-    createdAt: new Date(branch.createdAt),
-  };
-  return scopeOf(lineageAmong(row, []));
+  return scopeOf(lineageAmong(rootBranchRow({ ...branch, createdAt: new Date(branch.createdAt) }), []));
 }
 
 export function scopeOf(lineage: Lineage): BranchScope {
