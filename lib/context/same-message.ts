@@ -7,7 +7,7 @@
  * result answers, the name. Not compared: `developer` vs `system`, `null` vs
  * `""` assistant text, cache marks, provider extras, provider item ids.
  */
-import { cyrb53, sortKeys } from "./hash";
+import { hashPair, sortKeys } from "./hash";
 import type { ContentPart, Message } from "./messages";
 
 /** Tool arguments compare as JSON values when they parse: `{"a": 1}` and `{"a":1}` are one call. */
@@ -58,6 +58,5 @@ export function sameMessage(left: Message, right: Message): boolean {
 
 /** A short hash of `messageKey` (two 53-bit cyrb53 hashes with different seeds), for storing and indexing. */
 export function messageFingerprint(message: Message): string {
-  const key = messageKey(message);
-  return `${cyrb53(key, 0x9e3779b9).toString(36)}.${cyrb53(key, 0x85ebca6b).toString(36)}`;
+  return hashPair(messageKey(message), 0x9e3779b9, 0x85ebca6b);
 }

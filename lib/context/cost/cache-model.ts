@@ -1,4 +1,4 @@
-import { cyrb53 } from "../hash";
+import { hashPair } from "../hash";
 import { TTL_SECONDS, type CacheCall, type CachePrediction, type CacheRules, type CacheSegment, type CacheTtl } from "./types";
 
 /** One cached prefix: its TTL and when it expires unless used again. */
@@ -48,7 +48,7 @@ export function prefixHashes(segments: readonly CacheSegment[], known?: PrefixHa
   let hash = hashes.at(-1) ?? "";
   for (let index = hashes.length; index < segments.length; index += 1) {
     const text = `${hash}|${segments[index].key}`;
-    hash = `${cyrb53(text, 3).toString(36)}.${cyrb53(text, 4).toString(36)}`;
+    hash = hashPair(text, 3, 4);
     hashes.push(hash);
     hashedPrefixes += 1;
   }

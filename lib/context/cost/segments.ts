@@ -1,4 +1,4 @@
-import { cyrb53, sortKeys } from "../hash";
+import { hashPair, sortKeys } from "../hash";
 import type { CacheControl, Message, ToolDefinition } from "../messages";
 import type { CacheSegment, CacheTtl } from "./types";
 
@@ -16,7 +16,7 @@ export interface SegmentOptions {
 }
 
 function digest(text: string): string {
-  return `${cyrb53(text, 1).toString(36)}.${cyrb53(text, 2).toString(36)}`;
+  return hashPair(text, 1, 2);
 }
 
 function withoutMarks<T extends object>(value: T): T {
