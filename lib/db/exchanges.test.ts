@@ -80,6 +80,8 @@ describe.each(TEST_PROVIDERS)("exchanges (%s)", (provider) => {
     expect(rows.map((row) => row.requestBaseId)).toEqual([null, first.id, null]);
     expect(JSON.parse(rows[1].request)).toMatchObject({ kept: 1, same: ["model", "stream"] });
     expect(second.request).toEqual(grown);
+    // The record holds the request as given: a growing session's is not written out whole and read back to make it.
+    expect(second.request).toBe(grown);
     expect((await getExchangeById(test.db, second.id)).request).toEqual(grown);
     expect((await getExchangesByConversationId(test.db, conversation.id)).map((exchange) => exchange.request)).toEqual([request, grown, other]);
     const { exchange, earlier } = await getExchangeWithEarlierById(test.db, third.id, 2);

@@ -128,8 +128,8 @@ async function toExchangeRecord(db: Database | Transaction, row: ExchangeRow): P
 export async function createExchange(db: Database, branchId: string, options: CreateExchangeOptions): Promise<ExchangeRecord> {
   const previous = options.previous;
   const delta = previous === undefined ? null : encodeRequest(previous.request, options.request);
-  const whole = toJsonText(options.request, "request");
-  const request = delta === null ? whole : toJsonText(delta, "request");
+  // A delta's kept items were written out as JSON when compared (PX-D6): the request is stored, and checked storable, through it.
+  const request = toJsonText(delta ?? options.request, "request");
   const sentDelta = previous?.sent == null || options.sent == null ? null : encodeRequest(previous.sent, options.sent);
   const sent = toNullableJsonText(sentDelta ?? options.sent, "sent");
   return runQuery(db, async () => {
@@ -145,7 +145,8 @@ export async function createExchange(db: Database, branchId: string, options: Cr
       sentBaseId: sentDelta === null ? null : previous!.id,
       streamed: options.streamed ?? false,
     };
-    const bodies = { request: fromJsonText(whole), sent: (options.sent ?? null) as JsonValue | null };
+    // The bodies as given (a parsed request, not copied again: a growing session's is megabytes).
+    const bodies = { request: options.request as JsonValue, sent: (options.sent ?? null) as JsonValue | null };
     // A recorded call's exchange (its id the journal's) is written with the journal's batches (DB-J1).
     const writer = options.id === undefined ? null : journalWriterOf(db);
     if (writer && options.id !== undefined) {
