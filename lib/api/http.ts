@@ -195,6 +195,15 @@ export function jsonProblemError(problem: JsonProblem, what = "request body"): H
   return new HttpError(400, "invalid_request", `${where} ${problem.message}`, { issues: [{ path: problem.path, message: problem.message }] });
 }
 
+/** BD-3: throws a 400 naming the line and column where JSON text nests past MAX_JSON_DEPTH, before anything parses or walks it. */
+export function requireShallowJson(text: string, what = "request body"): void {
+  const nesting = findExcessiveNesting(text);
+  if (!nesting) return;
+  const { line, column } = lineAndColumn(text, nesting.offset ?? 0);
+  const message = `the ${what} ${nesting.message} (line ${line}, column ${column})`;
+  throw new HttpError(400, "invalid_json", message, { issues: [{ path: "", message: nesting.message, line, column }] });
+}
+
 /**
  * Parses JSON text, or throws a 400 naming what broke and where: a syntax
  * error's line and column, nesting past MAX_JSON_DEPTH (checked before
@@ -202,12 +211,7 @@ export function jsonProblemError(problem: JsonProblem, what = "request body"): H
  * (BD-3: string and array length, lone surrogates, U+0000, numbers).
  */
 export function parseJsonText(text: string, what = "request body"): unknown {
-  const nesting = findExcessiveNesting(text);
-  if (nesting) {
-    const { line, column } = lineAndColumn(text, nesting.offset ?? 0);
-    const message = `the ${what} ${nesting.message} (line ${line}, column ${column})`;
-    throw new HttpError(400, "invalid_json", message, { issues: [{ path: "", message: nesting.message, line, column }] });
-  }
+  requireShallowJson(text, what);
   let value: unknown;
   try {
     value = JSON.parse(text);

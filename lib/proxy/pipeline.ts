@@ -1,6 +1,6 @@
 import "server-only";
 import { database } from "@/lib/api/database";
-import { readBodyText } from "@/lib/api/http";
+import { readBodyText, requireShallowJson } from "@/lib/api/http";
 import type { Message, ToolDefinition } from "@/lib/context";
 import type { ConversationRecord, Database } from "@/lib/db";
 import { MAX_REQUEST_BYTES } from "@/lib/security/origin";
@@ -46,6 +46,8 @@ interface Prepared {
 /** Read and identify: the body (size-limited before it is parsed), the agent's conversation and, for a continuation, the history it continues. */
 async function prepare(protocol: Protocol, request: Request, identity: AgentIdentity): Promise<Prepared> {
   const text = await readBodyText(request, MAX_REQUEST_BYTES);
+  // BD-3: the readers, the recorder and the pipeline walk what is parsed.
+  requireShallowJson(text);
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -1,7 +1,6 @@
 /** Why the request guard refused a request. */
 export type RefusalCode =
   | "invalid_path"
-  | "invalid_json"
   | "forbidden_host"
   | "forbidden_origin"
   | "unsupported_media_type"
@@ -12,7 +11,6 @@ export type RefusalCode =
 /** Status of each refusal. */
 export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = {
   invalid_path: 400,
-  invalid_json: 400,
   forbidden_host: 403,
   forbidden_origin: 403,
   unsupported_media_type: 415,
@@ -23,7 +21,6 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = {
 
 const ANTHROPIC_TYPES: Readonly<Record<RefusalCode, string>> = {
   invalid_path: "invalid_request_error",
-  invalid_json: "invalid_request_error",
   forbidden_host: "permission_error",
   forbidden_origin: "permission_error",
   unsupported_media_type: "invalid_request_error",

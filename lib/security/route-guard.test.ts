@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { securityConfigOf } from "./guard";
+import { plainRouteOf } from "@/lib/server/routes";
 import { guardRoute } from "./route-guard";
 
 const TOKEN = "a-long-enough-access-token-0123";
@@ -86,7 +87,7 @@ describe("guardRoute: the guard run by a route the request hook skips", () => {
     const agent = new AbortController();
     let aborted = false;
     const answering = guardRoute(async (request) => {
-      // The guard reads a copy of the body first: the agent may have hung up before the route starts.
+      // The agent may have hung up before the route starts.
       if (!request.signal.aborted) await new Promise<void>((resolve) => request.signal.addEventListener("abort", () => resolve(), { once: true }));
       aborted = request.signal.aborted;
       return new Response(null, { status: 499 });
@@ -98,25 +99,30 @@ describe("guardRoute: the guard run by a route the request hook skips", () => {
 });
 
 describe("guardRoute: bodies (BD-3)", () => {
-  it("[BD-3] refuses a body nesting past the limit in the protocol's shape, before the route reads it", async () => {
-    const handler = vi.fn(() => new Response("never"));
-    const deep = `{"model":"m","messages":[{"role":"user","content":"q","x":${"[".repeat(5_000)}${"]".repeat(5_000)}}]}`;
-    const openai = await guardRoute(handler, open)(post("/api/v1/responses", {}, deep));
-    expect(openai.status).toBe(400);
-    expect(await openai.json()).toMatchObject({ error: { code: "invalid_json", type: "invalid_request_error", message: expect.stringContaining("line 1") } });
-    const anthropic = await guardRoute(handler, open)(post("/api/v1/messages", {}, "[".repeat(20_000)));
-    expect(await anthropic.json()).toMatchObject({ type: "error", error: { type: "invalid_request_error" } });
-    expect(handler).not.toHaveBeenCalled();
-  });
-
-  it("[BD-3] hands a body within the limit on byte for byte, a byte-order mark included", async () => {
+  it("[BD-3] leaves the body to the route, which reads it once, byte for byte, a byte-order mark included", async () => {
     let seen: Uint8Array | undefined;
+    let unread = false;
     const route = guardRoute(async (request) => {
+      unread = !request.bodyUsed;
       seen = new Uint8Array(await request.arrayBuffer());
       return Response.json({ ok: true });
     }, open);
     const body = `\uFEFF{"messages":[{"role":"user","content":"hé"}]}`;
     expect((await route(post("/api/v1/chat/completions", {}, body))).status).toBe(200);
+    expect(unread).toBe(true);
     expect(seen).toEqual(new TextEncoder().encode(body));
+  });
+
+  it("[BD-3] the proxy's routes refuse a body nesting past the limit in the protocol's shape, on their one read, before parsing it", async () => {
+    const deep = `{"model":"m","messages":[{"role":"user","content":"q","x":${"[".repeat(5_000)}${"]".repeat(5_000)}}]}`;
+    const openai = await plainRouteOf("/api/v1/responses")!.POST(post("/api/v1/responses", {}, deep));
+    expect(openai.status).toBe(400);
+    expect(await openai.json()).toMatchObject({ error: { code: "invalid_json", type: "invalid_request_error", message: expect.stringContaining("line 1") } });
+    const anthropic = await plainRouteOf("/api/v1/messages")!.POST(post("/api/v1/messages", { "anthropic-version": "2023-06-01" }, "[".repeat(20_000)));
+    expect(anthropic.status).toBe(400);
+    expect(await anthropic.json()).toMatchObject({ type: "error", error: { type: "invalid_request_error", message: expect.stringContaining("nest") } });
+    const counted = await plainRouteOf("/api/v1/messages/count_tokens")!.POST(post("/api/v1/messages/count_tokens", {}, "{".repeat(200)));
+    expect(counted.status).toBe(400);
+    expect(await counted.json()).toMatchObject({ type: "error", error: { type: "invalid_request_error" } });
   });
 });

@@ -1,4 +1,6 @@
 import "server-only";
+import { readBodyText, requireShallowJson } from "@/lib/api/http";
+import { MAX_REQUEST_BYTES } from "@/lib/security/origin";
 import { describeProxyError } from "../errors";
 import { CallWatch, passthroughHeaders } from "@/lib/upstream/forward";
 import { identifyAgent } from "../identify";
@@ -18,7 +20,8 @@ export async function passThrough(protocol: Protocol, request: Request, url: (up
   let body: string;
   try {
     upstream = protocol.upstream();
-    body = await request.text();
+    body = await readBodyText(request, MAX_REQUEST_BYTES);
+    requireShallowJson(body);
   } catch (error) {
     const failure = describeProxyError(error);
     return errorResponseIn(protocol.errorShape, failure.status, failure.body);
