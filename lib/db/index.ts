@@ -147,7 +147,9 @@ export {
 export { compactStoredRequests, type CompactionReport } from "./compact-requests";
 export {
   createProxyCall,
+  endJournaledCall,
   endProxyCallById,
+  newProxyCallId,
   removePlacedProxyCall,
   getUnplacedProxyCalls,
   type ProxyCallRecord,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
-import { NotFoundError } from "./errors";
+import { ConflictError, NotFoundError } from "./errors";
 import { journalWriterOf } from "./journal-writer";
-import { createProxyCall, endProxyCallById, getUnplacedProxyCalls, removePlacedProxyCall } from "./proxy-calls";
+import { createProxyCall, endJournaledCall, endProxyCallById, getUnplacedProxyCalls, newProxyCallId, removePlacedProxyCall } from "./proxy-calls";
 
 describe.each(TEST_PROVIDERS)("the journal writer (%s)", (provider) => {
   const test = useTestDatabase(provider);
@@ -53,6 +53,30 @@ describe.each(TEST_PROVIDERS)("the journal writer (%s)", (provider) => {
       expect(Number.isNaN(Date.parse(row.createdAt))).toBe(false);
       expect(Date.parse(row.endedAt!)).toBeGreaterThanOrEqual(Date.parse(row.createdAt));
     }
+  });
+
+  it("[DB-J1] an outcome queued behind its request's INSERT goes out in the INSERT's batch, both written", async () => {
+    const journal = await writer();
+    const before = journal.batches;
+    const id = newProxyCallId();
+    const written = createProxyCall(test.db, { id, key: "agent-fast", request: { model: "m", messages: [{ role: "user", content: "quick" }] } });
+    // The answer came before the INSERT went out: the UPDATE does not wait for its commit.
+    await endJournaledCall(test.db, { id, written }, { response: { answer: 1 }, status: 200, error: null, durationMs: 3 });
+    expect(journal.batches - before).toBe(1);
+    expect((await written).id).toBe(id);
+    const [row] = await getUnplacedProxyCalls(test.db, { limit: 10 });
+    expect(row).toMatchObject({ id, key: "agent-fast", status: 200, response: { answer: 1 } });
+    expect(row!.endedAt).not.toBeNull();
+  });
+
+  it("[DB-J1] when the request's INSERT fails, ending the call reports that failure, not a missing row", async () => {
+    await writer();
+    const id = newProxyCallId();
+    await createProxyCall(test.db, { id, key: "agent-a", request: { model: "m", messages: [] } });
+    const again = createProxyCall(test.db, { id, key: "agent-b", request: { model: "m", messages: [] } });
+    const ended = endJournaledCall(test.db, { id, written: again }, { response: null, status: 200, error: null, durationMs: 1 });
+    await expect(again).rejects.toSatisfy((error) => ConflictError.isInstance(error));
+    await expect(ended).rejects.toSatisfy((error) => ConflictError.isInstance(error));
   });
 
   it("[DB-J1] a row the database refuses fails alone; the rest of its batch is written", async () => {

@@ -36,6 +36,8 @@ export interface ProxyCallRecord {
 }
 
 export interface CreateProxyCallOptions {
+  /** The row's id when the caller named it beforehand (`newProxyCallId`), to queue the call's outcome behind it; else a new one. */
+  id?: string;
   key: string;
   request: unknown;
   sent?: unknown;
@@ -83,7 +85,7 @@ export async function createProxyCall(db: Database, options: CreateProxyCallOpti
   const requestDelta = previous === null ? null : encodeRequest(previous.request, options.request);
   const sentDelta = previous === null || options.sent == null || previous.sent == null ? null : encodeRequest(previous.sent, options.sent);
   const row = {
-    id: newRowId("c"),
+    id: options.id ?? newProxyCallId(),
     key: options.key,
     request: toJsonText(requestDelta ?? options.request, "request"),
     requestBaseId: requestDelta === null ? null : previous!.id,
@@ -100,6 +102,30 @@ export async function createProxyCall(db: Database, options: CreateProxyCallOpti
   });
   const stored = { ...row, response: null, status: null, error: null, outcome: null, durationMs: null, endedAt: null };
   return toProxyCallRecord(stored, options.request as JsonValue, (options.sent ?? null) as JsonValue | null);
+}
+
+/** A new journal row's id. */
+export function newProxyCallId(): string {
+  return newRowId("c");
+}
+
+/**
+ * Journals how a call ended, queued behind its request's INSERT: call it once
+ * `createProxyCall` has been called for `journaled.id`. With the journal
+ * writer (DB-J1) the UPDATE runs after the INSERT on the one connection,
+ * without waiting for the INSERT's commit, so an answer that came before the
+ * INSERT went out shares its batch and its commit. Resolves once both are
+ * committed; the INSERT's failure is the one reported.
+ */
+export async function endJournaledCall(db: Database, journaled: { id: string; written: Promise<unknown> }, options: EndProxyCallOptions): Promise<void> {
+  if (!journalWriterOf(db)) {
+    await journaled.written;
+    return endProxyCallById(db, journaled.id, options);
+  }
+  const ended = endProxyCallById(db, journaled.id, options);
+  ended.catch(() => undefined);
+  await journaled.written;
+  await ended;
 }
 
 /** Journals how a call ended. */

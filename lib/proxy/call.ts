@@ -1,6 +1,6 @@
 import "server-only";
 import type { Message, ToolDefinition } from "@/lib/context";
-import { createProxyCall, endProxyCallById, type Database, type JsonObject } from "@/lib/db";
+import { createProxyCall, endJournaledCall, newProxyCallId, type Database, type JsonObject } from "@/lib/db";
 import type { CompletionOutcome } from "@/lib/upstream/assemble";
 import type { PipelineStepSummary } from "./proxied-request";
 import { yieldToIo } from "@/lib/memory/slices";
@@ -74,6 +74,10 @@ export class RecordedCall {
   readonly started = performance.now();
   /** Resolves once the request is committed to the journal; the handler awaits it before answering. */
   readonly journaled: Promise<string>;
+  /** The journal row's id, named before it is written so the outcome can be queued behind it. */
+  private readonly journalId = newProxyCallId();
+  /** Resolves once the request's INSERT is queued: the outcome's UPDATE may be queued after it from then on. */
+  private readonly queued: Promise<void>;
   private recording: Promise<RecordedRequest> | null = null;
   private id: string | null = null;
   private readonly timer: ReturnType<typeof setTimeout>;
@@ -96,9 +100,15 @@ export class RecordedCall {
     };
     const calls = previousCalls(db);
     const { key, request, sent, streamed } = options;
+    let queued!: () => void;
+    this.queued = new Promise<void>((resolve) => (queued = resolve));
     // D5.1: journaled while the upstream is called: the insert (and the delta it writes) starts once the call is on its way.
     this.journaled = yieldToIo()
-      .then(() => createProxyCall(db, { key, request, sent, streamed, details, previous: calls.get(key) }))
+      .then(() => {
+        const written = createProxyCall(db, { id: this.journalId, key, request, sent, streamed, details, previous: calls.get(key) });
+        queued();
+        return written;
+      })
       .then((row) => {
         calls.set(key, { id: row.id, request, sent });
         this.id = row.id;
@@ -146,9 +156,11 @@ export class RecordedCall {
     const durationMs = performance.now() - this.started;
     const pipeline = this.options.pipeline;
     try {
-      const id = await this.journaled;
+      await this.queued;
       const journaledOutcome: JournaledOutcome = { completion: outcome.completion, reloads: outcome.reloads ?? null };
-      await endProxyCallById(this.db, id, { response: outcome.response, status: outcome.status, error: outcome.error, durationMs, outcome: journaledOutcome });
+      const ended = { response: outcome.response, status: outcome.status, error: outcome.error, durationMs, outcome: journaledOutcome };
+      // Behind the request's INSERT, not after its commit: an answer that came before that INSERT went out shares its commit.
+      await endJournaledCall(this.db, { id: this.journalId, written: this.journaled }, ended);
     } catch (error) {
       this.finished();
       throw error;
