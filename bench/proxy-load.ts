@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import fs from "node:fs";
+import { machineCpuMs, processCpuMs } from "./cpu";
 import { type Job, startOpenAIAgents, turnMessages } from "./openai-agents";
 import { buildApp } from "./playground/app";
 import { createBenchDatabaseFile, createBenchSchema } from "./proxy";
@@ -98,6 +99,37 @@ async function waitForPlaced(store: Store, expected: number): Promise<void> {
   }
 }
 
+interface CpuSnapshot {
+  servers: number | null;
+  bench: number;
+  machine: { busy: number; total: number } | null;
+}
+
+function cpuSnapshot(pids: readonly number[]): CpuSnapshot {
+  const each = pids.map(processCpuMs);
+  const usage = process.cpuUsage();
+  return {
+    servers: each.some((ms) => ms === null) ? null : each.reduce<number>((sum, ms) => sum + ms!, 0),
+    bench: (usage.user + usage.system) / 1_000,
+    machine: machineCpuMs(),
+  };
+}
+
+/** Each side's CPU time per call between two snapshots, formatted; "–" where /proc could not be read. */
+function cpuPerCall(before: CpuSnapshot, after: CpuSnapshot, calls: number): { servers: string; bench: string; rest: string; busy: string } {
+  const servers = before.servers === null || after.servers === null ? null : after.servers - before.servers;
+  const bench = after.bench - before.bench;
+  const machine =
+    before.machine && after.machine ? { busy: after.machine.busy - before.machine.busy, total: after.machine.total - before.machine.total } : null;
+  const perCall = (ms: number | null) => (ms === null ? "–" : (ms / calls).toFixed(1));
+  return {
+    servers: perCall(servers),
+    bench: perCall(bench),
+    rest: perCall(machine && servers !== null ? Math.max(0, machine.busy - servers - bench) : null),
+    busy: machine && machine.total > 0 ? `${Math.round((100 * machine.busy) / machine.total)}%` : "–",
+  };
+}
+
 export async function benchProxyLoad(): Promise<string> {
   const { startFakeOpenAI } = await import("@/tests/support/fake-openai");
   const { distDir, hasBuild, startNextServer } = await import("@/tests/support/next-server");
@@ -132,12 +164,14 @@ export async function benchProxyLoad(): Promise<string> {
           await agents.run(direct, count);
           const directMs = performance.now() - started;
           const jobs = jobsFor(count, proxied, `load-${count}`);
+          const cpuBefore = cpuSnapshot(servers.map((server) => server.pid));
           started = performance.now();
           await agents.run(jobs, count);
           const answeredMs = performance.now() - started;
           expected += jobs.length;
           await waitForPlaced(store, expected);
           const placedMs = performance.now() - started;
+          const cpu = cpuPerCall(cpuBefore, cpuSnapshot(servers.map((server) => server.pid)), jobs.length);
           const rate = (ms: number) => jobs.length / (ms / 1_000);
           rows.push([
             store.name,
@@ -148,6 +182,10 @@ export async function benchProxyLoad(): Promise<string> {
             rate(answeredMs).toFixed(0),
             rate(placedMs).toFixed(0),
             `${Math.round((100 * rate(placedMs)) / rate(directMs))}%`,
+            cpu.servers,
+            cpu.bench,
+            cpu.rest,
+            cpu.busy,
           ]);
           console.log(`proxy-load: ${rows.at(-1)!.join(" | ")}`);
         }
@@ -166,7 +204,25 @@ export async function benchProxyLoad(): Promise<string> {
     "",
     `Measured on ${machine()}, ${new Date().toISOString().slice(0, 10)}; load average (1 min) ${os.loadavg()[0].toFixed(1)} at the end. The app as users start it (\`npm start\`'s server, its own process), on a fresh database, warmed up by ${WARM_UP_ROUNDS} rounds of the ${AGENT_COUNTS[0]}-agent load (${WARM_UP_ROUNDS * AGENT_COUNTS[0] * CALLS_PER_AGENT} calls per database, which the rate climbs over before it holds): SQLite with one server, PostgreSQL with two servers on one database and the agents split between them. The agents: the official \`openai\` client on a worker thread of the bench, ${CALLS_PER_AGENT} turns each of a growing conversation, whole answers and streams alternating, all agents at once; a fake upstream that answers at once on the bench's main thread. "Direct" is the same calls straight to the fake. "Placed" runs until every call is in its conversation (its exchange has its outcome and its journal row is gone).`,
     "",
-    table(["database", "servers", "agents", "calls", "direct calls/s", "answered calls/s", "placed calls/s", "placed / direct"], rows),
+    table(
+      [
+        "database",
+        "servers",
+        "agents",
+        "calls",
+        "direct calls/s",
+        "answered calls/s",
+        "placed calls/s",
+        "placed / direct",
+        "servers' CPU ms per call",
+        "bench's CPU ms per call",
+        "the rest's CPU ms per call",
+        "machine busy",
+      ],
+      rows,
+    ),
+    "",
+    `CPU time is read from /proc over the proxied run (from the first call to the last placement), per call: the app servers' processes, the bench's own (the agents' client and the fake upstream), and the rest of the machine's busy time (the database server for PostgreSQL, the kernel's share of loopback traffic, other jobs on a shared machine). "Machine busy" is the share of all ${os.cpus().length} cores busy meanwhile: near 100%, the rate is bound by the CPU, not by waiting.`,
   ].join("\n");
   writeSection("proxy-load", markdown);
   return markdown;

@@ -28,6 +28,8 @@ export const NO_BUILD = `no production build in ${distDir}: run \`NEXT_DIST_DIR=
 export interface NextServer {
   url: string;
   port: number;
+  /** The server's process id (benchmarks read its CPU time). */
+  pid: number;
   /** Everything the server printed. */
   output(): string;
   /** SIGKILL: no shutdown hooks, no flush. */
@@ -78,7 +80,7 @@ export async function startNextServer(options: NextServerOptions): Promise<NextS
     await end("SIGKILL");
     throw error;
   }
-  return { url, port, output: () => printed, kill: () => end("SIGKILL"), stop: () => end("SIGTERM") };
+  return { url, port, pid: child.pid!, output: () => printed, kill: () => end("SIGKILL"), stop: () => end("SIGTERM") };
 }
 
 /** Two app servers on one database and environment: `open` without an access token, `locked` with one. */
