@@ -71,10 +71,14 @@ describe("live events shared through PostgreSQL", () => {
     b.heard.length = 0;
   });
 
-  it("[LV-7] the events published in one turn of the event loop go out in one statement, and arrive in order", async () => {
+  it("[LV-7] the events published within the window go out in one statement, over several turns of the event loop, and arrive in order", async () => {
     const before = a.shared.notified;
     const events = Array.from({ length: 30 }, (_, index) => ({ ...updated(conversation), at: new Date(Date.UTC(2026, 10, 29, 12, 0, index)).toISOString() }));
-    for (const event of events) a.bus.publish(event);
+    for (const [index, event] of events.entries()) {
+      a.bus.publish(event);
+      // A call's events come a few turns of the event loop apart.
+      if (index % 10 === 9) await new Promise((resolve) => setImmediate(resolve));
+    }
     await eventually("the 30 events on b", () => b.heard.length === 30);
     expect(b.heard).toEqual(events);
     expect(a.shared.notified - before).toBe(1);

@@ -18,6 +18,13 @@ import type { LiveEvent } from "./events";
 export const MAX_NOTIFY_BYTES = 7_900;
 /** Notices sent in one statement at most (LV-7): under a megabyte of payloads. */
 const NOTICES_PER_STATEMENT = 100;
+/**
+ * LV-7: a notice waits this long for the ones published after it, to share
+ * its statement: under load, a recorded call publishes two or three events a
+ * few milliseconds apart, and twenty agents' calls interleave. Another
+ * instance's tabs see an event this much later; this instance's own at once.
+ */
+export const NOTIFY_WINDOW_MS = 20;
 const RECONNECT_MS = [250, 500, 1_000, 2_000, 5_000];
 
 /** What one notification carries: the publishing instance, and the event or where to read it. */
@@ -98,10 +105,12 @@ export class SharedLive {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Events of other instances delivered here. */
   received = 0;
-  /** NOTIFY statements sent (LV-7: one for the events of one turn of the event loop). */
+  /** NOTIFY statements sent (LV-7: one for the events published within NOTIFY_WINDOW_MS). */
   notified = 0;
   private readonly pending: { event: LiveEvent; notice: string }[] = [];
   private sending: Promise<void> = Promise.resolve();
+  /** The wait of the pending notices (LV-7), while they wait. */
+  private window: ReturnType<typeof setTimeout> | undefined;
   /** Settles once the first connection listens, or has failed and is being retried (LV-6). */
   readonly listening: Promise<void>;
   private settleListening: () => void = () => undefined;
@@ -114,7 +123,7 @@ export class SharedLive {
     void this.connect();
   }
 
-  /** L2: every event this instance publishes goes to the others too (LV-7: with the others of this turn of the event loop). */
+  /** L2: every event this instance publishes goes to the others too (LV-7: with the others published within NOTIFY_WINDOW_MS). */
   private send(event: LiveEvent): void {
     const notice = noticeOf(this.instanceId, event);
     if (notice === null) {
@@ -122,8 +131,14 @@ export class SharedLive {
       return;
     }
     this.pending.push({ event, notice });
-    // One flush at a time, so notices go out in the order they were published.
-    if (this.pending.length === 1) setImmediate(() => (this.sending = this.sending.then(() => this.flush())));
+    if (this.pending.length === 1) this.window = setTimeout(() => this.flushPending(), NOTIFY_WINDOW_MS);
+  }
+
+  /** Sends what waits, after what is being sent: one flush at a time, so notices go out in the order they were published. */
+  private flushPending(): void {
+    clearTimeout(this.window);
+    this.window = undefined;
+    this.sending = this.sending.then(() => this.flush());
   }
 
   /** LV-7: the notices waiting, in order, in one statement per `NOTICES_PER_STATEMENT`; a failed NOTIFY is logged, the local tabs have the events already. */
@@ -209,6 +224,9 @@ export class SharedLive {
     this.settleListening();
     clearTimeout(this.timer);
     this.bus.setRelay(null);
+    // What was published before stopping still reaches the others.
+    if (this.window !== undefined) this.flushPending();
+    await this.sending;
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => undefined);
