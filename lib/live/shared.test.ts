@@ -86,6 +86,20 @@ describe("live events shared through PostgreSQL", () => {
     b.heard.length = 0;
   });
 
+  it("[LV-7] an instance that stops sends the events still waiting for their window", async () => {
+    const leaving = instance(database);
+    await eventually("the third instance listening", () => leaving.listening() === 1);
+    const before = leaving.shared.notified;
+    const event = updated(conversation);
+    leaving.bus.publish(event);
+    await leaving.shared.stop();
+    expect(leaving.shared.notified - before).toBe(1);
+    await eventually("the event on a and b", () => a.heard.length === 1 && b.heard.length === 1);
+    expect(b.heard).toEqual([event]);
+    a.heard.length = 0;
+    b.heard.length = 0;
+  });
+
   it("[LV-3] an update too large for one notification is read back from the database, whole", async () => {
     const long = "The passenger's full itinerary, fare rules and baggage history. ".repeat(400);
     const records = await appendMessages(database.db, branchId, [

@@ -79,7 +79,8 @@ export class RecordedCall {
   /** Resolves once the request's INSERT is queued: the outcome's UPDATE may be queued after it from then on. */
   private readonly queued: Promise<void>;
   private recording: Promise<RecordedRequest> | null = null;
-  private id: string | null = null;
+  /** Whether the request's INSERT is committed: a call is placed only then. */
+  private committed = false;
   private readonly timer: ReturnType<typeof setTimeout>;
   private finished!: () => void;
   private ended: Promise<void> | null = null;
@@ -111,7 +112,7 @@ export class RecordedCall {
       })
       .then((row) => {
         calls.set(key, { id: row.id, request, sent });
-        this.id = row.id;
+        this.committed = true;
         return row.id;
       });
     // A call whose request could not be journaled is refused by its handler; nothing is left to place.
@@ -126,9 +127,9 @@ export class RecordedCall {
 
   /** What the recorder places: the journaled request in canonical form. */
   private request(): RecordRequestOptions {
-    if (this.id === null) throw new Error("a call is placed only once its request is journaled");
+    if (!this.committed) throw new Error("a call is placed only once its request is journaled");
     const { key, request, messages, tools, sent, sentMessages, streamed } = this.options;
-    return { id: this.id, key, request, messages, tools, sent, sentMessages, streamed };
+    return { id: this.journalId, key, request, messages, tools, sent, sentMessages, streamed };
   }
 
   /** Queues the request's placement (once, synchronously, so the outcome queued next comes after it) and returns it. */
