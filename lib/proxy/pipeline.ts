@@ -43,11 +43,20 @@ interface Prepared {
   conversation: ConversationRecord | null;
 }
 
-/** Read and identify: the body (size-limited before it is parsed), the agent's conversation and, for a continuation, the history it continues. */
-async function prepare(protocol: Protocol, request: Request, identity: AgentIdentity): Promise<Prepared> {
+/**
+ * The agent's body as text, read once: size-limited as it arrives, and its
+ * nesting checked before anything parses it (BD-3: the readers, the recorder
+ * and the pipeline walk what is parsed; the upstream, what is passed through).
+ */
+export async function readAgentBody(request: Request): Promise<string> {
   const text = await readBodyText(request, MAX_REQUEST_BYTES);
-  // BD-3: the readers, the recorder and the pipeline walk what is parsed.
   requireShallowJson(text);
+  return text;
+}
+
+/** Read and identify: the body, the agent's conversation and, for a continuation, the history it continues. */
+async function prepare(protocol: Protocol, request: Request, identity: AgentIdentity): Promise<Prepared> {
+  const text = await readAgentBody(request);
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -1,13 +1,11 @@
 import "server-only";
-import { readBodyText, requireShallowJson } from "@/lib/api/http";
-import { MAX_REQUEST_BYTES } from "@/lib/security/origin";
 import { describeProxyError } from "../errors";
 import { CallWatch, passthroughHeaders } from "@/lib/upstream/forward";
 import { identifyAgent } from "../identify";
 import { awaitUpstream, fetchUpstream } from "../timing";
 import type { UpstreamConfig } from "@/lib/upstream/settings";
 import { errorResponseIn } from "./errors";
-import { callFailure, notConfiguredBody } from "../pipeline";
+import { callFailure, notConfiguredBody, readAgentBody } from "../pipeline";
 import type { Protocol } from "./types";
 
 /**
@@ -20,8 +18,7 @@ export async function passThrough(protocol: Protocol, request: Request, url: (up
   let body: string;
   try {
     upstream = protocol.upstream();
-    body = await readBodyText(request, MAX_REQUEST_BYTES);
-    requireShallowJson(body);
+    body = await readAgentBody(request);
   } catch (error) {
     const failure = describeProxyError(error);
     return errorResponseIn(protocol.errorShape, failure.status, failure.body);
