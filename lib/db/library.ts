@@ -199,16 +199,21 @@ export async function rewriteLibraryAbout(tx: Transaction, conversationId: strin
  */
 export async function addLibraryMessages(tx: Transaction, conversationId: string, messages: readonly LibraryMessageColumns[], writtenAt: Date): Promise<void> {
   if (messages.length === 0) return;
-  const tokens = messages.reduce((total, message) => total + message.tokens, 0);
+  const { messageCount, tokens, said } = libraryAdditionOf(messages, writtenAt);
   const held = heldConnectionOf(tx);
   if (held)
     await held.run(`UPDATE "LibraryEntry" SET "messageCount" = "messageCount" + ?, "tokens" = "tokens" + ? WHERE "conversationId" = ?`, [
-      messages.length,
+      messageCount,
       tokens,
       conversationId,
     ]);
-  else await tx.libraryEntry.updateMany({ where: { conversationId }, data: { messageCount: { increment: messages.length }, tokens: { increment: tokens } } });
-  await insertTerms(tx, conversationId, "said", saidTerms(messages, writtenAt));
+  else await tx.libraryEntry.updateMany({ where: { conversationId }, data: { messageCount: { increment: messageCount }, tokens: { increment: tokens } } });
+  await insertTerms(tx, conversationId, "said", said);
+}
+
+/** What messages written at `writtenAt` add to their conversation's entry (LB-1): their count, their tokens, and the words they said. */
+export function libraryAdditionOf(messages: readonly LibraryMessageColumns[], writtenAt: Date): { messageCount: number; tokens: number; said: string[] } {
+  return { messageCount: messages.length, tokens: messages.reduce((total, message) => total + message.tokens, 0), said: saidTerms(messages, writtenAt) };
 }
 
 /** Messages read a query when a conversation is indexed afresh. */

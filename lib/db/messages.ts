@@ -10,6 +10,7 @@ import { executeIn, lockBranch, newRowId, providerOf, runQuery, runTransaction, 
 import { addLibraryMessages } from "./library";
 import type { BranchRecord } from "./branches";
 import { requireStorableText } from "./text";
+import type { StatementValue } from "./sqlite-connection";
 import { lineageOf, type BranchRef } from "./scope";
 
 /** One stored history message: the engine's message plus where and when it was stored. */
@@ -46,8 +47,12 @@ export interface AppendMessagesOptions {
   expectedRevision?: number;
 }
 
-/** ConflictError unless the locked branch was where the caller read it (`expectedLength`, `expectedRevision`). */
-function assertExpected(branch: BranchRow, appended: number, options: AppendMessagesOptions): number {
+/**
+ * ConflictError unless the locked branch was where the caller read it
+ * (`expectedLength`, `expectedRevision`); `branch` is the row as the lock
+ * left it, with `appended` messages counted. The position to append at.
+ */
+export function assertExpected(branch: Pick<BranchRow, "id" | "name" | "length" | "revision">, appended: number, options: AppendMessagesOptions): number {
   const start = branch.length - appended;
   if (options.expectedLength !== undefined && options.expectedLength !== start) {
     throw new ConflictError(
@@ -198,26 +203,41 @@ export async function insertMessagesBulk(tx: Transaction, branch: BranchOfMessag
 
 /** Inserts the rows of `messages` from `start` in multi-row INSERTs and returns them as written. */
 async function insertMessageRows(tx: Transaction, branch: BranchOfMessages, start: number, messages: NewMessage[]): Promise<MessageRow[]> {
-  const branchId = branch.id;
   if (messages.length === 0) return [];
   const createdAt = new Date();
-  const provider = providerOf(tx);
-  const rows = messages.map((input, index) => ({
+  const rows = newMessageRows(branch.id, start, messages, providerOf(tx), createdAt);
+  for (const { sql, values } of messageInserts(tx, rows)) await executeIn(tx, sql, values);
+  await addLibraryMessages(tx, branch.conversationId, rows, createdAt);
+  return rows;
+}
+
+/** The rows `messages` are stored as from position `start` on, written at `createdAt`; IN-3 refuses what the database cannot hold. */
+export function newMessageRows(
+  branchId: string,
+  start: number,
+  messages: readonly NewMessage[],
+  provider: DatabaseDescription["provider"],
+  createdAt: Date,
+): MessageRow[] {
+  return messages.map((input, index) => ({
     id: newRowId("m"),
     ...toMessageRow(branchId, start + index, input, `messages[${index}]`, provider),
     createdAt,
   }));
-  const columns = Object.keys(rows[0]) as (keyof (typeof rows)[number])[];
-  for (const batch of bulkBatches(rows, (row) => columns.reduce((sum, column) => sum + textLength(row[column]), 0))) {
+}
+
+/** RL-ST2, RL-ST8: the multi-row INSERTs that write `rows`, each within one statement's rows and text (marks for `db`'s database). */
+export function messageInserts(db: Database | Transaction, rows: readonly MessageRow[]): { sql: string; values: StatementValue[] }[] {
+  if (rows.length === 0) return [];
+  const columns = Object.keys(rows[0]) as (keyof MessageRow)[];
+  const names = columns.map((column) => `"${column}"`).join(", ");
+  return bulkBatches(rows, (row) => columns.reduce((sum, column) => sum + textLength(row[column]), 0)).map((batch) => {
     const { tuples, values } = valueTuples(
-      tx,
+      db,
       batch.map((row) => columns.map((column) => row[column])),
     );
-    const names = columns.map((column) => `"${column}"`).join(", ");
-    await executeIn(tx, `INSERT INTO "Message" (${names}) VALUES ${tuples}`, values);
-  }
-  await addLibraryMessages(tx, branch.conversationId, rows, createdAt);
-  return rows;
+    return { sql: `INSERT INTO "Message" (${names}) VALUES ${tuples}`, values };
+  });
 }
 
 /** How many rows, and characters of text, one batch holds at most. */

@@ -193,14 +193,9 @@ export async function assertUnchanged(
   first: NewMessage[] = [],
   options: { summary?: boolean; revision?: number } = {},
 ): Promise<MessageRecord[]> {
-  let appended: MessageRecord[];
-  try {
-    appended = await appendMessages(joined, state.branch.id, first, { expectedLength: state.length, expectedRevision: options.revision });
-  } catch (error) {
-    // The caller pinned this length itself: its optimistic append failed, which is theirs to handle.
-    if (ConflictError.isInstance(error) && pinnedLength === undefined) throw new StaleStateError(error.message);
-    throw error;
-  }
+  const appended = await staleUnlessPinned(pinnedLength, () =>
+    appendMessages(joined, state.branch.id, first, { expectedLength: state.length, expectedRevision: options.revision }),
+  );
   if (options.summary === false) return appended;
   const latest = await getLatestSummaryByBranchId(joined, state.scope);
   if ((latest?.id ?? null) !== (latestSummary(state)?.id ?? null)) {
@@ -208,6 +203,21 @@ export async function assertUnchanged(
     throw new StaleStateError(`branch '${state.branch.name}' (${state.branch.id}) got a new summary while this one was being computed`);
   }
   return appended;
+}
+
+/**
+ * An append checked against the state it was computed from: its conflict
+ * (the branch moved on) is a stale state to compute again, unless the
+ * caller pinned the length itself (`pinnedLength`): then its optimistic
+ * append failed, which is theirs to handle.
+ */
+export async function staleUnlessPinned<T>(pinnedLength: number | undefined, append: () => Promise<T>): Promise<T> {
+  try {
+    return await append();
+  } catch (error) {
+    if (ConflictError.isInstance(error) && pinnedLength === undefined) throw new StaleStateError(error.message);
+    throw error;
+  }
 }
 
 const ATTEMPTS = 10;

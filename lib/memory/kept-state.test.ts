@@ -15,6 +15,7 @@ import { TEST_PROVIDERS, useTestDatabase } from "@/tests/support/db";
 import { assistant, memoryConversation, tauBench, toolCall, toolResult, TOPICS, user } from "@/tests/support/memory-fixtures";
 import { compactBranch } from "./compaction";
 import { keepCreated } from "./kept-state";
+import { appendGroupsOf } from "@/lib/db/append-group";
 import { recordMessages } from "./record";
 
 describe.each(TEST_PROVIDERS)("a writer's kept branch state (%s)", (provider) => {
@@ -158,5 +159,35 @@ describe.each(TEST_PROVIDERS)("a writer's kept branch state (%s)", (provider) =>
     const result = { role: "tool" as const, tool_call_id: "call_1", content: "x".repeat(5_000) };
     const recorded = await record(writer.db, writer.branch.id, writer.conversation.id, [call, result]);
     expect(recorded.artifacts).toHaveLength(1);
+  });
+});
+
+describe("kept-state writes of many agents at once (postgres)", () => {
+  const test = useTestDatabase("postgres");
+
+  it("[MEM-8] [DB-G10] share transactions, compacting on their own when due, and leave each branch as a writer that reads every time leaves it", async () => {
+    const settings = { summaryThreshold: 6 };
+    const turns = [...Object.values(TOPICS).flat(), ...Object.values(TOPICS).flat()];
+    const agents = await Promise.all([0, 1, 2, 3].map(() => memoryConversation(test.db, settings)));
+    for (const agent of agents) await keepCreated(test.db, agent.conversation, agent.branch);
+    const reading = await memoryConversation(test.db, settings);
+    const groups = appendGroupsOf(test.db)!;
+    const before = groups.groups;
+    let plain = 0;
+    for (const turn of turns) {
+      const results = await Promise.all(agents.map((agent) => recordMessages(test.db, agent.branch.id, turn, { conversation: agent.conversation })));
+      plain += results.filter((result) => result.compaction === null).length;
+      await recordMessages(test.db, reading.branch.id, turn);
+    }
+    // The appends without a compaction went four at a time: one transaction per turn for all agents.
+    expect(plain).toBeGreaterThan(agents.length * 2);
+    expect(groups.groups - before).toBe(plain / agents.length);
+    const outline = async (branchId: string) => ({
+      history: (await getHistoryByBranchId(test.db, branchId)).map((record) => [record.position, record.message.role, record.message.content, record.tokens]),
+      chain: (await getSummaryChainByBranchId(test.db, branchId)).map((summary) => [summary.fromPosition, summary.toPosition, summary.text]),
+    });
+    const expected = await outline(reading.branch.id);
+    expect(expected.chain.length).toBeGreaterThan(1);
+    for (const agent of agents) expect(await outline(agent.branch.id)).toEqual(expected);
   });
 });

@@ -35,7 +35,18 @@ import { createSlicer, yieldToIo } from "./slices";
 import { lockBranch, retryConflicts, type BranchRow } from "@/lib/db/run";
 import { carryFacts, compactionFacts, planCompaction, writeCompaction, type CompactionResult } from "./compaction";
 import type { ResolvedSettings } from "@/lib/settings";
-import { assertUnchanged, isCompactionDue, loadBranchState, loadPairingTail, messagesOf, retryOnStale, withAppended, type BranchState } from "./branch-state";
+import {
+  assertUnchanged,
+  isCompactionDue,
+  loadBranchState,
+  loadPairingTail,
+  messagesOf,
+  retryOnStale,
+  staleUnlessPinned,
+  withAppended,
+  type BranchState,
+} from "./branch-state";
+import { appendMessagesGrouped } from "@/lib/db/append-group";
 import { inTransaction } from "./transaction";
 import { forgetState, keepCompacted, keepState, keptState } from "./kept-state";
 import { headOf } from "./head";
@@ -132,6 +143,18 @@ async function recordOn(
   const after = withAppended(state, virtualRecords(state, prepared));
   const plan = options.compact !== false && (await isCompactionDue(db, after, settings)) ? await planCompaction(db, after, settings, options.summarizer) : null;
   const facts = plan ? await compactionFacts(db, after, plan) : null;
+  if (plan === null && options.conversation && prepared.every((message) => message.offload === undefined)) {
+    // MEM-8, DB-G10: a kept state's plain append is the whole transaction; on PostgreSQL it shares one with other branches' appends.
+    const messages = await staleUnlessPinned(options.expectedLength, () =>
+      appendMessagesGrouped(
+        db,
+        branchId,
+        prepared.map((message) => message.stored),
+        { expectedLength: state.length, expectedRevision: branchRevision(state.scope) },
+      ),
+    );
+    return { result: { messages, artifacts: [], compaction: null }, compacted: null };
+  }
   const result = await inTransaction(db, async (joined) => {
     // The messages before the first artifact are appended by the check itself: one lock, not two.
     const lead = prepared.findIndex((message) => message.offload !== undefined);
