@@ -3,7 +3,8 @@ import type { Database } from "./client";
 import { InvalidArgumentError, NotFoundError } from "./errors";
 import type { Branch as BranchRow } from "./generated/sqlite/client";
 import { loadLineage } from "./lineage";
-import { instantOf, lockBranch, readRows, runQuery, runTransaction, touchConversation } from "./run";
+import { instantOf, lockBranch, runQuery, runTransaction, touchConversation } from "./run";
+import { readRowsWhere } from "./read-batches";
 
 /** A branch as route handlers return it. */
 export interface BranchRecord {
@@ -79,8 +80,8 @@ export async function getBranchById(db: Database, branchId: string): Promise<Bra
 /** A conversation's branches in creation order. */
 export async function getBranchesByConversationId(db: Database, conversationId: string): Promise<BranchRecord[]> {
   return runQuery(db, async () => {
-    // Read on every recorded call (DB-G8).
-    const rows = await readRows(db, `SELECT * FROM "Branch" WHERE "conversationId" = ? ORDER BY "createdAt" ASC, "id" ASC`, [conversationId]);
+    // Read on every recorded call (DB-G8, DB-G11).
+    const rows = await readRowsWhere(db, "Branch", "conversationId", conversationId, `"createdAt" ASC, "id" ASC`);
     if (rows.length === 0) throw new NotFoundError("conversation", conversationId);
     return rows.map((row) => toBranchRecord({ ...(row as unknown as BranchRow), createdAt: instantOf(row.createdAt) }));
   });

@@ -8,7 +8,8 @@ import { toConversationRecord, type ConversationOrigin, type ConversationRecord 
 import { fromJsonText, toJsonObjectText, toNullableJsonText, type JsonObject } from "./json";
 import { createLibraryEntry, rewriteLibraryAbout } from "./library";
 import { insertMessages, type MessageRecord, type NewMessage } from "./messages";
-import { insertRow, instantOf, isRecordNotFound, newRowId, readRows, runQuery, runTransaction } from "./run";
+import { insertRow, instantOf, isRecordNotFound, newRowId, runQuery, runTransaction } from "./run";
+import { readRowsWhere } from "./read-batches";
 import { PUBLISHED_ONLY } from "./staging";
 
 export { toConversationRecord, type ConversationOrigin, type ConversationRecord };
@@ -125,8 +126,8 @@ export async function getConversationById(db: Database, conversationId: string):
 /** The conversation recorded under `recordKey`, or null (the proxy then creates one). */
 export async function findConversationByRecordKey(db: Database, recordKey: string): Promise<ConversationRecord | null> {
   return runQuery(db, async () => {
-    // Read on every recorded call (DB-G8).
-    const [row] = await readRows(db, `SELECT * FROM "Conversation" WHERE "recordKey" = ?`, [recordKey]);
+    // Read on every recorded call (DB-G8, DB-G11).
+    const [row] = await readRowsWhere(db, "Conversation", "recordKey", recordKey);
     return row
       ? toConversationRecord({ ...(row as unknown as ConversationRow), createdAt: instantOf(row.createdAt), updatedAt: instantOf(row.updatedAt) })
       : null;

@@ -70,8 +70,11 @@ function processOf(client: pg.PoolClient | pg.Client): number {
 /** The statement that names a transaction's server process. */
 export const BACKEND_PROCESS = "SELECT pg_backend_pid() AS pid";
 
+/** A statement's value on PostgreSQL: one a SQLite statement could take too, or a list of texts (`= ANY(?::text[])`). */
+export type PostgresValue = StatementValue | readonly string[];
+
 /** A value as `pg` binds it: instants as UTC text, as Prisma stores them in `timestamp(3)` columns. */
-export function postgresValue(value: StatementValue): string | number | boolean | null {
+export function postgresValue(value: PostgresValue): string | number | boolean | null | readonly string[] {
   return value instanceof Date ? value.toISOString().replace("Z", "") : value;
 }
 
@@ -101,7 +104,7 @@ export function numbered(sql: string): string {
 export async function runOnConnection(
   client: pg.PoolClient | pg.Pool,
   sql: string,
-  values: readonly StatementValue[],
+  values: readonly PostgresValue[],
 ): Promise<{ changes: number; rows: Record<string, unknown>[] }> {
   const result = await client.query({ text: numbered(sql), values: values.map(postgresValue), types });
   return { changes: result.rowCount ?? 0, rows: result.rows as Record<string, unknown>[] };

@@ -74,6 +74,35 @@ describe.each(TEST_PROVIDERS)("reads on every recorded call's path, on the drive
   });
 });
 
+describe("reads of many recorded calls at once (postgres)", () => {
+  const test = useTestDatabase("postgres");
+
+  it("[DB-G11] the reads of one turn for the same table and column are one statement, each answered with its own rows as a read alone answers", async () => {
+    const agents = await Promise.all(["agent-a", "agent-b", "agent-c"].map((key) => recorded(test.db, key)));
+    const alone = {
+      conversations: await Promise.all(["agent-a", "agent-b", "agent-c"].map(async (key) => findConversationByRecordKey(test.db, key))),
+      branches: [] as Awaited<ReturnType<typeof getBranchesByConversationId>>[],
+    };
+    for (const { conversation } of agents) alone.branches.push(await getBranchesByConversationId(test.db, conversation.id));
+    let together: { conversations: unknown[]; branches: unknown[]; missing: PromiseSettledResult<unknown>[] } | null = null;
+    const { sent } = await driverStatementsDuring(async () => {
+      const [conversations, branches, missing] = await Promise.all([
+        Promise.all(["agent-a", "agent-b", "agent-c", "agent-a"].map((key) => findConversationByRecordKey(test.db, key))),
+        Promise.all(agents.map(({ conversation }) => getBranchesByConversationId(test.db, conversation.id))),
+        Promise.allSettled([findConversationByRecordKey(test.db, "nobody"), getBranchesByConversationId(test.db, "no-such-conversation")]),
+      ]);
+      together = { conversations, branches, missing };
+    });
+    expect(sent.map((statement) => statement.text.split(" WHERE")[0])).toEqual(['SELECT * FROM "Conversation"', 'SELECT * FROM "Branch"']);
+    expect(together!.conversations).toEqual([...alone.conversations, alone.conversations[0]]);
+    expect(together!.branches).toEqual(alone.branches);
+    expect(alone.branches.map((branches) => branches.length)).toEqual([2, 2, 2]);
+    const [nobody, noBranches] = together!.missing;
+    expect(nobody).toEqual({ status: "fulfilled", value: null });
+    expect(noBranches.status === "rejected" && NotFoundError.isInstance(noBranches.reason)).toBe(true);
+  });
+});
+
 describe("reads on the driver beside an open SQLite transaction", () => {
   const test = useTestDatabase("sqlite");
 
