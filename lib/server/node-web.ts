@@ -76,9 +76,10 @@ function drained(outgoing: http.ServerResponse): Promise<void> {
 }
 
 /**
- * Writes a web `Response` to Node (SV-4): headers at once, then each chunk of
- * the body as the handler enqueues it, the same bytes, no copy and no
- * buffering beyond the socket's own (waiting for it to drain). The client
+ * Writes a web `Response` to Node (SV-4): headers at once (with the body
+ * when it is already there), then each chunk of the body as the handler
+ * enqueues it, the same bytes, no copy and no buffering beyond the socket's
+ * own (waiting for it to drain). The client
  * going away cancels the body, which reaches whatever produces it (the
  * upstream's stream). A body that fails mid-way ends the connection without
  * the closing chunk, so the client sees a cut answer, not a complete one.
@@ -91,7 +92,14 @@ export async function sendWebResponse(response: Response, outgoing: http.ServerR
     outgoing.end();
     return;
   }
-  outgoing.flushHeaders();
+  // The headers go out with the body's first bytes when those are at hand (a whole answer is one write), else at once:
+  // checked once the promise jobs queued now have run (a tick queued from a microtask runs after them).
+  let written = false;
+  queueMicrotask(() =>
+    process.nextTick(() => {
+      if (!written && !outgoing.destroyed) outgoing.flushHeaders();
+    }),
+  );
   const reader = response.body.getReader();
   const cancel = () => {
     if (!outgoing.writableFinished) void reader.cancel().catch(() => undefined);
@@ -102,6 +110,7 @@ export async function sendWebResponse(response: Response, outgoing: http.ServerR
       const { done, value } = await reader.read();
       if (done) break;
       if (outgoing.destroyed) return;
+      written = true;
       if (!outgoing.write(value)) await drained(outgoing);
     }
     outgoing.end();
