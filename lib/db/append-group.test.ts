@@ -131,7 +131,42 @@ describe("appends of many branches in one transaction (PostgreSQL)", () => {
     }
   });
 
-  it("[DB-G10] two servers appending to the same branches at once lock them in one order: every append lands once", async () => {
+  it("[DB-G10] a branch another transaction holds does not hold up the group: the others are written, and its append lands once the lock is released", async () => {
+    const [held, free] = await conversations(test.db, 2);
+    const other = test.current.connect();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding!: () => void;
+    const isHolding = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    const holder = other.$transaction(
+      async (tx) => {
+        await tx.$queryRawUnsafe(`SELECT "id" FROM "Branch" WHERE "id" = $1 FOR UPDATE`, held.branch.id);
+        holding();
+        await released;
+      },
+      { timeout: 30_000 },
+    );
+    await isHolding;
+    let heldSettled = false;
+    const heldAppend = appendMessagesGrouped(test.db, held.branch.id, [turn("waited")], { expectedLength: 1, expectedRevision: held.branch.revision }).finally(
+      () => {
+        heldSettled = true;
+      },
+    );
+    await appendMessagesGrouped(test.db, free.branch.id, [turn("not held up")], { expectedLength: 1, expectedRevision: free.branch.revision });
+    expect((await getHistoryByBranchId(test.db, free.branch.id)).map((record) => record.message.content)).toEqual(["opening 1", "not held up"]);
+    expect(heldSettled).toBe(false);
+    release();
+    await holder;
+    expect((await heldAppend).map((record) => [record.position, record.message.content])).toEqual([[1, "waited"]]);
+    expect((await getHistoryByBranchId(test.db, held.branch.id)).map((record) => record.message.content)).toEqual(["opening 0", "waited"]);
+  });
+
+  it("[DB-G10] two servers appending to the same branches at once never wait for each other's groups: every append lands once", async () => {
     const other = test.current.connect();
     const made = await conversations(test.db, 8);
     // Each server appends to every branch, in opposite orders; an append that finds its branch moved reads it and goes again.

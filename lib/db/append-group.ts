@@ -1,7 +1,6 @@
 import "server-only";
 import type pg from "pg";
 import { postgresPoolOf, type Database } from "./client";
-import { NotFoundError } from "./errors";
 import type { Message as MessageRow } from "./generated/sqlite/client";
 import { libraryAdditionOf } from "./library";
 import { appendMessages, assertExpected, messageInserts, newMessageRows, toMessageRecord, type MessageRecord, type NewMessage } from "./messages";
@@ -19,13 +18,16 @@ import { postgresValue } from "./postgres-connection";
  *
  * The appends that arrive while a group is being written form the next one
  * (at most one group in flight per client). Each append names where its
- * branch must be (its length and revision): the group locks the branches in
- * id order, so two groups (two servers on one database) queue instead of
- * deadlocking, and an append whose branch moved on fails alone with
- * ConflictError, as it would have alone (`assertExpected`). When the group's
- * transaction fails (a deadlock with another writer, a row the database
- * refuses, the connection lost), nothing of it is kept and each append is
- * made again on its own (`appendMessages`), so one bad append fails alone.
+ * branch must be (its length and revision), and one whose branch moved on
+ * fails alone with ConflictError, as it would have alone (`assertExpected`).
+ * The group locks the branches it can take at once and leaves the others
+ * (`SKIP LOCKED`: held by another transaction, another server's group, or
+ * gone) to be made on their own (`appendMessages`), which waits for the
+ * lock or reports the branch not found: a group never waits behind one
+ * agent's branch, and two groups never wait for each other's. When the
+ * group's transaction fails (a deadlock with another writer, a row the
+ * database refuses, the connection lost), nothing of it is kept and each
+ * append is made again on its own, so one bad append fails alone.
  */
 
 /** Where an append's branch must be when it is locked. */
@@ -43,6 +45,12 @@ interface Pending {
   resolve: (records: MessageRecord[]) => void;
   reject: (error: unknown) => void;
 }
+
+/** An append the group leaves to be made on its own. */
+const ALONE = Symbol("alone");
+
+/** What the group's transaction made of an append: its records, why it was refused, or ALONE. */
+type Outcome = MessageRecord[] | Error | typeof ALONE;
 
 /** The locked branch columns an append is checked against. */
 interface LockedBranch {
@@ -118,24 +126,30 @@ export class AppendGroups {
   }
 
   private async write(group: Pending[]): Promise<void> {
-    let outcomes: Map<Pending, MessageRecord[] | Error>;
+    let outcomes: Map<Pending, Outcome>;
     try {
       outcomes = await this.transaction(group);
       this.groups += 1;
     } catch {
       this.fallbacks += 1;
-      for (const pending of group) appendMessages(this.db, pending.branchId, pending.messages, pending.expected).then(pending.resolve, pending.reject);
+      for (const pending of group) this.alone(pending);
       return;
     }
     for (const pending of group) {
       const outcome = outcomes.get(pending)!;
-      if (outcome instanceof Error) pending.reject(outcome);
+      if (outcome === ALONE) this.alone(pending);
+      else if (outcome instanceof Error) pending.reject(outcome);
       else pending.resolve(outcome);
     }
   }
 
+  /** The append made on its own, in a transaction of its own (`appendMessages`), with its own checks and errors. */
+  private alone(pending: Pending): void {
+    appendMessages(this.db, pending.branchId, pending.messages, pending.expected).then(pending.resolve, pending.reject);
+  }
+
   /** The group's transaction: each append's records, or why it was refused. Throws (after rolling back) when the transaction fails. */
-  private async transaction(group: Pending[]): Promise<Map<Pending, MessageRecord[] | Error>> {
+  private async transaction(group: Pending[]): Promise<Map<Pending, Outcome>> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
@@ -154,21 +168,24 @@ export class AppendGroups {
     }
   }
 
-  private async writeGroup(client: pg.PoolClient, group: Pending[]): Promise<Map<Pending, MessageRecord[] | Error>> {
-    const outcomes = new Map<Pending, MessageRecord[] | Error>();
-    const ids = group.map((pending) => pending.branchId).sort();
-    // In id order, so groups of two servers on one database wait for each other instead of deadlocking.
+  private async writeGroup(client: pg.PoolClient, group: Pending[]): Promise<Map<Pending, Outcome>> {
+    const outcomes = new Map<Pending, Outcome>();
+    // A branch another transaction holds is skipped, not waited for: the group does not wait behind one agent's branch.
     const locked = await client.query<LockedBranch>(
-      `SELECT "id", "name", "conversationId", "length", "revision" FROM "Branch" WHERE "id" = ANY($1::text[]) ORDER BY "id" FOR UPDATE`,
-      [ids],
+      `SELECT "id", "name", "conversationId", "length", "revision" FROM "Branch" WHERE "id" = ANY($1::text[]) FOR UPDATE SKIP LOCKED`,
+      [group.map((pending) => pending.branchId)],
     );
     const branches = new Map(locked.rows.map((row) => [row.id, row]));
     const accepted: { pending: Pending; branch: LockedBranch }[] = [];
     for (const pending of group) {
       const branch = branches.get(pending.branchId);
       const appended = pending.messages.length;
+      if (!branch) {
+        // Held elsewhere, or gone: on its own it waits for the lock, or says the branch is not found.
+        outcomes.set(pending, ALONE);
+        continue;
+      }
       try {
-        if (!branch) throw new NotFoundError("branch", pending.branchId);
         assertExpected({ ...branch, length: branch.length + appended, revision: branch.revision + 1 }, appended, pending.expected);
         accepted.push({ pending, branch });
       } catch (error) {
